@@ -1,0 +1,216 @@
+"""The store contract: :class:`ContextStore`, :class:`SessionInfo`, :class:`MemoryContextStore`.
+
+A store holds one conversation (a *session*) and the cumulative token counts
+reported for it. Only :meth:`ContextStore.append` and
+:meth:`ContextStore.get_history` are abstract; every other member has a working
+default that persistent stores override with something faster or atomic.
+
+Rules every store obeys:
+
+* ``append`` is atomic: once awaited, the message is visible to the next
+  ``get_history``;
+* ``get_history`` returns a fresh list in insertion order; mutating it (or the
+  messages in it) never changes the store.
+"""
+
+from __future__ import annotations
+
+import copy
+import uuid
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol, Self, runtime_checkable
+
+from contextfold.blocks import TextBlock
+from contextfold.messages import Message
+
+__all__ = ["Compactable", "ContextStore", "MemoryContextStore", "SessionInfo", "preview_of"]
+
+PREVIEW_CHARS = 80
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    """A line in a session listing."""
+
+    session_id: str
+    message_count: int
+    preview: str
+    created_at: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+def preview_of(messages: Iterable[Message]) -> str:
+    """At most 80 characters of the first user text, on one line."""
+    for message in messages:
+        if message.role != "user":
+            continue
+        for block in message.content:
+            if isinstance(block, TextBlock) and block.text.strip():
+                return " ".join(block.text.split())[:PREVIEW_CHARS]
+    return ""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+class ContextStore(ABC):
+    """A conversation store. Subclass it and implement ``append`` and ``get_history``."""
+
+    @abstractmethod
+    async def append(self, message: Message) -> None:
+        """Add ``message`` at the end of the history, atomically."""
+
+    @abstractmethod
+    async def get_history(self) -> list[Message]:
+        """A fresh list of every message, in insertion order."""
+
+    @property
+    def session_id(self) -> str:
+        """This session's id; a random hex id is made on first access if none was set."""
+        sid: str | None = getattr(self, "_session_id", None)
+        if sid is None:
+            sid = uuid.uuid4().hex
+            self._session_id = sid
+        return sid
+
+    @session_id.setter
+    def session_id(self, value: str) -> None:
+        self._session_id = value
+
+    async def clear(self) -> None:
+        """Remove every message. Stores that support it override this."""
+        raise NotImplementedError(f"{type(self).__name__} does not support clear()")
+
+    async def fork(self) -> ContextStore:
+        """An independent copy of this session (history and token counts).
+
+        The default copies into a new :class:`MemoryContextStore`; persistent stores
+        copy inside their database under a new session id.
+        """
+        forked = MemoryContextStore(copy.deepcopy(await self.get_history()))
+        await forked.set_context_tokens(*await self.get_context_tokens())
+        return forked
+
+    async def close(self) -> None:
+        """Release resources owned by the store (by default there are none)."""
+
+    async def set_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
+        """Store the cumulative token counts (ignored by stores that do not track them)."""
+
+    async def get_context_tokens(self) -> tuple[int, int]:
+        """The cumulative ``(input, output)`` token counts of this session."""
+        return (0, 0)
+
+    async def add_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
+        """Add one model call's usage to the cumulative counts."""
+        current_in, current_out = await self.get_context_tokens()
+        await self.set_context_tokens(current_in + input_tokens, current_out + output_tokens)
+
+    async def list_sessions(self) -> list[SessionInfo]:
+        """Sessions this store can see; by default just this one."""
+        history = await self.get_history()
+        input_tokens, output_tokens = await self.get_context_tokens()
+        created: str | None = getattr(self, "_created_at", None)
+        if created is None:
+            created = _now()
+            self._created_at = created
+        return [
+            SessionInfo(
+                session_id=self.session_id,
+                message_count=len(history),
+                preview=preview_of(history),
+                created_at=created,
+                input_tokens=input_tokens,
+                output_tokens=output_tokens,
+            )
+        ]
+
+    async def replace_history(self, messages: Sequence[Message]) -> None:
+        """Replace the whole history with ``messages``.
+
+        The default is ``clear()`` then ``append`` for each message; persistent
+        stores override it with one atomic transaction.
+        """
+        await self.clear()
+        for message in messages:
+            await self.append(message)
+
+    @classmethod
+    async def from_history(cls, messages: Iterable[Message], /, *args: Any, **kwargs: Any) -> Self:
+        """A new store of this class holding ``messages``.
+
+        Extra arguments go to the constructor, so stores that need one work too:
+        ``await SQLiteContextStore.from_history(msgs, conn)``.
+        """
+        try:
+            store = cls(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(
+                f"{cls.__name__}.from_history could not construct {cls.__name__}: {exc}. "
+                f"Pass the constructor's arguments after the messages, e.g. "
+                f"{cls.__name__}.from_history(messages, <constructor args>)"
+            ) from exc
+        for message in messages:
+            await store.append(message)
+        return store
+
+    @classmethod
+    async def from_context(cls, store: ContextStore, /, *args: Any, **kwargs: Any) -> Self:
+        """A new store of this class with a copy of ``store``'s history and token counts."""
+        new = await cls.from_history(await store.get_history(), *args, **kwargs)
+        await new.set_context_tokens(*await store.get_context_tokens())
+        return new
+
+
+@runtime_checkable
+class Compactable(Protocol):
+    """A store that can compact itself on request (e.g. after a context-overflow error)."""
+
+    async def compact(self, *, force: bool = False) -> bool:
+        """Compact now; return whether the history changed."""
+        ...
+
+
+class MemoryContextStore(ContextStore):
+    """A store that keeps one session in process memory."""
+
+    def __init__(self, history: Iterable[Message] | None = None) -> None:
+        self._messages: list[Message] = [m.copy() for m in history or ()]
+        self._input_tokens = 0
+        self._output_tokens = 0
+        self._created_at = _now()
+
+    async def append(self, message: Message) -> None:
+        self._messages.append(message.copy())
+
+    async def get_history(self) -> list[Message]:
+        return [m.copy() for m in self._messages]
+
+    async def clear(self) -> None:
+        self._messages = []
+
+    async def replace_history(self, messages: Sequence[Message]) -> None:
+        self._messages = [m.copy() for m in messages]
+
+    async def fork(self) -> MemoryContextStore:
+        forked = MemoryContextStore(copy.deepcopy(self._messages))
+        forked._input_tokens, forked._output_tokens = self._input_tokens, self._output_tokens
+        return forked
+
+    async def set_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
+        self._input_tokens, self._output_tokens = input_tokens, output_tokens
+
+    async def get_context_tokens(self) -> tuple[int, int]:
+        return (self._input_tokens, self._output_tokens)
+
+    async def add_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
+        self._input_tokens += input_tokens
+        self._output_tokens += output_tokens
+
+    def __len__(self) -> int:
+        return len(self._messages)

@@ -1,0 +1,201 @@
+"""The one exception tree of contextfold.
+
+Every error the library raises on purpose derives from :class:`ContextfoldError`.
+Provider SDK and HTTP exceptions are translated at the transport boundary
+(``raise Mapped(...) from exc``), so callers never need to import an SDK to catch
+a failure. Errors that report invalid input also derive from :class:`ValueError`.
+
+::
+
+    ContextfoldError
+    ├── TransportError                 a model call failed (.provider .model .status .body)
+    │   ├── AuthenticationError        401/403: the API key is missing or wrong
+    │   ├── BadRequestError            400/404/422: the request itself is wrong; not retried
+    │   │   └── ContextOverflowError   the prompt is longer than the model's window
+    │   ├── RateLimitError             429 (.retry_after)
+    │   ├── ProviderUnavailableError   5xx or "overloaded" (529)
+    │   ├── TransportTimeoutError      the request timed out
+    │   ├── TransportConnectionError   the server could not be reached
+    │   └── ResponseFormatError        the reply could not be understood
+    ├── StubExhaustedError             a StubTransport was called with no reply left
+    ├── StoreError                     a context store failed
+    │   ├── SessionNotFoundError       no session with that id
+    │   ├── SchemaVersionError         the database was written by a newer contextfold
+    │   └── CorruptRecordError         a stored row cannot be decoded (also ValueError)
+    ├── CompactionError                compaction could not produce a valid history
+    │   └── SummaryRejectedError       the summarizer's reply was unusable (.reason)
+    ├── HistoryValidationError         a history breaks provider rules (also ValueError)
+    ├── MaxIterationsError             the agent loop hit max_iterations
+    └── PromptError                    a prompt file or template is invalid (also ValueError)
+
+Retryable failures are :data:`RETRYABLE_ERRORS`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "RETRYABLE_ERRORS",
+    "AuthenticationError",
+    "BadRequestError",
+    "CompactionError",
+    "ContextOverflowError",
+    "ContextfoldError",
+    "CorruptRecordError",
+    "HistoryValidationError",
+    "MaxIterationsError",
+    "PromptError",
+    "ProviderUnavailableError",
+    "RateLimitError",
+    "ResponseFormatError",
+    "SchemaVersionError",
+    "SessionNotFoundError",
+    "StoreError",
+    "StubExhaustedError",
+    "SummaryRejectedError",
+    "TransportConnectionError",
+    "TransportError",
+    "TransportTimeoutError",
+]
+
+
+class ContextfoldError(Exception):
+    """Base class of every error contextfold raises on purpose."""
+
+
+class TransportError(ContextfoldError):
+    """A model call failed.
+
+    ``status`` is the HTTP status when there was one, ``body`` the provider's error
+    payload (never containing credentials), ``provider`` and ``model`` say where.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str | None = None,
+        model: str | None = None,
+        status: int | None = None,
+        body: Any = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.provider = provider
+        self.model = model
+        self.status = status
+        self.body = body
+
+
+class AuthenticationError(TransportError):
+    """The provider refused the credentials; the message names the variable to set."""
+
+
+class BadRequestError(TransportError):
+    """The provider rejected the request as malformed; retrying will not help."""
+
+
+class ContextOverflowError(BadRequestError):
+    """The request is longer than the model's context window.
+
+    Agents and :class:`~contextfold.compaction.AutoCompactStore` react to it by
+    forcing a compaction and retrying once.
+    """
+
+
+class RateLimitError(TransportError):
+    """429: too many requests. ``retry_after`` is the server's hint in seconds, if any."""
+
+    def __init__(self, message: str, *, retry_after: float | None = None, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.retry_after = retry_after
+
+
+class ProviderUnavailableError(TransportError):
+    """A 5xx status or an "overloaded" answer; usually transient."""
+
+    def __init__(self, message: str, *, retry_after: float | None = None, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.retry_after = retry_after
+
+
+class TransportTimeoutError(TransportError):
+    """The request timed out."""
+
+
+class TransportConnectionError(TransportError):
+    """The server could not be reached."""
+
+
+class ResponseFormatError(TransportError):
+    """The provider's reply could not be understood."""
+
+
+class StubExhaustedError(ContextfoldError):
+    """A :class:`~contextfold.testing.StubTransport` was called with no scripted reply left."""
+
+
+class StoreError(ContextfoldError):
+    """A context store operation failed."""
+
+
+class SessionNotFoundError(StoreError, KeyError):
+    """No session with the requested id exists."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "session not found"
+
+
+class SchemaVersionError(StoreError):
+    """The database schema is newer than this version of contextfold understands."""
+
+
+class CorruptRecordError(StoreError, ValueError):
+    """A stored record cannot be decoded; the message names the session and row."""
+
+
+class CompactionError(ContextfoldError):
+    """Compaction could not produce a valid history; the store was left untouched."""
+
+
+class SummaryRejectedError(CompactionError):
+    """The summarizer's reply was unusable and was not committed.
+
+    ``reason`` is one of ``"empty"``, ``"refusal"``, ``"truncated"``, ``"tool_call"``.
+    """
+
+    def __init__(self, message: str, *, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class HistoryValidationError(ContextfoldError, ValueError):
+    """A history breaks a provider's rules; ``problems`` lists every violation found."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+class MaxIterationsError(ContextfoldError):
+    """The agent loop reached ``max_iterations`` while the model still asked for tools."""
+
+    def __init__(self, iterations: int) -> None:
+        super().__init__(
+            f"agent stopped after {iterations} model calls while the model still requested "
+            "tools; raise max_iterations if the task needs more steps"
+        )
+        self.iterations = iterations
+
+
+class PromptError(ContextfoldError, ValueError):
+    """A prompt file or template is missing or uses an unknown variable."""
+
+
+RETRYABLE_ERRORS: tuple[type[TransportError], ...] = (
+    RateLimitError,
+    ProviderUnavailableError,
+    TransportTimeoutError,
+    TransportConnectionError,
+)

@@ -1,0 +1,104 @@
+"""Messages: a role and a list of content blocks.
+
+Conventions shared by every part of contextfold:
+
+* ``user`` messages carry text and images;
+* ``assistant`` messages carry text, thinking and tool uses;
+* tool results travel in a separate ``user`` message made of
+  :class:`~contextfold.blocks.ToolResultBlock` s;
+* ``system`` messages may appear anywhere in a history and are never dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+from contextfold.blocks import (
+    ContentBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    from_dict,
+    to_dict,
+)
+
+__all__ = ["Message", "Role"]
+
+Role = Literal["user", "assistant", "system"]
+_ROLES: frozenset[str] = frozenset(get_args(Role))
+
+
+@dataclass(slots=True)
+class Message:
+    """One turn of a conversation."""
+
+    role: Role
+    content: list[ContentBlock] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.role not in _ROLES:
+            raise ValueError(
+                f"message role must be one of user, assistant, system; got {self.role!r}"
+            )
+
+    @classmethod
+    def user(cls, text: str) -> Message:
+        """A user message holding one text block."""
+        return cls("user", [TextBlock(text)])
+
+    @classmethod
+    def assistant(cls, text: str) -> Message:
+        """An assistant message holding one text block."""
+        return cls("assistant", [TextBlock(text)])
+
+    @classmethod
+    def system(cls, text: str) -> Message:
+        """A system message holding one text block."""
+        return cls("system", [TextBlock(text)])
+
+    @property
+    def text(self) -> str:
+        """The message's text blocks joined by newlines (tool results and thinking excluded)."""
+        return "\n".join(b.text for b in self.content if isinstance(b, TextBlock))
+
+    @property
+    def tool_uses(self) -> list[ToolUseBlock]:
+        """The tool calls this message requests."""
+        return [b for b in self.content if isinstance(b, ToolUseBlock)]
+
+    @property
+    def tool_results(self) -> list[ToolResultBlock]:
+        """The tool results this message carries."""
+        return [b for b in self.content if isinstance(b, ToolResultBlock)]
+
+    @property
+    def has_thinking(self) -> bool:
+        return any(isinstance(b, ThinkingBlock) for b in self.content)
+
+    def copy(self) -> Message:
+        """A new message with its own content list (blocks are immutable and shared)."""
+        return Message(self.role, list(self.content))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready dict form: ``{"role": ..., "content": [block dicts]}``."""
+        return {"role": self.role, "content": [to_dict(b) for b in self.content]}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Message:
+        """Parse the dict form, raising :class:`ValueError` naming any defect."""
+        if not isinstance(d, Mapping):
+            raise ValueError(f"message must be a dict, got {type(d).__name__}")
+        role = d.get("role")
+        if role is None:
+            raise ValueError("message is missing field 'role'")
+        if role not in _ROLES:
+            raise ValueError(f"message role must be one of user, assistant, system; got {role!r}")
+        content = d.get("content", [])
+        if not isinstance(content, list):
+            raise ValueError(
+                f"message field 'content' must be a list of blocks, got {type(content).__name__}"
+            )
+        return cls(role, [from_dict(b) for b in content])

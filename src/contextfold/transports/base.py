@@ -1,0 +1,218 @@
+"""The one seam to a model: :class:`CompletionTransport` and the data it speaks.
+
+A transport exposes ``model`` (a :class:`ModelInfo`) and
+``async complete(messages, tools, system) -> Completion``. Real transports also
+offer ``stream(messages, tools, system)``: an async iterator of text deltas (``str``)
+that ends with the full :class:`Completion`.
+
+:class:`Usage` follows one rule everywhere: ``input_tokens`` is the **whole prompt**
+of that request, cache reads and cache writes included. Compaction triggers on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from contextfold.blocks import ContentBlock, TextBlock, ToolUseBlock
+from contextfold.messages import Message
+
+__all__ = [
+    "DEFAULT_CONTEXT_WINDOW",
+    "DEFAULT_MAX_OUTPUT_TOKENS",
+    "MODEL_REGISTRY",
+    "Completion",
+    "CompletionTransport",
+    "ModelInfo",
+    "StopReason",
+    "StreamingTransport",
+    "ToolSpec",
+    "Usage",
+    "lookup_model",
+]
+
+StopReason = Literal["end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn"]
+
+DEFAULT_CONTEXT_WINDOW = 128_000
+DEFAULT_MAX_OUTPUT_TOKENS = 8_192
+
+
+@dataclass(frozen=True, slots=True)
+class ModelInfo:
+    """What compaction needs to know about a model: its window and its output limit."""
+
+    name: str
+    context_window: int = DEFAULT_CONTEXT_WINDOW
+    max_output_tokens: int = DEFAULT_MAX_OUTPUT_TOKENS
+
+    def __post_init__(self) -> None:
+        if self.context_window <= 0:
+            raise ValueError(f"context_window must be positive, got {self.context_window}")
+        if self.max_output_tokens <= 0:
+            raise ValueError(f"max_output_tokens must be positive, got {self.max_output_tokens}")
+        if self.max_output_tokens >= self.context_window:
+            raise ValueError(
+                f"max_output_tokens ({self.max_output_tokens}) must be smaller than "
+                f"context_window ({self.context_window})"
+            )
+
+    @property
+    def input_budget(self) -> int:
+        """The most prompt tokens a request may carry and still leave room for a full reply."""
+        return self.context_window - self.max_output_tokens
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token usage of one model call.
+
+    ``input_tokens`` is the whole prompt (cache reads and writes included);
+    ``cache_read_tokens`` and ``cache_write_tokens`` say how much of it the cache
+    served or stored. ``estimated`` is true when the provider reported nothing and
+    the numbers are a local estimate.
+    """
+
+    input_tokens: int
+    output_tokens: int
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    estimated: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"Usage.{name} must be a non-negative int, got {value!r}")
+        if self.cache_read_tokens + self.cache_write_tokens > self.input_tokens:
+            raise ValueError(
+                "Usage.input_tokens is the whole prompt and must include cache reads and "
+                f"writes: {self.input_tokens} < {self.cache_read_tokens} + "
+                f"{self.cache_write_tokens}"
+            )
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+            self.estimated or other.estimated,
+        )
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """A model's reply: its content blocks, why it stopped, what it cost."""
+
+    content: list[ContentBlock]
+    stop_reason: StopReason
+    usage: Usage
+    model: str = ""
+
+    @property
+    def text(self) -> str:
+        return "".join(b.text for b in self.content if isinstance(b, TextBlock))
+
+    @property
+    def tool_uses(self) -> list[ToolUseBlock]:
+        return [b for b in self.content if isinstance(b, ToolUseBlock)]
+
+    def to_message(self) -> Message:
+        """The assistant message that records this reply in a history."""
+        return Message("assistant", list(self.content))
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A tool as a model sees it: a name, a description and a JSON schema of its input."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+
+
+@runtime_checkable
+class CompletionTransport(Protocol):
+    """Anything that can answer a conversation. Implement it to plug in a provider."""
+
+    @property
+    def model(self) -> ModelInfo: ...
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec] = (),
+        system: str | None = None,
+    ) -> Completion: ...
+
+
+@runtime_checkable
+class StreamingTransport(CompletionTransport, Protocol):
+    """A transport that can also stream: text deltas, then the full :class:`Completion`."""
+
+    def stream(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec] = (),
+        system: str | None = None,
+    ) -> AsyncIterator[str | Completion]: ...
+
+
+# Context windows and output limits of current model families, matched by prefix
+# (longest prefix wins) so dated snapshots such as "claude-sonnet-4-5-20250929" resolve.
+MODEL_REGISTRY: dict[str, ModelInfo] = {
+    info.name: info
+    for info in (
+        ModelInfo("claude-opus-4-5", 200_000, 64_000),
+        ModelInfo("claude-opus-4-1", 200_000, 32_000),
+        ModelInfo("claude-opus-4", 200_000, 32_000),
+        ModelInfo("claude-sonnet-4-5", 200_000, 64_000),
+        ModelInfo("claude-sonnet-4", 200_000, 64_000),
+        ModelInfo("claude-haiku-4-5", 200_000, 64_000),
+        ModelInfo("claude-3-7-sonnet", 200_000, 64_000),
+        ModelInfo("claude-3-5-sonnet", 200_000, 8_192),
+        ModelInfo("claude-3-5-haiku", 200_000, 8_192),
+        ModelInfo("claude-3-haiku", 200_000, 4_096),
+        ModelInfo("gpt-5", 400_000, 128_000),
+        ModelInfo("gpt-5-mini", 400_000, 128_000),
+        ModelInfo("gpt-5-nano", 400_000, 128_000),
+        ModelInfo("gpt-4.1", 1_047_576, 32_768),
+        ModelInfo("gpt-4.1-mini", 1_047_576, 32_768),
+        ModelInfo("gpt-4.1-nano", 1_047_576, 32_768),
+        ModelInfo("gpt-4o", 128_000, 16_384),
+        ModelInfo("gpt-4o-mini", 128_000, 16_384),
+        ModelInfo("o1", 200_000, 100_000),
+        ModelInfo("o3", 200_000, 100_000),
+        ModelInfo("o3-mini", 200_000, 100_000),
+        ModelInfo("o4-mini", 200_000, 100_000),
+    )
+}
+
+
+def lookup_model(
+    name: str,
+    *,
+    context_window: int | None = None,
+    max_output_tokens: int | None = None,
+) -> ModelInfo:
+    """The :class:`ModelInfo` for ``name``.
+
+    Known names (and their dated snapshots) come from :data:`MODEL_REGISTRY`; unknown
+    names fall back to 128,000 / 8,192. Either number can be overridden.
+    """
+    known = max(
+        (key for key in MODEL_REGISTRY if name == key or name.startswith(key + "-")),
+        key=len,
+        default=None,
+    )
+    base = MODEL_REGISTRY[known] if known else ModelInfo(name)
+    return ModelInfo(
+        name,
+        context_window if context_window is not None else base.context_window,
+        max_output_tokens if max_output_tokens is not None else base.max_output_tokens,
+    )
