@@ -18,8 +18,10 @@ from contextfold import (
 
 
 def _conversation(n: int) -> list[Message]:
-    return [Message.user(f"question {i}") if i % 2 == 0 else Message.assistant(f"answer {i}")
-            for i in range(n)]
+    return [
+        Message.user(f"question {i}") if i % 2 == 0 else Message.assistant(f"answer {i}")
+        for i in range(n)
+    ]
 
 
 async def test_append_is_visible_to_next_read(store: ContextStore) -> None:

@@ -19,6 +19,7 @@ import copy
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol, Self, runtime_checkable
@@ -26,7 +27,14 @@ from typing import Any, Protocol, Self, runtime_checkable
 from contextfold.blocks import TextBlock
 from contextfold.messages import Message
 
-__all__ = ["Compactable", "ContextStore", "MemoryContextStore", "SessionInfo", "preview_of"]
+__all__ = [
+    "Compactable",
+    "CompactionLocking",
+    "ContextStore",
+    "MemoryContextStore",
+    "SessionInfo",
+    "preview_of",
+]
 
 PREVIEW_CHARS = 80
 
@@ -174,6 +182,18 @@ class Compactable(Protocol):
     async def compact(self, *, force: bool = False) -> bool:
         """Compact now; return whether the history changed."""
         ...
+
+
+@runtime_checkable
+class CompactionLocking(Protocol):
+    """A store that can make compaction single-flight across processes.
+
+    ``compaction_lock()`` is a non-blocking try-lock: it yields ``True`` when this
+    caller holds the session's compaction lock until the block exits, ``False`` when
+    another process is compacting the session right now (the caller should skip).
+    """
+
+    def compaction_lock(self) -> AbstractAsyncContextManager[bool]: ...
 
 
 class MemoryContextStore(ContextStore):

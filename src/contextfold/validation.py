@@ -1,0 +1,127 @@
+"""Check a history against the rules Anthropic and OpenAI enforce.
+
+:func:`history_problems` lists every violation; :func:`validate_history` raises
+:class:`~contextfold.errors.HistoryValidationError` listing them. Compaction, the
+strategies and the proxy all use it, and so can you before sending a history you
+built by hand.
+
+Rules (``dialect="any"`` applies the union of both providers' rules):
+
+* the first non-system message is a user message;
+* no two assistant messages follow each other (system messages are transparent);
+* no message is empty;
+* user messages hold text, images and tool results; assistant messages hold text,
+  thinking and tool uses; system messages hold text only;
+* every tool use is answered, in the very next non-system message, by a tool result
+  with its id (unless ``allow_pending`` and it is the last message), and every tool
+  result answers a tool use of the message right before it;
+* tool use ids are unique; in the Anthropic dialect, tool results come before any
+  other block of their message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from contextfold.blocks import (
+    ImageBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from contextfold.errors import HistoryValidationError
+from contextfold.messages import Message
+
+__all__ = ["Dialect", "history_problems", "validate_history"]
+
+Dialect = Literal["any", "anthropic", "openai"]
+
+_ALLOWED = {
+    "user": (TextBlock, ImageBlock, ToolResultBlock),
+    "assistant": (TextBlock, ThinkingBlock, ToolUseBlock),
+    "system": (TextBlock,),
+}
+
+
+def history_problems(
+    messages: Sequence[Message], dialect: Dialect = "any", *, allow_pending: bool = False
+) -> list[str]:
+    """Every rule ``messages`` breaks, as readable strings (empty when valid)."""
+    if dialect not in ("any", "anthropic", "openai"):
+        raise ValueError(f"dialect must be 'any', 'anthropic' or 'openai', got {dialect!r}")
+    problems: list[str] = []
+    seen_ids: set[str] = set()
+    previous: Message | None = None  # previous non-system message
+    pending: dict[str, int] = {}  # tool use id -> index of the assistant message
+    last_index = len(messages) - 1
+
+    for i, message in enumerate(messages):
+        if not message.content:
+            problems.append(f"message {i} ({message.role}) is empty")
+        for block in message.content:
+            if not isinstance(block, _ALLOWED[message.role]):
+                problems.append(
+                    f"message {i}: a {message.role} message cannot hold {type(block).__name__}"
+                )
+        if message.role == "system":
+            continue
+
+        results = message.tool_results if message.role == "user" else []
+        if pending:
+            answered = {r.tool_use_id for r in results}
+            missing = [tid for tid in pending if tid not in answered]
+            if missing:
+                problems.append(
+                    f"message {i}: tool call(s) {', '.join(missing)} from message "
+                    f"{pending[missing[0]]} have no result in the next message"
+                )
+        for result in results:
+            if result.tool_use_id not in pending:
+                problems.append(
+                    f"message {i}: tool result {result.tool_use_id!r} answers no tool call "
+                    "in the previous message"
+                )
+        if dialect in ("any", "anthropic") and results:
+            first_other = next(
+                (k for k, b in enumerate(message.content) if not isinstance(b, ToolResultBlock)),
+                len(message.content),
+            )
+            if any(isinstance(b, ToolResultBlock) for b in message.content[first_other:]):
+                problems.append(f"message {i}: tool results must come before other blocks")
+        pending = {}
+
+        if previous is None and message.role != "user":
+            problems.append(f"message {i}: the first non-system message must be a user message")
+        if previous is not None and previous.role == "assistant" == message.role:
+            problems.append(f"message {i}: two assistant messages in a row")
+
+        if message.role == "assistant":
+            for use in message.tool_uses:
+                if use.id in seen_ids:
+                    problems.append(f"message {i}: duplicate tool use id {use.id!r}")
+                seen_ids.add(use.id)
+                pending[use.id] = i
+        previous = message
+
+    if pending and not allow_pending:
+        index = next(iter(pending.values()))
+        if index == last_index or all(m.role == "system" for m in messages[index + 1 :]):
+            problems.append(
+                f"message {index}: tool call(s) {', '.join(pending)} are pending at the end"
+            )
+    return problems
+
+
+def validate_history(
+    messages: Sequence[Message], dialect: Dialect = "any", *, allow_pending: bool = False
+) -> None:
+    """Raise :class:`HistoryValidationError` if ``messages`` breaks any rule above.
+
+    ``allow_pending`` accepts a history whose last message is an assistant turn
+    whose tool calls have not been answered yet (an agent about to run them).
+    """
+    problems = history_problems(messages, dialect, allow_pending=allow_pending)
+    if problems:
+        raise HistoryValidationError(problems)
