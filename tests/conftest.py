@@ -13,7 +13,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -38,7 +38,7 @@ def _is_local(address: Any) -> bool:
 
 
 @pytest.fixture(autouse=True)
-def _no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
     def guarded_connect(self: socket.socket, address: Any) -> Any:
         if not _is_local(address):
             raise RuntimeError(f"tests must not touch the network (tried {address!r})")
@@ -53,7 +53,6 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(socket.socket, "connect_ex", guarded_connect_ex)
     for var in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
         monkeypatch.delenv(var, raising=False)
-    yield
 
 
 def require_service(reason: str) -> None:

@@ -120,7 +120,8 @@ async def test_list_sessions_describes_this_session(store: ContextStore) -> None
 
 async def test_session_id_is_stable(store: ContextStore) -> None:
     assert store.session_id == store.session_id
-    assert isinstance(store.session_id, str) and store.session_id
+    assert isinstance(store.session_id, str)
+    assert store.session_id
 
 
 async def test_close_is_safe(store: ContextStore) -> None:
