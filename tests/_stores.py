@@ -2,10 +2,15 @@
 
 Add a kind to :data:`STORE_KINDS` and a branch to :func:`open_store` and every
 contract test in ``tests/test_context.py`` runs against it.
+
+``postgres`` uses the server named by ``CONTEXTFOLD_TEST_PG_DSN`` (default: the local
+``test`` database); when it is unreachable the test is skipped through
+``require_service`` (a failure in CI, where ``CONTEXTFOLD_REQUIRE_SERVICES=1``).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,7 +18,22 @@ from typing import Any
 
 from contextfold.context import ContextStore, MemoryContextStore
 
-STORE_KINDS = ["memory"]
+STORE_KINDS = ["memory", "sqlite"]
+
+PG_DSN = os.environ.get(
+    "CONTEXTFOLD_TEST_PG_DSN", "host=127.0.0.1 port=5432 user=postgres dbname=test"
+)
+
+
+async def pg_connection_or_skip(require_service: Callable[[str], Any]) -> Any:
+    """An autocommit psycopg connection to the test server, or skip/fail via ``require_service``."""
+    import psycopg
+
+    try:
+        return await psycopg.AsyncConnection.connect(PG_DSN, autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError as exc:
+        require_service(f"PostgreSQL is not reachable at {PG_DSN!r}: {exc}")
+        raise
 
 
 @asynccontextmanager
@@ -22,5 +42,23 @@ async def open_store(
 ) -> AsyncIterator[ContextStore]:
     if kind == "memory":
         yield MemoryContextStore()
+        return
+    if kind == "sqlite":
+        from contextfold.sqlite import SQLiteContextStore, connect
+
+        conn = await connect(tmp_path / "contract.db")
+        try:
+            yield SQLiteContextStore(conn)
+        finally:
+            await conn.close()
+        return
+    if kind == "postgres":
+        from contextfold.postgres import PostgresContextStore
+
+        pg = await pg_connection_or_skip(require_service)
+        try:
+            yield PostgresContextStore(pg)
+        finally:
+            await pg.close()
         return
     raise ValueError(f"unknown store kind {kind!r}")

@@ -1,0 +1,154 @@
+"""Machinery shared by the persistent stores (SQLite and PostgreSQL).
+
+Both stores keep the same four tables and the same rules, so the parts that do not
+depend on a database driver live here: how a message becomes a row and back, how a
+history rewrite is planned, and the public records a rewrite leaves behind.
+
+Tables (names are prefixed so the stores can share a database with other software):
+
+* ``contextfold_sessions`` — one row per session: creation time, cumulative token
+  counts, the preview, and ``next_seq``, the next sequence number to hand out. An
+  append allocates its number by incrementing ``next_seq`` in the same transaction,
+  so an append never reads the session's messages (O(1) in the session length).
+* ``contextfold_messages`` — the live history, ordered by ``seq``. ``synthetic`` marks
+  rows written by a history rewrite (a summary, say) rather than by ``append``.
+* ``contextfold_archive`` — rows a rewrite removed from the live history, with the
+  number of the compaction that removed them. Nothing is ever deleted by a rewrite.
+* ``contextfold_compactions`` — one record per rewrite (when, counts, token estimates).
+
+Sequence numbers of appended rows grow with every append and are never reused, so
+the original transcript is the appended rows, live or archived, ordered by ``seq``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from contextfold.errors import CorruptRecordError
+from contextfold.messages import Message
+from contextfold.tokens import count_message_tokens
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "ArchivedMessage",
+    "CompactionRecord",
+    "RewritePlan",
+    "decode_message",
+    "encode_message",
+    "plan_prefix",
+    "plan_rewrite",
+]
+
+SCHEMA_VERSION: Final = 1
+"""The schema version this code writes; a database reporting a higher one is refused."""
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionRecord:
+    """What one history rewrite (``replace_history`` / ``replace_prefix``) did.
+
+    ``number`` counts the session's rewrites from 1. Token figures are estimates
+    (:func:`contextfold.tokens.count_tokens`'s heuristic) of the live history just
+    before and just after the rewrite.
+    """
+
+    session_id: str
+    number: int
+    created_at: str
+    messages_before: int
+    messages_after: int
+    tokens_before: int
+    tokens_after: int
+    archived: int
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedMessage:
+    """A message a rewrite removed from the live history.
+
+    ``seq`` is its place in the session's transcript, ``compaction`` the
+    :attr:`CompactionRecord.number` of the rewrite that archived it, and
+    ``synthetic`` is true when the message was itself written by an earlier rewrite
+    (an older summary) rather than appended.
+    """
+
+    seq: int
+    compaction: int
+    synthetic: bool
+    message: Message
+
+
+def encode_message(message: Message) -> tuple[str, str, int]:
+    """``(role, content JSON, estimated tokens)`` for a message row."""
+    content = json.dumps(message.to_dict()["content"], ensure_ascii=False, separators=(",", ":"))
+    return message.role, content, count_message_tokens(message)
+
+
+def decode_message(session_id: str, seq: int, role: Any, content: Any) -> Message:
+    """Rebuild a message from its row.
+
+    Raises :class:`~contextfold.errors.CorruptRecordError` naming the session and the
+    row when the JSON or the block shapes are invalid.
+    """
+    try:
+        blocks = json.loads(content) if isinstance(content, str | bytes) else content
+        return Message.from_dict({"role": role, "content": blocks})
+    except (ValueError, TypeError) as exc:
+        raise CorruptRecordError(
+            f"session {session_id!r}: stored message seq={seq} cannot be decoded ({exc}); "
+            "the row was written by something other than contextfold or was damaged"
+        ) from exc
+
+
+@dataclass(frozen=True, slots=True)
+class RewritePlan:
+    """How to turn the live rows into the requested history.
+
+    The first ``archive_count`` live rows move to the archive; ``inserts`` are written
+    in front of the rows that stay, numbered ``first_seq, first_seq + 1, ...`` so they
+    sort before them; the session's ``next_seq`` becomes ``next_seq``.
+    """
+
+    archive_count: int
+    inserts: tuple[Message, ...]
+    first_seq: int
+    next_seq: int
+
+    @property
+    def boundary(self) -> int:
+        """Live rows numbered below this are archived."""
+        return self.first_seq + len(self.inserts)
+
+
+def plan_rewrite(
+    live_seqs: Sequence[int], live: Sequence[Message], new: Sequence[Message], next_seq: int
+) -> RewritePlan:
+    """Plan ``replace_history(new)`` over live rows ``live`` (numbered ``live_seqs``).
+
+    The longest common suffix of the old and new histories stays in place (so the
+    recent messages a compaction keeps are not duplicated in the transcript); the
+    rest of the old history is archived and the rest of the new one inserted.
+    """
+    kept = 0
+    while kept < len(live) and kept < len(new) and live[-1 - kept] == new[-1 - kept]:
+        kept += 1
+    return plan_prefix(live_seqs, len(live) - kept, new[: len(new) - kept], next_seq)
+
+
+def plan_prefix(
+    live_seqs: Sequence[int], count: int, new: Sequence[Message], next_seq: int
+) -> RewritePlan:
+    """Plan replacing the first ``count`` live rows with ``new``, keeping the rest."""
+    if not 0 <= count <= len(live_seqs):
+        raise ValueError(
+            f"cannot replace the first {count} messages of a history of {len(live_seqs)}"
+        )
+    if count < len(live_seqs):
+        # Written just below the first kept row: every live row below it is archived.
+        return RewritePlan(count, tuple(new), live_seqs[count] - len(new), next_seq)
+    # Nothing kept: number the new rows after everything ever written, so they sort
+    # after the archived rows in the transcript too.
+    return RewritePlan(count, tuple(new), next_seq, next_seq + len(new))
