@@ -1,0 +1,184 @@
+"""Compaction machinery: option checking, the split, the summary run and the splice shape.
+
+:mod:`contextfold.compaction` is the public face; this module holds the one
+implementation both :func:`~contextfold.compaction.compact_context` and
+:class:`~contextfold.compaction.AutoCompactStore` use.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from contextfold._split import choose_cut, shrink_cut, truncate_tool_outputs
+from contextfold._summarizer import (
+    TRUNCATION_MARKER,
+    Summarizer,
+    SummaryRun,
+    acknowledgement,
+    previous_summary,
+    render_summary_message,
+)
+from contextfold.errors import CompactionError, ContextOverflowError
+from contextfold.messages import Message
+from contextfold.prompts import Prompt, builtin_prompt, load_prompt
+from contextfold.tokens import TokenCounter, count_tokens
+from contextfold.transports.base import CompletionTransport, ToolSpec, Usage
+from contextfold.validation import history_problems
+
+logger = logging.getLogger("contextfold.compaction")
+
+DEFAULT_PROMPT: Prompt = builtin_prompt("summary")
+PromptLike: TypeAlias = str | os.PathLike[str] | Prompt
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionResult:
+    """What :func:`compact_context` produced and what it cost."""
+
+    messages: list[Message]
+    summary: str
+    summarized_messages: int
+    kept_messages: int
+    usage: Usage
+    requests: int
+    estimated_tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    keep_recent: int
+    prompt: Prompt
+    update_prompt: Prompt
+    prompt_vars: dict[str, object]
+    counter: TokenCounter
+    max_summary_tokens: int
+    max_tool_chars: int
+    kept_tool_chars: int
+    cache_friendly: bool
+    agent_system: str | None
+    agent_tools: tuple[ToolSpec, ...]
+
+
+def make_summarizer(transport: CompletionTransport, opts: Options) -> Summarizer:
+    return Summarizer(
+        transport,
+        prompt=opts.prompt,
+        update_prompt=opts.update_prompt,
+        counter=opts.counter,
+        max_summary_tokens=opts.max_summary_tokens,
+        max_tool_chars=opts.max_tool_chars,
+        prompt_vars=opts.prompt_vars,
+    )
+
+
+async def compact_history(
+    history: Sequence[Message],
+    transport: CompletionTransport,
+    opts: Options,
+    *,
+    target_tokens: int | None = None,
+    scale: float = 1.0,
+) -> CompactionResult | None:
+    cut = choose_cut(history, opts.keep_recent)
+    if cut is None:
+        return None
+    summarizer = make_summarizer(transport, opts)
+    overhead = summarizer.max_summary_tokens + 200
+
+    def estimate(messages: Sequence[Message]) -> int:
+        return int(count_tokens(messages, opts.counter, system=opts.agent_system) * scale)
+
+    recent = list(history[cut:])
+    if target_tokens is not None:
+        cut = shrink_cut(history, cut, lambda c: estimate(history[c:]) + overhead <= target_tokens)
+        recent = list(history[cut:])
+        if estimate(recent) + overhead > target_tokens:
+            recent = truncate_tool_outputs(recent, opts.kept_tool_chars, TRUNCATION_MARKER)
+
+    old = history[:cut]
+    systems = [m for m in old if m.role == "system"]
+    body = [m for m in old if m.role != "system"]
+    previous = previous_summary(body[0]) if body else None
+    if previous is not None:
+        body = body[1:]
+        if body and body[0].role == "assistant" and body[0].text == acknowledgement().text:
+            body = body[1:]
+
+    run: SummaryRun | None = None
+    if opts.cache_friendly and estimate(old) <= summarizer.input_budget:
+        try:
+            run = await summarizer.continue_prefix(
+                old, opts.agent_system, opts.agent_tools, builtin_prompt("continuation")
+            )
+        except ContextOverflowError:
+            logger.info("cache-friendly summary overflowed; falling back to a transcript summary")
+    if run is None:
+        if not body and previous is not None:
+            run = SummaryRun(previous, Usage(0, 0), 0)
+        else:
+            run = await summarizer.summarize(body, previous)
+
+    first_kept = next((m for m in recent if m.role != "system"), None)
+    head = [*systems, render_summary_message(run.text)]
+    if first_kept is None or first_kept.role == "user":
+        head.append(acknowledgement())
+    result = [*head, *recent]
+    problems = history_problems(result, allow_pending=True)
+    if problems and not history_problems(history, allow_pending=True):
+        raise CompactionError("compaction would produce an invalid history: " + "; ".join(problems))
+    return CompactionResult(
+        messages=result,
+        summary=run.text,
+        summarized_messages=len(old),
+        kept_messages=len(recent),
+        usage=run.usage,
+        requests=run.requests,
+        estimated_tokens=estimate(result),
+    )
+
+
+def build_options(
+    *,
+    keep_recent: int,
+    system_prompt: PromptLike | None,
+    update_prompt: PromptLike | None,
+    prompt_vars: dict[str, object] | None,
+    counter: TokenCounter,
+    max_summary_tokens: int,
+    max_tool_chars: int,
+    kept_tool_chars: int,
+    cache_friendly: bool,
+    agent_system: str | None,
+    agent_tools: Iterable[ToolSpec],
+) -> Options:
+    if keep_recent < 1:
+        raise ValueError(f"keep_recent must be at least 1, got {keep_recent}")
+    for name, value in (
+        ("max_summary_tokens", max_summary_tokens),
+        ("max_tool_chars", max_tool_chars),
+        ("kept_tool_chars", kept_tool_chars),
+    ):
+        if value < 64:
+            raise ValueError(f"{name} must be at least 64, got {value}")
+    prompt = load_prompt(system_prompt) if system_prompt is not None else DEFAULT_PROMPT
+    update = load_prompt(update_prompt) if update_prompt is not None else builtin_prompt("update")
+    variables = dict(prompt_vars or {})
+    for p in (prompt, update):
+        p.render(max_summary_tokens=max_summary_tokens, **variables)  # fail early on typos
+    return Options(
+        keep_recent=keep_recent,
+        prompt=prompt,
+        update_prompt=update,
+        prompt_vars=variables,
+        counter=counter,
+        max_summary_tokens=max_summary_tokens,
+        max_tool_chars=max_tool_chars,
+        kept_tool_chars=kept_tool_chars,
+        cache_friendly=cache_friendly,
+        agent_system=agent_system,
+        agent_tools=tuple(agent_tools),
+    )

@@ -1,0 +1,228 @@
+"""The summarization agent: what it is sent, how it is budgeted, what it may answer.
+
+The summarizer never sees the agent's history as-is. Its copy is a plain-text
+transcript in which images and documents become placeholders, thinking is dropped
+and huge tool outputs are cut to head + tail. The request is budgeted against the
+summarizer's *own* window; a transcript that does not fit is summarized in chunks,
+each chunk updating a running summary. A previous summary is the anchor of the
+next one. A reply that is empty, a refusal, cut off at the output limit or a tool
+call raises :class:`~contextfold.errors.SummaryRejectedError`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from contextfold._split import head_tail
+from contextfold.blocks import (
+    ContentBlock,
+    ImageBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from contextfold.errors import CompactionError, SummaryRejectedError
+from contextfold.messages import Message
+from contextfold.prompts import Prompt, builtin_prompt
+from contextfold.tokens import TokenCounter
+from contextfold.transports.base import Completion, CompletionTransport, ToolSpec, Usage
+
+TRUNCATION_MARKER = "\n...[truncated for the summary]...\n"
+# Our token estimates are heuristics; leave this share of the window unused.
+SAFETY_MARGIN = 0.1
+_ENTRY_OVERHEAD = 8
+
+_REFUSAL = re.compile(
+    r"^\s*(i['’]m sorry|i am sorry|sorry,? (but )?i|i can(no|')t|i won['’]t|"
+    r"i['’]m (not able|unable)|i am (not able|unable)|as an ai)",
+    re.IGNORECASE,
+)
+_REFUSAL_MAX_CHARS = 600
+
+_SUMMARY_OPEN = "<summary>\n"
+_SUMMARY_CLOSE = "\n</summary>"
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryRun:
+    """The outcome of summarizing: the text, what it cost, how many requests it took."""
+
+    text: str
+    usage: Usage
+    requests: int
+
+
+def render_summary_message(summary: str) -> Message:
+    return Message("user", [TextBlock(builtin_prompt("summary_message").render(summary=summary))])
+
+
+def acknowledgement() -> Message:
+    return Message("assistant", [TextBlock(builtin_prompt("acknowledgement").render())])
+
+
+def previous_summary(message: Message) -> str | None:
+    """The summary text if ``message`` is a summary message made by an earlier compaction."""
+    if message.role != "user" or len(message.content) != 1:
+        return None
+    text = message.text
+    start = text.find(_SUMMARY_OPEN)
+    end = text.rfind(_SUMMARY_CLOSE)
+    if start < 0 or end < start:
+        return None
+    return text[start + len(_SUMMARY_OPEN) : end]
+
+
+def _describe(block: ContentBlock, max_tool_chars: int) -> str | None:
+    match block:
+        case TextBlock(text=text):
+            return text
+        case ImageBlock(media_type=media_type, data=data):
+            return f"[image omitted: {media_type}, {len(data):,} bytes]"
+        case ThinkingBlock():
+            return None
+        case ToolUseBlock(name=name, input=input_):
+            args = head_tail(
+                json.dumps(input_, ensure_ascii=False), max_tool_chars, TRUNCATION_MARKER
+            )
+            return f"[tool call {name}] {args}"
+        case ToolResultBlock(content=content, is_error=is_error):
+            if isinstance(content, str):
+                text = content
+            else:
+                text = "\n".join(
+                    part.text if isinstance(part, TextBlock) else _describe(part, 0) or ""
+                    for part in content
+                )
+            label = "[tool error]" if is_error else "[tool result]"
+            return f"{label} {head_tail(text, max_tool_chars, TRUNCATION_MARKER)}"
+    return None
+
+
+def transcript_entries(messages: Sequence[Message], max_tool_chars: int) -> list[str]:
+    """One labelled, sanitized text per message (messages with nothing to show are skipped)."""
+    entries: list[str] = []
+    for message in messages:
+        parts = [p for b in message.content if (p := _describe(b, max_tool_chars))]
+        if parts:
+            entries.append(f"[{message.role}] " + "\n".join(parts))
+    return entries
+
+
+def check_summary(completion: Completion) -> str:
+    """The summary text, or :class:`SummaryRejectedError` saying why it is unusable."""
+    if completion.tool_uses:
+        raise SummaryRejectedError("the summarizer called a tool", reason="tool_call")
+    if completion.stop_reason == "max_tokens":
+        raise SummaryRejectedError(
+            "the summary was cut off at the output limit", reason="truncated"
+        )
+    text = completion.text.strip()
+    if not text:
+        raise SummaryRejectedError("the summarizer returned no text", reason="empty")
+    if completion.stop_reason == "refusal" or (
+        len(text) < _REFUSAL_MAX_CHARS and _REFUSAL.match(text)
+    ):
+        raise SummaryRejectedError(f"the summarizer refused: {text[:120]!r}", reason="refusal")
+    return text
+
+
+class Summarizer:
+    """Turns an old part of a history into a summary through ``transport``."""
+
+    def __init__(
+        self,
+        transport: CompletionTransport,
+        *,
+        prompt: Prompt,
+        update_prompt: Prompt,
+        counter: TokenCounter,
+        max_summary_tokens: int,
+        max_tool_chars: int,
+        prompt_vars: dict[str, object],
+    ) -> None:
+        self.transport = transport
+        self.prompt = prompt
+        self.update_prompt = update_prompt
+        self.counter = counter
+        self.max_tool_chars = max_tool_chars
+        self.prompt_vars = prompt_vars
+        model = transport.model
+        self.max_summary_tokens = min(max_summary_tokens, model.max_output_tokens)
+        self.input_budget = int(model.input_budget * (1 - SAFETY_MARGIN))
+
+    def _system(self, prompt: Prompt) -> str:
+        return prompt.render(max_summary_tokens=self.max_summary_tokens, **self.prompt_vars)
+
+    def chunk_budget(self) -> int:
+        """Tokens of transcript one request may carry, after prompt and running summary."""
+        fixed = max(
+            self.counter(self._system(self.prompt)), self.counter(self._system(self.update_prompt))
+        )
+        budget = self.input_budget - fixed - self.max_summary_tokens - 64
+        if budget < 256:
+            raise CompactionError(
+                f"the summarizer's window ({self.transport.model.context_window} tokens) is too "
+                "small for its prompt and summary; use a summary_transport with a larger window "
+                "or lower max_summary_tokens"
+            )
+        return budget
+
+    def chunks(self, entries: list[str]) -> list[list[str]]:
+        """Consecutive groups of entries, each fitting :meth:`chunk_budget`."""
+        budget = self.chunk_budget()
+        max_chars = int(budget * len("x" * 4000) / max(self.counter("x" * 4000), 1))
+        groups: list[list[str]] = [[]]
+        used = 0
+        for entry in entries:
+            cost = self.counter(entry) + _ENTRY_OVERHEAD
+            if cost > budget:
+                entry = head_tail(entry, max_chars // 2, TRUNCATION_MARKER)
+                cost = self.counter(entry) + _ENTRY_OVERHEAD
+            if used + cost > budget and groups[-1]:
+                groups.append([])
+                used = 0
+            groups[-1].append(entry)
+            used += cost
+        return [g for g in groups if g]
+
+    async def summarize(self, messages: Sequence[Message], previous: str | None) -> SummaryRun:
+        entries = transcript_entries(messages, self.max_tool_chars)
+        if not entries and previous is None:
+            raise CompactionError("nothing to summarize: the old part has no content")
+        summary = previous
+        usage = Usage(0, 0)
+        requests = 0
+        for group in self.chunks(entries) or [[]]:
+            transcript = "<transcript>\n" + "\n\n".join(group) + "\n</transcript>"
+            if summary is None:
+                system, body = self._system(self.prompt), transcript
+            else:
+                system = self._system(self.update_prompt)
+                body = f"<previous-summary>\n{summary}\n</previous-summary>\n\n{transcript}"
+            completion = await self.transport.complete([Message.user(body)], (), system)
+            usage = usage + completion.usage
+            requests += 1
+            summary = check_summary(completion)
+        assert summary is not None
+        return SummaryRun(summary, usage, requests)
+
+    async def continue_prefix(
+        self,
+        prefix: Sequence[Message],
+        system: str | None,
+        tools: Sequence[ToolSpec],
+        instruction: Prompt,
+    ) -> SummaryRun:
+        """Cache-friendly mode: the agent's own prefix with the summary instruction appended."""
+        text = instruction.render(max_summary_tokens=self.max_summary_tokens, **self.prompt_vars)
+        request = [m.copy() for m in prefix]
+        if request and request[-1].role == "user":
+            request[-1].content.append(TextBlock(text))
+        else:
+            request.append(Message.user(text))
+        completion = await self.transport.complete(request, tools, system)
+        return SummaryRun(check_summary(completion), completion.usage, 1)

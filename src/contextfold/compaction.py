@@ -1,0 +1,508 @@
+"""LLM-summarizing compaction: :func:`compact_context` and :class:`AutoCompactStore`.
+
+:func:`compact_context` turns a history into ``[summary, acknowledgement, *recent]``
+without touching any store. :class:`AutoCompactStore` wraps any
+:class:`~contextfold.context.ContextStore`, watches the real input tokens the agent
+reports after every model call, and compacts when they cross its limit.
+
+Guarantees (each has its own tests):
+
+1. *Valid history, always*: the cut never separates a tool call from its result,
+   the first message stays a user message, no system message is dropped, and the
+   result is checked with :func:`~contextfold.validation.validate_history` before it
+   is committed.
+2. *No lost messages*: compaction summarizes a snapshot and splices; messages
+   appended while the summarizer ran are kept, in order, after the recent part.
+3. *A bad summary is never committed*: empty, refused, truncated or tool-calling
+   replies are rejected, the history stays untouched and the next attempts back off.
+4. *The summarizer's request fits its own window*: sanitized, budgeted, chunked.
+5. *No loops*: what would remain is estimated first; when it would not free room,
+   fewer messages are kept and kept tool outputs are truncated; after a compaction
+   that could not get under the limit, the next one waits until usage grows again.
+6. *Cost is visible*: :attr:`AutoCompactStore.summarizer_usage` and every event carry
+   the summarizer's own usage; ``cache_friendly=True`` summarizes as a continuation
+   of the agent's own prefix so the provider's prompt cache is hit.
+7. *Observable*: ``on_event`` callbacks before and after each compaction, and logging.
+8. *Proactive as well as reactive*: a large append that would push the next request
+   past the limit compacts before that request; ``compact(force=True)`` (called by
+   :class:`~contextfold.agent.Agent` on a context-overflow error) compacts at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+from contextfold._compactor import (
+    DEFAULT_PROMPT,
+    CompactionResult,
+    Options,
+    PromptLike,
+    build_options,
+    compact_history,
+)
+from contextfold.context import CompactionLocking, ContextStore, SessionInfo
+from contextfold.errors import ContextfoldError, SummaryRejectedError
+from contextfold.messages import Message
+from contextfold.tokens import (
+    TokenCounter,
+    approx_token_counter,
+    count_message_tokens,
+    count_tokens,
+)
+from contextfold.transports.base import DEFAULT_CONTEXT_WINDOW, CompletionTransport, ToolSpec, Usage
+
+__all__ = [
+    "DEFAULT_PROMPT",
+    "AutoCompactStore",
+    "CompactionEvent",
+    "CompactionHook",
+    "CompactionResult",
+    "PromptLike",
+    "compact_context",
+    "compaction_limit",
+]
+
+logger = logging.getLogger(__name__)
+
+Trigger = Literal["usage", "append", "forced", "manual"]
+Outcome = Literal["compacted", "skipped", "rejected", "failed", "conflict", "busy"]
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionEvent:
+    """Emitted before (``phase="before"``) and after each compaction attempt.
+
+    Token counts ``tokens_*`` are prompt sizes: ``tokens_before`` the real usage (or
+    estimate) that triggered, ``tokens_after`` the estimated size of the new history.
+    """
+
+    phase: Literal["before", "after"]
+    session_id: str
+    trigger: Trigger
+    limit: int
+    messages_before: int
+    tokens_before: int
+    messages_after: int | None = None
+    tokens_after: int | None = None
+    summary_tokens: int | None = None
+    summarized_messages: int = 0
+    summarizer_usage: Usage | None = None
+    summarizer_requests: int = 0
+    duration_s: float = 0.0
+    outcome: Outcome | None = None
+    error: str | None = None
+
+
+CompactionHook: TypeAlias = Callable[[CompactionEvent], Awaitable[None] | None]
+
+
+async def compact_context(
+    context: ContextStore | Sequence[Message],
+    transport: CompletionTransport,
+    *,
+    keep_recent: int = 6,
+    system_prompt: PromptLike = DEFAULT_PROMPT,
+    update_prompt: PromptLike | None = None,
+    prompt_vars: dict[str, object] | None = None,
+    counter: TokenCounter = approx_token_counter,
+    max_summary_tokens: int = 4_000,
+    max_tool_chars: int = 8_000,
+) -> list[Message] | None:
+    """The compacted history of ``context``, or ``None`` when it is too short to split.
+
+    The result is ``[summary (user), acknowledgement (assistant), *recent]`` where
+    ``recent`` is about the last ``keep_recent`` messages, moved to the nearest cut
+    that keeps tool calls with their results (the acknowledgement is left out when
+    ``recent`` starts with an assistant turn; system messages of the old part come
+    first). The store is never modified. A bad summary raises
+    :class:`~contextfold.errors.SummaryRejectedError`.
+
+    ``system_prompt`` and ``update_prompt`` (used when a previous summary exists or
+    the old part is summarized in chunks) are text, a file path or a
+    :class:`~contextfold.prompts.Prompt`; ``{max_summary_tokens}`` and every key of
+    ``prompt_vars`` are available to them as variables.
+    """
+    opts = build_options(
+        keep_recent=keep_recent,
+        system_prompt=system_prompt,
+        update_prompt=update_prompt,
+        prompt_vars=prompt_vars,
+        counter=counter,
+        max_summary_tokens=max_summary_tokens,
+        max_tool_chars=max_tool_chars,
+        kept_tool_chars=max_tool_chars,
+        cache_friendly=False,
+        agent_system=None,
+        agent_tools=(),
+    )
+    history = await context.get_history() if isinstance(context, ContextStore) else list(context)
+    if len(history) <= keep_recent:
+        return None
+    result = await compact_history(history, transport, opts)
+    return None if result is None else result.messages
+
+
+def compaction_limit(
+    transport: object, *, threshold: float = 0.75, max_tokens: int | None = None
+) -> int:
+    """The prompt size above which compaction runs, read from ``transport.model``.
+
+    ``max_tokens`` if given, else ``threshold × context_window`` (128,000 when the
+    transport has no model), never above ``context_window − max_output_tokens``.
+    """
+    model = getattr(transport, "model", None)
+    window = getattr(model, "context_window", None)
+    window = window if isinstance(window, int) and window > 0 else DEFAULT_CONTEXT_WINDOW
+    max_output = getattr(model, "max_output_tokens", 0)
+    max_output = max_output if isinstance(max_output, int) and 0 <= max_output < window else 0
+    limit = max_tokens if max_tokens is not None else int(threshold * window)
+    return min(limit, window - max_output)
+
+
+class AutoCompactStore(ContextStore):
+    """A store that compacts itself when the real prompt size crosses its limit.
+
+    Every :class:`ContextStore` method is delegated to ``store``. The trigger is
+    :meth:`add_context_tokens`, which the :class:`~contextfold.agent.Agent` awaits
+    after every model call with the real usage: when ``input_tokens`` exceeds
+    :attr:`limit`, compaction runs before the call returns. Appends are watched too:
+    one that would push the next request past the limit (estimated from the last real
+    usage plus what was appended since) compacts before that request.
+
+    Compaction summarizes a snapshot through ``summary_transport`` (default:
+    ``transport``), then splices ``[summary, acknowledgement, *recent, *appended
+    meanwhile]`` into the store with one ``replace_history`` call. It is single-flight:
+    concurrent triggers share one run, and stores implementing
+    :class:`~contextfold.context.CompactionLocking` make it single-flight across
+    processes. Failures never corrupt the store: the history stays as it was, the
+    failure is reported, and the next attempts back off (1, 2, 4 ... up to
+    ``max_backoff`` skipped triggers). Cumulative token counts are never rewritten.
+
+    Appends must go through this wrapper (not the inner store) to be kept when they
+    race with a splice.
+    """
+
+    def __init__(
+        self,
+        store: ContextStore,
+        transport: CompletionTransport,
+        *,
+        keep_recent: int = 6,
+        threshold: float = 0.75,
+        max_tokens: int | None = None,
+        summary_transport: CompletionTransport | None = None,
+        system_prompt: PromptLike | None = None,
+        update_prompt: PromptLike | None = None,
+        prompt_vars: dict[str, object] | None = None,
+        counter: TokenCounter = approx_token_counter,
+        max_summary_tokens: int = 4_000,
+        max_tool_chars: int = 8_000,
+        kept_tool_chars: int = 2_000,
+        target_ratio: float = 0.5,
+        cache_friendly: bool = False,
+        agent_system: str | None = None,
+        agent_tools: Iterable[ToolSpec] = (),
+        on_event: CompactionHook | Iterable[CompactionHook] | None = None,
+        proactive: bool = True,
+        max_backoff: int = 32,
+    ) -> None:
+        if not 0 < threshold <= 1:
+            raise ValueError(f"threshold must be in (0, 1], got {threshold}")
+        if max_tokens is not None and max_tokens <= 0:
+            raise ValueError(f"max_tokens must be positive, got {max_tokens}")
+        if not 0 < target_ratio < 1:
+            raise ValueError(f"target_ratio must be in (0, 1), got {target_ratio}")
+        if max_backoff < 0:
+            raise ValueError(f"max_backoff must be non-negative, got {max_backoff}")
+        self._settings: dict[str, object] = {
+            k: v for k, v in locals().items() if k not in ("self", "store", "transport")
+        }
+        self.inner = store
+        self.transport = transport
+        self.summary_transport = summary_transport or transport
+        self.threshold = threshold
+        self.max_tokens = max_tokens
+        self.target_ratio = target_ratio
+        self.proactive = proactive
+        self.max_backoff = max_backoff
+        self._opts: Options = build_options(
+            keep_recent=keep_recent,
+            system_prompt=system_prompt,
+            update_prompt=update_prompt,
+            prompt_vars=prompt_vars,
+            counter=counter,
+            max_summary_tokens=max_summary_tokens,
+            max_tool_chars=max_tool_chars,
+            kept_tool_chars=kept_tool_chars,
+            cache_friendly=cache_friendly,
+            agent_system=agent_system,
+            agent_tools=agent_tools,
+        )
+        if callable(on_event):
+            self._hooks: list[CompactionHook] = [on_event]
+        else:
+            self._hooks = list(on_event or ())
+        self.summarizer_usage = Usage(0, 0)
+        """Running total of what the summarizer cost (separate from the agent's usage)."""
+        self.compactions = 0
+        """How many compactions were committed through this wrapper."""
+        self.last_event: CompactionEvent | None = None
+        self._anchor = 0  # last real input tokens
+        self._since_anchor = 0  # estimated tokens appended since
+        self._failures = 0
+        self._skip = 0
+        self._floor: int | None = None  # no retry until usage exceeds this
+        self._running: asyncio.Future[bool] | None = None
+        self._splice_lock = asyncio.Lock()
+
+    # -- settings --------------------------------------------------------------------
+
+    @property
+    def keep_recent(self) -> int:
+        return self._opts.keep_recent
+
+    @property
+    def limit(self) -> int:
+        """The prompt size that triggers compaction, read from the transport now."""
+        return compaction_limit(
+            self.transport, threshold=self.threshold, max_tokens=self.max_tokens
+        )
+
+    def add_hook(self, hook: CompactionHook) -> None:
+        """Call ``hook(event)`` before and after every compaction attempt."""
+        self._hooks.append(hook)
+
+    # -- delegation ------------------------------------------------------------------
+
+    @property
+    def session_id(self) -> str:
+        return self.inner.session_id
+
+    @session_id.setter
+    def session_id(self, value: str) -> None:
+        self.inner.session_id = value
+
+    async def append(self, message: Message) -> None:
+        async with self._splice_lock:
+            await self.inner.append(message)
+        if not self.proactive:
+            return
+        self._since_anchor += count_message_tokens(message, self._opts.counter)
+        estimate = self._anchor + self._since_anchor
+        if estimate > self.limit:
+            await self._trigger("append", estimate)
+
+    async def get_history(self) -> list[Message]:
+        return await self.inner.get_history()
+
+    async def clear(self) -> None:
+        async with self._splice_lock:
+            await self.inner.clear()
+        self._anchor = self._since_anchor = 0
+        self._floor = None
+
+    async def replace_history(self, messages: Sequence[Message]) -> None:
+        async with self._splice_lock:
+            await self.inner.replace_history(messages)
+
+    async def fork(self) -> AutoCompactStore:
+        """An :class:`AutoCompactStore` with the same settings around ``inner.fork()``."""
+        forked = await self.inner.fork()
+        return AutoCompactStore(forked, self.transport, **self._settings)  # type: ignore[arg-type]
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+    async def set_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
+        await self.inner.set_context_tokens(input_tokens, output_tokens)
+
+    async def get_context_tokens(self) -> tuple[int, int]:
+        return await self.inner.get_context_tokens()
+
+    async def list_sessions(self) -> list[SessionInfo]:
+        return await self.inner.list_sessions()
+
+    async def add_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
+        """Record one model call's usage; compact when ``input_tokens`` exceeds :attr:`limit`."""
+        await self.inner.add_context_tokens(input_tokens, output_tokens)
+        self._anchor, self._since_anchor = input_tokens, 0
+        if input_tokens > self.limit:
+            await self._trigger("usage", input_tokens)
+
+    async def compact(self, *, force: bool = False) -> bool:
+        """Compact now; return whether the history changed.
+
+        ``force=True`` ignores back-off (the agent calls it after a context-overflow
+        error); without it the call is a manual compaction that still respects it.
+        """
+        estimate = max(self._anchor + self._since_anchor, 0)
+        return await self._trigger("forced" if force else "manual", estimate, force=force)
+
+    # -- the run ---------------------------------------------------------------------
+
+    async def _trigger(self, trigger: Trigger, tokens: int, *, force: bool = False) -> bool:
+        if self._running is not None:
+            return await asyncio.shield(self._running)
+        if not force:
+            if self._floor is not None and tokens <= self._floor:
+                return False
+            if self._skip > 0:
+                self._skip -= 1
+                return False
+        self._running = asyncio.ensure_future(self._run(trigger, tokens))
+        try:
+            return await asyncio.shield(self._running)
+        finally:
+            if self._running is not None and self._running.done():
+                self._running = None
+
+    async def _run(self, trigger: Trigger, tokens: int) -> bool:
+        if isinstance(self.inner, CompactionLocking):
+            async with self.inner.compaction_lock() as acquired:
+                if not acquired:
+                    await self._emit(self._event("after", trigger, tokens, 0, outcome="busy"))
+                    return False
+                return await self._compact_once(trigger, tokens)
+        return await self._compact_once(trigger, tokens)
+
+    def _event(
+        self,
+        phase: Literal["before", "after"],
+        trigger: Trigger,
+        tokens: int,
+        count: int,
+        **kw: object,
+    ) -> CompactionEvent:
+        return CompactionEvent(
+            phase,
+            self.session_id,
+            trigger,
+            self.limit,
+            count,
+            tokens,
+            **kw,  # type: ignore[arg-type]
+        )
+
+    async def _compact_once(self, trigger: Trigger, tokens: int) -> bool:
+        snapshot = await self.inner.get_history()
+        await self._emit(self._event("before", trigger, tokens, len(snapshot)))
+        started = time.monotonic()
+        limit = self.limit
+        estimated = count_tokens(snapshot, self._opts.counter, system=self._opts.agent_system)
+        scale = min(max(tokens / estimated, 0.5), 4.0) if tokens and estimated else 1.0
+        try:
+            result = await compact_history(
+                snapshot,
+                self.summary_transport,
+                self._opts,
+                target_tokens=int(limit * self.target_ratio),
+                scale=scale,
+            )
+        except (ContextfoldError, ValueError) as exc:
+            return await self._failed(trigger, tokens, len(snapshot), started, exc)
+        if result is None:
+            self._floor = tokens
+            await self._emit(
+                self._event(
+                    "after",
+                    trigger,
+                    tokens,
+                    len(snapshot),
+                    outcome="skipped",
+                    duration_s=time.monotonic() - started,
+                )
+            )
+            return False
+        self.summarizer_usage = self.summarizer_usage + result.usage
+        async with self._splice_lock:
+            current = await self.inner.get_history()
+            if current[: len(snapshot)] != snapshot:
+                await self._emit(
+                    self._event(
+                        "after",
+                        trigger,
+                        tokens,
+                        len(snapshot),
+                        outcome="conflict",
+                        summarizer_usage=result.usage,
+                        duration_s=time.monotonic() - started,
+                        error="the history changed underneath the compaction",
+                    )
+                )
+                return False
+            appended = current[len(snapshot) :]
+            await self.inner.replace_history([*result.messages, *appended])
+        after = result.estimated_tokens + count_tokens(appended, self._opts.counter)
+        self.compactions += 1
+        self._failures = self._skip = 0
+        self._anchor, self._since_anchor = after, 0
+        # Could not get under the limit: wait for usage to grow past this point again.
+        self._floor = tokens if after > limit else None
+        await self._emit(
+            self._event(
+                "after",
+                trigger,
+                tokens,
+                len(snapshot),
+                messages_after=len(result.messages) + len(appended),
+                tokens_after=after,
+                summary_tokens=self._opts.counter(result.summary),
+                summarized_messages=result.summarized_messages,
+                summarizer_usage=result.usage,
+                summarizer_requests=result.requests,
+                duration_s=time.monotonic() - started,
+                outcome="compacted",
+            )
+        )
+        logger.info(
+            "compacted session %s: %d -> %d messages, ~%d -> ~%d tokens (%s trigger)",
+            self.session_id,
+            len(snapshot),
+            len(result.messages) + len(appended),
+            tokens,
+            after,
+            trigger,
+        )
+        return True
+
+    async def _failed(
+        self, trigger: Trigger, tokens: int, count: int, started: float, exc: Exception
+    ) -> bool:
+        self._failures += 1
+        self._skip = min(2 ** (self._failures - 1), self.max_backoff)
+        outcome: Outcome = "rejected" if isinstance(exc, SummaryRejectedError) else "failed"
+        logger.warning(
+            "compaction of session %s %s (%s); history left untouched, next %d trigger(s) skipped",
+            self.session_id,
+            outcome,
+            exc,
+            self._skip,
+        )
+        await self._emit(
+            self._event(
+                "after",
+                trigger,
+                tokens,
+                count,
+                outcome=outcome,
+                error=str(exc),
+                duration_s=time.monotonic() - started,
+            )
+        )
+        return False
+
+    async def _emit(self, event: CompactionEvent) -> None:
+        self.last_event = event
+        for hook in self._hooks:
+            try:
+                result = hook(event)
+                if inspect.isawaitable(result):
+                    await result
+            except Exception:
+                logger.exception("compaction hook %r raised; ignoring it", hook)
