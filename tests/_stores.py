@@ -18,7 +18,7 @@ from typing import Any
 
 from contextfold.context import ContextStore, MemoryContextStore
 
-STORE_KINDS = ["memory", "sqlite"]
+STORE_KINDS = ["memory", "sqlite", "postgres"]
 
 PG_DSN = os.environ.get(
     "CONTEXTFOLD_TEST_PG_DSN", "host=127.0.0.1 port=5432 user=postgres dbname=test"

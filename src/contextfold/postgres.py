@@ -1,0 +1,282 @@
+"""A persistent store on PostgreSQL, for sessions shared across processes and machines.
+
+:class:`PostgresContextStore` keeps the same contract, tables and archive as
+:class:`~contextfold.sqlite.SQLiteContextStore` (message content is ``jsonb``), on
+psycopg 3's async API. It accepts an ``AsyncConnection`` (statements from coroutines
+sharing it are serialised) or an ``AsyncConnectionPool`` (each operation borrows a
+connection for one transaction), and guarantees, across any number of processes:
+
+* appends to one session never lose or duplicate a message: each append takes the
+  next number from the session row with ``INSERT … ON CONFLICT DO UPDATE … RETURNING``,
+  which row-locks the session until the append commits;
+* ``replace_history`` / ``replace_prefix`` lock the same row (``FOR UPDATE``), so they
+  never interleave with an append, and are one transaction;
+* :meth:`PostgresContextStore.compaction_lock` is single-flight across processes, via
+  ``pg_try_advisory_lock`` on a key derived from the session id.
+
+Requires the ``postgres`` extra (``pip install contextfold[postgres]``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import weakref
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+
+from psycopg import AsyncConnection
+
+from contextfold._storage import (
+    SCHEMA_VERSION,
+    ArchivedMessage,
+    CompactionRecord,
+    SQLSession,
+    SQLStore,
+)
+from contextfold.errors import SchemaVersionError
+
+if TYPE_CHECKING:
+    from psycopg_pool import AsyncConnectionPool
+
+__all__ = [
+    "ArchivedMessage",
+    "CompactionRecord",
+    "PostgresContextStore",
+    "connect",
+    "ensure_schema",
+]
+
+Connection: TypeAlias = "AsyncConnection[Any]"
+Target: TypeAlias = "AsyncConnection[Any] | AsyncConnectionPool[Any]"
+
+_SCHEMA_LOCK_KEY = 0x636F6E7465787466  # "contextf": serialises schema creation
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS contextfold_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    """CREATE TABLE IF NOT EXISTS contextfold_sessions (
+        session_id TEXT PRIMARY KEY,
+        created_at TEXT NOT NULL,
+        input_tokens BIGINT NOT NULL DEFAULT 0,
+        output_tokens BIGINT NOT NULL DEFAULT 0,
+        next_seq BIGINT NOT NULL DEFAULT 0,
+        preview TEXT NOT NULL DEFAULT '')""",
+    """CREATE INDEX IF NOT EXISTS contextfold_sessions_created
+        ON contextfold_sessions (created_at)""",
+    """CREATE TABLE IF NOT EXISTS contextfold_messages (
+        session_id TEXT NOT NULL
+            REFERENCES contextfold_sessions (session_id) ON DELETE CASCADE,
+        seq BIGINT NOT NULL,
+        role TEXT NOT NULL,
+        content JSONB NOT NULL,
+        tokens BIGINT NOT NULL,
+        synthetic INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (session_id, seq))""",
+    """CREATE TABLE IF NOT EXISTS contextfold_compactions (
+        session_id TEXT NOT NULL
+            REFERENCES contextfold_sessions (session_id) ON DELETE CASCADE,
+        number BIGINT NOT NULL,
+        created_at TEXT NOT NULL,
+        messages_before BIGINT NOT NULL,
+        messages_after BIGINT NOT NULL,
+        tokens_before BIGINT NOT NULL,
+        tokens_after BIGINT NOT NULL,
+        archived BIGINT NOT NULL,
+        PRIMARY KEY (session_id, number))""",
+    """CREATE TABLE IF NOT EXISTS contextfold_archive (
+        session_id TEXT NOT NULL,
+        compaction BIGINT NOT NULL,
+        seq BIGINT NOT NULL,
+        role TEXT NOT NULL,
+        content JSONB NOT NULL,
+        tokens BIGINT NOT NULL,
+        synthetic INTEGER NOT NULL,
+        PRIMARY KEY (session_id, compaction, seq),
+        FOREIGN KEY (session_id, compaction)
+            REFERENCES contextfold_compactions (session_id, number) ON DELETE CASCADE)""",
+)
+
+
+@functools.lru_cache(maxsize=256)
+def _pg(sql: str) -> str:
+    """Our SQL uses ``?`` placeholders (and no literal ``?`` or ``%``); psycopg wants ``%s``."""
+    return sql.replace("?", "%s")
+
+
+class _Driver:
+    """:class:`~contextfold._storage.SQLSession` over a psycopg async connection."""
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        cursor = await self._conn.execute(_pg(sql), tuple(params))
+        return list(await cursor.fetchall())
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        await self._conn.execute(_pg(sql), tuple(params))
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        async with self._conn.cursor() as cursor:
+            await cursor.executemany(_pg(sql), [tuple(r) for r in rows])
+
+
+class _TargetState:
+    """Bookkeeping per connection or pool, shared by every store using it."""
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()  # only used to serialise a shared connection
+        self.schema_ready = False
+        self.compaction_locks: dict[str, asyncio.Lock] = {}
+
+
+_states: weakref.WeakKeyDictionary[Any, _TargetState] = weakref.WeakKeyDictionary()
+
+
+def _state(target: Target) -> _TargetState:
+    state = _states.get(target)
+    if state is None:
+        state = _states[target] = _TargetState()
+    return state
+
+
+@asynccontextmanager
+async def _borrow(target: Target) -> AsyncIterator[Connection]:
+    """Exclusive use of a connection: the shared one under its lock, or one from the pool."""
+    if isinstance(target, AsyncConnection):
+        async with _state(target).lock:
+            yield target
+    else:
+        async with target.connection() as conn:
+            yield conn
+
+
+async def connect(dsn: str, **kwargs: Any) -> Connection:
+    """An autocommit ``AsyncConnection`` to ``dsn`` with contextfold's schema in place.
+
+    Extra keyword arguments go to ``psycopg.AsyncConnection.connect``. Raises
+    :class:`~contextfold.errors.SchemaVersionError` when the database was written by
+    a newer contextfold. The caller owns (and closes) the connection.
+    """
+    conn = await AsyncConnection.connect(dsn, autocommit=True, **kwargs)
+    try:
+        await ensure_schema(conn)
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
+
+
+async def ensure_schema(target: Target) -> None:
+    """Create contextfold's tables if missing; idempotent and safe to run concurrently.
+
+    Creation is serialised across processes with a transaction-level advisory lock.
+    Raises :class:`~contextfold.errors.SchemaVersionError` (changing nothing) when the
+    recorded schema version is newer than this contextfold understands.
+    """
+    state = _state(target)
+    if state.schema_ready:
+        return
+    async with _borrow(target) as conn, conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK_KEY,))
+        for statement in _SCHEMA:
+            await conn.execute(statement)
+        cursor = await conn.execute(
+            "SELECT value FROM contextfold_meta WHERE key = 'schema_version'"
+        )
+        row = await cursor.fetchone()
+        found = int(row[0]) if row is not None else None
+        if found is not None and found > SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"this database has contextfold schema version {found}, but this "
+                f"contextfold understands up to version {SCHEMA_VERSION}; upgrade "
+                "contextfold to use it (nothing was changed)"
+            )
+        if found != SCHEMA_VERSION:
+            await conn.execute(
+                "INSERT INTO contextfold_meta (key, value) VALUES ('schema_version', %s) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (str(SCHEMA_VERSION),),
+            )
+    state.schema_ready = True
+
+
+def advisory_key(session_id: str) -> int:
+    """The signed 64-bit advisory-lock key of a session's compaction lock."""
+    digest = hashlib.blake2b(f"contextfold:compaction:{session_id}".encode(), digest_size=8)
+    return int.from_bytes(digest.digest(), "big", signed=True)
+
+
+class PostgresContextStore(SQLStore):
+    """One session in a contextfold PostgreSQL database.
+
+    ``target`` is a psycopg ``AsyncConnection`` or ``AsyncConnectionPool``; the schema
+    is created on first use. ``session_id`` names the session to open or create;
+    ``None`` starts a new one. Same extras as the SQLite store
+    (:meth:`replace_prefix`, :meth:`get_archive`, :meth:`get_full_transcript`,
+    :meth:`get_compactions`), and a cross-process :meth:`compaction_lock`.
+    :meth:`close` does nothing: the caller owns the connection or pool.
+    """
+
+    _FOR_UPDATE: ClassVar[str] = " FOR UPDATE"
+
+    def __init__(self, target: Target, session_id: str | None = None) -> None:
+        self._target = target
+        self._init_session(session_id)
+
+    def _sibling(self) -> PostgresContextStore:
+        return PostgresContextStore(self._target)
+
+    @asynccontextmanager
+    async def _transaction(self, *, write: bool) -> AsyncIterator[SQLSession]:
+        await ensure_schema(self._target)
+        async with _borrow(self._target) as conn, conn.transaction():
+            yield _Driver(conn)
+
+    @asynccontextmanager
+    async def compaction_lock(self) -> AsyncIterator[bool]:
+        """Non-blocking try-lock on this session's compaction, across all processes.
+
+        Yields ``True`` while this caller holds the lock, ``False`` when another
+        coroutine or process holds it (skip compacting). The advisory lock is held on
+        a connection borrowed for the whole block (from the pool; with a single shared
+        connection, on that one) and released on exit, or by the server if the
+        process dies.
+        """
+        await ensure_schema(self._target)
+        local = _state(self._target).compaction_locks.setdefault(self.session_id, asyncio.Lock())
+        if local.locked():
+            yield False
+            return
+        key = advisory_key(self.session_id)
+        async with local:
+            if isinstance(self._target, AsyncConnection):
+                async with _borrow(self._target) as conn:
+                    acquired = await _try_lock(conn, key)
+                try:
+                    yield acquired
+                finally:
+                    if acquired:
+                        async with _borrow(self._target) as conn:
+                            await _unlock(conn, key)
+                return
+            async with self._target.connection() as conn:
+                acquired = await _try_lock(conn, key)
+                try:
+                    yield acquired
+                finally:
+                    if acquired:
+                        await _unlock(conn, key)
+
+
+async def _try_lock(conn: Connection, key: int) -> bool:
+    async with conn.transaction():
+        cursor = await conn.execute("SELECT pg_try_advisory_lock(%s)", (key,))
+        row = await cursor.fetchone()
+    return bool(row and row[0])
+
+
+async def _unlock(conn: Connection, key: int) -> None:
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
