@@ -1,0 +1,377 @@
+"""SQLite store beyond the shared contract: persistence, archive, O(1) append, errors, crashes."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from contextfold import Message, ToolResultBlock, ToolUseBlock
+from contextfold.errors import CorruptRecordError, SchemaVersionError
+from contextfold.sqlite import SQLiteContextStore, connect
+from contextfold.tokens import count_tokens
+from tests._crash_helper import new_history, old_history
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+async def conn(tmp_path: Path) -> AsyncIterator[aiosqlite.Connection]:
+    c = await connect(tmp_path / "store.db")
+    yield c
+    await c.close()
+
+
+def _turns(n: int, start: int = 0) -> list[Message]:
+    return [
+        Message.user(f"q{i}") if i % 2 == 0 else Message.assistant(f"a{i}")
+        for i in range(start, start + n)
+    ]
+
+
+async def test_connection_settings(conn: aiosqlite.Connection) -> None:
+    assert (await (await conn.execute("PRAGMA journal_mode")).fetchone()) == ("wal",)
+    assert (await (await conn.execute("PRAGMA foreign_keys")).fetchone()) == (1,)
+    assert (await (await conn.execute("PRAGMA synchronous")).fetchone()) == (1,)  # NORMAL
+    assert (await (await conn.execute("PRAGMA busy_timeout")).fetchone()) == (5000,)
+
+
+async def test_session_survives_reopening_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    conn = await connect(path)
+    store = SQLiteContextStore(conn, "agent-1")
+    call = Message("assistant", [ToolUseBlock("t1", "read", {"path": "a.py"})])
+    await store.append(Message.user("read a.py"))
+    await store.append(call)
+    await store.add_context_tokens(1234, 56)
+    await conn.close()
+
+    conn = await connect(path)
+    again = SQLiteContextStore(conn, "agent-1")
+    assert await again.get_history() == [Message.user("read a.py"), call]
+    assert await again.get_context_tokens() == (1234, 56)
+    await again.append(Message("user", [ToolResultBlock("t1", "print(1)")]))
+    assert len(await again.get_history()) == 3
+    await conn.close()
+
+
+async def test_many_sessions_per_file_listed_newest_first(conn: aiosqlite.Connection) -> None:
+    first, second = SQLiteContextStore(conn, "first"), SQLiteContextStore(conn, "second")
+    await first.append(Message.user("first session question"))
+    await asyncio.sleep(0.002)  # distinct creation timestamps
+    for m in _turns(3):
+        await second.append(m)
+    await second.add_context_tokens(10, 2)
+    infos = await first.list_sessions()
+    assert [i.session_id for i in infos] == ["second", "first"]
+    assert (infos[0].message_count, infos[0].preview, infos[0].input_tokens) == (3, "q0", 10)
+    assert infos[1].preview == "first session question"
+    assert await first.get_history() == [Message.user("first session question")]
+
+
+async def test_unused_store_writes_nothing(conn: aiosqlite.Connection) -> None:
+    store = SQLiteContextStore(conn)
+    assert await store.get_history() == []
+    assert await store.list_sessions() == []
+
+
+async def test_get_history_is_one_query(conn: aiosqlite.Connection) -> None:
+    store = SQLiteContextStore(conn)
+    for m in _turns(30):
+        await store.append(m)
+    statements: list[str] = []
+    await conn.set_trace_callback(statements.append)
+    assert len(await store.get_history()) == 30
+    await conn.set_trace_callback(None)
+    assert len(statements) == 1
+    assert statements[0].lstrip().startswith("SELECT seq, role, content")
+
+
+async def _append_work(
+    conn: aiosqlite.Connection, store: SQLiteContextStore
+) -> tuple[list[str], int]:
+    """The SQL statements and the number of SQLite VM instructions of one append."""
+    statements: list[str] = []
+    steps = 0
+
+    def count() -> int:
+        nonlocal steps
+        steps += 1
+        return 0
+
+    await conn.set_trace_callback(statements.append)
+    await conn.set_progress_handler(count, 1)
+    await store.append(Message.user("one more"))
+    await conn.set_progress_handler(None, 1)
+    await conn.set_trace_callback(None)
+    # the trace shows statements with their values bound; compare their shapes
+    return [re.sub(r"'[^']*'|\b\d+\b", "?", s) for s in statements], steps
+
+
+async def test_append_cost_does_not_grow_with_the_session(conn: aiosqlite.Connection) -> None:
+    store = SQLiteContextStore(conn)
+    await store.append(Message.user("start"))
+    short_sql, short_steps = await _append_work(conn, store)
+    await conn.executemany(  # grow the session to 20,000 rows directly
+        "INSERT INTO contextfold_messages (session_id, seq, role, content, tokens) "
+        'VALUES (?, ?, \'user\', \'[{"type":"text","text":"x"}]\', 5)',
+        [(store.session_id, seq) for seq in range(100, 20_100)],
+    )
+    await conn.execute(
+        "UPDATE contextfold_sessions SET next_seq = 20100 WHERE session_id = ?",
+        (store.session_id,),
+    )
+    long_sql, long_steps = await _append_work(conn, store)
+    # Same statements, none of which reads the session's messages ...
+    assert short_sql == long_sql
+    assert not any("FROM contextfold_messages" in s or "COUNT(" in s for s in long_sql)
+    # ... and the same amount of VM work (B-tree seeks are single instructions).
+    assert long_steps <= short_steps + 5
+    history = await store.get_history()
+    assert len(history) == 20_003
+    assert history[-1] == Message.user("one more")
+
+
+async def test_fork_copies_inside_the_database(conn: aiosqlite.Connection) -> None:
+    store = SQLiteContextStore(conn, "origin")
+    for m in _turns(6):
+        await store.append(m)
+    await store.replace_history([Message.user("summary"), *_turns(2, start=4)])
+    await store.add_context_tokens(70, 7)
+    statements: list[str] = []
+    await conn.set_trace_callback(statements.append)
+    forked = await store.fork()
+    await conn.set_trace_callback(None)
+    copies = [s for s in statements if s.startswith("INSERT INTO")]
+    assert len(copies) == 4
+    assert all("SELECT" in s for s in copies)
+    assert await forked.get_history() == await store.get_history()
+    assert await forked.get_full_transcript() == _turns(6)
+    assert await forked.get_context_tokens() == (70, 7)
+    await forked.append(Message.user("fork only"))
+    assert Message.user("fork only") not in await store.get_history()
+
+
+async def test_replace_history_archives_instead_of_deleting(conn: aiosqlite.Connection) -> None:
+    store = SQLiteContextStore(conn)
+    original = _turns(10)
+    for m in original:
+        await store.append(m)
+    summary = [Message.user("summary of q0..a5"), Message.assistant("ok")]
+    await store.replace_history([*summary, *original[6:]])
+
+    assert await store.get_history() == [*summary, *original[6:]]
+    archive = await store.get_archive()
+    assert [a.message for a in archive] == original[:6]
+    assert {a.compaction for a in archive} == {1}
+    assert not any(a.synthetic for a in archive)
+    [record] = await store.get_compactions()
+    assert (record.number, record.messages_before, record.messages_after, record.archived) == (
+        1,
+        10,
+        6,
+        6,
+    )
+    assert record.tokens_before == count_tokens(original)
+    assert record.tokens_after == count_tokens([*summary, *original[6:]])
+
+    # a second compaction archives the first summary too, flagged synthetic
+    later = _turns(4, start=10)
+    for m in later:
+        await store.append(m)
+    await store.replace_history([Message.user("summary 2"), Message.assistant("ok"), *later[2:]])
+    second = [a for a in await store.get_archive() if a.compaction == 2]
+    assert [a.synthetic for a in second] == [True, True, False, False, False, False, False, False]
+    # the original transcript is intact and in order
+    assert await store.get_full_transcript() == [*original, *later]
+    assert [r.number for r in await store.get_compactions()] == [1, 2]
+
+
+async def test_replace_prefix_keeps_messages_appended_meanwhile(
+    conn: aiosqlite.Connection,
+) -> None:
+    store = SQLiteContextStore(conn)
+    for m in _turns(8):
+        await store.append(m)
+    snapshot = await store.get_history()
+    await store.append(Message.user("arrived during summarization"))
+    record = await store.replace_prefix(6, [Message.user("summary"), Message.assistant("ok")])
+    assert record is not None
+    assert record.archived == 6
+    assert await store.get_history() == [
+        Message.user("summary"),
+        Message.assistant("ok"),
+        *snapshot[6:],
+        Message.user("arrived during summarization"),
+    ]
+    with pytest.raises(ValueError, match="first 99 messages of a history of 5"):
+        await store.replace_prefix(99, [])
+    assert len(await store.get_history()) == 5
+
+
+async def test_replace_history_rolls_back_on_error(conn: aiosqlite.Connection) -> None:
+    store = SQLiteContextStore(conn)
+    for m in _turns(4):
+        await store.append(m)
+    await conn.execute(
+        "CREATE TRIGGER boom BEFORE INSERT ON contextfold_compactions "
+        "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
+    )
+    with pytest.raises(sqlite3.IntegrityError, match="disk on fire"):
+        await store.replace_history([Message.user("new")])
+    assert await store.get_history() == _turns(4)
+    assert await store.get_archive() == []
+
+
+async def test_concurrent_appends_and_rewrites_share_a_connection(
+    conn: aiosqlite.Connection,
+) -> None:
+    a, b = SQLiteContextStore(conn, "a"), SQLiteContextStore(conn, "b")
+
+    async def writer(store: SQLiteContextStore, tag: str) -> None:
+        for i in range(30):
+            await store.append(Message.user(f"{tag}{i}"))
+            if i % 10 == 9:
+                await store.replace_prefix(0, [])  # a no-op rewrite in the middle
+
+    await asyncio.gather(writer(a, "a"), writer(b, "b"), a.add_context_tokens(1, 1))
+    assert [m.text for m in await a.get_history()] == [f"a{i}" for i in range(30)]
+    assert [m.text for m in await b.get_history()] == [f"b{i}" for i in range(30)]
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [("{not json", "Expecting property name"), ('[{"type": "text"}]', "text")],
+)
+async def test_corrupt_row_names_session_and_row(
+    conn: aiosqlite.Connection, content: str, problem: str
+) -> None:
+    store = SQLiteContextStore(conn, "damaged")
+    await store.append(Message.user("fine"))
+    await store.append(Message.user("about to be damaged"))
+    await conn.execute(
+        "UPDATE contextfold_messages SET content = ? WHERE session_id = 'damaged' AND seq = 1",
+        (content,),
+    )
+    with pytest.raises(CorruptRecordError, match=problem) as info:
+        await store.get_history()
+    assert "session 'damaged'" in str(info.value)
+    assert "seq=1" in str(info.value)
+
+
+async def test_newer_schema_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    conn = await connect(path)
+    await SQLiteContextStore(conn, "s").append(Message.user("hi"))
+    await conn.execute("UPDATE contextfold_meta SET value = '99' WHERE key = 'schema_version'")
+    await conn.close()
+    with pytest.raises(SchemaVersionError, match=r"schema version 99.*up to version 1"):
+        await connect(path)
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT value FROM contextfold_meta").fetchall() == [("99",)]
+
+
+async def test_schema_is_created_on_a_plain_aiosqlite_connection(tmp_path: Path) -> None:
+    async with aiosqlite.connect(tmp_path / "plain.db") as plain:
+        store = SQLiteContextStore(plain)
+        await store.append(Message.user("works"))
+        assert await store.get_history() == [Message.user("works")]
+
+
+async def test_compaction_lock_is_single_flight(conn: aiosqlite.Connection) -> None:
+    store = SQLiteContextStore(conn, "s")
+    same_session = SQLiteContextStore(conn, "s")
+    other = SQLiteContextStore(conn, "other")
+    async with store.compaction_lock() as held:
+        assert held
+        async with same_session.compaction_lock() as second:
+            assert not second
+        async with other.compaction_lock() as unrelated:
+            assert unrelated
+    async with same_session.compaction_lock() as again:
+        assert again
+
+
+def test_invalid_session_id(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="non-empty string"):
+        SQLiteContextStore(None, "")  # type: ignore[arg-type]
+
+
+# --- crash safety -------------------------------------------------------------------
+
+
+async def _prepared(path: Path, session_id: str) -> list[Message]:
+    conn = await connect(path)
+    old = old_history()
+    await SQLiteContextStore(conn, session_id).replace_prefix(0, old)
+    await conn.close()
+    return old
+
+
+def _start_child(path: Path, session_id: str, mode: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests._crash_helper", "sqlite", str(path), session_id, mode],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
+def _wait_for(child: subprocess.Popen[str], line: str) -> None:
+    assert child.stdout is not None
+    for got in child.stdout:
+        if got.strip() == line:
+            return
+    raise AssertionError(f"child exited (rc={child.wait()}) before printing {line!r}")
+
+
+async def _after_crash(path: Path, session_id: str) -> list[Message]:
+    conn = await connect(path)
+    try:
+        return await SQLiteContextStore(conn, session_id).get_history()
+    finally:
+        await conn.close()
+
+
+async def test_sigkill_inside_replace_history_keeps_the_old_history(tmp_path: Path) -> None:
+    path = tmp_path / "crash.db"
+    old = await _prepared(path, "s")
+    child = _start_child(path, "s", "mid")
+    _wait_for(child, "mid")  # the archive copy is written, the delete is about to run
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    assert await _after_crash(path, "s") == old
+    conn = await connect(path)
+    store = SQLiteContextStore(conn, "s")
+    assert await store.get_archive() == []
+    assert await store.get_compactions() == []
+    await conn.close()
+
+
+async def test_sigkill_at_random_points_leaves_old_or_new(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    new = new_history()
+    outcomes = set()
+    for attempt in range(4):
+        path = tmp_path / f"random{attempt}.db"
+        old = await _prepared(path, "s")
+        child = _start_child(path, "s", "ready")
+        _wait_for(child, "ready")
+        await asyncio.sleep(rng.uniform(0.0, 0.3))
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        history = await _after_crash(path, "s")
+        assert history in (old, new)
+        outcomes.add("old" if history == old else "new")
+    assert outcomes  # which ones occur depends on the machine's speed; both are correct
