@@ -1,0 +1,313 @@
+"""A transport on the official ``anthropic`` async SDK (Messages API).
+
+>>> transport = AnthropicTransport("claude-sonnet-4-5")          # reads ANTHROPIC_API_KEY
+>>> reply = await transport.complete([Message.user("Hi")], system="Be brief.")
+
+What it sends: text, images, tools and tool results (``is_error`` kept), thinking
+blocks with their signatures, the system prompt, ``max_tokens`` = the model's output
+limit (or ``max_output_tokens``), and - unless ``cache=False`` - three prompt-cache
+breakpoints (``cache_control: {"type": "ephemeral"}``): the system prompt, the last
+tool definition and the last block of the last message (Anthropic allows four).
+
+What it reports: :class:`~contextfold.transports.base.Usage` whose ``input_tokens``
+adds cache reads and writes back to the uncached input. Failures are retried by
+:class:`RetryPolicy` (the SDK's own retries are off) and surface as
+:mod:`contextfold.errors` exceptions; the API key never appears in them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Sequence
+from types import TracebackType
+from typing import Any, Self
+
+import anthropic
+import httpx2
+
+from contextfold.blocks import ContentBlock
+from contextfold.errors import (
+    ResponseFormatError,
+    TransportConnectionError,
+    TransportError,
+    TransportTimeoutError,
+)
+from contextfold.formats import from_anthropic, to_anthropic
+from contextfold.messages import Message
+from contextfold.transports._errors import Provider, missing_key_error, status_error
+from contextfold.transports._retry import RetryPolicy
+from contextfold.transports.base import (
+    Completion,
+    ModelInfo,
+    StopReason,
+    ToolSpec,
+    Usage,
+    lookup_model,
+)
+
+__all__ = ["AnthropicTransport"]
+
+_EPHEMERAL = {"type": "ephemeral"}
+_STOP_REASONS: dict[str, StopReason] = {
+    "end_turn": "end_turn",
+    "tool_use": "tool_use",
+    "max_tokens": "max_tokens",
+    "stop_sequence": "stop_sequence",
+    "refusal": "refusal",
+    "pause_turn": "pause_turn",
+    "model_context_window_exceeded": "max_tokens",
+}
+# Above this the SDK refuses a non-streaming request that has no explicit timeout.
+_NONSTREAMING_MAX_TOKENS = 8_192
+_OVERFLOW_MARKERS = ("prompt is too long", "input length and max_tokens exceed context limit")
+
+
+class AnthropicTransport:
+    """A :class:`~contextfold.transports.base.StreamingTransport` for Claude models.
+
+    Credentials: pass ``client=`` (an ``anthropic.AsyncAnthropic``, used with
+    ``max_retries=0``), or ``api_key=``, or set ``ANTHROPIC_API_KEY``; with none of
+    them the constructor raises :class:`~contextfold.errors.AuthenticationError`.
+    ``http_client=`` (an ``httpx2.AsyncClient``, the SDK's HTTP library) is passed
+    through to the client it builds. ``thinking=N`` enables extended thinking with a
+    budget of ``N`` tokens (it must be below the output limit). ``max_retries`` is
+    the number of retries after the first attempt; ``retry=`` replaces the whole policy.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        client: anthropic.AsyncAnthropic | None = None,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        http_client: httpx2.AsyncClient | None = None,
+        timeout: float | None = None,
+        max_output_tokens: int | None = None,
+        context_window: int | None = None,
+        thinking: int | None = None,
+        cache: bool = True,
+        max_retries: int = 3,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self._model = lookup_model(
+            model, context_window=context_window, max_output_tokens=max_output_tokens
+        )
+        if thinking is not None and not 1024 <= thinking < self._model.max_output_tokens:
+            raise ValueError(
+                f"thinking budget must be at least 1024 and below max_output_tokens "
+                f"({self._model.max_output_tokens}), got {thinking}"
+            )
+        self.thinking = thinking
+        self.cache = cache
+        self.retry = retry or RetryPolicy(max_attempts=max_retries + 1)
+        self._owns_client = client is None
+        options: dict[str, Any]
+        self._timeout_set = timeout is not None
+        if client is not None:
+            options = {} if timeout is None else {"timeout": timeout}
+            self._client = client.with_options(max_retries=0, **options)
+            injected = getattr(client, "api_key", None)
+            secrets = (injected,) if isinstance(injected, str) else ()
+        else:
+            key = api_key or os.environ.get("ANTHROPIC_API_KEY")
+            secrets = (key,) if key else ()
+            if not key:
+                raise missing_key_error(
+                    Provider("anthropic", "Anthropic", "ANTHROPIC_API_KEY", model)
+                )
+            if http_client is not None and not isinstance(http_client, httpx2.AsyncClient):
+                raise TypeError(
+                    "http_client must be an httpx2.AsyncClient (the HTTP library of the "
+                    f"anthropic SDK), got {type(http_client).__name__}"
+                )
+            options = {} if timeout is None else {"timeout": timeout}
+            self._client = anthropic.AsyncAnthropic(
+                api_key=key,
+                base_url=base_url,
+                http_client=http_client,
+                max_retries=0,
+                **options,
+            )
+        self._provider = Provider("anthropic", "Anthropic", "ANTHROPIC_API_KEY", model, secrets)
+
+    @property
+    def model(self) -> ModelInfo:
+        return self._model
+
+    def __repr__(self) -> str:
+        return f"AnthropicTransport(model={self._model.name!r})"
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the SDK client if this transport built it (an injected one is yours)."""
+        if self._owns_client:
+            await self._client.close()
+
+    def request_params(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec] = (),
+        system: str | None = None,
+    ) -> dict[str, Any]:
+        """The keyword arguments this transport passes to ``messages.create``."""
+        top, wire = to_anthropic(messages, system)
+        params: dict[str, Any] = {
+            "model": self._model.name,
+            "max_tokens": self._model.max_output_tokens,
+            "messages": wire,
+        }
+        if top:
+            params["system"] = [{"type": "text", "text": top}]
+        if tools:
+            params["tools"] = [
+                {"name": t.name, "description": t.description, "input_schema": t.input_schema}
+                for t in tools
+            ]
+        if self.thinking is not None:
+            params["thinking"] = {"type": "enabled", "budget_tokens": self.thinking}
+        if self.cache:
+            _add_breakpoints(params)
+        return params
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec] = (),
+        system: str | None = None,
+    ) -> Completion:
+        """One model call, retried on transient failures; see the module doc.
+
+        A long reply (``max_tokens`` above 8,192 with no explicit ``timeout``) is
+        fetched through the streaming API, as the SDK requires for requests that may
+        outlast an idle HTTP connection; the result is the same :class:`Completion`.
+        """
+        params = self.request_params(messages, tools, system)
+        if params["max_tokens"] > _NONSTREAMING_MAX_TOKENS and not self._timeout_set:
+            async for item in self._streamed(params, retry_after_output=True):
+                if isinstance(item, Completion):
+                    return item
+        async for attempt in self.retry.retrying():
+            with attempt:
+                try:
+                    reply = await self._client.messages.create(**params)
+                except anthropic.AnthropicError as exc:
+                    raise self._translate(exc) from exc
+        return self._completion(reply)
+
+    async def stream(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec] = (),
+        system: str | None = None,
+    ) -> AsyncIterator[str | Completion]:
+        """Yield text deltas as they arrive, then the full :class:`Completion`.
+
+        A failure before the first delta is retried like :meth:`complete`; once
+        text has been yielded, a failure is raised (a retry would repeat output).
+        """
+        params = self.request_params(messages, tools, system)
+        async for item in self._streamed(params, retry_after_output=False):
+            yield item
+
+    async def _streamed(
+        self, params: dict[str, Any], *, retry_after_output: bool
+    ) -> AsyncIterator[str | Completion]:
+        emitted = False
+
+        def may_retry() -> bool:
+            return retry_after_output or not emitted
+
+        async for attempt in self.retry.retrying(allowed=may_retry):
+            with attempt:
+                try:
+                    async with self._client.messages.stream(**params) as events:
+                        async for event in events:
+                            if event.type == "text" and event.text:
+                                emitted = True
+                                yield event.text
+                        final = await events.get_final_message()
+                except anthropic.AnthropicError as exc:
+                    raise self._translate(exc) from exc
+        yield self._completion(final)
+
+    def _completion(self, reply: anthropic.types.Message) -> Completion:
+        try:
+            wire = [block.model_dump(mode="json") for block in reply.content]
+            content: list[ContentBlock] = from_anthropic([{"role": "assistant", "content": wire}])[
+                0
+            ].content
+        except ValueError as exc:
+            raise ResponseFormatError(
+                f"could not read Anthropic's reply: {exc}",
+                provider="anthropic",
+                model=self._model.name,
+            ) from exc
+        usage = reply.usage
+        cache_write = usage.cache_creation_input_tokens or 0
+        cache_read = usage.cache_read_input_tokens or 0
+        return Completion(
+            content,
+            _STOP_REASONS.get(reply.stop_reason or "end_turn", "end_turn"),
+            Usage(
+                usage.input_tokens + cache_write + cache_read,
+                usage.output_tokens,
+                cache_read_tokens=cache_read,
+                cache_write_tokens=cache_write,
+            ),
+            reply.model,
+        )
+
+    def _translate(self, exc: anthropic.AnthropicError) -> TransportError:
+        kwargs: dict[str, Any] = {"provider": "anthropic", "model": self._model.name}
+        if isinstance(exc, anthropic.APITimeoutError):
+            return TransportTimeoutError("the request to Anthropic timed out", **kwargs)
+        if isinstance(exc, anthropic.APIConnectionError):
+            return TransportConnectionError("could not reach the Anthropic API", **kwargs)
+        if isinstance(exc, anthropic.APIStatusError):
+            error = exc.body.get("error") if isinstance(exc.body, dict) else None
+            error = error if isinstance(error, dict) else {}
+            message = str(error.get("message") or exc.message)
+            normalized = message.lower().replace("`", "")
+            return status_error(
+                self._provider,
+                status=exc.status_code,
+                error_type=error.get("type") if isinstance(error.get("type"), str) else None,
+                message=message,
+                body=exc.body,
+                headers=dict(exc.response.headers),
+                overflow=exc.status_code in (200, 400, 413)
+                and any(marker in normalized for marker in _OVERFLOW_MARKERS),
+            )
+        return ResponseFormatError(
+            f"unexpected reply from Anthropic: {type(exc).__name__}", **kwargs
+        )
+
+
+def _add_breakpoints(params: dict[str, Any]) -> None:
+    """Mark the system prompt, the last tool and the last cacheable block (3 of 4 allowed)."""
+    if "system" in params:
+        params["system"][-1]["cache_control"] = dict(_EPHEMERAL)
+    if "tools" in params:
+        params["tools"][-1]["cache_control"] = dict(_EPHEMERAL)
+    messages: list[dict[str, Any]] = params["messages"]
+    if not messages:
+        return
+    for block in reversed(messages[-1]["content"]):
+        # Thinking blocks and empty text cannot carry a breakpoint.
+        if block["type"] in ("thinking", "redacted_thinking"):
+            continue
+        if block["type"] == "text" and not block["text"]:
+            continue
+        block["cache_control"] = dict(_EPHEMERAL)
+        return
