@@ -87,13 +87,15 @@ async def compact_history(
     if cut is None:
         return None
     summarizer = make_summarizer(transport, opts)
-    overhead = summarizer.max_summary_tokens + 200
 
     def estimate(messages: Sequence[Message]) -> int:
         return int(count_tokens(messages, opts.counter, system=opts.agent_system) * scale)
 
     recent = list(history[cut:])
     if target_tokens is not None:
+        # Room the summary will take; a real summary rarely fills max_summary_tokens, and
+        # reserving all of it on a small window would leave no recent message at all.
+        overhead = min(summarizer.max_summary_tokens, target_tokens // 3) + 100
         cut = shrink_cut(history, cut, lambda c: estimate(history[c:]) + overhead <= target_tokens)
         recent = list(history[cut:])
         if estimate(recent) + overhead > target_tokens:
