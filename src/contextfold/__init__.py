@@ -19,7 +19,21 @@ from contextfold.blocks import (
     from_dict,
     to_dict,
 )
-from contextfold.context import Compactable, ContextStore, MemoryContextStore, SessionInfo
+from contextfold.compaction import (
+    DEFAULT_PROMPT,
+    AutoCompactStore,
+    CompactionEvent,
+    CompactionResult,
+    compact_context,
+    compaction_limit,
+)
+from contextfold.context import (
+    Compactable,
+    CompactionLocking,
+    ContextStore,
+    MemoryContextStore,
+    SessionInfo,
+)
 from contextfold.errors import (
     AuthenticationError,
     BadRequestError,
@@ -43,6 +57,7 @@ from contextfold.errors import (
     TransportTimeoutError,
 )
 from contextfold.messages import Message, Role
+from contextfold.prompts import Prompt, builtin_prompt, load_prompt
 from contextfold.transports.base import (
     Completion,
     CompletionTransport,
@@ -53,6 +68,7 @@ from contextfold.transports.base import (
     Usage,
     lookup_model,
 )
+from contextfold.validation import history_problems, validate_history
 
 try:
     __version__ = version("contextfold")
@@ -60,11 +76,16 @@ except PackageNotFoundError:  # running from a source tree that was never instal
     __version__ = "0.0.0"
 
 __all__ = [
+    "DEFAULT_PROMPT",
     "Agent",
     "AuthenticationError",
+    "AutoCompactStore",
     "BadRequestError",
     "Compactable",
     "CompactionError",
+    "CompactionEvent",
+    "CompactionLocking",
+    "CompactionResult",
     "Completion",
     "CompletionTransport",
     "ContentBlock",
@@ -78,6 +99,7 @@ __all__ = [
     "MemoryContextStore",
     "Message",
     "ModelInfo",
+    "Prompt",
     "PromptError",
     "ProviderUnavailableError",
     "RateLimitError",
@@ -102,8 +124,14 @@ __all__ = [
     "TransportTimeoutError",
     "Usage",
     "__version__",
+    "builtin_prompt",
+    "compact_context",
+    "compaction_limit",
     "from_dict",
+    "history_problems",
+    "load_prompt",
     "lookup_model",
     "to_dict",
     "tool",
+    "validate_history",
 ]
