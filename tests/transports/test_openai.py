@@ -1,0 +1,455 @@
+"""OpenAITransport through the real openai SDK, answered by respx."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import httpx
+import pytest
+import respx
+
+from contextfold.blocks import ImageBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from contextfold.errors import (
+    AuthenticationError,
+    BadRequestError,
+    ContextOverflowError,
+    ProviderUnavailableError,
+    ResponseFormatError,
+    TransportError,
+)
+from contextfold.messages import Message
+from contextfold.transports import Completion, OpenAITransport, RetryPolicy, ToolSpec, Usage
+from tests.transports.conftest import FAKE_OPENAI_KEY, RecordingSleep, body, sse
+
+MODEL = "gpt-4o"
+WEATHER = ToolSpec("get_weather", "Weather for a city.", {"type": "object", "properties": {}})
+
+
+def completion_json(
+    message: dict[str, Any], finish: str = "stop", usage: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-4o-2024-08-06",
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish}
+        ],
+    }
+    if usage is not None:
+        data["usage"] = usage
+    return data
+
+
+USAGE = {
+    "prompt_tokens": 1200,
+    "completion_tokens": 30,
+    "total_tokens": 1230,
+    "prompt_tokens_details": {"cached_tokens": 1024},
+}
+
+
+def text_json(text: str = "Hello!") -> dict[str, Any]:
+    return completion_json({"content": text}, usage=USAGE)
+
+
+def error(status: int, message: str, code: str | None = None) -> httpx.Response:
+    payload = {
+        "error": {"message": message, "type": "invalid_request_error", "code": code, "param": None}
+    }
+    return httpx.Response(status, json=payload)
+
+
+@pytest.fixture
+def transport(policy: RetryPolicy) -> OpenAITransport:
+    return OpenAITransport(MODEL, api_key=FAKE_OPENAI_KEY, retry=policy)
+
+
+async def test_text_reply_usage_and_request_basics(
+    openai_api: respx.MockRouter, transport: OpenAITransport
+) -> None:
+    route = openai_api.post("/chat/completions").respond(json=text_json())
+    completion = await transport.complete([Message.user("Hi")], system="Be brief.")
+    assert completion == Completion(
+        [TextBlock("Hello!")],
+        "end_turn",
+        Usage(1200, 30, cache_read_tokens=1024),
+        "gpt-4o-2024-08-06",
+    )
+    sent = body(route)
+    assert sent == {
+        "model": "gpt-4o",
+        "messages": [
+            {"role": "system", "content": "Be brief."},
+            {"role": "user", "content": "Hi"},
+        ],
+        "max_tokens": 16_384,
+    }
+    assert route.calls[0].request.headers["authorization"] == f"Bearer {FAKE_OPENAI_KEY}"
+
+
+async def test_tools_results_and_images_on_the_wire(
+    openai_api: respx.MockRouter, transport: OpenAITransport
+) -> None:
+    route = openai_api.post("/chat/completions").respond(json=text_json("sunny"))
+    history = [
+        Message("user", [TextBlock("Weather?"), ImageBlock("image/jpeg", b"\xff\xd8")]),
+        Message(
+            "assistant",
+            [
+                ThinkingBlock("private", "sig"),
+                TextBlock("Checking."),
+                ToolUseBlock("call_1", "get_weather", {"city": "Paris"}),
+            ],
+        ),
+        Message(
+            "user",
+            [ToolResultBlock("call_1", "boom", is_error=True)],
+        ),
+    ]
+    await transport.complete(history, [WEATHER])
+    sent = body(route)
+    assert sent["tools"] == [
+        {
+            "type": "function",
+            "function": {
+                "name": "get_weather",
+                "description": "Weather for a city.",
+                "parameters": WEATHER.input_schema,
+            },
+        }
+    ]
+    assert sent["messages"] == [
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "Weather?"},
+                {"type": "image_url", "image_url": {"url": "data:image/jpeg;base64,/9g="}},
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": "Checking.",
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "Error: boom"},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("model", "key"),
+    [
+        ("o3-mini", "max_completion_tokens"),
+        ("gpt-5", "max_completion_tokens"),
+        ("gpt-4.1", "max_tokens"),
+    ],
+)
+async def test_output_limit_parameter_depends_on_the_model(
+    openai_api: respx.MockRouter, policy: RetryPolicy, model: str, key: str
+) -> None:
+    route = openai_api.post("/chat/completions").respond(json=text_json())
+    transport = OpenAITransport(model, api_key="k", retry=policy)
+    await transport.complete([Message.user("Hi")])
+    sent = body(route)
+    assert sent[key] == transport.model.max_output_tokens
+    other = {"max_tokens", "max_completion_tokens"} - {key}
+    assert not other & set(sent)
+
+
+async def test_tool_call_reply_and_finish_reasons(
+    openai_api: respx.MockRouter, transport: OpenAITransport
+) -> None:
+    call = {
+        "id": "call_9",
+        "type": "function",
+        "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'},
+    }
+    openai_api.post("/chat/completions").respond(
+        json=completion_json({"content": None, "tool_calls": [call]}, "tool_calls", USAGE)
+    )
+    completion = await transport.complete([Message.user("Oslo?")], [WEATHER])
+    assert completion.content == [ToolUseBlock("call_9", "get_weather", {"city": "Oslo"})]
+    assert completion.stop_reason == "tool_use"
+
+
+@pytest.mark.parametrize(
+    ("finish", "stop"),
+    [("stop", "end_turn"), ("length", "max_tokens"), ("content_filter", "refusal")],
+)
+async def test_finish_reason_mapping(
+    openai_api: respx.MockRouter, transport: OpenAITransport, finish: str, stop: str
+) -> None:
+    openai_api.post("/chat/completions").respond(
+        json=completion_json({"content": "x"}, finish, USAGE)
+    )
+    assert (await transport.complete([Message.user("Hi")])).stop_reason == stop
+
+
+async def test_compatible_server_without_key_or_usage(policy: RetryPolicy) -> None:
+    base = "http://localhost:11434/v1"
+    with respx.mock(base_url=base) as local:
+        reply = completion_json(
+            {"content": "hi there", "reasoning_content": "thinking..."}, usage=None
+        )
+        route = local.post("/chat/completions").respond(json=reply)
+        transport = OpenAITransport("qwen3:8b", base_url=base, retry=policy)
+        completion = await transport.complete([Message.user("Hello " * 50)], [WEATHER])
+    assert completion.content == [ThinkingBlock("thinking..."), TextBlock("hi there")]
+    assert completion.usage.estimated
+    assert completion.usage.input_tokens > 75  # 300 characters of prompt plus the tool
+    assert completion.usage.output_tokens > 0
+    sent = body(route)
+    assert "max_tokens" not in sent  # unknown local model: the server's own default
+    assert "max_completion_tokens" not in sent
+    with respx.mock(base_url=base) as local:
+        route = local.post("/chat/completions").respond(json=text_json())
+        explicit = OpenAITransport("qwen3:8b", base_url=base, max_output_tokens=2048, retry=policy)
+        await explicit.complete([Message.user("Hi")])
+        assert body(route)["max_tokens"] == 2048
+
+
+def stream_chunks() -> bytes:
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {
+            "id": "chatcmpl-s",
+            "object": "chat.completion.chunk",
+            "created": 1,
+            "model": "gpt-4o-2024-08-06",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        }
+
+    args = json.dumps({"city": "Rome"})
+    events = [
+        chunk({"role": "assistant", "content": ""}),
+        chunk({"content": "Let me "}),
+        chunk({"content": "look."}),
+        chunk(
+            {
+                "tool_calls": [
+                    {
+                        "index": 0,
+                        "id": "call_s",
+                        "type": "function",
+                        "function": {"name": "get_weather", "arguments": ""},
+                    }
+                ]
+            }
+        ),
+        chunk({"tool_calls": [{"index": 0, "function": {"arguments": args[:6]}}]}),
+        chunk({"tool_calls": [{"index": 0, "function": {"arguments": args[6:]}}]}),
+        chunk({}, "tool_calls"),
+        {
+            "id": "chatcmpl-s",
+            "object": "chat.completion.chunk",
+            "created": 1,
+            "model": "gpt-4o-2024-08-06",
+            "choices": [],
+            "usage": USAGE,
+        },
+    ]
+    return sse([(None, e) for e in events] + [(None, "[DONE]")])
+
+
+async def test_stream_text_tool_call_and_usage_chunk(
+    openai_api: respx.MockRouter, transport: OpenAITransport
+) -> None:
+    route = openai_api.post("/chat/completions").respond(
+        content=stream_chunks(), headers={"content-type": "text/event-stream"}
+    )
+    items = [item async for item in transport.stream([Message.user("Rome?")], [WEATHER])]
+    assert items[:2] == ["Let me ", "look."]
+    final = items[2]
+    assert isinstance(final, Completion)
+    assert final.content == [
+        TextBlock("Let me look."),
+        ToolUseBlock("call_s", "get_weather", {"city": "Rome"}),
+    ]
+    assert final.stop_reason == "tool_use"
+    assert final.usage == Usage(1200, 30, cache_read_tokens=1024)
+    sent = body(route)
+    assert sent["stream"] is True
+    assert sent["stream_options"] == {"include_usage": True}
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        httpx.Response(
+            429,
+            json={
+                "error": {"message": "slow down", "type": "requests", "code": "rate_limit_exceeded"}
+            },
+        ),
+        httpx.Response(500, json={"error": {"message": "oops", "type": "server_error"}}),
+        httpx.Response(502, text="<html>bad gateway</html>"),
+        httpx.Response(503, json={"error": {"message": "busy", "type": "server_error"}}),
+        httpx.ConnectError("refused"),
+        httpx.ReadTimeout("slow"),
+    ],
+    ids=["429", "500", "502", "503", "connect", "timeout"],
+)
+async def test_transient_failures_are_retried_then_succeed(
+    openai_api: respx.MockRouter,
+    transport: OpenAITransport,
+    sleeps: RecordingSleep,
+    failure: httpx.Response | Exception,
+) -> None:
+    route = openai_api.post("/chat/completions")
+    route.side_effect = [failure, httpx.Response(200, json=text_json("done"))]
+    assert (await transport.complete([Message.user("Hi")])).text == "done"
+    assert route.call_count == 2
+    assert sleeps.delays == [0.5]
+
+
+async def test_retry_after_http_date_is_honoured(
+    openai_api: respx.MockRouter, transport: OpenAITransport, sleeps: RecordingSleep
+) -> None:
+    limited = httpx.Response(
+        503,
+        headers={"retry-after": "Wed, 21 Oct 2099 07:28:00 GMT"},
+        json={"error": {"message": "x"}},
+    )
+    openai_api.post("/chat/completions").side_effect = [limited]
+    # A hint beyond max_retry_after (120s) is not waited out: the error surfaces.
+    with pytest.raises(ProviderUnavailableError) as caught:
+        await transport.complete([Message.user("Hi")])
+    assert caught.value.retry_after is not None
+    assert caught.value.retry_after > 120
+    assert sleeps.delays == []
+
+
+@pytest.mark.parametrize(
+    ("status", "raised"),
+    [
+        (400, BadRequestError),
+        (401, AuthenticationError),
+        (403, AuthenticationError),
+        (404, BadRequestError),
+    ],
+)
+async def test_client_errors_are_not_retried(
+    openai_api: respx.MockRouter,
+    transport: OpenAITransport,
+    sleeps: RecordingSleep,
+    status: int,
+    raised: type[TransportError],
+) -> None:
+    route = openai_api.post("/chat/completions").mock(return_value=error(status, "nope"))
+    with pytest.raises(raised) as caught:
+        await transport.complete([Message.user("Hi")])
+    assert type(caught.value) is raised
+    assert route.call_count == 1
+    assert sleeps.delays == []
+    if raised is AuthenticationError:
+        assert "OPENAI_API_KEY" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        (
+            "This model's maximum context length is 128000 tokens. "
+            "However, your messages resulted in 130512 tokens.",
+            "context_length_exceeded",
+        ),
+        (
+            "This model's maximum context length is 4096 tokens. "
+            "However, you requested 5000 tokens.",
+            None,
+        ),
+    ],
+)
+async def test_overflow_errors_map_to_context_overflow(
+    openai_api: respx.MockRouter, transport: OpenAITransport, message: str, code: str | None
+) -> None:
+    openai_api.post("/chat/completions").mock(return_value=error(400, message, code))
+    with pytest.raises(ContextOverflowError) as caught:
+        await transport.complete([Message.user("Hi")])
+    assert caught.value.status == 400
+
+
+async def test_stream_is_not_retried_after_output(
+    openai_api: respx.MockRouter, transport: OpenAITransport
+) -> None:
+    partial = stream_chunks().split(b"\n\n")[:3]  # role chunk and two text chunks
+    broken = (
+        b"\n\n".join(partial)
+        + b"\n\n"
+        + sse([("error", {"error": {"message": "upstream died", "type": "server_error"}})])
+    )
+    route = openai_api.post("/chat/completions")
+    route.side_effect = [
+        httpx.Response(200, content=broken, headers={"content-type": "text/event-stream"}),
+        httpx.Response(200, content=stream_chunks(), headers={"content-type": "text/event-stream"}),
+    ]
+    seen: list[object] = []
+
+    async def consume() -> None:
+        async for item in transport.stream([Message.user("Hi")]):
+            seen.append(item)
+
+    with pytest.raises(ProviderUnavailableError):
+        await consume()
+    assert seen == ["Let me ", "look."]
+    assert route.call_count == 1
+
+
+async def test_invalid_tool_arguments_are_a_response_format_error(
+    openai_api: respx.MockRouter, transport: OpenAITransport
+) -> None:
+    call = {
+        "id": "c",
+        "type": "function",
+        "function": {"name": "get_weather", "arguments": "{not json"},
+    }
+    openai_api.post("/chat/completions").respond(
+        json=completion_json({"content": None, "tool_calls": [call]}, "tool_calls", USAGE)
+    )
+    with pytest.raises(ResponseFormatError, match="not valid JSON"):
+        await transport.complete([Message.user("Hi")], [WEATHER])
+
+
+async def test_api_key_never_leaks(
+    openai_api: respx.MockRouter, transport: OpenAITransport, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    echo = f"Incorrect API key provided: {FAKE_OPENAI_KEY}. You can find your API key at ..."
+    openai_api.post("/chat/completions").mock(return_value=error(401, echo, "invalid_api_key"))
+    with pytest.raises(AuthenticationError) as caught:
+        await transport.complete([Message.user("Hi")])
+    exc = caught.value
+    for text in (str(exc), repr(exc), str(exc.body), caplog.text, repr(transport)):
+        assert FAKE_OPENAI_KEY not in text
+    assert "[REDACTED]" in str(exc.body)
+
+
+def test_missing_key_names_the_env_var(monkeypatch: pytest.MonkeyPatch) -> None:
+    import openai
+
+    with pytest.raises(AuthenticationError, match="OPENAI_API_KEY"):
+        OpenAITransport(MODEL)
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_OPENAI_KEY)
+    OpenAITransport(MODEL)
+    client = openai.AsyncOpenAI(api_key="k", max_retries=7)
+    transport = OpenAITransport(MODEL, client=client)
+    assert transport._client.max_retries == 0
+    assert client.max_retries == 7
+
+
+async def test_injected_http_client_is_used(
+    openai_api: respx.MockRouter, policy: RetryPolicy
+) -> None:
+    route = openai_api.post("/chat/completions").respond(json=text_json())
+    async with httpx.AsyncClient(headers={"x-tenant": "acme"}) as http:
+        transport = OpenAITransport(MODEL, api_key="k", http_client=http, retry=policy)
+        await transport.complete([Message.user("Hi")])
+    assert route.calls[0].request.headers["x-tenant"] == "acme"
