@@ -1,0 +1,320 @@
+"""contextfold.formats: whole histories to and from OpenAI chat and Anthropic Messages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from contextfold.blocks import (
+    ContentBlock,
+    ImageBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from contextfold.formats import from_anthropic, from_openai, split_system, to_anthropic, to_openai
+from contextfold.messages import Message
+
+PNG = ImageBlock("image/png", b"\x89PNG\r\n")
+PNG_URL = "data:image/png;base64,iVBORw0K"
+
+# ------------------------------------------------------------------ examples
+
+
+def test_real_openai_client_payload_is_understood() -> None:
+    wire: list[dict[str, Any]] = [
+        {"role": "developer", "content": "Be terse."},
+        {
+            "role": "user",
+            "name": "alice",
+            "content": [
+                {"type": "text", "text": "What is this?"},
+                {"type": "image_url", "image_url": {"url": PNG_URL, "detail": "low"}},
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "look", "arguments": '{"q": 1}'},
+                },
+                {"id": "c2", "type": "function", "function": {"name": "ping", "arguments": ""}},
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "a picture"},
+        {"role": "tool", "tool_call_id": "c2", "content": "Error: timeout"},
+        {"role": "assistant", "content": "A picture."},
+    ]
+    assert from_openai(wire) == [
+        Message.system("Be terse."),
+        Message("user", [TextBlock("What is this?"), PNG]),
+        Message(
+            "assistant", [ToolUseBlock("c1", "look", {"q": 1}), ToolUseBlock("c2", "ping", {})]
+        ),
+        Message(
+            "user",
+            [
+                ToolResultBlock("c1", "a picture"),
+                ToolResultBlock("c2", "Error: timeout", is_error=True),
+            ],
+        ),
+        Message.assistant("A picture."),
+    ]
+
+
+def test_openai_error_results_get_the_prefix_once() -> None:
+    wire = to_openai(
+        [
+            Message(
+                "user",
+                [
+                    ToolResultBlock("a", "boom", is_error=True),
+                    ToolResultBlock("b", "Error: already marked", is_error=True),
+                ],
+            )
+        ]
+    )
+    assert [m["content"] for m in wire] == ["Error: boom", "Error: already marked"]
+
+
+def test_openai_tool_images_follow_and_fold_back() -> None:
+    history = [
+        Message("assistant", [ToolUseBlock("s1", "screenshot", {})]),
+        Message("user", [ToolResultBlock("s1", [TextBlock("here"), PNG])]),
+    ]
+    wire = to_openai(history)
+    assert wire[1:] == [
+        {"role": "tool", "tool_call_id": "s1", "content": [{"type": "text", "text": "here"}]},
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "[images returned by tool call s1]"},
+                {"type": "image_url", "image_url": {"url": PNG_URL}},
+            ],
+        },
+    ]
+    assert from_openai(wire) == history
+
+
+def test_openai_system_argument_and_thinking() -> None:
+    history = [
+        Message.user("hi"),
+        Message("assistant", [ThinkingBlock("t", "sig"), TextBlock("yo")]),
+    ]
+    assert to_openai(history, system="S") == [
+        {"role": "system", "content": "S"},
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "yo"},
+    ]
+    reasoning = {"role": "assistant", "content": "yo", "reasoning_content": "t"}
+    assert from_openai([reasoning]) == [Message("assistant", [ThinkingBlock("t"), TextBlock("yo")])]
+
+
+@pytest.mark.parametrize(
+    ("wire", "problem"),
+    [
+        ({"content": "hi"}, "missing field 'role'"),
+        ({"role": "function", "content": "x"}, "unsupported role 'function'"),
+        ({"role": "user", "content": 42}, "'content' must be a string"),
+        ({"role": "user", "content": [{"type": "audio"}]}, "unsupported content part"),
+        (
+            {
+                "role": "user",
+                "content": [{"type": "image_url", "image_url": {"url": "https://x/y.png"}}],
+            },
+            "data URLs",
+        ),
+        (
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image_url", "image_url": {"url": "data:image/bmp;base64,AA=="}}
+                ],
+            },
+            "media type",
+        ),
+        ({"role": "tool", "content": "x"}, "tool_call_id"),
+        (
+            {
+                "role": "assistant",
+                "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": "{"}}],
+            },
+            "not valid JSON",
+        ),
+        (
+            {
+                "role": "assistant",
+                "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": "[1]"}}],
+            },
+            "must be an object",
+        ),
+        ({"role": "assistant", "tool_calls": [{"id": "c"}]}, "'function'"),
+        ("hello", "must be a dict"),
+    ],
+)
+def test_malformed_openai_messages_are_value_errors(wire: Any, problem: str) -> None:
+    with pytest.raises(ValueError, match=problem) as caught:
+        from_openai([{"role": "user", "content": "ok"}, wire])
+    assert "message 1" in str(caught.value)
+
+
+def test_anthropic_request_shape() -> None:
+    history = [
+        Message.system("lead"),
+        Message("user", [TextBlock("look"), PNG]),
+        Message(
+            "assistant",
+            [
+                ThinkingBlock("hmm", "sig"),
+                ThinkingBlock("opaque", redacted=True),
+                ToolUseBlock("t1", "f", {"a": 1}),
+            ],
+        ),
+        Message.system("between call and result"),
+        Message("user", [ToolResultBlock("t1", [TextBlock("bad"), PNG], is_error=True)]),
+    ]
+    system, wire = to_anthropic(history, system="top")
+    assert system == "top\n\nlead"
+    image = {
+        "type": "image",
+        "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0K"},
+    }
+    assert wire == [
+        {"role": "user", "content": [{"type": "text", "text": "look"}, image]},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "hmm", "signature": "sig"},
+                {"type": "redacted_thinking", "data": "opaque"},
+                {"type": "tool_use", "id": "t1", "name": "f", "input": {"a": 1}},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "t1",
+                    "is_error": True,
+                    "content": [{"type": "text", "text": "bad"}, image],
+                },
+                {"type": "text", "text": "<system>\nbetween call and result\n</system>"},
+            ],
+        },
+    ]
+    assert from_anthropic(wire, system="lead") == history
+
+
+def test_anthropic_system_blocks_and_string_content() -> None:
+    parsed = from_anthropic(
+        [{"role": "user", "content": "hi"}],
+        system=[{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+    )
+    assert parsed == [Message.system("a\n\nb"), Message.user("hi")]
+
+
+@pytest.mark.parametrize(
+    ("wire", "problem"),
+    [
+        ({"content": "x"}, "missing field 'role'"),
+        ({"role": "system", "content": "x"}, "unsupported role"),
+        (
+            {"role": "user", "content": [{"type": "document"}]},
+            "unsupported content block type 'document'",
+        ),
+        ({"role": "user", "content": [{"text": "x"}]}, "missing field 'type'"),
+        (
+            {
+                "role": "user",
+                "content": [{"type": "image", "source": {"type": "url", "url": "https://x"}}],
+            },
+            "base64",
+        ),
+        ({"role": "user", "content": [{"type": "tool_result", "content": "x"}]}, "tool_use_id"),
+        (
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "i", "name": "n", "input": []}],
+            },
+            "object",
+        ),
+        ({"role": "user", "content": 3}, "'content' must be"),
+    ],
+)
+def test_malformed_anthropic_messages_are_value_errors(wire: Any, problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
+        from_anthropic([wire])
+
+
+def test_split_system() -> None:
+    history = [Message.system("a"), Message.system("b"), Message.user("u"), Message.system("c")]
+    assert split_system(history) == ("a\n\nb", history[2:])
+    assert split_system(history[2:]) == (None, history[2:])
+
+
+# --------------------------------------------------------- round-trip properties
+
+_text = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="[<"), max_size=20)
+_ids = st.text(alphabet="abcdef0123456789", min_size=1, max_size=8)
+_images = st.builds(
+    ImageBlock, st.sampled_from(["image/png", "image/jpeg"]), st.binary(max_size=16)
+)
+_inputs = st.dictionaries(_text, st.integers() | _text | st.booleans(), max_size=3)
+
+
+@st.composite
+def histories(draw: st.DrawFn, *, anthropic: bool) -> list[Message]:
+    messages: list[Message] = []
+    if draw(st.booleans()):
+        messages.append(Message.system(draw(_text.filter(bool))))
+    for _ in range(draw(st.integers(1, 4))):
+        user: list[ContentBlock] = [TextBlock(draw(_text))]
+        user += draw(st.lists(_images | st.builds(TextBlock, _text), max_size=2))
+        messages.append(Message("user", user))
+        if draw(st.booleans()):
+            messages.append(Message.system(draw(_text)))
+        assistant: list[ContentBlock] = []
+        if anthropic and draw(st.booleans()):
+            redacted = draw(st.booleans())
+            signature = "" if redacted else draw(_text)
+            assistant.append(ThinkingBlock(draw(_text), signature, redacted))
+        assistant.append(TextBlock(draw(_text)))
+        ids = draw(st.lists(_ids, max_size=3, unique=True))
+        assistant += [ToolUseBlock(i, draw(_text), draw(_inputs)) for i in ids]
+        messages.append(Message("assistant", assistant))
+        if ids and anthropic and draw(st.booleans()):
+            messages.append(Message.system(draw(_text)))
+        if ids:
+            results: list[ContentBlock] = []
+            for i in ids:
+                if anthropic:
+                    content: str | list[TextBlock | ImageBlock] = draw(
+                        _text | st.lists(_images | st.builds(TextBlock, _text), max_size=2)
+                    )
+                    results.append(ToolResultBlock(i, content, draw(st.booleans())))
+                else:
+                    error = draw(st.booleans())
+                    text = ("Error: " if error else "") + draw(_text)
+                    results.append(ToolResultBlock(i, text, error))
+            messages.append(Message("user", results))
+    return messages
+
+
+@settings(max_examples=100, deadline=None)
+@given(histories(anthropic=False))
+def test_openai_round_trip(history: list[Message]) -> None:
+    assert from_openai(to_openai(history)) == history
+
+
+@settings(max_examples=100, deadline=None)
+@given(histories(anthropic=True))
+def test_anthropic_round_trip(history: list[Message]) -> None:
+    system, wire = to_anthropic(history)
+    assert from_anthropic(wire, system) == history
