@@ -10,7 +10,8 @@ Shared machinery of the strategies and compaction. Two views of one history:
   user's task, the first message when it is a plain user message) followed by
   *rounds*. A round is an assistant turn with the tool results that answer it; a
   plain user message (a follow-up prompt) opens a round together with the assistant
-  turn that answers it; system messages belong to the round they sit in or precede.
+  turn that answers it; system messages belong to the round they sit in or precede
+  (system messages after the task with no round following stay in the head).
   Every round but possibly the first starts at a safe cut point, so keeping the head
   and any suffix of rounds never orphans a tool result.
 
@@ -82,7 +83,7 @@ class RoundSplit:
 
     @property
     def head(self) -> list[Message]:
-        """Leading system messages and the task."""
+        """Leading system messages and the task (plus trailing system messages, if no round)."""
         return list(self.messages[: self.head_end])
 
     @property
@@ -117,8 +118,9 @@ def split_rounds(messages: Sequence[Message]) -> RoundSplit:
     n = len(messages)
     first = next((i for i, m in enumerate(messages) if m.role != "system"), n)
     head_end = first + 1 if first < n and _is_plain_user(messages[first]) else first
-    if head_end >= n:
-        return RoundSplit(messages, head_end, ())
+    if all(m.role == "system" for m in messages[head_end:]):
+        # nothing but system messages after the task: no round to keep or drop
+        return RoundSplit(messages, n, ())
 
     starts = [head_end]
     previous: Message | None = None  # previous non-system message inside the rounds
