@@ -196,8 +196,7 @@ class _Driver:
         self._conn = conn
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
-        cursor = await self._conn.execute(sql, tuple(params))
-        return list(await cursor.fetchall())
+        return list(await self._conn.execute_fetchall(sql, tuple(params)))  # one thread hop
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         await self._conn.execute(sql, tuple(params))
