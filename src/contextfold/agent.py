@@ -14,8 +14,10 @@ One :meth:`Agent.run`:
 
 A tool that raises, an unknown tool and input that does not match the tool's schema
 all become ``ToolResultBlock(is_error=True)``: the model sees the error and the history
-stays valid. If the provider rejects a request as too long, the agent asks the store to
-compact (when it is :class:`~contextfold.context.Compactable`) and retries once.
+stays valid. An empty reply (no content blocks) is counted but not appended, because
+providers reject empty messages. If the provider rejects a request as too long, the
+agent asks the store to compact (when it is :class:`~contextfold.context.Compactable`)
+and retries once.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from typing import Any, TypeAlias, overload
 
 from contextfold.blocks import ContentBlock, ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.context import Compactable, ContextStore
-from contextfold.errors import ContextOverflowError, MaxIterationsError
+from contextfold.errors import ContextOverflowError, MaxIterationsError, ResponseFormatError
 from contextfold.messages import Message
 from contextfold.transports.base import (
     Completion,
@@ -82,13 +84,27 @@ def _schema_for(annotation: Any) -> dict[str, Any]:
         return {"enum": list(args)}
     if origin in (typing.Union, types.UnionType):
         options = [_schema_for(a) for a in args if a is not type(None)]
-        return options[0] if len(options) == 1 else {"anyOf": options}
+        schema = options[0] if len(options) == 1 else {"anyOf": options}
+        return _nullable(schema) if type(None) in args else schema
     if origin in (list, tuple, Sequence) and args:
         return {"type": "array", "items": _schema_for(args[0])}
     base = origin or annotation
     if base in _JSON_TYPES:
         return {"type": _JSON_TYPES[base]}
     return {}
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` that also accepts JSON ``null`` (an ``Optional`` parameter)."""
+    if not schema:
+        return schema  # already accepts anything
+    if "enum" in schema:
+        return {**schema, "enum": [*schema["enum"], None]}
+    if isinstance(schema.get("type"), str):
+        return {**schema, "type": [schema["type"], "null"]}
+    if "anyOf" in schema:
+        return {"anyOf": [*schema["anyOf"], {"type": "null"}]}
+    return {"anyOf": [schema, {"type": "null"}]}
 
 
 @overload
@@ -159,6 +175,7 @@ def _check_input(schema: dict[str, Any], value: Any) -> str | None:
         if unknown:
             return f"unknown field(s): {', '.join(unknown)}"
     checks: dict[str, Callable[[Any], bool]] = {
+        "null": lambda v: v is None,
         "string": lambda v: isinstance(v, str),
         "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
         "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
@@ -170,8 +187,14 @@ def _check_input(schema: dict[str, Any], value: Any) -> str | None:
         if key not in value or not isinstance(sub, dict):
             continue
         expected = sub.get("type")
-        if isinstance(expected, str) and expected in checks and not checks[expected](value[key]):
-            return f"field {key!r} must be {expected}, got {type(value[key]).__name__}"
+        allowed = [expected] if isinstance(expected, str) else expected
+        if (
+            isinstance(allowed, list)
+            and allowed
+            and all(t in checks for t in allowed)
+            and not any(checks[t](value[key]) for t in allowed)
+        ):
+            return f"field {key!r} must be {' or '.join(allowed)}, got {type(value[key]).__name__}"
         if "enum" in sub and value[key] not in sub["enum"]:
             return f"field {key!r} must be one of {sub['enum']!r}"
     return None
@@ -236,11 +259,20 @@ class Agent:
                     completion = item
                 else:
                     yield item
-            assert completion is not None
+            if completion is None:
+                raise ResponseFormatError(
+                    "the transport's stream ended without a Completion",
+                    model=self.transport.model.name,
+                )
             await store.add_context_tokens(
                 completion.usage.input_tokens, completion.usage.output_tokens
             )
-            await store.append(completion.to_message())
+            reply = completion.to_message()
+            if reply.content:
+                await store.append(reply)
+            else:
+                # Providers reject an empty assistant message on the next request.
+                logger.warning("the model returned an empty reply; it is not recorded")
             yield completion
             calls = completion.tool_uses
             if not calls:

@@ -19,7 +19,7 @@ a failure. Errors that report invalid input also derive from :class:`ValueError`
     │   └── ResponseFormatError        the reply could not be understood
     ├── StubExhaustedError             a StubTransport was called with no reply left
     ├── StoreError                     a context store failed
-    │   ├── SessionNotFoundError       no session with that id
+    │   ├── SessionNotFoundError       no session with that id (also KeyError)
     │   ├── SchemaVersionError         the database was written by a newer contextfold
     │   └── CorruptRecordError         a stored row cannot be decoded (also ValueError)
     ├── CompactionError                compaction could not produce a valid history

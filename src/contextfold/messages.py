@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypeGuard, get_args
 
 from contextfold.blocks import (
     ContentBlock,
@@ -31,18 +31,35 @@ Role = Literal["user", "assistant", "system"]
 _ROLES: frozenset[str] = frozenset(get_args(Role))
 
 
+def _is_role(value: object) -> TypeGuard[Role]:
+    return isinstance(value, str) and value in _ROLES
+
+
 @dataclass(slots=True)
 class Message:
-    """One turn of a conversation."""
+    """One turn of a conversation.
+
+    Construction checks the role (``ValueError``) and that ``content`` is a list of
+    :class:`~contextfold.blocks.ContentBlock` (``TypeError``).
+    """
 
     role: Role
     content: list[ContentBlock] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if self.role not in _ROLES:
+        if not _is_role(self.role):
             raise ValueError(
                 f"message role must be one of user, assistant, system; got {self.role!r}"
             )
+        # A string here would silently become a list of characters later on.
+        if not isinstance(self.content, list):
+            raise TypeError(
+                f"message content must be a list of content blocks, "
+                f"got {type(self.content).__name__}"
+            )
+        for block in self.content:
+            if not isinstance(block, ContentBlock):
+                raise TypeError(f"message content holds a non-block: {block!r}")
 
     @classmethod
     def user(cls, text: str) -> Message:
@@ -94,7 +111,7 @@ class Message:
         role = d.get("role")
         if role is None:
             raise ValueError("message is missing field 'role'")
-        if role not in _ROLES:
+        if not _is_role(role):
             raise ValueError(f"message role must be one of user, assistant, system; got {role!r}")
         content = d.get("content", [])
         if not isinstance(content, list):

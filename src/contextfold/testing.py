@@ -183,6 +183,11 @@ class _RecordingTransport:
         reply = await self._next_reply(request)
         if isinstance(reply, BaseException):
             raise reply
+        if not isinstance(reply, StubResponse | Completion):
+            raise TypeError(
+                "a scripted reply or handler must give a StubResponse (e.g. "
+                f"make_text_response(...)), a Completion or an exception; got {reply!r}"
+            )
         if isinstance(reply, StubResponse):
             output = sum(
                 self.counter(b.text if isinstance(b, TextBlock) else repr(b)) for b in reply.content

@@ -14,7 +14,7 @@ Rules (``dialect="any"`` applies the union of both providers' rules):
   thinking and tool uses; system messages hold text only;
 * every tool use is answered, in the very next non-system message, by a tool result
   with its id (unless ``allow_pending`` and it is the last message), and every tool
-  result answers a tool use of the message right before it;
+  result answers a tool use of the message right before it, exactly once;
 * tool use ids are unique; in the Anthropic dialect, tool results come before any
   other block of their message.
 """
@@ -63,7 +63,7 @@ def history_problems(
         for block in message.content:
             if not isinstance(block, _ALLOWED[message.role]):
                 problems.append(
-                    f"message {i}: a {message.role} message cannot hold {type(block).__name__}"
+                    f"message {i}: {message.role} messages cannot hold {type(block).__name__}"
                 )
         if message.role == "system":
             continue
@@ -77,12 +77,18 @@ def history_problems(
                     f"message {i}: tool call(s) {', '.join(missing)} from message "
                     f"{pending[missing[0]]} have no result in the next message"
                 )
+        seen_results: set[str] = set()
         for result in results:
             if result.tool_use_id not in pending:
                 problems.append(
                     f"message {i}: tool result {result.tool_use_id!r} answers no tool call "
                     "in the previous message"
                 )
+            elif result.tool_use_id in seen_results:
+                problems.append(
+                    f"message {i}: tool call {result.tool_use_id!r} is answered more than once"
+                )
+            seen_results.add(result.tool_use_id)
         if dialect in ("any", "anthropic") and results:
             first_other = next(
                 (k for k, b in enumerate(message.content) if not isinstance(b, ToolResultBlock)),

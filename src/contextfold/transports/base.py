@@ -47,10 +47,10 @@ class ModelInfo:
     max_output_tokens: int = DEFAULT_MAX_OUTPUT_TOKENS
 
     def __post_init__(self) -> None:
-        if self.context_window <= 0:
-            raise ValueError(f"context_window must be positive, got {self.context_window}")
-        if self.max_output_tokens <= 0:
-            raise ValueError(f"max_output_tokens must be positive, got {self.max_output_tokens}")
+        for field_name in ("context_window", "max_output_tokens"):
+            value = getattr(self, field_name)
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"{field_name} must be a positive int, got {value!r}")
         if self.max_output_tokens >= self.context_window:
             raise ValueError(
                 f"max_output_tokens ({self.max_output_tokens}) must be smaller than "
@@ -187,6 +187,7 @@ MODEL_REGISTRY: dict[str, ModelInfo] = {
         ModelInfo("gpt-4o", 128_000, 16_384),
         ModelInfo("gpt-4o-mini", 128_000, 16_384),
         ModelInfo("o1", 200_000, 100_000),
+        ModelInfo("o1-mini", 128_000, 65_536),
         ModelInfo("o3", 200_000, 100_000),
         ModelInfo("o3-mini", 200_000, 100_000),
         ModelInfo("o4-mini", 200_000, 100_000),
@@ -203,7 +204,9 @@ def lookup_model(
     """The :class:`ModelInfo` for ``name``.
 
     Known names (and their dated snapshots) come from :data:`MODEL_REGISTRY`; unknown
-    names fall back to 128,000 / 8,192. Either number can be overridden.
+    names fall back to 128,000 / 8,192. Either number can be overridden. When only
+    ``context_window`` is overridden and the inherited output limit does not fit in
+    it (a small local deployment), the output limit becomes half the window.
     """
     known = max(
         (key for key in MODEL_REGISTRY if name == key or name.startswith(key + "-")),
@@ -211,8 +214,9 @@ def lookup_model(
         default=None,
     )
     base = MODEL_REGISTRY[known] if known else ModelInfo(name)
-    return ModelInfo(
-        name,
-        context_window if context_window is not None else base.context_window,
-        max_output_tokens if max_output_tokens is not None else base.max_output_tokens,
-    )
+    window = context_window if context_window is not None else base.context_window
+    if max_output_tokens is None:
+        max_output_tokens = base.max_output_tokens
+        if isinstance(context_window, int) and max_output_tokens >= context_window:
+            max_output_tokens = max(1, window // 2)
+    return ModelInfo(name, window, max_output_tokens)
