@@ -375,3 +375,31 @@ async def test_sigkill_at_random_points_leaves_old_or_new(tmp_path: Path) -> Non
         assert history in (old, new)
         outcomes.add("old" if history == old else "new")
     assert outcomes  # which ones occur depends on the machine's speed; both are correct
+
+
+async def test_replace_history_leaves_the_kept_tail_rows_in_place(
+    conn: aiosqlite.Connection,
+) -> None:
+    store = SQLiteContextStore(conn, "tail")
+    turns = _turns(6)
+    for m in turns:
+        await store.append(m)
+
+    async def seqs() -> list[int]:
+        rows = await conn.execute_fetchall(
+            "SELECT seq FROM contextfold_messages WHERE session_id = 'tail' ORDER BY seq"
+        )
+        return [r[0] for r in rows]
+
+    await store.replace_history([Message.user("summary"), *turns[3:]])
+    assert (await seqs())[1:] == [3, 4, 5]  # untouched rows, not rewritten copies
+    await store.replace_history([Message.user("preface"), *await store.get_history()])
+    assert await store.get_history() == [
+        Message.user("preface"),
+        Message.user("summary"),
+        *turns[3:],
+    ]
+    assert len(await store.get_compactions()) == 1  # the prepend archived nothing
+    await store.replace_history([])
+    assert await store.get_history() == []
+    assert await store.get_full_transcript() == turns

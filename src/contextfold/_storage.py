@@ -117,13 +117,16 @@ class RewritePlan:
 
     The first ``archive_count`` live rows move to the archive; ``inserts`` are written
     in front of the rows that stay, numbered ``first_seq, first_seq + 1, ...`` so they
-    sort before them; the session's ``next_seq`` becomes ``next_seq``.
+    sort before them; the session's ``next_seq`` becomes ``next_seq``. ``synthetic``
+    marks the inserts as rewrite products (summaries, edits) rather than transcript:
+    only a rewrite of an empty history writes original messages.
     """
 
     archive_count: int
     inserts: tuple[Message, ...]
     first_seq: int
     next_seq: int
+    synthetic: bool
 
     @property
     def boundary(self) -> int:
@@ -132,18 +135,30 @@ class RewritePlan:
 
 
 def plan_rewrite(
-    live_seqs: Sequence[int], live: Sequence[Message], new: Sequence[Message], next_seq: int
+    live_count: int,
+    tail_seqs: Sequence[int],
+    tail: Sequence[Message],
+    new: Sequence[Message],
+    next_seq: int,
 ) -> RewritePlan:
-    """Plan ``replace_history(new)`` over live rows ``live`` (numbered ``live_seqs``).
+    """Plan ``replace_history(new)`` over a live history of ``live_count`` rows.
 
-    The longest common suffix of the old and new histories stays in place (so the
-    recent messages a compaction keeps are not duplicated in the transcript); the
-    rest of the old history is archived and the rest of the new one inserted.
+    ``tail`` holds the last live messages (numbered ``tail_seqs``), at least as many
+    as ``new`` has, or all of them. The longest common suffix of the old and new
+    histories stays in place (so the recent messages a compaction keeps are neither
+    rewritten nor duplicated in the transcript); the rest of the old history is
+    archived and the rest of the new one inserted.
     """
     kept = 0
-    while kept < len(live) and kept < len(new) and live[-1 - kept] == new[-1 - kept]:
+    while kept < len(tail) and kept < len(new) and tail[-1 - kept] == new[-1 - kept]:
         kept += 1
-    return plan_prefix(live_seqs, len(live) - kept, new[: len(new) - kept], next_seq)
+    inserts = tuple(new[: len(new) - kept])
+    if kept:
+        first_kept = tail_seqs[len(tail) - kept]
+        return RewritePlan(live_count - kept, inserts, first_kept - len(inserts), next_seq, True)
+    return RewritePlan(
+        live_count, inserts, next_seq, next_seq + len(inserts), synthetic=live_count > 0
+    )
 
 
 def plan_prefix(
@@ -156,10 +171,10 @@ def plan_prefix(
         )
     if count < len(live_seqs):
         # Written just below the first kept row: every live row below it is archived.
-        return RewritePlan(count, tuple(new), live_seqs[count] - len(new), next_seq)
+        return RewritePlan(count, tuple(new), live_seqs[count] - len(new), next_seq, True)
     # Nothing kept: number the new rows after everything ever written, so they sort
     # after the archived rows in the transcript too.
-    return RewritePlan(count, tuple(new), next_seq, next_seq + len(new))
+    return RewritePlan(count, tuple(new), next_seq, next_seq + len(new), synthetic=count > 0)
 
 
 def now_iso() -> str:
@@ -318,9 +333,20 @@ class SQLStore(ContextStore):
         new = [m.copy() for m in messages]
         async with self._transaction(write=True) as db:
             next_seq = await self._lock_session(db)
-            rows = await db.fetch(_HISTORY, (self.session_id,))
-            live = [self._decode(*row) for row in rows]
-            await self._apply(db, plan_rewrite([r[0] for r in rows], live, new, next_seq))
+            # Only the last len(new) rows can be kept, so only they are read and decoded.
+            rows = await db.fetch(
+                "SELECT seq, role, content FROM contextfold_messages WHERE session_id = ? "
+                "ORDER BY seq DESC LIMIT ?",
+                (self.session_id, len(new)),
+            )
+            rows.reverse()
+            [(live_count,)] = await db.fetch(
+                "SELECT COUNT(*) FROM contextfold_messages WHERE session_id = ?",
+                (self.session_id,),
+            )
+            tail = [self._decode(*row) for row in rows]
+            plan = plan_rewrite(int(live_count), [r[0] for r in rows], tail, new, next_seq)
+            await self._apply(db, plan)
 
     async def replace_prefix(
         self, count: int, messages: Sequence[Message]
@@ -402,7 +428,7 @@ class SQLStore(ContextStore):
                 "DELETE FROM contextfold_messages WHERE session_id = ? AND seq < ?",
                 (sid, plan.boundary),
             )
-        synthetic = 1 if plan.archive_count else 0
+        synthetic = 1 if plan.synthetic else 0
         if encoded:
             await db.executemany(
                 _INSERT_MESSAGE,
@@ -442,9 +468,10 @@ class SQLStore(ContextStore):
     async def get_full_transcript(self) -> list[Message]:
         """Every message ever appended, live or archived, in the order appended.
 
-        Summaries and other messages written by a rewrite that replaced something are
-        not part of the original transcript (they are in :meth:`get_history` while
-        live and in :meth:`get_archive`, flagged ``synthetic``, once replaced).
+        Messages a rewrite wrote into a non-empty history (summaries, edited copies)
+        are not part of the original transcript: they are in :meth:`get_history`
+        while live and in :meth:`get_archive`, flagged ``synthetic``, once replaced.
+        A rewrite of an empty history counts as appending.
         """
         async with self._transaction(write=False) as db:
             rows = await db.fetch(
