@@ -448,7 +448,10 @@ async def test_large_append_compacts_before_the_next_request() -> None:
     await store.append(Message("assistant", [ToolUseBlock("big", "read", {})]))
     assert store.compactions == 0
     await store.append(Message("user", [ToolResultBlock("big", "r" * 10_000)]))
+    assert store.compactions == 0  # appends stay cheap: the check runs on the next read
+    history = await store.get_history()  # the read that precedes the next request
     assert store.compactions == 1
+    assert count_tokens(history) < store.limit
     assert store.last_event is not None
     assert store.last_event.trigger == "append"
     validate_history(await store.get_history())

@@ -46,7 +46,7 @@ from contextfold._compactor import (
     build_options,
     compact_history,
 )
-from contextfold.context import CompactionLocking, ContextStore, SessionInfo
+from contextfold.context import CompactionLocking, ContextStore, PrefixReplacing, SessionInfo
 from contextfold.errors import ContextfoldError, SummaryRejectedError
 from contextfold.messages import Message
 from contextfold.tokens import (
@@ -184,8 +184,10 @@ class AutoCompactStore(ContextStore):
     failure is reported, and the next attempts back off (1, 2, 4 ... up to
     ``max_backoff`` skipped triggers). Cumulative token counts are never rewritten.
 
-    Appends must go through this wrapper (not the inner store) to be kept when they
-    race with a splice.
+    Stores implementing :class:`~contextfold.context.PrefixReplacing` (memory,
+    SQLite, PostgreSQL) commit with ``replace_prefix``, which only touches the
+    summarized snapshot, so appends from anywhere are kept. For other stores, appends
+    must go through this wrapper to be kept when they race with the splice.
     """
 
     def __init__(
@@ -255,10 +257,13 @@ class AutoCompactStore(ContextStore):
         self.last_event: CompactionEvent | None = None
         self._anchor = 0  # last real input tokens
         self._since_anchor = 0  # estimated tokens appended since
+        self._unestimated: list[Message] = []  # appended, not yet counted in _since_anchor
         self._failures = 0
         self._skip = 0
         self._floor: int | None = None  # no retry until usage exceeds this
         self._running: asyncio.Future[bool] | None = None
+        # Stores that can replace a prefix atomically need no lock around appends.
+        self._prefix_splice = isinstance(store, PrefixReplacing)
         self._splice_lock = asyncio.Lock()
 
     # -- settings --------------------------------------------------------------------
@@ -289,22 +294,34 @@ class AutoCompactStore(ContextStore):
         self.inner.session_id = value
 
     async def append(self, message: Message) -> None:
-        async with self._splice_lock:
+        if self._prefix_splice:
             await self.inner.append(message)
-        if not self.proactive:
-            return
-        self._since_anchor += count_message_tokens(message, self._opts.counter)
-        estimate = self._anchor + self._since_anchor
-        if estimate > self.limit:
-            await self._trigger("append", estimate)
+        else:
+            async with self._splice_lock:
+                await self.inner.append(message)
+        if self.proactive:
+            self._unestimated.append(message)
 
     async def get_history(self) -> list[Message]:
+        """The inner store's history, compacted first if appends pushed it past the limit.
+
+        The proactive check lives here, on the read that precedes every model request,
+        so each appended message is estimated once and appends stay cheap.
+        """
+        if self._unestimated:
+            pending, self._unestimated = self._unestimated, []
+            counter = self._opts.counter
+            self._since_anchor += sum(count_message_tokens(m, counter) for m in pending)
+            estimate = self._anchor + self._since_anchor
+            if estimate > self.limit:
+                await self._trigger("append", estimate)
         return await self.inner.get_history()
 
     async def clear(self) -> None:
         async with self._splice_lock:
             await self.inner.clear()
         self._anchor = self._since_anchor = 0
+        self._unestimated = []
         self._floor = None
 
     async def replace_history(self, messages: Sequence[Message]) -> None:
@@ -331,7 +348,7 @@ class AutoCompactStore(ContextStore):
     async def add_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
         """Record one model call's usage; compact when ``input_tokens`` exceeds :attr:`limit`."""
         await self.inner.add_context_tokens(input_tokens, output_tokens)
-        self._anchor, self._since_anchor = input_tokens, 0
+        self._anchor, self._since_anchor, self._unestimated = input_tokens, 0, []
         if input_tokens > self.limit:
             await self._trigger("usage", input_tokens)
 
@@ -437,7 +454,12 @@ class AutoCompactStore(ContextStore):
                 )
                 return False
             appended = current[len(snapshot) :]
-            await self.inner.replace_history([*result.messages, *appended])
+            if isinstance(self.inner, PrefixReplacing):
+                # Only the snapshot's rows are touched: later appends, even from other
+                # processes, stay where they are.
+                await self.inner.replace_prefix(len(snapshot), result.messages)
+            else:
+                await self.inner.replace_history([*result.messages, *appended])
         after = result.estimated_tokens + count_tokens(appended, self._opts.counter)
         self.compactions += 1
         self._failures = self._skip = 0

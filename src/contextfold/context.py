@@ -32,6 +32,7 @@ __all__ = [
     "CompactionLocking",
     "ContextStore",
     "MemoryContextStore",
+    "PrefixReplacing",
     "SessionInfo",
     "preview_of",
 ]
@@ -196,6 +197,17 @@ class CompactionLocking(Protocol):
     def compaction_lock(self) -> AbstractAsyncContextManager[bool]: ...
 
 
+@runtime_checkable
+class PrefixReplacing(Protocol):
+    """A store that can replace the first ``count`` messages and keep the rest, atomically.
+
+    Compaction commits through it when it can: messages appended after the snapshot
+    (by this process or another) are never touched, so no lock is needed around appends.
+    """
+
+    async def replace_prefix(self, count: int, messages: Sequence[Message]) -> object: ...
+
+
 class MemoryContextStore(ContextStore):
     """A store that keeps one session in process memory."""
 
@@ -216,6 +228,14 @@ class MemoryContextStore(ContextStore):
 
     async def replace_history(self, messages: Sequence[Message]) -> None:
         self._messages = [m.copy() for m in messages]
+
+    async def replace_prefix(self, count: int, messages: Sequence[Message]) -> None:
+        """Replace the first ``count`` messages with ``messages``, keeping the rest."""
+        if not 0 <= count <= len(self._messages):
+            raise ValueError(
+                f"cannot replace {count} messages of a {len(self._messages)}-message history"
+            )
+        self._messages[:count] = [m.copy() for m in messages]
 
     async def fork(self) -> MemoryContextStore:
         forked = MemoryContextStore(copy.deepcopy(self._messages))
