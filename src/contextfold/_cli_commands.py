@@ -1,0 +1,285 @@
+"""The async bodies of ``contextfold demo``, ``compact`` and ``sessions``.
+
+Each command takes the parsed arguments, writes its output, and returns the exit
+status. Bad input raises :class:`CLIError`, :class:`ValueError` or a
+:class:`~contextfold.errors.ContextfoldError`; :func:`contextfold.cli.main` turns those
+into one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import Any
+
+from contextfold._cli_demo import DemoResult, print_summary, run_demo
+from contextfold._cli_output import PlainView, make_view, print_table
+from contextfold._cli_transcripts import dump_transcript, read_transcript, transcript_json
+from contextfold._extractive import ExtractiveSummarizer
+from contextfold.compaction import compact_context
+from contextfold.messages import Message
+from contextfold.prompts import load_prompt
+from contextfold.sqlite import SQLiteContextStore, connect
+from contextfold.tokens import count_tokens
+from contextfold.transports.base import Completion, CompletionTransport, ModelInfo, ToolSpec, Usage
+
+__all__ = ["PROVIDERS", "CLIError", "cmd_compact", "cmd_demo", "cmd_sessions", "make_transport"]
+
+# provider -> (API key variable, default model)
+PROVIDERS: dict[str, tuple[str, str]] = {
+    "anthropic": ("ANTHROPIC_API_KEY", "claude-sonnet-4-5"),
+    "openai": ("OPENAI_API_KEY", "gpt-4o-mini"),
+}
+
+
+class CLIError(Exception):
+    """Bad input the user can fix; its message is printed as one line."""
+
+
+def make_transport(provider: str, model: str | None) -> CompletionTransport:
+    """A real provider transport; :class:`CLIError` when its API key is not set."""
+    if provider not in PROVIDERS:
+        raise CLIError(f"unknown provider {provider!r} (choose from {', '.join(PROVIDERS)})")
+    variable, default = PROVIDERS[provider]
+    if not os.environ.get(variable):
+        raise CLIError(
+            f"--provider {provider} needs {variable} to be set; export it, or leave out "
+            "--provider to run offline"
+        )
+    if provider == "anthropic":
+        from contextfold.transports.anthropic import AnthropicTransport
+
+        return AnthropicTransport(model or default)
+    from contextfold.transports.openai import OpenAITransport
+
+    return OpenAITransport(model or default)
+
+
+async def _close(transport: object) -> None:
+    aclose = getattr(transport, "aclose", None)
+    if aclose is not None:
+        await aclose()
+
+
+def _spinner(text: str) -> AbstractContextManager[object]:
+    """A spinner on stderr while a real model works (nothing when stderr is not a TTY)."""
+    if not sys.stderr.isatty():
+        return nullcontext()
+    try:
+        from rich.console import Console
+    except ImportError:
+        return nullcontext()
+    return Console(stderr=True).status(text)
+
+
+# -------------------------------------------------------------------------- demo
+
+
+async def cmd_demo(args: argparse.Namespace) -> int:
+    if args.model and not args.provider:
+        raise CLIError("--model needs --provider (anthropic or openai)")
+    transport = make_transport(args.provider, args.model) if args.provider else None
+    quiet = args.json
+    view = PlainView(io.StringIO()) if quiet else make_view(sys.stdout)
+    live = getattr(view, "fancy", False)
+    try:
+        result: DemoResult = await run_demo(
+            turns=args.turns,
+            db_path=Path(args.db),
+            window=args.window,
+            view=view,
+            transport=transport,
+            delay=args.delay if args.delay is not None else (0.15 if live else 0.0),
+        )
+    finally:
+        if transport is not None:
+            await _close(transport)
+    if quiet:
+        print(json.dumps(result.to_json(), indent=2))
+    else:
+        print()
+        print_summary(result)
+    return 0
+
+
+# ----------------------------------------------------------------------- compact
+
+
+class _MeteredSummarizer:
+    """Counts the summarizer's requests and usage for the stats."""
+
+    def __init__(self, inner: CompletionTransport) -> None:
+        self.inner = inner
+        self.usage = Usage(0, 0)
+        self.requests = 0
+
+    @property
+    def model(self) -> ModelInfo:
+        return self.inner.model
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec] = (),
+        system: str | None = None,
+    ) -> Completion:
+        completion = await self.inner.complete(messages, tools, system)
+        self.usage = self.usage + completion.usage
+        self.requests += 1
+        return completion
+
+
+def _prompt_vars(pairs: Sequence[str]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.isidentifier():
+            raise CLIError(f"--var expects NAME=VALUE, got {pair!r}")
+        out[key] = value
+    return out
+
+
+async def cmd_compact(args: argparse.Namespace) -> int:
+    transcript = read_transcript(Path(args.file), args.format)
+    if args.model and not args.provider:
+        raise CLIError("--model needs --provider (anthropic or openai)")
+    if args.keep_recent < 1:
+        raise CLIError(f"--keep-recent must be at least 1, got {args.keep_recent}")
+    prompt = load_prompt(args.prompt) if args.prompt else None
+    inner = make_transport(args.provider, args.model) if args.provider else ExtractiveSummarizer()
+    if prompt is not None and args.provider is None:
+        print(
+            "contextfold: note: the offline summarizer ignores --prompt; add --provider to use it",
+            file=sys.stderr,
+        )
+    summarizer = _MeteredSummarizer(inner)
+    before = transcript.messages
+    started = time.monotonic()
+    kwargs: dict[str, Any] = {
+        "keep_recent": args.keep_recent,
+        "prompt_vars": _prompt_vars(args.var),
+    }
+    if prompt is not None:
+        kwargs["system_prompt"] = prompt
+    try:
+        with _spinner(f"summarizing {len(before)} messages with {inner.model.name}"):
+            compacted = await compact_context(before, summarizer, **kwargs)
+    finally:
+        await _close(inner)
+    after = compacted if compacted is not None else before
+    fmt = args.to or transcript.format
+    stats = {
+        "input": str(args.file),
+        "input_format": transcript.format,
+        "output_format": fmt,
+        "compacted": compacted is not None,
+        "messages_before": len(before),
+        "messages_after": len(after),
+        "tokens_before": count_tokens(before),
+        "tokens_after": count_tokens(after),
+        "summarizer": inner.model.name,
+        "summarizer_requests": summarizer.requests,
+        "summarizer_tokens": {
+            "input": summarizer.usage.input_tokens,
+            "output": summarizer.usage.output_tokens,
+        },
+        "duration_s": round(time.monotonic() - started, 3),
+    }
+    if args.json:
+        text = json.dumps({"stats": stats, "messages": transcript_json(after, fmt)}, indent=2)
+        text += "\n"
+    else:
+        same = fmt == transcript.format
+        text = dump_transcript(
+            after,
+            fmt,
+            jsonl=transcript.jsonl,
+            wrapped=transcript.wrapped and same,
+            extra=transcript.extra if same else None,
+        )
+    _write(args.output, text)
+    if not args.json:
+        what = (
+            f"{stats['messages_before']} -> {stats['messages_after']} messages, "
+            f"~{stats['tokens_before']:,} -> ~{stats['tokens_after']:,} tokens"
+            if compacted is not None
+            else f"nothing to compact: {len(before)} messages <= --keep-recent {args.keep_recent}"
+        )
+        print(f"contextfold: {what} ({inner.model.name})", file=sys.stderr)
+    return 0
+
+
+def _write(output: str | None, text: str) -> None:
+    # The CLI runs one task at a time; a blocking write cannot starve anything.
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+# ---------------------------------------------------------------------- sessions
+
+
+def _existing_file(name: str) -> Path:
+    path = Path(name)
+    if not path.is_file():
+        raise CLIError(f"{path}: no such database file")
+    return path
+
+
+async def cmd_sessions(args: argparse.Namespace) -> int:
+    path = _existing_file(args.db)
+    try:
+        conn = await connect(path)
+    except sqlite3.DatabaseError as exc:
+        raise CLIError(f"{path}: not a contextfold database ({exc})") from None
+    try:
+        rows: list[dict[str, Any]] = []
+        for info in await SQLiteContextStore(conn).list_sessions():
+            store = SQLiteContextStore(conn, info.session_id)
+            records = await store.get_compactions()
+            rows.append(
+                {
+                    "session_id": info.session_id,
+                    "messages": info.message_count,
+                    "preview": info.preview,
+                    "created_at": info.created_at,
+                    "input_tokens": info.input_tokens,
+                    "output_tokens": info.output_tokens,
+                    "compactions": len(records),
+                    "archived_messages": sum(r.archived for r in records),
+                }
+            )
+    finally:
+        await conn.close()
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    if not rows:
+        print(f"no sessions in {path}")
+        return 0
+    print_table(
+        f"{len(rows)} session(s) in {path}",
+        ("session", "messages", "preview", "created", "input tok", "output tok", "compactions"),
+        [
+            (
+                r["session_id"],
+                str(r["messages"]),
+                r["preview"][:40] + ("..." if len(r["preview"]) > 40 else ""),
+                r["created_at"][:19].replace("T", " "),
+                f"{r['input_tokens']:,}",
+                f"{r['output_tokens']:,}",
+                str(r["compactions"]),
+            )
+            for r in rows
+        ],
+    )
+    return 0

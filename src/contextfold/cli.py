@@ -1,0 +1,203 @@
+"""The ``contextfold`` command line.
+
+::
+
+    contextfold demo       a long agent session that compacts itself (offline by default)
+    contextfold compact    compact a transcript file (OpenAI, Anthropic or contextfold JSON/JSONL)
+    contextfold sessions   list the sessions in a contextfold SQLite database
+    contextfold serve      run the compaction proxy
+
+Contract: :func:`main` returns 0 on success. Bad input (a missing or malformed file,
+an unknown format or provider, a missing API key, a failed model call) prints exactly
+one line, ``contextfold: error: ...``, on stderr and returns 1 (2 for a command-line
+usage error), never a traceback. ``--json`` output goes to stdout alone. This is the
+only place in contextfold that starts an event loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import sqlite3
+import sys
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, NoReturn
+
+from contextfold._cli_commands import PROVIDERS, CLIError, cmd_compact, cmd_demo, cmd_sessions
+from contextfold._cli_transcripts import FORMATS
+from contextfold.errors import ContextfoldError
+
+__all__ = ["build_parser", "main"]
+
+_PROG = "contextfold"
+_DEFAULT_DB = ".contextfold/demo.db"
+
+
+def _version() -> str:
+    from contextfold import __version__
+
+    return __version__
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, like every other CLI error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{_PROG}: error: {message} (see '{self.prog} --help')\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=_PROG,
+        description="Long-running LLM agents that never run out of context.",
+    )
+    parser.add_argument("--version", action="version", version=f"{_PROG} {_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    demo = commands.add_parser(
+        "demo",
+        help="run a long agent session that compacts itself",
+        description="Run a long coding-agent session on a SQLite store wrapped in "
+        "AutoCompactStore, showing context usage and every compaction. Offline by "
+        "default (a simulated model and the extractive summarizer).",
+    )
+    demo.add_argument("--turns", type=int, default=12, help="user turns to run (default 12)")
+    demo.add_argument(
+        "--window",
+        type=int,
+        default=16_000,
+        help="simulated context window in tokens; compaction starts at 75%% (default 16000)",
+    )
+    demo.add_argument("--db", default=_DEFAULT_DB, help=f"SQLite file (default {_DEFAULT_DB})")
+    demo.add_argument(
+        "--delay",
+        type=float,
+        default=None,
+        help="pause after each turn in seconds (default: 0.15 on a terminal, else 0)",
+    )
+    _provider_args(demo)
+    demo.add_argument("--json", action="store_true", help="print a JSON summary only")
+
+    compact = commands.add_parser(
+        "compact",
+        help="compact a transcript file",
+        description="Compact a transcript into [summary, acknowledgement, *recent]. Without "
+        "--provider the summary is written by an offline extractive summarizer (no LLM).",
+    )
+    compact.add_argument("file", help="transcript: JSON or JSONL (OpenAI, Anthropic, contextfold)")
+    compact.add_argument("--format", choices=FORMATS, help="input dialect (default: detect)")
+    compact.add_argument("--to", choices=FORMATS, help="output dialect (default: the input's)")
+    compact.add_argument("-o", "--output", help="write here instead of stdout")
+    compact.add_argument("--prompt", help="summary prompt: text or a file path (LLM only)")
+    compact.add_argument(
+        "--var",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a variable for the prompt (repeatable)",
+    )
+    compact.add_argument(
+        "--keep-recent", type=int, default=6, help="recent messages kept verbatim (default 6)"
+    )
+    _provider_args(compact)
+    compact.add_argument(
+        "--json",
+        action="store_true",
+        help="print {stats, messages} as JSON instead of the transcript",
+    )
+
+    sessions = commands.add_parser(
+        "sessions",
+        help="list the sessions in a database",
+        description="List the sessions in a contextfold SQLite database.",
+    )
+    sessions.add_argument("db", help="SQLite database file")
+    sessions.add_argument("--json", action="store_true", help="print JSON")
+
+    serve = commands.add_parser(
+        "serve",
+        help="run the compaction proxy",
+        description="Run the OpenAI/Anthropic-compatible compaction proxy "
+        "(needs the 'proxy' extra).",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8787, help="port (default 8787)")
+    serve.add_argument("--upstream-openai", metavar="URL", help="OpenAI-compatible upstream")
+    serve.add_argument("--upstream-anthropic", metavar="URL", help="Anthropic upstream")
+    serve.add_argument("--db", metavar="PATH", help="summary cache database")
+    return parser
+
+
+def _provider_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--provider",
+        choices=sorted(PROVIDERS),
+        help="use a real model (needs its API key in the environment)",
+    )
+    parser.add_argument("--model", help="model name for --provider")
+
+
+def _serve(args: argparse.Namespace) -> object:
+    """Start the proxy; returns what ``proxy.serve`` returns (maybe a coroutine)."""
+    if not 0 < args.port < 65_536:
+        raise CLIError(f"--port must be between 1 and 65535, got {args.port}")
+    try:
+        from contextfold import proxy
+    except ImportError as exc:
+        if exc.name in ("starlette", "uvicorn") or (exc.name or "").startswith(
+            ("starlette.", "uvicorn.")
+        ):
+            raise CLIError(
+                "the proxy needs the 'proxy' extra: pip install 'contextfold[proxy]'"
+            ) from None
+        raise CLIError(f"the proxy is not available in this installation ({exc})") from None
+    options: dict[str, Any] = {"db_path": args.db}
+    if args.upstream_openai:
+        options["upstream_openai"] = args.upstream_openai
+    if args.upstream_anthropic:
+        options["upstream_anthropic"] = args.upstream_anthropic
+    serve: Callable[..., object] = proxy.serve
+    return serve(host=args.host, port=args.port, **options)
+
+
+_ASYNC_COMMANDS: dict[str, Callable[[argparse.Namespace], Coroutine[Any, Any, int]]] = {
+    "demo": cmd_demo,
+    "compact": cmd_compact,
+    "sessions": cmd_sessions,
+}
+
+
+def _fail(message: str, status: int = 1) -> int:
+    first = " ".join(str(message).split()) or "unknown error"
+    print(f"{_PROG}: error: {first}", file=sys.stderr)
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "serve":
+            started = _serve(args)
+            if inspect.isawaitable(started):
+                asyncio.run(_await(started))
+            return 0
+        return asyncio.run(_ASYNC_COMMANDS[args.command](args))
+    except KeyboardInterrupt:
+        print(f"{_PROG}: interrupted", file=sys.stderr)
+        return 130
+    except (CLIError, ContextfoldError, ValueError, sqlite3.Error) as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        return _fail(f"{where}{exc.strerror or exc}")
+
+
+async def _await(awaitable: Any) -> None:
+    await awaitable
+
+
+if __name__ == "__main__":  # pragma: no cover - python -m contextfold.cli
+    sys.exit(main())
