@@ -647,3 +647,34 @@ async def test_long_agent_run_with_tools_stays_under_the_window() -> None:
     assert store.compactions >= 10
     validate_history(await store.get_history())
     assert all(e.outcome == "compacted" for e in events if e.phase == "after")
+
+
+async def test_appends_straight_to_the_inner_store_during_summarization_are_kept(
+    store: ContextStore,
+) -> None:
+    """Every shipped store replaces only the summarized prefix, so no append is lost,
+    even one that bypasses the wrapper (another process sharing the session)."""
+    for m in alternating(20):
+        await store.append(m)
+    started, release = asyncio.Event(), asyncio.Event()
+
+    async def slow(request: StubRequest) -> StubResponse:
+        started.set()
+        await release.wait()
+        return make_text_response(SUMMARY)
+
+    wrapped = AutoCompactStore(
+        store, StubTransport(model=WINDOW), keep_recent=2, summary_transport=FunctionTransport(slow)
+    )
+    task = asyncio.create_task(wrapped.add_context_tokens(3_500, 1))
+    await started.wait()
+    late = [Message.user("from another process"), Message.assistant("answered elsewhere")]
+    for m in late:
+        await store.append(m)  # not through the wrapper
+    release.set()
+    await task
+    history = await store.get_history()
+    assert wrapped.compactions == 1
+    assert history[-2:] == late
+    assert len(history) == 2 + 2 + 2
+    validate_history(history)
