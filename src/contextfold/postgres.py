@@ -29,13 +29,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 from psycopg import AsyncConnection
 
-from contextfold._storage import (
-    SCHEMA_VERSION,
-    ArchivedMessage,
-    CompactionRecord,
-    SQLSession,
-    SQLStore,
-)
+from contextfold._sqlstore import SQLSession, SQLStore
+from contextfold._storage import SCHEMA_VERSION, ArchivedMessage, CompactionRecord
 from contextfold.errors import SchemaVersionError
 
 if TYPE_CHECKING:

@@ -33,13 +33,8 @@ from typing import Any
 
 import aiosqlite
 
-from contextfold._storage import (
-    SCHEMA_VERSION,
-    ArchivedMessage,
-    CompactionRecord,
-    SQLSession,
-    SQLStore,
-)
+from contextfold._sqlstore import SQLSession, SQLStore
+from contextfold._storage import SCHEMA_VERSION, ArchivedMessage, CompactionRecord
 from contextfold.errors import SchemaVersionError
 
 __all__ = [

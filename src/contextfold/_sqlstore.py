@@ -1,0 +1,338 @@
+"""The store logic the SQLite and PostgreSQL stores share, written once as SQL.
+
+:class:`SQLStore` implements the whole :class:`~contextfold.context.ContextStore`
+contract plus the archive (see :mod:`contextfold._storage` for the tables and the
+rules) against :class:`SQLSession`, a three-method driver interface with ``?``
+placeholders. A concrete store only says how to get a connection inside a
+transaction and how to lock the session row.
+"""
+
+from __future__ import annotations
+
+import uuid
+from abc import abstractmethod
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from datetime import UTC, datetime
+from typing import Any, ClassVar, Protocol, Self
+
+from contextfold._storage import (
+    ArchivedMessage,
+    CompactionRecord,
+    RewritePlan,
+    decode_message,
+    encode_message,
+    plan_prefix,
+    plan_rewrite,
+)
+from contextfold.context import ContextStore, SessionInfo, preview_of
+from contextfold.messages import Message
+
+__all__ = ["SQLSession", "SQLStore", "now_iso"]
+
+
+def now_iso() -> str:
+    """The current UTC time as ISO 8601 (sorts chronologically as text)."""
+    return datetime.now(UTC).isoformat()
+
+
+class SQLSession(Protocol):
+    """What :class:`SQLStore` needs from a driver: statements with ``?`` placeholders."""
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]: ...
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None: ...
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+
+_APPEND = """
+    INSERT INTO contextfold_sessions (session_id, created_at, next_seq, preview)
+    VALUES (?, ?, 1, ?)
+    ON CONFLICT (session_id) DO UPDATE SET
+        next_seq = contextfold_sessions.next_seq + 1,
+        preview = CASE WHEN contextfold_sessions.preview = '' THEN excluded.preview
+                       ELSE contextfold_sessions.preview END
+    RETURNING next_seq - 1"""
+_INSERT_MESSAGE = """
+    INSERT INTO contextfold_messages (session_id, seq, role, content, tokens, synthetic)
+    VALUES (?, ?, ?, ?, ?, ?)"""
+_HISTORY = "SELECT seq, role, content FROM contextfold_messages WHERE session_id = ? ORDER BY seq"
+_TABLES = ("contextfold_archive", "contextfold_messages", "contextfold_compactions")
+
+
+class SQLStore(ContextStore):
+    """The store logic both SQL databases share, written once against :class:`SQLSession`.
+
+    A subclass supplies :meth:`_transaction` (exclusive use of a connection inside one
+    transaction; ``write`` says whether it will write) and :meth:`_sibling` (a store on
+    the same database for another session). ``_FOR_UPDATE`` is appended to the read of
+    the session row in rewrites, to lock it where the database needs that.
+    """
+
+    _FOR_UPDATE: ClassVar[str] = ""
+
+    def _init_session(self, session_id: str | None) -> None:
+        if session_id is not None and not (isinstance(session_id, str) and session_id):
+            raise ValueError(f"session_id must be a non-empty string or None, got {session_id!r}")
+        self._session_id = session_id or uuid.uuid4().hex
+
+    @abstractmethod
+    def _transaction(self, *, write: bool) -> AbstractAsyncContextManager[SQLSession]: ...
+
+    @abstractmethod
+    def _sibling(self) -> Self: ...
+
+    def _decode(self, seq: int, role: Any, content: Any) -> Message:
+        return decode_message(self.session_id, seq, role, content)
+
+    async def append(self, message: Message) -> None:
+        role, content, tokens = encode_message(message)
+        sid = self.session_id
+        async with self._transaction(write=True) as db:
+            [(seq,)] = await db.fetch(_APPEND, (sid, now_iso(), preview_of([message])))
+            await db.execute(_INSERT_MESSAGE, (sid, seq, role, content, tokens, 0))
+
+    async def get_history(self) -> list[Message]:
+        async with self._transaction(write=False) as db:
+            rows = await db.fetch(_HISTORY, (self.session_id,))
+        return [self._decode(*row) for row in rows]
+
+    async def clear(self) -> None:
+        """Remove the live history, its archive and compaction records; tokens are kept."""
+        async with self._transaction(write=True) as db:
+            for table in _TABLES:
+                await db.execute(f"DELETE FROM {table} WHERE session_id = ?", (self.session_id,))
+            await db.execute(
+                "UPDATE contextfold_sessions SET preview = '' WHERE session_id = ?",
+                (self.session_id,),
+            )
+
+    async def fork(self) -> Self:
+        """A new session in the same database with a copy of this one.
+
+        History, archive, compaction records and token counts are copied with
+        ``INSERT … SELECT`` in one transaction; no message passes through Python.
+        """
+        forked = self._sibling()
+        src, dst = self.session_id, forked.session_id
+        async with self._transaction(write=True) as db:
+            await db.execute(
+                "INSERT INTO contextfold_sessions (session_id, created_at, input_tokens, "
+                "output_tokens, next_seq, preview) SELECT ?, ?, input_tokens, output_tokens, "
+                "next_seq, preview FROM contextfold_sessions WHERE session_id = ?",
+                (dst, now_iso(), src),
+            )
+            for table, columns in (
+                ("contextfold_messages", "seq, role, content, tokens, synthetic"),
+                (
+                    "contextfold_compactions",
+                    "number, created_at, messages_before, messages_after, tokens_before, "
+                    "tokens_after, archived",
+                ),
+                ("contextfold_archive", "compaction, seq, role, content, tokens, synthetic"),
+            ):
+                await db.execute(
+                    f"INSERT INTO {table} (session_id, {columns}) "
+                    f"SELECT ?, {columns} FROM {table} WHERE session_id = ?",
+                    (dst, src),
+                )
+        return forked
+
+    async def set_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
+        await self._upsert_tokens(input_tokens, output_tokens, "excluded.{0}")
+
+    async def add_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
+        """Add one call's usage with an atomic ``SET x = x + ?`` in SQL."""
+        await self._upsert_tokens(
+            input_tokens, output_tokens, "contextfold_sessions.{0} + excluded.{0}"
+        )
+
+    async def _upsert_tokens(self, input_tokens: int, output_tokens: int, expr: str) -> None:
+        set_in, set_out = expr.format("input_tokens"), expr.format("output_tokens")
+        async with self._transaction(write=True) as db:
+            await db.execute(
+                "INSERT INTO contextfold_sessions (session_id, created_at, input_tokens, "
+                "output_tokens) VALUES (?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET "
+                f"input_tokens = {set_in}, output_tokens = {set_out}",
+                (self.session_id, now_iso(), int(input_tokens), int(output_tokens)),
+            )
+
+    async def get_context_tokens(self) -> tuple[int, int]:
+        async with self._transaction(write=False) as db:
+            rows = await db.fetch(
+                "SELECT input_tokens, output_tokens FROM contextfold_sessions WHERE session_id = ?",
+                (self.session_id,),
+            )
+        return (int(rows[0][0]), int(rows[0][1])) if rows else (0, 0)
+
+    async def list_sessions(self) -> list[SessionInfo]:
+        """Every session in the database that has been written to, newest first."""
+        async with self._transaction(write=False) as db:
+            rows = await db.fetch(
+                "SELECT s.session_id, (SELECT COUNT(*) FROM contextfold_messages m "
+                "WHERE m.session_id = s.session_id), s.preview, s.created_at, "
+                "s.input_tokens, s.output_tokens FROM contextfold_sessions s "
+                "ORDER BY s.created_at DESC, s.session_id"
+            )
+        return [SessionInfo(r[0], int(r[1]), r[2], r[3], int(r[4]), int(r[5])) for r in rows]
+
+    async def replace_history(self, messages: Sequence[Message]) -> None:
+        """Make ``messages`` the history, in one transaction.
+
+        Messages at the end of the old history that ``messages`` ends with stay in
+        place; the rest of the old history is archived (see :meth:`get_archive`) under
+        a new :class:`CompactionRecord`. A crash mid-way leaves the old history.
+        """
+        new = [m.copy() for m in messages]
+        async with self._transaction(write=True) as db:
+            next_seq = await self._lock_session(db)
+            # Only the last len(new) rows can be kept, so only they are read and decoded.
+            rows = await db.fetch(
+                "SELECT seq, role, content FROM contextfold_messages WHERE session_id = ? "
+                "ORDER BY seq DESC LIMIT ?",
+                (self.session_id, len(new)),
+            )
+            rows.reverse()
+            [(live_count,)] = await db.fetch(
+                "SELECT COUNT(*) FROM contextfold_messages WHERE session_id = ?",
+                (self.session_id,),
+            )
+            tail = [self._decode(*row) for row in rows]
+            plan = plan_rewrite(int(live_count), [r[0] for r in rows], tail, new, next_seq)
+            await self._apply(db, plan)
+
+    async def replace_prefix(
+        self, count: int, messages: Sequence[Message]
+    ) -> CompactionRecord | None:
+        """Replace the first ``count`` messages with ``messages``, keeping the rest.
+
+        The race-free way to commit a compaction: messages appended after the
+        compactor read the history (by this or another process) are kept, because
+        only the first ``count`` rows are touched. Raises :class:`ValueError` (and
+        changes nothing) when the history has fewer than ``count`` messages. Returns
+        the record written, or ``None`` when nothing was archived.
+        """
+        new = [m.copy() for m in messages]
+        async with self._transaction(write=True) as db:
+            next_seq = await self._lock_session(db)
+            rows = await db.fetch(
+                "SELECT seq FROM contextfold_messages WHERE session_id = ? ORDER BY seq",
+                (self.session_id,),
+            )
+            return await self._apply(db, plan_prefix([r[0] for r in rows], count, new, next_seq))
+
+    async def _lock_session(self, db: SQLSession) -> int:
+        """Create the session row if needed, lock it, and return its ``next_seq``."""
+        await db.execute(
+            "INSERT INTO contextfold_sessions (session_id, created_at) VALUES (?, ?) "
+            "ON CONFLICT (session_id) DO NOTHING",
+            (self.session_id, now_iso()),
+        )
+        rows = await db.fetch(
+            "SELECT next_seq FROM contextfold_sessions WHERE session_id = ?" + self._FOR_UPDATE,
+            (self.session_id,),
+        )
+        return int(rows[0][0])
+
+    async def _apply(self, db: SQLSession, plan: RewritePlan) -> CompactionRecord | None:
+        sid = self.session_id
+        encoded = [encode_message(m) for m in plan.inserts]
+        record: CompactionRecord | None = None
+        if plan.archive_count:
+            [(count_before, tokens_before, tokens_archived, number)] = await db.fetch(
+                "SELECT COUNT(*), COALESCE(SUM(tokens), 0), COALESCE(SUM(CASE WHEN seq < ? "
+                "THEN tokens END), 0), (SELECT COALESCE(MAX(number), 0) + 1 FROM "
+                "contextfold_compactions WHERE session_id = ?) FROM contextfold_messages "
+                "WHERE session_id = ?",
+                (plan.boundary, sid, sid),
+            )
+            record = CompactionRecord(
+                session_id=sid,
+                number=int(number),
+                created_at=now_iso(),
+                messages_before=int(count_before),
+                messages_after=int(count_before) - plan.archive_count + len(encoded),
+                tokens_before=int(tokens_before),
+                tokens_after=int(tokens_before - tokens_archived) + sum(e[2] for e in encoded),
+                archived=plan.archive_count,
+            )
+            await db.execute(
+                "INSERT INTO contextfold_compactions (session_id, number, created_at, "
+                "messages_before, messages_after, tokens_before, tokens_after, archived) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    sid,
+                    record.number,
+                    record.created_at,
+                    record.messages_before,
+                    record.messages_after,
+                    record.tokens_before,
+                    record.tokens_after,
+                    record.archived,
+                ),
+            )
+            await db.execute(
+                "INSERT INTO contextfold_archive (session_id, compaction, seq, role, content, "
+                "tokens, synthetic) SELECT session_id, ?, seq, role, content, tokens, synthetic "
+                "FROM contextfold_messages WHERE session_id = ? AND seq < ?",
+                (record.number, sid, plan.boundary),
+            )
+            await db.execute(
+                "DELETE FROM contextfold_messages WHERE session_id = ? AND seq < ?",
+                (sid, plan.boundary),
+            )
+        synthetic = 1 if plan.synthetic else 0
+        if encoded:
+            await db.executemany(
+                _INSERT_MESSAGE,
+                [(sid, plan.first_seq + i, *e, synthetic) for i, e in enumerate(encoded)],
+            )
+        await db.execute(
+            "UPDATE contextfold_sessions SET next_seq = ?, preview = CASE WHEN preview = '' "
+            "THEN ? ELSE preview END WHERE session_id = ?",
+            (plan.next_seq, preview_of(plan.inserts), sid),
+        )
+        return record
+
+    async def get_compactions(self) -> list[CompactionRecord]:
+        """The session's rewrite records, oldest first."""
+        async with self._transaction(write=False) as db:
+            rows = await db.fetch(
+                "SELECT session_id, number, created_at, messages_before, messages_after, "
+                "tokens_before, tokens_after, archived FROM contextfold_compactions "
+                "WHERE session_id = ? ORDER BY number",
+                (self.session_id,),
+            )
+        return [CompactionRecord(r[0], int(r[1]), r[2], *(int(x) for x in r[3:])) for r in rows]
+
+    async def get_archive(self) -> list[ArchivedMessage]:
+        """Every message a rewrite removed from the live history, oldest rewrite first."""
+        async with self._transaction(write=False) as db:
+            rows = await db.fetch(
+                "SELECT seq, compaction, synthetic, role, content FROM contextfold_archive "
+                "WHERE session_id = ? ORDER BY compaction, seq",
+                (self.session_id,),
+            )
+        return [
+            ArchivedMessage(int(seq), int(n), bool(syn), self._decode(seq, role, content))
+            for seq, n, syn, role, content in rows
+        ]
+
+    async def get_full_transcript(self) -> list[Message]:
+        """Every message ever appended, live or archived, in the order appended.
+
+        Messages a rewrite wrote into a non-empty history (summaries, edited copies)
+        are not part of the original transcript: they are in :meth:`get_history`
+        while live and in :meth:`get_archive`, flagged ``synthetic``, once replaced.
+        A rewrite of an empty history counts as appending.
+        """
+        async with self._transaction(write=False) as db:
+            rows = await db.fetch(
+                "SELECT seq, role, content FROM contextfold_messages "
+                "WHERE session_id = ? AND synthetic = 0 UNION ALL "
+                "SELECT seq, role, content FROM contextfold_archive "
+                "WHERE session_id = ? AND synthetic = 0 ORDER BY seq",
+                (self.session_id, self.session_id),
+            )
+        return [self._decode(*row) for row in rows]
