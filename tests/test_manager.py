@@ -9,9 +9,12 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from contextfold.formats import from_openai
+from contextfold.formats import from_openai, to_openai
 from contextfold.manager import CompactingContextManager, ContextManager, mount
+from contextfold.messages import Message
 from contextfold.strategies import TrimRounds
 from contextfold.testing import (
     FunctionTransport,
@@ -24,6 +27,7 @@ from contextfold.testing import (
 from contextfold.tokens import count_tokens
 from contextfold.transports.base import ModelInfo
 from contextfold.validation import validate_history
+from tests._histories import histories
 
 SUMMARY = "## User requests and intent\nThe user ran many steps.\n## Current state\nStep work."
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\x00" * 16).decode()
@@ -197,6 +201,24 @@ async def test_a_kept_tool_group_is_returned_as_its_original_dicts() -> None:
     view = await manager.get_messages_for_request()
     start = next(i for i, w in enumerate(view) if w.get("content") == "reading two files")
     assert view[start : start + 6] == history[-6:]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(histories(max_turns=20), st.integers(60, 600), st.booleans())
+async def test_any_valid_history_gets_a_valid_view_with_every_system_message(
+    history: list[Message], budget: int, with_transport: bool
+) -> None:
+    wires = to_openai(history)
+    manager = await filled(
+        CompactingContextManager(
+            transport=summarizer() if with_transport else None, keep_recent=3, max_tool_chars=200
+        ),
+        wires,
+    )
+    view = await manager.get_messages_for_request(token_budget=budget)
+    validate_history(from_openai(view), allow_pending=True)
+    assert sorted(system_texts(view)) == sorted(system_texts(wires))
+    assert await manager.get_messages() == wires
 
 
 # --- budgets -----------------------------------------------------------------------------
@@ -505,7 +527,8 @@ async def test_concurrent_requests_share_one_summarization() -> None:
         CompactingContextManager(max_tokens=3_000, transport=transport), conversation(30)
     )
     tasks = [asyncio.ensure_future(manager.get_messages_for_request()) for _ in range(5)]
-    await asyncio.sleep(0.01)
+    for _ in range(200):  # let every task run until it blocks
+        await asyncio.sleep(0)
     assert len(transport.requests) == 1
     # The history stays writable while the summarizer runs.
     await manager.add_message({"role": "assistant", "content": "added meanwhile"})
