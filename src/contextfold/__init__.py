@@ -7,6 +7,7 @@ The public API is importable from here and from the concept modules
 from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
 
 from contextfold.agent import Agent, Tool, tool
 from contextfold.blocks import (
@@ -32,6 +33,7 @@ from contextfold.context import (
     CompactionLocking,
     ContextStore,
     MemoryContextStore,
+    PrefixReplacing,
     SessionInfo,
 )
 from contextfold.errors import (
@@ -56,8 +58,25 @@ from contextfold.errors import (
     TransportError,
     TransportTimeoutError,
 )
+from contextfold.formats import from_anthropic, from_openai, to_anthropic, to_openai
 from contextfold.messages import Message, Role
 from contextfold.prompts import Prompt, builtin_prompt, load_prompt
+from contextfold.strategies import (
+    ContextStrategy,
+    FitContextWindow,
+    Pipeline,
+    TrimRounds,
+    TruncateToolOutputs,
+)
+from contextfold.tokens import (
+    CalibratedTokenCounter,
+    HeuristicTokenCounter,
+    TiktokenCounter,
+    approx_token_counter,
+    count_message_tokens,
+    count_tokens,
+)
+from contextfold.transports._retry import RetryPolicy
 from contextfold.transports.base import (
     Completion,
     CompletionTransport,
@@ -70,6 +89,10 @@ from contextfold.transports.base import (
 )
 from contextfold.validation import history_problems, validate_history
 
+if TYPE_CHECKING:
+    from contextfold.transports.anthropic import AnthropicTransport
+    from contextfold.transports.openai import OpenAITransport
+
 try:
     __version__ = version("contextfold")
 except PackageNotFoundError:  # running from a source tree that was never installed
@@ -78,9 +101,11 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 __all__ = [
     "DEFAULT_PROMPT",
     "Agent",
+    "AnthropicTransport",
     "AuthenticationError",
     "AutoCompactStore",
     "BadRequestError",
+    "CalibratedTokenCounter",
     "Compactable",
     "CompactionError",
     "CompactionEvent",
@@ -91,19 +116,26 @@ __all__ = [
     "ContentBlock",
     "ContextOverflowError",
     "ContextStore",
+    "ContextStrategy",
     "ContextfoldError",
     "CorruptRecordError",
+    "FitContextWindow",
+    "HeuristicTokenCounter",
     "HistoryValidationError",
     "ImageBlock",
     "MaxIterationsError",
     "MemoryContextStore",
     "Message",
     "ModelInfo",
+    "OpenAITransport",
+    "Pipeline",
+    "PrefixReplacing",
     "Prompt",
     "PromptError",
     "ProviderUnavailableError",
     "RateLimitError",
     "ResponseFormatError",
+    "RetryPolicy",
     "Role",
     "SchemaVersionError",
     "SessionInfo",
@@ -115,6 +147,7 @@ __all__ = [
     "SummaryRejectedError",
     "TextBlock",
     "ThinkingBlock",
+    "TiktokenCounter",
     "Tool",
     "ToolResultBlock",
     "ToolSpec",
@@ -122,16 +155,34 @@ __all__ = [
     "TransportConnectionError",
     "TransportError",
     "TransportTimeoutError",
+    "TrimRounds",
+    "TruncateToolOutputs",
     "Usage",
     "__version__",
+    "approx_token_counter",
     "builtin_prompt",
     "compact_context",
     "compaction_limit",
+    "count_message_tokens",
+    "count_tokens",
+    "from_anthropic",
     "from_dict",
+    "from_openai",
     "history_problems",
     "load_prompt",
     "lookup_model",
+    "to_anthropic",
     "to_dict",
+    "to_openai",
     "tool",
     "validate_history",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The provider transports import their SDKs; load them only when asked for.
+    if name in ("AnthropicTransport", "OpenAITransport"):
+        from contextfold import transports
+
+        return getattr(transports, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
