@@ -61,6 +61,7 @@ from contextfold.errors import (
 from contextfold.formats import from_anthropic, from_openai, to_anthropic, to_openai
 from contextfold.messages import Message, Role
 from contextfold.prompts import Prompt, builtin_prompt, load_prompt
+from contextfold.sqlite import ArchivedMessage, CompactionRecord, SQLiteContextStore
 from contextfold.strategies import (
     ContextStrategy,
     FitContextWindow,
@@ -90,6 +91,7 @@ from contextfold.transports.base import (
 from contextfold.validation import history_problems, validate_history
 
 if TYPE_CHECKING:
+    from contextfold.postgres import PostgresContextStore
     from contextfold.transports.anthropic import AnthropicTransport
     from contextfold.transports.openai import OpenAITransport
 
@@ -102,6 +104,7 @@ __all__ = [
     "DEFAULT_PROMPT",
     "Agent",
     "AnthropicTransport",
+    "ArchivedMessage",
     "AuthenticationError",
     "AutoCompactStore",
     "BadRequestError",
@@ -110,6 +113,7 @@ __all__ = [
     "CompactionError",
     "CompactionEvent",
     "CompactionLocking",
+    "CompactionRecord",
     "CompactionResult",
     "Completion",
     "CompletionTransport",
@@ -129,6 +133,7 @@ __all__ = [
     "ModelInfo",
     "OpenAITransport",
     "Pipeline",
+    "PostgresContextStore",
     "PrefixReplacing",
     "Prompt",
     "PromptError",
@@ -137,6 +142,7 @@ __all__ = [
     "ResponseFormatError",
     "RetryPolicy",
     "Role",
+    "SQLiteContextStore",
     "SchemaVersionError",
     "SessionInfo",
     "SessionNotFoundError",
@@ -185,4 +191,8 @@ def __getattr__(name: str) -> Any:
         from contextfold import transports
 
         return getattr(transports, name)
+    if name == "PostgresContextStore":  # psycopg is the optional `postgres` extra
+        from contextfold.postgres import PostgresContextStore
+
+        return PostgresContextStore
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
