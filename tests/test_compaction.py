@@ -678,3 +678,35 @@ async def test_appends_straight_to_the_inner_store_during_summarization_are_kept
     assert history[-2:] == late
     assert len(history) == 2 + 2 + 2
     validate_history(history)
+
+
+async def test_a_cancelled_caller_does_not_cancel_or_wedge_the_compaction() -> None:
+    gate, done = asyncio.Event(), asyncio.Event()
+
+    async def slow(request: StubRequest) -> StubResponse:
+        await gate.wait()
+        return make_text_response(SUMMARY)
+
+    def on_event(event: CompactionEvent) -> None:
+        if event.phase == "after":
+            done.set()
+
+    summary_transport = FunctionTransport(slow)
+    store = AutoCompactStore(
+        MemoryContextStore(alternating(20)),
+        StubTransport(model=WINDOW),
+        keep_recent=2,
+        summary_transport=summary_transport,
+        on_event=on_event,
+    )
+    caller = asyncio.create_task(store.add_context_tokens(3_500, 1))
+    await asyncio.sleep(0.01)
+    caller.cancel()
+    gate.set()
+    await done.wait()  # the shared run finished although its first caller went away
+    assert store.compactions == 1
+    for m in alternating(20):
+        await store.append(m)
+    assert await store.compact()  # and the next compaction is a new run, not a stale result
+    assert store.compactions == 2
+    assert len(summary_transport.requests) == 2

@@ -364,7 +364,7 @@ class AutoCompactStore(ContextStore):
     # -- the run ---------------------------------------------------------------------
 
     async def _trigger(self, trigger: Trigger, tokens: int, *, force: bool = False) -> bool:
-        if self._running is not None:
+        if self._running is not None and not self._running.done():
             return await asyncio.shield(self._running)
         if not force:
             if self._floor is not None and tokens <= self._floor:
