@@ -669,6 +669,8 @@ async def test_mount_rejects_unknown_config_keys() -> None:
     with pytest.raises(ValueError, match=r"unknown contextfold-context config key.*max_token\b"):
         await mount(coordinator, {"max_token": 5})
     assert coordinator.mounted == []
+    with pytest.raises(ValueError, match="coordinator must have a mount"):
+        await mount(object())  # type: ignore[arg-type]
 
 
 def test_the_entry_point_resolves_to_mount() -> None:

@@ -16,7 +16,7 @@ import copy
 import hashlib
 import json
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -29,20 +29,44 @@ class Snapshot:
     """The history at one moment: dicts, parsed messages and where each message starts.
 
     Message ``i`` was parsed from ``dicts[starts[i]:starts[i + 1]]`` (the last one runs
-    to the end); ``chain[k]`` is the digest of ``dicts[:k]``.
+    to the end); ``chain[k]`` is the digest of ``dicts[:k]``; ``sums[i]`` is the
+    estimated tokens of ``messages[:i]``.
     """
 
     dicts: tuple[dict[str, Any], ...]
     messages: tuple[Message, ...]
     starts: tuple[int, ...]
     chain: tuple[bytes, ...]
+    sums: tuple[int, ...]
+
+    def tokens_from(self, index: int) -> int:
+        """Estimated tokens of ``messages[index:]``."""
+        return self.sums[-1] - self.sums[index]
 
     def group(self, index: int) -> tuple[dict[str, Any], ...]:
         end = self.starts[index + 1] if index + 1 < len(self.starts) else len(self.dicts)
         return self.dicts[self.starts[index] : end]
 
     def copy_dicts(self) -> list[dict[str, Any]]:
-        return copy.deepcopy(list(self.dicts))
+        return [clone(wire) for wire in self.dicts]
+
+
+_IMMUTABLE = (str, int, float, bool, type(None))
+
+
+def clone(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, scalars); ``copy.deepcopy`` for the rest.
+
+    Several times faster than ``copy.deepcopy`` on chat messages, which matters because
+    every request returns copies of the whole history.
+    """
+    if isinstance(value, dict):
+        return {key: clone(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [clone(item) for item in value]
+    if isinstance(value, _IMMUTABLE):
+        return value
+    return copy.deepcopy(value)
 
 
 def _reword(exc: ValueError, index: int) -> ValueError:
@@ -63,9 +87,12 @@ class StoredHistory:
 
     Every method is synchronous, so a caller on the event loop sees each change
     happen atomically. :meth:`append` validates before it changes anything.
+    ``count`` estimates a message's tokens; each message is counted once, when added.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, count: Callable[[Message], int]) -> None:
+        self._count = count
+        self._sums: list[int] = [0]
         self._dicts: list[dict[str, Any]] = []
         self._messages: list[Message] = []
         self._starts: list[int] = []
@@ -86,7 +113,7 @@ class StoredHistory:
         index = len(self._dicts)
         if not isinstance(wire, Mapping):
             raise ValueError(f"message {index} must be a dict, got {type(wire).__name__}")
-        stored = copy.deepcopy(dict(wire))
+        stored: dict[str, Any] = clone(dict(wire))
         try:
             (parsed,) = from_openai([stored])
         except ValueError as exc:
@@ -102,9 +129,11 @@ class StoredHistory:
         merged = self._merge(stored)
         if merged is not None:
             self._messages[-1] = merged
+            self._sums[-1] = self._sums[-2] + self._count(merged)
         else:
             self._messages.append(parsed)
             self._starts.append(index)
+            self._sums.append(self._sums[-1] + self._count(parsed))
         self._dicts.append(stored)
         self._chain.append(_digest(self._chain[-1], stored))
         match role:
@@ -129,18 +158,22 @@ class StoredHistory:
         """Replace everything with ``wires``; on a ``ValueError`` nothing changes."""
         if isinstance(wires, str | bytes | Mapping) or not isinstance(wires, Sequence):
             raise ValueError(f"messages must be a list of dicts, got {type(wires).__name__}")
-        fresh = StoredHistory()
+        fresh = StoredHistory(self._count)
         for wire in wires:
             fresh.append(wire)
         self._dicts, self._messages, self._starts = fresh._dicts, fresh._messages, fresh._starts
-        self._chain, self._open_calls = fresh._chain, fresh._open_calls
+        self._chain, self._open_calls, self._sums = fresh._chain, fresh._open_calls, fresh._sums
 
     def clear(self) -> None:
         self.replace([])
 
     def snapshot(self) -> Snapshot:
         return Snapshot(
-            tuple(self._dicts), tuple(self._messages), tuple(self._starts), tuple(self._chain)
+            tuple(self._dicts),
+            tuple(self._messages),
+            tuple(self._starts),
+            tuple(self._chain),
+            tuple(self._sums),
         )
 
 
@@ -151,7 +184,7 @@ def render_view(view: Sequence[Message], snapshot: Snapshot) -> list[dict[str, A
     for message in view:
         i = position.get(id(message))
         if i is not None and snapshot.messages[i] is message:
-            out.extend(copy.deepcopy(list(snapshot.group(i))))
+            out.extend(clone(wire) for wire in snapshot.group(i))
         else:
             out.extend(to_openai([message]))
     return out

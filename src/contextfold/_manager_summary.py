@@ -95,7 +95,7 @@ class ViewSummarizer:
                 head = entry.head
             condensed = [*head, *snapshot.messages[base:]]
             reused: SummaryOutcome = "none" if entry is None else "cached"
-            tokens = self.counter.count(condensed)
+            tokens = self.counter.count(head) + snapshot.tokens_from(base)
             if tokens <= threshold:
                 return SummaryStep(condensed, reused)
             if entry is not None and entry.floor is not None and tokens <= entry.floor:
@@ -144,13 +144,13 @@ class ViewSummarizer:
             index = base + progress
             cut = snapshot.starts[index]
             new_head = tuple(result.messages[: len(result.messages) - kept])
-            rebuilt = self.counter.count([*new_head, *snapshot.messages[index:]])
+            rebuilt = self.counter.count(new_head) + snapshot.tokens_from(index)
             floor = rebuilt if rebuilt > threshold else None
             self.cache.store(
                 CachedSummary(snapshot.chain[cut], cut, new_head, result.summary, floor)
             )
         elif entry is not None:
-            self.cache.set_floor(entry, self.counter.count(condensed))
+            self.cache.set_floor(entry, self.counter.count(head) + snapshot.tokens_from(base))
         if result.requests == 0:
             return SummaryStep(result.messages, reused)
         outcome: SummaryOutcome = "new" if entry is None else "extended"

@@ -170,8 +170,8 @@ class CompactingContextManager:
             (TruncateToolOutputs(max_tool_chars),) if strategies is None else tuple(strategies)
         )
         cache_size = _check_int("cache_size", cache_size, 1)
-        self._history = StoredHistory()
         self._count = CachedMessageCounter(counter)
+        self._history = StoredHistory(self._count.count_message)
         self._fitters: dict[int, FitContextWindow] = {}
         self._summarizer = (
             None
@@ -249,7 +249,7 @@ class CompactingContextManager:
         budget = await self.request_budget(token_budget, provider)
         threshold = max(1, int(budget * self.compaction_threshold))
         snapshot = self._history.snapshot()
-        tokens = self._count.count(snapshot.messages)
+        tokens = snapshot.tokens_from(0)
         if tokens <= threshold:
             return snapshot.copy_dicts()
 
@@ -353,6 +353,10 @@ async def mount(
     ``coordinator.mount("context", manager, name="contextfold")`` (sync or async) and
     **returned** (it holds no resources, so there is no cleanup callable).
     """
+    if not isinstance(coordinator, Coordinator):
+        raise ValueError(
+            f"coordinator must have a mount(point, module, name=...) method: {coordinator!r}"
+        )
     options = dict(config or {})
     unknown = sorted(set(options) - _CONFIG_KEYS)
     if unknown:
