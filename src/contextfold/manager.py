@@ -117,6 +117,18 @@ class CompactingContextManager:
     storing methods never await, so each is atomic on the event loop).
     ``context:pre_compact`` and ``context:post_compact`` are emitted through
     ``hooks`` around every compacted view; a hook that raises is logged and ignored.
+    ``pre_compact`` carries ``messages``, ``tokens``, ``budget``, ``threshold_tokens``;
+    ``post_compact`` carries ``messages_before/after``, ``tokens_before/after``,
+    ``budget``, ``threshold_tokens``, ``summary`` (``none``, ``new``, ``extended``,
+    ``cached``, ``failed``, ``backoff``), ``strategies_applied``,
+    ``summarizer_requests``, ``summarizer_input_tokens``, ``summarizer_output_tokens``
+    and ``error``.
+
+    Other options: ``counter`` estimates tokens; ``max_tool_chars`` bounds each tool
+    output in the summarizer's copy and in the default strategy; ``max_summary_tokens``,
+    ``system_prompt``, ``update_prompt`` and ``prompt_vars`` are those of
+    :func:`~contextfold.compaction.compact_context`; ``cache_size`` summaries are kept.
+    Bad settings raise :class:`ValueError`.
     """
 
     def __init__(
