@@ -59,6 +59,7 @@ from contextfold.errors import (
     TransportTimeoutError,
 )
 from contextfold.formats import from_anthropic, from_openai, to_anthropic, to_openai
+from contextfold.manager import CompactingContextManager, ContextManager, EventHooks
 from contextfold.messages import Message, Role
 from contextfold.prompts import Prompt, builtin_prompt, load_prompt
 from contextfold.sqlite import ArchivedMessage, CompactionRecord, SQLiteContextStore
@@ -110,6 +111,7 @@ __all__ = [
     "BadRequestError",
     "CalibratedTokenCounter",
     "Compactable",
+    "CompactingContextManager",
     "CompactionError",
     "CompactionEvent",
     "CompactionLocking",
@@ -118,11 +120,13 @@ __all__ = [
     "Completion",
     "CompletionTransport",
     "ContentBlock",
+    "ContextManager",
     "ContextOverflowError",
     "ContextStore",
     "ContextStrategy",
     "ContextfoldError",
     "CorruptRecordError",
+    "EventHooks",
     "FitContextWindow",
     "HeuristicTokenCounter",
     "HistoryValidationError",
