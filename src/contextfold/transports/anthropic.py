@@ -17,28 +17,21 @@ adds cache reads and writes back to the uncached input. Failures are retried by
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator, Sequence
-from types import TracebackType
-from typing import Any, Self
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from typing import Any
 
 import anthropic
 import httpx2
 
 from contextfold.blocks import ContentBlock
-from contextfold.errors import (
-    ResponseFormatError,
-    TransportConnectionError,
-    TransportError,
-    TransportTimeoutError,
-)
+from contextfold.errors import ResponseFormatError, TransportError
 from contextfold.formats import from_anthropic, to_anthropic
 from contextfold.messages import Message
 from contextfold.transports._errors import Provider, missing_key_error, status_error
 from contextfold.transports._retry import RetryPolicy
+from contextfold.transports._sdk import SDKErrors, SDKTransport, resolve_key
 from contextfold.transports.base import (
     Completion,
-    ModelInfo,
     StopReason,
     ToolSpec,
     Usage,
@@ -62,7 +55,7 @@ _NONSTREAMING_MAX_TOKENS = 8_192
 _OVERFLOW_MARKERS = ("prompt is too long", "input length and max_tokens exceed context limit")
 
 
-class AnthropicTransport:
+class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
     """A :class:`~contextfold.transports.base.StreamingTransport` for Claude models.
 
     Credentials: pass ``client=`` (an ``anthropic.AsyncAnthropic``, used with
@@ -73,6 +66,10 @@ class AnthropicTransport:
     budget of ``N`` tokens (it must be below the output limit). ``max_retries`` is
     the number of retries after the first attempt; ``retry=`` replaces the whole policy.
     """
+
+    _errors = SDKErrors(
+        anthropic.AnthropicError, anthropic.APITimeoutError, anthropic.APIConnectionError
+    )
 
     def __init__(
         self,
@@ -90,69 +87,37 @@ class AnthropicTransport:
         max_retries: int = 3,
         retry: RetryPolicy | None = None,
     ) -> None:
-        self._model = lookup_model(
+        info = lookup_model(
             model, context_window=context_window, max_output_tokens=max_output_tokens
         )
-        if thinking is not None and not 1024 <= thinking < self._model.max_output_tokens:
+        if thinking is not None and not 1024 <= thinking < info.max_output_tokens:
             raise ValueError(
                 f"thinking budget must be at least 1024 and below max_output_tokens "
-                f"({self._model.max_output_tokens}), got {thinking}"
+                f"({info.max_output_tokens}), got {thinking}"
             )
         self.thinking = thinking
         self.cache = cache
-        self.retry = retry or RetryPolicy(max_attempts=max_retries + 1)
-        self._owns_client = client is None
-        options: dict[str, Any]
+        super().__init__(info, retry=retry, max_retries=max_retries)
         self._timeout_set = timeout is not None
+        options: dict[str, Any] = {} if timeout is None else {"timeout": timeout}
+        provider = Provider("anthropic", "Anthropic", "ANTHROPIC_API_KEY", model)
         if client is not None:
-            options = {} if timeout is None else {"timeout": timeout}
-            self._client = client.with_options(max_retries=0, **options)
-            injected = getattr(client, "api_key", None)
-            secrets = (injected,) if isinstance(injected, str) else ()
-        else:
-            key = api_key or os.environ.get("ANTHROPIC_API_KEY")
-            secrets = (key,) if key else ()
-            if not key:
-                raise missing_key_error(
-                    Provider("anthropic", "Anthropic", "ANTHROPIC_API_KEY", model)
-                )
-            if http_client is not None and not isinstance(http_client, httpx2.AsyncClient):
-                raise TypeError(
-                    "http_client must be an httpx2.AsyncClient (the HTTP library of the "
-                    f"anthropic SDK), got {type(http_client).__name__}"
-                )
-            options = {} if timeout is None else {"timeout": timeout}
-            self._client = anthropic.AsyncAnthropic(
-                api_key=key,
-                base_url=base_url,
-                http_client=http_client,
-                max_retries=0,
-                **options,
+            self._adopt(
+                client.with_options(max_retries=0, **options), provider, injected=client, key=None
             )
-        self._provider = Provider("anthropic", "Anthropic", "ANTHROPIC_API_KEY", model, secrets)
-
-    @property
-    def model(self) -> ModelInfo:
-        return self._model
-
-    def __repr__(self) -> str:
-        return f"AnthropicTransport(model={self._model.name!r})"
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        """Close the SDK client if this transport built it (an injected one is yours)."""
-        if self._owns_client:
-            await self._client.close()
+            return
+        key = resolve_key(api_key, provider)
+        if not key:
+            raise missing_key_error(provider)
+        if http_client is not None and not isinstance(http_client, httpx2.AsyncClient):
+            raise TypeError(
+                "http_client must be an httpx2.AsyncClient (the HTTP library of the "
+                f"anthropic SDK), got {type(http_client).__name__}"
+            )
+        built = anthropic.AsyncAnthropic(
+            api_key=key, base_url=base_url, http_client=http_client, max_retries=0, **options
+        )
+        self._adopt(built, provider, injected=None, key=key)
 
     def request_params(
         self,
@@ -197,12 +162,7 @@ class AnthropicTransport:
             async for item in self._streamed(params, retry_after_output=True):
                 if isinstance(item, Completion):
                     return item
-        async for attempt in self.retry.retrying():
-            with attempt:
-                try:
-                    reply = await self._client.messages.create(**params)
-                except anthropic.AnthropicError as exc:
-                    raise self._translate(exc) from exc
+        reply = await self._retried(lambda: self._client.messages.create(**params))
         return self._completion(reply)
 
     async def stream(
@@ -223,23 +183,15 @@ class AnthropicTransport:
     async def _streamed(
         self, params: dict[str, Any], *, retry_after_output: bool
     ) -> AsyncIterator[str | Completion]:
-        emitted = False
+        async def attempt() -> AsyncGenerator[str | anthropic.types.Message, None]:
+            async with self._client.messages.stream(**params) as events:
+                async for event in events:
+                    if event.type == "text" and event.text:
+                        yield event.text
+                yield await events.get_final_message()
 
-        def may_retry() -> bool:
-            return retry_after_output or not emitted
-
-        async for attempt in self.retry.retrying(allowed=may_retry):
-            with attempt:
-                try:
-                    async with self._client.messages.stream(**params) as events:
-                        async for event in events:
-                            if event.type == "text" and event.text:
-                                emitted = True
-                                yield event.text
-                        final = await events.get_final_message()
-                except anthropic.AnthropicError as exc:
-                    raise self._translate(exc) from exc
-        yield self._completion(final)
+        async for item in self._retried_stream(attempt, retry_after_output=retry_after_output):
+            yield item if isinstance(item, str) else self._completion(item)
 
     def _completion(self, reply: anthropic.types.Message) -> Completion:
         try:
@@ -268,29 +220,22 @@ class AnthropicTransport:
             reply.model,
         )
 
-    def _translate(self, exc: anthropic.AnthropicError) -> TransportError:
-        kwargs: dict[str, Any] = {"provider": "anthropic", "model": self._model.name}
-        if isinstance(exc, anthropic.APITimeoutError):
-            return TransportTimeoutError("the request to Anthropic timed out", **kwargs)
-        if isinstance(exc, anthropic.APIConnectionError):
-            return TransportConnectionError("could not reach the Anthropic API", **kwargs)
-        if isinstance(exc, anthropic.APIStatusError):
-            error = exc.body.get("error") if isinstance(exc.body, dict) else None
-            error = error if isinstance(error, dict) else {}
-            message = str(error.get("message") or exc.message)
-            normalized = message.lower().replace("`", "")
-            return status_error(
-                self._provider,
-                status=exc.status_code,
-                error_type=error.get("type") if isinstance(error.get("type"), str) else None,
-                message=message,
-                body=exc.body,
-                headers=dict(exc.response.headers),
-                overflow=exc.status_code in (200, 400, 413)
-                and any(marker in normalized for marker in _OVERFLOW_MARKERS),
-            )
-        return ResponseFormatError(
-            f"unexpected reply from Anthropic: {type(exc).__name__}", **kwargs
+    def _api_error(self, exc: Exception) -> TransportError | None:
+        if not isinstance(exc, anthropic.APIStatusError):
+            return None
+        error = exc.body.get("error") if isinstance(exc.body, dict) else None
+        error = error if isinstance(error, dict) else {}
+        message = str(error.get("message") or exc.message)
+        normalized = message.lower().replace("`", "")
+        return status_error(
+            self._provider,
+            status=exc.status_code,
+            error_type=error.get("type") if isinstance(error.get("type"), str) else None,
+            message=message,
+            body=exc.body,
+            headers=dict(exc.response.headers),
+            overflow=exc.status_code in (200, 400, 413)
+            and any(marker in normalized for marker in _OVERFLOW_MARKERS),
         )
 
 

@@ -19,11 +19,9 @@ Usage: ``prompt_tokens`` already includes cached tokens; ``cached_tokens`` becom
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 import httpx2
 import openai
@@ -31,21 +29,16 @@ from openai.types import CompletionUsage
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from contextfold.blocks import ContentBlock, TextBlock, ThinkingBlock
-from contextfold.errors import (
-    ResponseFormatError,
-    TransportConnectionError,
-    TransportError,
-    TransportTimeoutError,
-)
+from contextfold.errors import ResponseFormatError, TransportError
 from contextfold.formats import parse_openai_tool_call, to_openai
 from contextfold.messages import Message
 from contextfold.tokens import approx_token_counter, count_tokens
 from contextfold.transports._errors import Provider, missing_key_error, status_error
 from contextfold.transports._retry import RetryPolicy
+from contextfold.transports._sdk import SDKErrors, SDKTransport, resolve_key
 from contextfold.transports.base import (
     MODEL_REGISTRY,
     Completion,
-    ModelInfo,
     StopReason,
     ToolSpec,
     Usage,
@@ -72,7 +65,7 @@ _OVERFLOW_MARKERS = (
 _NO_KEY = "no-key-required"
 
 
-class OpenAITransport:
+class OpenAITransport(SDKTransport[openai.AsyncOpenAI]):
     """A :class:`~contextfold.transports.base.StreamingTransport` for Chat Completions.
 
     Credentials: ``client=`` (an ``openai.AsyncOpenAI``, used with ``max_retries=0``),
@@ -82,6 +75,8 @@ class OpenAITransport:
     the client it builds. ``max_retries`` counts retries after the first attempt;
     ``retry=`` replaces the whole :class:`RetryPolicy`.
     """
+
+    _errors = SDKErrors(openai.OpenAIError, openai.APITimeoutError, openai.APIConnectionError)
 
     def __init__(
         self,
@@ -97,55 +92,28 @@ class OpenAITransport:
         max_retries: int = 3,
         retry: RetryPolicy | None = None,
     ) -> None:
-        self._model = lookup_model(
+        info = lookup_model(
             model, context_window=context_window, max_output_tokens=max_output_tokens
         )
         known = any(model == key or model.startswith(key + "-") for key in MODEL_REGISTRY)
         self.send_max_tokens = known or max_output_tokens is not None
-        self.retry = retry or RetryPolicy(max_attempts=max_retries + 1)
-        self._owns_client = client is None
+        super().__init__(info, retry=retry, max_retries=max_retries)
         provider = Provider("openai", "OpenAI", "OPENAI_API_KEY", model)
         if client is not None:
-            self._client = client.with_options(max_retries=0)
-            injected = getattr(client, "api_key", None)
-            secrets: tuple[str, ...] = (injected,) if isinstance(injected, str) else ()
-        else:
-            key = api_key or os.environ.get("OPENAI_API_KEY")
-            if not key and base_url is None:
-                raise missing_key_error(provider)
-            secrets = (key,) if key else ()
-            options: dict[str, Any] = {} if timeout is None else {"timeout": timeout}
-            self._client = openai.AsyncOpenAI(
-                api_key=key or _NO_KEY,
-                base_url=base_url,
-                http_client=http_client,
-                max_retries=0,
-                **options,
-            )
-        self._provider = Provider("openai", "OpenAI", "OPENAI_API_KEY", model, secrets)
-
-    @property
-    def model(self) -> ModelInfo:
-        return self._model
-
-    def __repr__(self) -> str:
-        return f"OpenAITransport(model={self._model.name!r})"
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        """Close the SDK client if this transport built it (an injected one is yours)."""
-        if self._owns_client:
-            await self._client.close()
+            self._adopt(client.with_options(max_retries=0), provider, injected=client, key=None)
+            return
+        key = resolve_key(api_key, provider)
+        if not key and base_url is None:
+            raise missing_key_error(provider)
+        options: dict[str, Any] = {} if timeout is None else {"timeout": timeout}
+        built = openai.AsyncOpenAI(
+            api_key=key or _NO_KEY,
+            base_url=base_url,
+            http_client=http_client,
+            max_retries=0,
+            **options,
+        )
+        self._adopt(built, provider, injected=None, key=key)
 
     def request_params(
         self,
@@ -184,12 +152,9 @@ class OpenAITransport:
     ) -> Completion:
         """One model call, retried on transient failures; see the module doc."""
         params = self.request_params(messages, tools, system)
-        async for attempt in self.retry.retrying():
-            with attempt:
-                try:
-                    reply: ChatCompletion = await self._client.chat.completions.create(**params)
-                except openai.OpenAIError as exc:
-                    raise self._translate(exc) from exc
+        reply: ChatCompletion = await self._retried(
+            lambda: self._client.chat.completions.create(**params)
+        )
         if not reply.choices:
             raise ResponseFormatError(
                 "OpenAI's reply has no choices", provider="openai", model=self._model.name
@@ -217,49 +182,38 @@ class OpenAITransport:
         """
         params = self.request_params(messages, tools, system)
         params["stream_options"] = {"include_usage": True}
-        emitted = False
 
-        def may_retry() -> bool:
-            return not emitted
+        async def attempt() -> AsyncGenerator[str | _Turn, None]:
+            turn = _Turn()
+            async for chunk in await self._client.chat.completions.create(**params, stream=True):
+                delta = turn.add(chunk)
+                if delta:
+                    yield delta
+            yield turn
 
-        async for attempt in self.retry.retrying(allowed=may_retry):
-            with attempt:
-                turn = _Turn()
-                try:
-                    chunks = await self._client.chat.completions.create(**params, stream=True)
-                    async for chunk in chunks:
-                        delta = turn.add(chunk)
-                        if delta:
-                            emitted = True
-                            yield delta
-                except openai.OpenAIError as exc:
-                    raise self._translate(exc) from exc
-        yield turn.completion(self, turn.usage, turn.model, messages, tools, system)
+        async for item in self._retried_stream(attempt):
+            if isinstance(item, str):
+                yield item
+            else:
+                yield item.completion(self, item.usage, item.model, messages, tools, system)
 
-    def _translate(self, exc: openai.OpenAIError) -> TransportError:
-        kwargs: dict[str, Any] = {"provider": "openai", "model": self._model.name}
-        if isinstance(exc, openai.APITimeoutError):
-            return TransportTimeoutError("the request to the OpenAI API timed out", **kwargs)
-        if isinstance(exc, openai.APIConnectionError):
-            return TransportConnectionError("could not reach the OpenAI API", **kwargs)
-        if isinstance(exc, openai.APIError):
-            error = exc.body if isinstance(exc.body, dict) else {}
-            status = exc.status_code if isinstance(exc, openai.APIStatusError) else None
-            message = str(error.get("message") or exc.message)
-            code = str(error.get("code") or "")
-            return status_error(
-                self._provider,
-                status=status,
-                error_type=error.get("type") if isinstance(error.get("type"), str) else None,
-                message=message,
-                body=exc.body,
-                headers=dict(exc.response.headers)
-                if isinstance(exc, openai.APIStatusError)
-                else None,
-                overflow=status in (None, 400, 413)
-                and any(m in f"{code} {message}".lower() for m in _OVERFLOW_MARKERS),
-            )
-        return ResponseFormatError(f"unexpected reply from OpenAI: {type(exc).__name__}", **kwargs)
+    def _api_error(self, exc: Exception) -> TransportError | None:
+        if not isinstance(exc, openai.APIError):
+            return None
+        error = exc.body if isinstance(exc.body, dict) else {}
+        status = exc.status_code if isinstance(exc, openai.APIStatusError) else None
+        message = str(error.get("message") or exc.message)
+        code = str(error.get("code") or "")
+        return status_error(
+            self._provider,
+            status=status,
+            error_type=error.get("type") if isinstance(error.get("type"), str) else None,
+            message=message,
+            body=exc.body,
+            headers=dict(exc.response.headers) if isinstance(exc, openai.APIStatusError) else None,
+            overflow=status in (None, 400, 413)
+            and any(m in f"{code} {message}".lower() for m in _OVERFLOW_MARKERS),
+        )
 
 
 def _reasoning(wire: dict[str, Any]) -> str:
