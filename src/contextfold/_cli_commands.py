@@ -155,11 +155,6 @@ async def cmd_compact(args: argparse.Namespace) -> int:
         raise CLIError(f"--keep-recent must be at least 1, got {args.keep_recent}")
     prompt = load_prompt(args.prompt) if args.prompt else None
     inner = make_transport(args.provider, args.model) if args.provider else ExtractiveSummarizer()
-    if prompt is not None and args.provider is None:
-        print(
-            "contextfold: note: the offline summarizer ignores --prompt; add --provider to use it",
-            file=sys.stderr,
-        )
     summarizer = _MeteredSummarizer(inner)
     before = transcript.messages
     started = time.monotonic()
@@ -214,6 +209,8 @@ async def cmd_compact(args: argparse.Namespace) -> int:
             else f"nothing to compact: {len(before)} messages <= --keep-recent {args.keep_recent}"
         )
         print(f"contextfold: {what} ({inner.model.name})", file=sys.stderr)
+    if prompt is not None and args.provider is None:
+        print("contextfold: note: the offline summarizer ignores --prompt", file=sys.stderr)
     return 0
 
 

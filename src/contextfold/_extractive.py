@@ -53,7 +53,8 @@ _PATH = re.compile(
     r"csv|sql|sh|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|html|css|lock|env|log|db|xml))(?![\w/])"
 )
 _ERROR_LINE = re.compile(
-    r"(\b\w*(Error|Exception)\b|Traceback|\bFAILED\b|\bfailed\b|\berror:|\bpanic\b|exit code [1-9])"
+    r"(\b\w*(Error|Exception)\b|Traceback|\bFAIL(ED)?\b|\bfailed\b|\berror:|\bpanic\b"
+    r"|exit code [1-9])"
 )
 _DECISION = re.compile(
     r"\b(must|must not|should|shouldn't|don't|do not|never|always|prefer|decided|decide|"

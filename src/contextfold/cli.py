@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import inspect
+import os
 import sqlite3
 import sys
 from collections.abc import Callable, Coroutine, Sequence
@@ -185,6 +186,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 asyncio.run(_await(started))
             return 0
         return asyncio.run(_ASYNC_COMMANDS[args.command](args))
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except KeyboardInterrupt:
         print(f"{_PROG}: interrupted", file=sys.stderr)
         return 130

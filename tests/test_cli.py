@@ -1,0 +1,322 @@
+"""The ``contextfold`` console script, driven for real in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import contextfold
+from contextfold import Message, TextBlock, ToolResultBlock, ToolUseBlock
+from contextfold.formats import from_anthropic, from_openai, to_anthropic, to_openai
+
+CLI = shutil.which("contextfold", path=str(Path(sys.executable).parent)) or shutil.which(
+    "contextfold"
+)
+
+
+def run(
+    *args: str, cwd: Path | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    assert CLI, "the contextfold console script is not installed"
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env.pop("COLUMNS", None)
+    return subprocess.run(
+        [CLI, *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout
+    )
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("contextfold: error: ")
+    return lines[0]
+
+
+def history() -> list[Message]:
+    """A coding session: a system prompt, a task, eight tool rounds, a final answer."""
+    messages = [
+        Message.system("You are a coding agent."),
+        Message.user("Fix the failing build in services/api/main.go. Keep the public API stable."),
+    ]
+    for i in range(8):
+        output = f"ok  pkg{i}  0.{i}s" if i % 3 else f"--- FAIL: TestHandler{i}\nerror: nil pointer"
+        messages.append(
+            Message(
+                "assistant",
+                [
+                    TextBlock(f"Running step {i}."),
+                    ToolUseBlock(f"call_{i}", "run", {"cmd": f"go test ./pkg{i}"}),
+                ],
+            )
+        )
+        messages.append(Message("user", [ToolResultBlock(f"call_{i}", output, is_error=i == 4)]))
+    messages.append(Message.assistant("Every package builds now. Next I will open the PR."))
+    return messages
+
+
+def write(path: Path, value: Any, *, jsonl: bool = False) -> Path:
+    if jsonl:
+        path.write_text("".join(json.dumps(item) + "\n" for item in value))
+    else:
+        path.write_text(json.dumps(value))
+    return path
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"contextfold {contextfold.__version__}"
+
+
+# ------------------------------------------------------------------------ demo
+
+
+def test_demo_compacts_at_least_twice_and_prints_a_summary(tmp_path: Path) -> None:
+    result = run("demo", "--turns", "10", "--delay", "0", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    compactions = [line for line in out.splitlines() if "compaction #" in line]
+    assert len(compactions) >= 2
+    assert all("tokens" in line and "messages" in line for line in compactions)
+    assert "Session summary" in out
+    assert "model calls" in out
+    assert "peak context" in out
+    assert "summarizer tokens" in out
+    assert "\x1b" not in out  # no control codes when stdout is a pipe
+    assert (tmp_path / ".contextfold" / "demo.db").is_file()  # the default location
+
+
+def test_demo_json_is_consistent_with_sessions_json(tmp_path: Path) -> None:
+    db = tmp_path / "demo.db"
+    result = run("demo", "--turns", "8", "--db", str(db), "--json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)  # stdout holds the JSON and nothing else
+    assert summary["turns"] == 8
+    assert summary["compaction_count"] == len(summary["compactions"]) >= 2
+    assert summary["model_calls"] > summary["turns"]
+    assert summary["peak_context_tokens"] <= summary["window"]
+    for record in summary["compactions"]:
+        assert record["tokens_after"] < record["tokens_before"]
+        assert record["messages_after"] < record["messages_before"]
+    assert summary["summarizer_tokens"]["output"] > 0
+    assert summary["messages_archived"] > 0
+    # The archive keeps the whole transcript: everything appended is still readable.
+    assert summary["transcript_messages"] > summary["messages_live"]
+
+    listed = run("sessions", str(db), "--json")
+    assert listed.returncode == 0, listed.stderr
+    [session] = json.loads(listed.stdout)
+    assert session["session_id"] == summary["session_id"]
+    assert session["compactions"] == summary["compaction_count"]
+    assert session["messages"] == summary["messages_live"]
+    assert session["input_tokens"] == summary["agent_tokens"]["input"]
+    assert session["preview"].startswith("Invoice totals are off by one cent")
+
+    table = run("sessions", str(db))
+    assert table.returncode == 0
+    assert summary["session_id"][:8] in table.stdout
+    assert "1 session(s)" in table.stdout
+
+
+def test_sessions_on_an_empty_database(tmp_path: Path) -> None:
+    db = tmp_path / "demo.db"
+    assert run("demo", "--turns", "1", "--db", str(db), "--json").returncode == 0
+    other = tmp_path / "empty.db"
+    import sqlite3
+
+    sqlite3.connect(other).close()  # a valid, empty SQLite file
+    result = run("sessions", str(other), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == []
+
+
+# --------------------------------------------------------------------- compact
+
+
+def _anthropic_object() -> dict[str, Any]:
+    system, messages = to_anthropic(history())
+    return {"system": system, "messages": messages, "model": "claude-sonnet-4-5"}
+
+
+CASES = {
+    "openai.json": (lambda: to_openai(history()), False, "openai"),
+    "openai.jsonl": (lambda: to_openai(history()), True, "openai"),
+    "anthropic.json": (_anthropic_object, False, "anthropic"),
+    "anthropic_list.json": (lambda: to_anthropic(history()[1:])[1], False, "anthropic"),
+    "contextfold.json": (lambda: [m.to_dict() for m in history()], False, "contextfold"),
+    "contextfold.jsonl": (lambda: [m.to_dict() for m in history()], True, "contextfold"),
+}
+
+
+def _parse(text: str, fmt: str, jsonl: bool) -> list[Message]:
+    data: Any = [json.loads(line) for line in text.splitlines()] if jsonl else json.loads(text)
+    if fmt == "openai":
+        return from_openai(data)
+    if fmt == "anthropic":
+        if isinstance(data, dict):
+            return from_anthropic(data["messages"], data.get("system"))
+        return from_anthropic(data)
+    return [Message.from_dict(item) for item in data]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_compact_each_format_round_trips_in_its_own_dialect(tmp_path: Path, name: str) -> None:
+    build, jsonl, fmt = CASES[name]
+    source = write(tmp_path / name, build(), jsonl=jsonl)
+    result = run("compact", str(source), "--keep-recent", "4")
+    assert result.returncode == 0, result.stderr
+    messages = _parse(result.stdout, fmt, jsonl)
+    original = _parse(source.read_text(), fmt, jsonl)
+    assert len(messages) < len(original)
+    assert messages[-4:] == original[-4:]  # the recent part is kept verbatim
+    summary = next(m.text for m in messages if "<summary>" in m.text)
+    # The offline summarizer extracted these from the transcript.
+    assert "services/api/main.go" in summary
+    assert "TestHandler0" in summary
+    assert "## Pending work and next step" in summary
+    assert "->" in result.stderr
+    assert "messages" in result.stderr
+    if name == "anthropic.json":
+        assert json.loads(result.stdout)["model"] == "claude-sonnet-4-5"  # other keys kept
+
+
+def test_compact_converts_and_writes_a_file(tmp_path: Path) -> None:
+    source = write(tmp_path / "t.json", to_openai(history()))
+    target = tmp_path / "out.json"
+    result = run("compact", str(source), "--to", "anthropic", "--output", str(target))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    data = json.loads(target.read_text())
+    assert data["system"] == "You are a coding agent."
+    messages = from_anthropic(data["messages"], data["system"])
+    assert messages[0] == Message.system("You are a coding agent.")
+    assert "<summary>" in messages[1].text
+
+
+def test_compact_json_reports_stats(tmp_path: Path) -> None:
+    source = write(tmp_path / "t.json", to_openai(history()))
+    result = run("compact", str(source), "--json", "--keep-recent", "3")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    stats = data["stats"]
+    assert stats["compacted"] is True
+    assert stats["input_format"] == stats["output_format"] == "openai"
+    assert stats["messages_before"] == len(history())
+    assert stats["messages_after"] == len(from_openai(data["messages"]))
+    assert stats["summarizer"] == "contextfold-extractive"
+    assert stats["summarizer_requests"] == 1
+
+
+def test_compact_leaves_a_short_transcript_alone(tmp_path: Path) -> None:
+    short = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    source = write(tmp_path / "t.json", short)
+    result = run("compact", str(source), "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["stats"]["compacted"] is False
+    assert data["messages"] == short
+
+
+def test_compact_validates_a_prompt_template(tmp_path: Path) -> None:
+    source = write(tmp_path / "t.json", to_openai(history()))
+    prompt = tmp_path / "prompt.md"
+    prompt.write_text("Summarize for {team}. Under {max_summary_tokens} tokens.")
+    ok = run("compact", str(source), "--prompt", str(prompt), "--var", "team=payments")
+    assert ok.returncode == 0, ok.stderr
+    line = assert_one_line_error(run("compact", str(source), "--prompt", str(prompt)))
+    assert "team" in line
+
+
+# ------------------------------------------------------------------ bad input
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Path:
+    (tmp_path / "bad.json").write_text('[{"role": "user", "content": "hi"')
+    (tmp_path / "bad.jsonl").write_text('{"role": "user", "content": "a"}\n{"role":\n')
+    (tmp_path / "weird.json").write_text('[{"role": "wizard", "content": "x"}]')
+    (tmp_path / "empty.json").write_text("")
+    (tmp_path / "notdb.db").write_text("hello, not a database" * 100)
+    write(tmp_path / "ok.json", to_openai(history()))
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["compact", "missing.json"], "no such file"),
+        (["compact", "bad.json"], "invalid JSON at line 1"),
+        (["compact", "bad.jsonl"], "invalid JSON on line 2"),
+        (["compact", "weird.json"], "unsupported role 'wizard'"),
+        (["compact", "empty.json"], "empty"),
+        (["compact", "ok.json", "--format", "xml"], "invalid choice: 'xml'"),
+        (["compact", "ok.json", "--format", "contextfold"], "not contextfold"),
+        (["compact", "ok.json", "--provider", "anthropic"], "ANTHROPIC_API_KEY"),
+        (["compact", "ok.json", "--provider", "openai"], "OPENAI_API_KEY"),
+        (["compact", "ok.json", "--provider", "mistral"], "invalid choice: 'mistral'"),
+        (["compact", "ok.json", "--model", "gpt-4o"], "--model needs --provider"),
+        (["compact", "ok.json", "--keep-recent", "0"], "--keep-recent"),
+        (["compact", "ok.json", "--var", "novalue"], "NAME=VALUE"),
+        (["compact", "."], "is a directory"),
+        (["sessions", "missing.db"], "no such database file"),
+        (["sessions", "notdb.db"], "not a contextfold database"),
+        (["demo", "--turns", "0"], "--turns"),
+        (["demo", "--window", "100"], "--window"),
+        (["demo", "--provider", "openai"], "OPENAI_API_KEY"),
+        (["serve", "--port", "0"], "--port"),
+        (["frobnicate"], "invalid choice"),
+        ([], "required"),
+    ],
+)
+def test_bad_input_is_one_line_and_a_nonzero_exit(
+    files: Path, args: list[str], expected: str
+) -> None:
+    line = assert_one_line_error(run(*args, cwd=files))
+    assert expected in line
+
+
+# ----------------------------------------------------------------------- serve
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_serve_starts_the_proxy_on_localhost(tmp_path: Path) -> None:
+    assert CLI
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    proc = subprocess.Popen(
+        [CLI, "serve", "--port", str(port), "--db", str(tmp_path / "cache.db")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert proc.poll() is None, proc.communicate()[0]
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "the proxy never started listening"
+                time.sleep(0.1)
+    finally:
+        proc.terminate()
+        output = proc.communicate(timeout=30)[0]
+    assert "Traceback" not in output
