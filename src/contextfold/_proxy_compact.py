@@ -1,0 +1,265 @@
+"""The proxy's decision for one chat request: forward as is, splice a cached summary, or summarize.
+
+A conversation's history ``H`` arrives whole with every request. If the cache holds a
+summary of a prefix ``H[:c]``, the *effective* history is ``systems of H[:c] +
+summary + acknowledgement + H[c:]`` (the shape :mod:`contextfold.compaction` makes).
+When the effective history's estimated size is over the model's limit, it is
+compacted with :func:`contextfold._compactor.compact_history`; a history that opens
+with an earlier summary is summarized incrementally (that summary is the anchor), and
+the new summary is stored under the hash of the prefix it replaces. Concurrent
+requests of one conversation share one summarization.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from contextfold._compactor import Options, compact_history
+from contextfold._proxy_cache import CachedSummary, SummaryCache, UsageAnchors, chain_hashes
+from contextfold._proxy_dialects import Conversation, Dialect, rebuild, reparse
+from contextfold._summarizer import acknowledgement, render_summary_message
+from contextfold.errors import CompactionError, ContextfoldError
+from contextfold.messages import Message
+from contextfold.tokens import TokenCounter, count_tokens
+from contextfold.transports.base import CompletionTransport, lookup_model
+from contextfold.validation import history_problems
+
+logger = logging.getLogger("contextfold.proxy")
+
+SummaryState = Literal["none", "cached", "created"]
+TransportFactory = Callable[[Dialect, str], CompletionTransport]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What to forward: ``body`` (``None``: the original bytes) and what to report."""
+
+    body: dict[str, Any] | None
+    usage_key: str  # chain hash of the forwarded history, to anchor the next estimate
+    tokens_before: int
+    tokens_after: int
+    summary: SummaryState = "none"
+    error: str | None = None
+
+    @property
+    def compacted(self) -> bool:
+        return self.body is not None
+
+
+class Planner:
+    """Decides, per request, what reaches the upstream (see the module doc)."""
+
+    def __init__(
+        self,
+        cache: SummaryCache,
+        anchors: UsageAnchors,
+        opts: Options,
+        *,
+        threshold: float,
+        target_ratio: float,
+        context_window: int | None,
+    ) -> None:
+        self.cache = cache
+        self.anchors = anchors
+        self.opts = opts
+        self.threshold = threshold
+        self.target_ratio = target_ratio
+        self.context_window = context_window
+        self.summarizations = 0
+        self._inflight: dict[str, asyncio.Future[None]] = {}
+        # conversation root -> (consecutive failures, requests still to skip)
+        self._backoff: dict[str, tuple[int, int]] = {}
+
+    def limit(self, model: str) -> int:
+        """``threshold × window``, never above ``window − max output`` (model registry)."""
+        info = lookup_model(model, context_window=self.context_window)
+        return min(int(self.threshold * info.context_window), info.input_budget)
+
+    def estimate(self, messages: Sequence[Message], chain: Sequence[str], extra: int) -> int:
+        """Recorded upstream usage of the longest known prefix plus a count of the rest."""
+        anchor = self.anchors.latest(chain)
+        if anchor is None:
+            return count_tokens(messages, self.opts.counter) + extra
+        index, tokens = anchor
+        return tokens + count_tokens(messages[index:], self.opts.counter)
+
+    async def plan(
+        self,
+        conv: Conversation,
+        make_transport: Callable[[], CompletionTransport],
+        secrets: Sequence[str | None] = (),
+    ) -> Plan:
+        """The plan for ``conv``; ``secrets`` are scrubbed from any error text it reports."""
+        history = conv.messages
+        chain = chain_hashes(conv.model, history)
+        extra = _extra_tokens(conv, self.opts.counter)
+        if len(history) <= conv.lead + 1:
+            tokens = self.estimate(history, chain, extra)
+            return Plan(None, chain[-1], tokens, tokens)
+        root = chain[conv.lead + 1]
+        limit = self.limit(conv.model)
+        waited = False
+        while True:
+            hit = await self.cache.longest(root, chain)
+            effective, eff_chain = self._splice(conv, chain, hit)
+            tokens = self.estimate(effective, eff_chain, extra)
+            before = tokens if hit is None else self.estimate(history, chain, extra)
+            if tokens <= limit:
+                if hit is None:
+                    return Plan(None, chain[-1], before, tokens)
+                return self._spliced(conv, chain, hit, effective, eff_chain, before, tokens)
+            key = hit.prefix_hash if hit is not None else root
+            running = self._inflight.get(key)
+            if running is None or waited:
+                break
+            waited = True
+            with contextlib.suppress(Exception):
+                await asyncio.shield(running)
+        failures, skip = self._backoff.get(root, (0, 0))
+        if skip:
+            self._backoff[root] = (failures, skip - 1)
+            error = f"summarization skipped after {failures} failed attempt(s); retried later"
+            return Plan(None, chain[-1], before, before, error=error)
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._inflight[key] = future
+        try:
+            plan = await self._summarize(
+                conv, chain, root, effective, before, tokens, limit, make_transport, secrets
+            )
+        finally:
+            del self._inflight[key]
+            future.set_result(None)
+        if plan.error is None:
+            self._backoff.pop(root, None)
+        else:  # skip the next 1, 2, 4 ... 32 over-limit requests of this conversation
+            self._backoff[root] = (failures + 1, min(2**failures, 32))
+        return plan
+
+    def _splice(
+        self, conv: Conversation, chain: list[str], hit: CachedSummary | None
+    ) -> tuple[list[Message], list[str]]:
+        if hit is None:
+            return conv.messages, chain
+        head = _summary_head(conv.messages, hit)
+        effective = [*head, *conv.messages[hit.message_count :]]
+        return effective, chain_hashes(conv.model, effective)
+
+    def _spliced(
+        self,
+        conv: Conversation,
+        chain: list[str],
+        hit: CachedSummary,
+        effective: list[Message],
+        eff_chain: list[str],
+        before: int,
+        after: int,
+    ) -> Plan:
+        head = effective[conv.lead : len(effective) - (len(conv.messages) - hit.message_count)]
+        body = rebuild(conv, head, conv.messages[hit.message_count :], hit.message_count)
+        problem = _check(conv, body)
+        if problem is not None:
+            return Plan(None, chain[-1], before, before, error=problem)
+        return Plan(body, eff_chain[-1], before, after, summary="cached")
+
+    async def _summarize(
+        self,
+        conv: Conversation,
+        original: list[str],
+        root: str,
+        effective: list[Message],
+        before: int,
+        tokens: int,
+        limit: int,
+        make_transport: Callable[[], CompletionTransport],
+        secrets: Sequence[str | None],
+    ) -> Plan:
+        history = conv.messages
+        counted = count_tokens(effective, self.opts.counter)
+        scale = min(max(tokens / counted, 0.5), 4.0) if counted else 1.0
+        try:
+            transport = make_transport()
+            self.summarizations += 1
+            result = await compact_history(
+                effective,
+                transport,
+                self.opts,
+                target_tokens=int(limit * self.target_ratio),
+                scale=scale,
+            )
+        except (ContextfoldError, ValueError) as exc:
+            error = redact(f"{type(exc).__name__}: {exc}", secrets)
+            logger.warning(
+                "summarization failed for a %s request (%s); forwarding it unchanged",
+                conv.model,
+                error,
+            )
+            return Plan(None, original[-1], before, before, error=error)
+        if result is None:
+            return Plan(None, original[-1], before, before)
+        start = len(history) - result.kept_messages
+        chain = chain_hashes(conv.model, history[:start])
+        await self.cache.store(root, CachedSummary(chain[-1], start, result.summary))
+        kept = result.messages[len(result.messages) - result.kept_messages :]
+        head = result.messages[conv.lead : len(result.messages) - result.kept_messages]
+        body = rebuild(conv, head, kept, start)
+        problem = _check(conv, body)
+        if problem is not None:
+            logger.warning(
+                "compacted %s request failed validation; forwarding it unchanged", conv.model
+            )
+            return Plan(None, original[-1], before, before, error=problem)
+        forwarded = chain_hashes(conv.model, result.messages)[-1]
+        after = count_tokens(result.messages, self.opts.counter) + _extra_tokens(
+            conv, self.opts.counter
+        )
+        logger.info(
+            "compacted a %s request: %d -> %d messages, ~%d -> ~%d tokens (limit %d)",
+            conv.model,
+            len(history),
+            len(result.messages),
+            before,
+            after,
+            limit,
+        )
+        return Plan(body, forwarded, before, after, summary="created")
+
+
+def redact(text: str, secrets: Iterable[str | None]) -> str:
+    """``text`` with every non-empty secret replaced by ``[redacted]``."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "[redacted]")
+    return text
+
+
+def _summary_head(history: Sequence[Message], hit: CachedSummary) -> list[Message]:
+    """``systems of the prefix + summary (+ acknowledgement)``, as compaction shapes it."""
+    systems = [m for m in history[: hit.message_count] if m.role == "system"]
+    head = [*systems, render_summary_message(hit.summary)]
+    first_kept = next((m for m in history[hit.message_count :] if m.role != "system"), None)
+    if first_kept is None or first_kept.role == "user":
+        head.append(acknowledgement())
+    return head
+
+
+def _check(conv: Conversation, body: dict[str, Any]) -> str | None:
+    """A description of why ``body`` must not be sent, or ``None`` when it is valid."""
+    try:
+        problems = history_problems(reparse(conv.dialect, body), allow_pending=True)
+    except ValueError as exc:
+        problems = [str(exc)]
+    if not problems:
+        return None
+    error = CompactionError("the compacted history is invalid: " + "; ".join(problems))
+    return f"{type(error).__name__}: {error}"
+
+
+def _extra_tokens(conv: Conversation, counter: TokenCounter) -> int:
+    """Tokens the request spends outside its messages (tool definitions)."""
+    tools = conv.body.get("tools")
+    return counter(str(tools)) if tools else 0

@@ -1,0 +1,205 @@
+"""What the proxy must know of the two wire dialects beyond :mod:`contextfold.formats`.
+
+Request bodies are parsed into messages with ``formats``; a compacted body keeps
+every field of the original except the history, and the *recent* part of the
+history is copied from the original wire dicts verbatim whenever it was not changed
+(so ``cache_control``, ``name`` and other fields the message model does not carry
+survive). Also here: the usage the upstream reports (JSON and SSE) and the error
+body each dialect's clients expect.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from contextfold.formats import from_anthropic, from_openai, to_anthropic, to_openai
+from contextfold.messages import Message
+
+Dialect = Literal["openai", "anthropic"]
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    """A parsed chat request: its body, model and history (system messages included)."""
+
+    dialect: Dialect
+    body: dict[str, Any]
+    model: str
+    messages: list[Message]
+    lead: int  # how many system messages open ``messages``
+
+
+def parse_request(dialect: Dialect, raw: bytes) -> Conversation:
+    """Parse a chat request body; :class:`ValueError` says what is wrong with it."""
+    try:
+        body = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"request body is not valid JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise ValueError(f"request body must be a JSON object, got {type(body).__name__}")
+    model = body.get("model")
+    if not isinstance(model, str) or not model:
+        raise ValueError("field 'model' must be a non-empty string")
+    wire = body.get("messages")
+    if not isinstance(wire, list):
+        raise ValueError("field 'messages' must be a list of messages")
+    try:
+        if dialect == "openai":
+            messages = from_openai(wire)
+        else:
+            system = body.get("system")
+            if system is not None and not isinstance(system, str | list):
+                raise ValueError("field 'system' must be a string or a list of text blocks")
+            messages = from_anthropic(wire, system)
+    except ValueError as exc:
+        raise ValueError(f"field 'messages': {exc}") from None
+    lead = 0
+    while lead < len(messages) and messages[lead].role == "system":
+        lead += 1
+    return Conversation(dialect, body, model, messages, lead)
+
+
+def _parse(dialect: Dialect, wire: Sequence[Mapping[str, Any]]) -> list[Message]:
+    return from_openai(wire) if dialect == "openai" else from_anthropic(wire)
+
+
+def _verbatim_tail(conv: Conversation, start: int) -> list[Any] | None:
+    """The original wire dicts that parse to exactly ``conv.messages[start:]``, if any.
+
+    Wire dicts and messages are nearly one to one (OpenAI tool messages merge into
+    one message, Anthropic system notes split out of one), so the search starts
+    where they would be and walks in the direction the message count points.
+    """
+    wire: list[Any] = conv.body["messages"]
+    want = conv.messages[start:]
+    w = max(0, len(wire) - len(want))
+    step = 0
+    while 0 <= w < len(wire):
+        try:
+            got = _parse(conv.dialect, wire[w:])
+        except ValueError:
+            return None
+        if got == want:
+            return wire[w:]
+        direction = (len(got) < len(want)) - (len(got) > len(want))
+        if direction == 0 or direction == -step:
+            return None
+        step = direction
+        w -= direction
+    return None
+
+
+def rebuild(
+    conv: Conversation, head: Sequence[Message], tail: Sequence[Message], start: int
+) -> dict[str, Any]:
+    """A copy of ``conv.body`` whose history is ``lead systems + head + tail``.
+
+    ``head`` is what replaces ``conv.messages[conv.lead:start]`` (moved system
+    messages, the summary, the acknowledgement); ``tail`` is the kept part, copied
+    verbatim from the original body when it equals ``conv.messages[start:]``.
+    """
+    lead = conv.messages[: conv.lead]
+    original = tail == conv.messages[start:]
+    wire_tail = _verbatim_tail(conv, start) if original else None
+    body = dict(conv.body)
+    if conv.dialect == "openai":
+        messages: list[Any] = list(conv.body["messages"][: conv.lead])
+        if wire_tail is None:
+            messages += to_openai([*head, *tail])
+        else:
+            messages += to_openai(head) + wire_tail
+        body["messages"] = messages
+        return body
+    top, head_wire = to_anthropic(
+        [*lead, *head] if wire_tail is not None else [*lead, *head, *tail]
+    )
+    original_top = lead[0].text if lead and conv.body.get("system") else None
+    if top != original_top:
+        body["system"] = top
+    body["messages"] = head_wire + wire_tail if wire_tail is not None else head_wire
+    if top is None:
+        body.pop("system", None)
+    return body
+
+
+def reparse(dialect: Dialect, body: Mapping[str, Any]) -> list[Message]:
+    """The history a rebuilt ``body`` carries (to validate what will be sent)."""
+    if dialect == "openai":
+        return from_openai(body["messages"])
+    return from_anthropic(body["messages"], body.get("system"))
+
+
+def usage_input_tokens(dialect: Dialect, payload: Any) -> int | None:
+    """The whole prompt size in a response (or stream event) payload, if it has one.
+
+    Anthropic reports cached tokens separately; they are added back.
+    """
+    if not isinstance(payload, dict):
+        return None
+    if dialect == "anthropic" and isinstance(payload.get("message"), dict):
+        payload = payload["message"]  # the message_start event
+    usage = payload.get("usage")
+    if not isinstance(usage, dict):
+        return None
+    keys = (
+        ("prompt_tokens",)
+        if dialect == "openai"
+        else ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+    )
+    values = [usage.get(k) for k in keys]
+    if not isinstance(values[0], int) or isinstance(values[0], bool):
+        return None
+    total = sum(v for v in values if isinstance(v, int) and not isinstance(v, bool))
+    return total or None
+
+
+class SSEUsageScanner:
+    """Watches an SSE byte stream for the prompt size without changing or holding it.
+
+    Only ``data:`` lines that mention ``"usage"`` are decoded; partial lines are kept
+    until their end arrives. The first non-zero prompt size found wins.
+    """
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.dialect = dialect
+        self.input_tokens: int | None = None
+        self._partial = b""
+
+    def feed(self, chunk: bytes) -> None:
+        if self.input_tokens is not None:
+            return
+        lines = (self._partial + chunk).split(b"\n")
+        self._partial = lines.pop()
+        for line in lines:
+            if not line.startswith(b"data:") or b'"usage"' not in line:
+                continue
+            try:
+                payload = json.loads(line[5:])
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                continue
+            tokens = usage_input_tokens(self.dialect, payload)
+            if tokens:
+                self.input_tokens = tokens
+                self._partial = b""
+                return
+
+
+_ERROR_TYPES: dict[int, tuple[str, str]] = {
+    # status: (openai type, anthropic type)
+    400: ("invalid_request_error", "invalid_request_error"),
+    413: ("invalid_request_error", "request_too_large"),
+    502: ("upstream_error", "api_error"),
+    504: ("upstream_error", "timeout_error"),
+}
+
+
+def error_body(dialect: Dialect, status: int, message: str) -> dict[str, Any]:
+    """The error JSON that ``dialect``'s clients parse, for an error made by the proxy."""
+    openai_type, anthropic_type = _ERROR_TYPES.get(status, ("api_error", "api_error"))
+    if dialect == "openai":
+        code = "request_too_large" if status == 413 else None
+        return {"error": {"message": message, "type": openai_type, "param": None, "code": code}}
+    return {"type": "error", "error": {"type": anthropic_type, "message": message}}

@@ -1,0 +1,294 @@
+"""The proxy's HTTP side: reading requests, forwarding them, relaying responses.
+
+Bodies are read up to a size limit; responses are relayed as raw bytes (the
+upstream is asked for ``identity`` encoding so the proxy can read the usage it
+reports without touching what the client receives). Credentials come in with the
+request, go out with the forwarded request and the summarizer's transport, and go
+nowhere else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import AsyncIterator, Iterable
+
+import anthropic
+import httpx2
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+
+from contextfold._proxy_compact import Plan, Planner, redact
+from contextfold._proxy_dialects import (
+    Dialect,
+    SSEUsageScanner,
+    error_body,
+    parse_request,
+    usage_input_tokens,
+)
+from contextfold.transports.anthropic import AnthropicTransport
+from contextfold.transports.base import CompletionTransport
+from contextfold.transports.openai import OpenAITransport
+
+logger = logging.getLogger("contextfold.proxy")
+
+# RFC 9110 §7.6.1 hop-by-hop headers, plus what the proxy recomputes itself.
+_HOP_BY_HOP = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "proxy-connection",
+        "te",
+        "trailer",
+        "transfer-encoding",
+        "upgrade",
+        "host",
+        "content-length",
+    }
+)
+_UNSAFE_HEADER_TEXT = re.compile(r"[^\x20-\x7e]")
+_ERROR_HEADER_CHARS = 300
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _drop(headers: Iterable[tuple[str, str]], extra: frozenset[str]) -> list[tuple[str, str]]:
+    pairs = list(headers)
+    named = {
+        token.strip().lower()
+        for name, value in pairs
+        if name.lower() == "connection"
+        for token in value.split(",")
+    }
+    return [(n, v) for n, v in pairs if n.lower() not in _HOP_BY_HOP | extra | named]
+
+
+def _credentials(request: Request) -> tuple[str | None, str | None]:
+    """``(x-api-key, bearer token)`` of the incoming request."""
+    bearer = request.headers.get("authorization", "")
+    token = bearer[7:].strip() if bearer[:7].lower() == "bearer " else None
+    return request.headers.get("x-api-key"), token or None
+
+
+class Forwarder:
+    """Reads, plans, forwards and relays; one per app."""
+
+    def __init__(
+        self,
+        client: httpx2.AsyncClient,
+        planner: Planner,
+        *,
+        upstream_openai: str,
+        upstream_anthropic: str,
+        max_body_bytes: int,
+        summary_model: str | None,
+        context_window: int | None,
+        summary_max_retries: int,
+    ) -> None:
+        self.client = client
+        self.planner = planner
+        self.upstream_openai = upstream_openai
+        self.upstream_anthropic = upstream_anthropic
+        self.max_body_bytes = max_body_bytes
+        self.summary_model = summary_model
+        self.context_window = context_window
+        self.summary_max_retries = summary_max_retries
+        self._started = False
+        self._start_lock = asyncio.Lock()
+
+    async def start(self) -> None:
+        """Open the summary cache (idempotent; also done lazily by the first request)."""
+        async with self._start_lock:
+            if not self._started:
+                await self.planner.cache.open()
+                self._started = True
+
+    # -- routing -------------------------------------------------------------------
+
+    def _dialect_of(self, request: Request) -> Dialect:
+        path = request.url.path
+        if path == "/v1/messages" or path.startswith("/v1/messages/"):
+            return "anthropic"
+        return "anthropic" if "anthropic-version" in request.headers else "openai"
+
+    def _url(self, dialect: Dialect, request: Request) -> str:
+        path = request.url.path
+        if dialect == "anthropic":
+            url = self.upstream_anthropic + path
+        else:
+            suffix = path[3:] if path == "/v1" or path.startswith("/v1/") else path
+            url = self.upstream_openai + suffix
+        query = request.url.query
+        return f"{url}?{query}" if query else url
+
+    # -- requests ------------------------------------------------------------------
+
+    async def _read(self, request: Request) -> bytes:
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
+            raise _TooLarge
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > self.max_body_bytes:
+                raise _TooLarge
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def _error(self, dialect: Dialect, status: int, message: str) -> Response:
+        return Response(
+            json.dumps(error_body(dialect, status, message)),
+            status_code=status,
+            media_type="application/json",
+        )
+
+    def _too_large(self, dialect: Dialect) -> Response:
+        return self._error(
+            dialect,
+            413,
+            f"request body is larger than the proxy's limit of {self.max_body_bytes} bytes",
+        )
+
+    def _transport(self, request: Request, dialect: Dialect, model: str) -> CompletionTransport:
+        api_key, bearer = _credentials(request)
+        retries = self.summary_max_retries
+        if dialect == "openai":
+            return OpenAITransport(
+                model,
+                api_key=bearer or api_key,
+                base_url=self.upstream_openai,
+                http_client=self.client,
+                context_window=self.context_window,
+                max_retries=retries,
+            )
+        if api_key is None and bearer is not None:
+            sdk = anthropic.AsyncAnthropic(
+                auth_token=bearer,
+                base_url=self.upstream_anthropic,
+                http_client=self.client,
+                max_retries=0,
+            )
+            return AnthropicTransport(
+                model, client=sdk, context_window=self.context_window, max_retries=retries
+            )
+        return AnthropicTransport(
+            model,
+            api_key=api_key,
+            base_url=self.upstream_anthropic,
+            http_client=self.client,
+            context_window=self.context_window,
+            max_retries=retries,
+        )
+
+    async def chat(self, request: Request, dialect: Dialect) -> Response:
+        """A chat request: maybe compacted, then forwarded (see :mod:`contextfold.proxy`)."""
+        await self.start()
+        try:
+            raw = await self._read(request)
+        except _TooLarge:
+            return self._too_large(dialect)
+        try:
+            conv = parse_request(dialect, raw)
+        except ValueError as exc:
+            return self._error(dialect, 400, str(exc))
+        model = self.summary_model or conv.model
+        plan = await self.planner.plan(
+            conv, lambda: self._transport(request, dialect, model), _credentials(request)
+        )
+        body = raw if plan.body is None else json.dumps(plan.body).encode()
+        return await self._forward(request, dialect, body, plan)
+
+    async def passthrough(self, request: Request) -> Response:
+        """Any other route: forwarded as is to the upstream of its dialect."""
+        dialect = self._dialect_of(request)
+        try:
+            raw = await self._read(request)
+        except _TooLarge:
+            return self._too_large(dialect)
+        return await self._forward(request, dialect, raw, None)
+
+    # -- forwarding ----------------------------------------------------------------
+
+    def _report(self, plan: Plan, secrets: Iterable[str | None]) -> list[tuple[str, str]]:
+        headers = [
+            ("x-contextfold-compacted", "true" if plan.compacted else "false"),
+            ("x-contextfold-tokens-before", str(plan.tokens_before)),
+            ("x-contextfold-tokens-after", str(plan.tokens_after)),
+            ("x-contextfold-summary", plan.summary),
+        ]
+        if plan.error is not None:
+            text = _UNSAFE_HEADER_TEXT.sub(" ", redact(plan.error, secrets))
+            headers.append(("x-contextfold-error", text[:_ERROR_HEADER_CHARS]))
+        return headers
+
+    async def _forward(
+        self, request: Request, dialect: Dialect, body: bytes, plan: Plan | None
+    ) -> Response:
+        headers = _drop(request.headers.items(), frozenset({"accept-encoding"}))
+        headers.append(("accept-encoding", "identity"))
+        upstream = self.client.build_request(
+            request.method, self._url(dialect, request), headers=headers, content=body
+        )
+        try:
+            reply = await self.client.send(upstream, stream=True)
+        except httpx2.TimeoutException:
+            return self._error(dialect, 504, "the upstream did not answer in time")
+        except httpx2.HTTPError as exc:
+            logger.warning("upstream %s unreachable: %s", upstream.url.host, type(exc).__name__)
+            return self._error(
+                dialect, 502, f"the upstream could not be reached ({type(exc).__name__})"
+            )
+        out = _drop(reply.headers.multi_items(), frozenset())
+        if plan is not None:
+            out += self._report(plan, _credentials(request))
+        raw_out = [(n.lower().encode("latin-1"), v.encode("latin-1")) for n, v in out]
+        record = plan is not None and reply.status_code < 300 and bool(plan.usage_key)
+        if reply.headers.get("content-type", "").startswith("text/event-stream"):
+            scanner = SSEUsageScanner(dialect) if record else None
+            response: Response = StreamingResponse(
+                self._relay(reply, scanner, plan), status_code=reply.status_code
+            )
+            response.raw_headers = raw_out
+            return response
+        try:
+            content = b"".join([chunk async for chunk in reply.aiter_raw()])
+        except httpx2.HTTPError as exc:
+            return self._error(dialect, 502, f"the upstream reply broke off ({type(exc).__name__})")
+        finally:
+            await reply.aclose()
+        if record and plan is not None and "content-encoding" not in reply.headers:
+            self._record_json(dialect, content, plan)
+        response = Response(content, status_code=reply.status_code)
+        response.raw_headers = [*raw_out, (b"content-length", str(len(content)).encode())]
+        return response
+
+    def _record_json(self, dialect: Dialect, content: bytes, plan: Plan) -> None:
+        try:
+            tokens = usage_input_tokens(dialect, json.loads(content))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            return
+        if tokens:
+            self.planner.anchors.record(plan.usage_key, tokens)
+
+    async def _relay(
+        self, reply: httpx2.Response, scanner: SSEUsageScanner | None, plan: Plan | None
+    ) -> AsyncIterator[bytes]:
+        try:
+            async for chunk in reply.aiter_raw():
+                if scanner is not None:
+                    scanner.feed(chunk)
+                yield chunk
+        except httpx2.HTTPError as exc:
+            # Headers are gone already; the client sees the stream end early.
+            logger.warning("upstream stream broke off: %s", type(exc).__name__)
+        finally:
+            await reply.aclose()
+            if scanner is not None and scanner.input_tokens and plan is not None:
+                self.planner.anchors.record(plan.usage_key, scanner.input_tokens)

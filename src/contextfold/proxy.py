@@ -1,0 +1,206 @@
+"""An HTTP proxy that gives any agent compaction by changing its base URL.
+
+>>> serve(upstream_openai="https://api.openai.com/v1", port=8787)   # blocks
+
+or, as an ASGI app under any server: ``app = create_app(db_path="proxy.db")``.
+
+Routes:
+
+``POST /v1/chat/completions`` (OpenAI) and ``POST /v1/messages`` (Anthropic)
+    The body is parsed with :mod:`contextfold.formats`. When the conversation's
+    estimated prompt size is over its model's limit (``threshold ×`` the context
+    window from the model registry, never above ``window − max output``), the older
+    part is replaced by a summary and the rewritten request is forwarded; otherwise
+    the original bytes are forwarded untouched. The estimate is anchored on the
+    prompt size the upstream reported for the longest already-seen prefix of the
+    same history, and counted with the configured counter for the rest.
+Anything else (``GET /v1/models``, ``/v1/embeddings``, ``/v1/messages/count_tokens``...)
+    Proxied transparently: ``/v1/messages…`` and requests carrying an
+    ``anthropic-version`` header go to the Anthropic upstream, the rest to OpenAI.
+
+Summaries are made through :class:`~contextfold.transports.openai.OpenAITransport`
+or :class:`~contextfold.transports.anthropic.AnthropicTransport` pointed at the
+configured upstream, with the *caller's own* credentials (``Authorization`` /
+``x-api-key``), and the model ``summary_model`` or the request's. They are cached in
+SQLite under a hash of the prefix they replace, so a client that resends its whole,
+growing history pays one summarization per threshold crossing; the next crossing
+extends the cached summary incrementally. Concurrent requests of one conversation
+share one summarization.
+
+Guarantees:
+
+* Responses pass through byte for byte; server-sent event streams are relayed
+  chunk by chunk as they arrive. Upstream errors keep their status and body.
+* Every chat response says what happened: ``x-contextfold-compacted: true|false``,
+  ``x-contextfold-tokens-before`` / ``-after`` (estimated prompt sizes),
+  ``x-contextfold-summary: none|cached|created`` and, when summarization failed or
+  the rewrite was invalid, ``x-contextfold-error`` - the original request is then
+  forwarded unchanged rather than failing the call.
+* A rewritten history passes :func:`~contextfold.validation.history_problems`
+  (tool calls stay with their results, system messages are kept) or is not sent.
+* Malformed JSON or a body that is not a chat request gets a 400, a body over
+  ``max_body_bytes`` a 413, an unreachable upstream a 502 (504 on timeout), each
+  with a JSON error body in the dialect's own shape.
+* Credentials are forwarded and used for summaries only; they are never logged,
+  never put in a header or error, never stored (the cache holds summaries and
+  hashes). Hop-by-hop headers, ``Host`` and ``Content-Length`` are not forwarded.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx2
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from contextfold._compactor import build_options
+from contextfold._proxy_cache import SummaryCache, UsageAnchors
+from contextfold._proxy_compact import Planner
+from contextfold._proxy_forward import Forwarder
+from contextfold.compaction import PromptLike
+from contextfold.tokens import TokenCounter, approx_token_counter
+
+__all__ = ["DEFAULT_MAX_BODY_BYTES", "create_app", "serve"]
+
+DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024
+"""32 MiB, the request size limit of the Anthropic Messages API."""
+
+_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+
+def create_app(
+    *,
+    upstream_openai: str = "https://api.openai.com/v1",
+    upstream_anthropic: str = "https://api.anthropic.com",
+    db_path: str | os.PathLike[str] | None = None,
+    threshold: float = 0.75,
+    keep_recent: int = 6,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    summary_model: str | None = None,
+    http_client: httpx2.AsyncClient | None = None,
+    context_window: int | None = None,
+    counter: TokenCounter = approx_token_counter,
+    system_prompt: PromptLike | None = None,
+    max_summary_tokens: int = 4_000,
+    target_ratio: float = 0.5,
+    summary_max_retries: int = 2,
+    timeout: float = 600.0,
+) -> Starlette:
+    """The proxy as a Starlette (ASGI) application.
+
+    ``upstream_openai`` is an OpenAI base URL including its ``/v1`` (the proxy's
+    ``/v1/x`` goes to ``{upstream_openai}/x``); ``upstream_anthropic`` is an
+    Anthropic base URL without it (``/v1/x`` goes to ``{upstream_anthropic}/v1/x``),
+    the same conventions as the official SDKs' ``base_url``. ``db_path`` is the
+    SQLite summary cache (``None``: in memory, lost on restart). ``context_window``
+    overrides the registry's window for every model (a local server). ``http_client``
+    (an ``httpx2.AsyncClient``, the SDKs' HTTP library) carries every upstream call,
+    forwarded and summarizing alike; the app closes it only if it made it.
+    ``counter``, ``system_prompt``, ``max_summary_tokens``, ``target_ratio`` (the
+    share of the limit a fresh compaction aims for) and ``keep_recent`` are the
+    options of :class:`~contextfold.compaction.AutoCompactStore`;
+    ``summary_max_retries`` counts the summarizer's retries of transient errors and
+    ``timeout`` bounds each upstream read in seconds.
+
+    The SQLite file is opened by the app's lifespan (or on the first request when the
+    server runs no lifespan). Bad settings raise :class:`ValueError` here.
+    """
+    if not 0 < threshold <= 1:
+        raise ValueError(f"threshold must be in (0, 1], got {threshold}")
+    if not 0 < target_ratio < 1:
+        raise ValueError(f"target_ratio must be in (0, 1), got {target_ratio}")
+    if max_body_bytes < 1:
+        raise ValueError(f"max_body_bytes must be positive, got {max_body_bytes}")
+    if context_window is not None and context_window < 1024:
+        raise ValueError(f"context_window must be at least 1024, got {context_window}")
+    if summary_max_retries < 0:
+        raise ValueError(f"summary_max_retries must be non-negative, got {summary_max_retries}")
+    for name, url in (
+        ("upstream_openai", upstream_openai),
+        ("upstream_anthropic", upstream_anthropic),
+    ):
+        if not url.startswith(("http://", "https://")):
+            raise ValueError(f"{name} must be an http(s) URL, got {url!r}")
+    opts = build_options(
+        keep_recent=keep_recent,
+        system_prompt=system_prompt,
+        update_prompt=None,
+        prompt_vars=None,
+        counter=counter,
+        max_summary_tokens=max_summary_tokens,
+        max_tool_chars=8_000,
+        kept_tool_chars=2_000,
+        cache_friendly=False,
+        agent_system=None,
+        agent_tools=(),
+    )
+    planner = Planner(
+        SummaryCache(db_path),
+        UsageAnchors(),
+        opts,
+        threshold=threshold,
+        target_ratio=target_ratio,
+        context_window=context_window,
+    )
+    owns_client = http_client is None
+    client = http_client or httpx2.AsyncClient(
+        timeout=httpx2.Timeout(timeout, connect=min(timeout, 30.0)),
+        limits=httpx2.Limits(max_connections=256, max_keepalive_connections=64),
+    )
+    forwarder = Forwarder(
+        client,
+        planner,
+        upstream_openai=upstream_openai.rstrip("/"),
+        upstream_anthropic=upstream_anthropic.rstrip("/"),
+        max_body_bytes=max_body_bytes,
+        summary_model=summary_model,
+        context_window=context_window,
+        summary_max_retries=summary_max_retries,
+    )
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await forwarder.start()
+        try:
+            yield
+        finally:
+            await planner.cache.close()
+            if owns_client:
+                await client.aclose()
+
+    async def chat_completions(request: Request) -> Response:
+        return await forwarder.chat(request, "openai")
+
+    async def messages(request: Request) -> Response:
+        return await forwarder.chat(request, "anthropic")
+
+    async def other(request: Request) -> Response:
+        return await forwarder.passthrough(request)
+
+    app = Starlette(
+        routes=[
+            Route("/v1/chat/completions", chat_completions, methods=["POST"]),
+            Route("/v1/messages", messages, methods=["POST"]),
+            Route("/{path:path}", other, methods=_METHODS),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.forwarder = forwarder
+    return app
+
+
+def serve(host: str = "127.0.0.1", port: int = 8787, **create_app_kwargs: Any) -> None:
+    """Run :func:`create_app` (``**create_app_kwargs``) with uvicorn until interrupted.
+
+    Binds ``127.0.0.1`` unless told otherwise: anyone who can reach the port can
+    spend the credentials that pass through it, so expose it deliberately.
+    """
+    import uvicorn
+
+    uvicorn.run(create_app(**create_app_kwargs), host=host, port=port, log_level="info")

@@ -1,0 +1,513 @@
+"""The compaction proxy in-process: stock SDK clients -> proxy -> fake upstream (ASGI both hops)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anthropic
+import httpx2
+import openai
+import pytest
+from starlette.applications import Starlette
+
+from contextfold.formats import from_anthropic, from_openai
+from contextfold.proxy import create_app
+from contextfold.validation import validate_history
+from tests._proxy_upstream import Upstream, anthropic_history, openai_history
+
+OPENAI_KEY = "sk-test-DISTINCTIVE-9f8e7d6c5b4a3921"
+ANTHROPIC_KEY = "sk-ant-DISTINCTIVE-1a2b3c4d5e6f7a8b"
+MODEL = "test-model"
+# context_window 32,768 x threshold 0.25: compaction above ~8,192 estimated tokens.
+SETTINGS: dict[str, Any] = {"context_window": 32_768, "threshold": 0.25, "summary_max_retries": 0}
+
+MakeApp = Callable[..., Awaitable[Starlette]]
+
+
+@pytest.fixture
+def upstream() -> Upstream:
+    return Upstream()
+
+
+@pytest.fixture
+async def make_app(upstream: Upstream, tmp_path: Path) -> AsyncIterator[MakeApp]:
+    stack: list[tuple[Starlette, Any, httpx2.AsyncClient]] = []
+
+    async def make(**overrides: Any) -> Starlette:
+        client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=upstream.app()))
+        settings = {
+            "upstream_openai": "http://upstream.test/v1",
+            "upstream_anthropic": "http://upstream.test",
+            "db_path": tmp_path / "proxy.db",
+            "http_client": client,
+            **SETTINGS,
+            **overrides,
+        }
+        app = create_app(**settings)
+        lifespan = app.router.lifespan_context(app)
+        await lifespan.__aenter__()
+        stack.append((app, lifespan, client))
+        return app
+
+    yield make
+    for _, lifespan, client in reversed(stack):
+        await lifespan.__aexit__(None, None, None)
+        await client.aclose()
+
+
+@pytest.fixture
+async def app(make_app: MakeApp) -> Starlette:
+    return await make_app()
+
+
+def local(app: Starlette) -> httpx2.AsyncClient:
+    return httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url="http://proxy.test")
+
+
+def openai_client(app: Starlette) -> openai.AsyncOpenAI:
+    return openai.AsyncOpenAI(
+        api_key=OPENAI_KEY, base_url="http://proxy.test/v1", http_client=local(app), max_retries=0
+    )
+
+
+def anthropic_client(app: Starlette) -> anthropic.AsyncAnthropic:
+    return anthropic.AsyncAnthropic(
+        api_key=ANTHROPIC_KEY, base_url="http://proxy.test", http_client=local(app), max_retries=0
+    )
+
+
+def stored_files(folder: Path) -> dict[str, bytes]:
+    return {f.name: f.read_bytes() for f in folder.iterdir()}
+
+
+def summary_texts(messages: list[Any]) -> list[str]:
+    return [m.text for m in messages if "<summary>" in m.text]
+
+
+# -- pass-through ---------------------------------------------------------------------
+
+
+async def test_short_request_is_forwarded_byte_identical(
+    app: Starlette, upstream: Upstream
+) -> None:
+    raw = json.dumps({"model": MODEL, "messages": openai_history(1), "temperature": 0.1}).encode()
+    async with local(app) as client:
+        reply = await client.post(
+            "/v1/chat/completions",
+            content=raw,
+            headers={"authorization": f"Bearer {OPENAI_KEY}", "content-type": "application/json"},
+        )
+    assert reply.status_code == 200
+    assert upstream.seen[-1].raw == raw
+    assert upstream.seen[-1].headers["authorization"] == f"Bearer {OPENAI_KEY}"
+    assert reply.headers["x-contextfold-compacted"] == "false"
+    assert reply.headers["x-contextfold-summary"] == "none"
+    assert int(reply.headers["x-contextfold-tokens-before"]) > 0
+    assert reply.json()["choices"][0]["message"]["content"] == "Hello from upstream"
+    assert not upstream.summaries
+
+
+async def test_stock_openai_client_gets_replies_and_streams(app: Starlette) -> None:
+    client = openai_client(app)
+    history = openai_history(1)
+    reply = await client.chat.completions.create(model=MODEL, messages=history)
+    assert reply.choices[0].message.content == "Hello from upstream"
+    assert reply.usage is not None
+    assert reply.usage.prompt_tokens > 0
+    stream = await client.chat.completions.create(
+        model=MODEL, messages=history, stream=True, stream_options={"include_usage": True}
+    )
+    text = "".join([c.choices[0].delta.content or "" async for c in stream if c.choices])
+    assert text == "Hello from upstream"
+
+
+async def test_stock_anthropic_client_gets_replies_and_streams(app: Starlette) -> None:
+    client = anthropic_client(app)
+    history = anthropic_history(1)
+    reply = await client.messages.create(
+        model=MODEL, max_tokens=100, system="Be careful.", messages=history
+    )
+    assert reply.content[0].type == "text"
+    assert reply.content[0].text == "Hello from upstream"
+    async with client.messages.stream(
+        model=MODEL, max_tokens=100, system="Be careful.", messages=history
+    ) as stream:
+        text = "".join([t async for t in stream.text_stream])
+        final = await stream.get_final_message()
+    assert text == "Hello from upstream"
+    assert final.usage.input_tokens > 0
+
+
+# -- compaction -----------------------------------------------------------------------
+
+
+async def test_long_openai_conversation_arrives_compacted_and_valid(
+    app: Starlette, upstream: Upstream
+) -> None:
+    client = openai_client(app)
+    history = openai_history(24)
+    raw = await client.chat.completions.with_raw_response.create(model=MODEL, messages=history)
+    assert raw.parse().choices[0].message.content == "Hello from upstream"
+    assert raw.headers["x-contextfold-compacted"] == "true"
+    assert raw.headers["x-contextfold-summary"] == "created"
+    before = int(raw.headers["x-contextfold-tokens-before"])
+    after = int(raw.headers["x-contextfold-tokens-after"])
+    assert before > 8_192 > after
+
+    assert len(upstream.summaries) == 1
+    summary_request = upstream.summaries[0]
+    assert summary_request.headers["authorization"] == f"Bearer {OPENAI_KEY}"
+    assert summary_request.json["model"] == MODEL
+    sent = upstream.chats[-1].json
+    assert sent["messages"][0] == history[0]  # system prompt kept verbatim
+    assert sent["messages"][-6:] == history[-6:]  # recent part kept verbatim
+    messages = from_openai(sent["messages"])
+    validate_history(messages)
+    assert len(messages) < len(from_openai(history))
+    assert "SUMMARY-1 (fresh)" in summary_texts(messages)[0]
+
+
+async def test_next_request_reuses_the_cached_summary(app: Starlette, upstream: Upstream) -> None:
+    client = openai_client(app)
+    history = openai_history(24)
+    await client.chat.completions.create(model=MODEL, messages=history)
+    assert len(upstream.summaries) == 1
+    history += [
+        {"role": "assistant", "content": "Hello from upstream"},
+        {"role": "user", "content": "and then?"},
+    ]
+    raw = await client.chat.completions.with_raw_response.create(model=MODEL, messages=history)
+    assert raw.headers["x-contextfold-compacted"] == "true"
+    assert raw.headers["x-contextfold-summary"] == "cached"
+    assert len(upstream.summaries) == 1  # no second summarization
+    sent = from_openai(upstream.chats[-1].json["messages"])
+    validate_history(sent)
+    assert "SUMMARY-1 (fresh)" in summary_texts(sent)[0]
+    assert upstream.chats[-1].json["messages"][-8:] == history[-8:]
+
+
+async def test_a_later_crossing_extends_the_summary_incrementally(
+    app: Starlette, upstream: Upstream
+) -> None:
+    client = openai_client(app)
+    history = openai_history(24)
+    await client.chat.completions.create(model=MODEL, messages=history)
+    rounds = 0
+    while len(upstream.summaries) == 1:
+        history += [
+            {"role": "assistant", "content": "done: " + "d" * 4_000},
+            {"role": "user", "content": f"next step {rounds}: " + "n" * 4_000},
+        ]
+        await client.chat.completions.create(model=MODEL, messages=history)
+        rounds += 1
+        assert rounds < 20
+    assert rounds > 1  # the first requests after the crossing reused the cache
+    update = upstream.summaries[1]
+    transcript = json.dumps(update.json["messages"])
+    assert "summarized before" in update.json["messages"][0]["content"]
+    assert "SUMMARY-1 (fresh)" in transcript  # the previous summary is the anchor
+    sent = from_openai(upstream.chats[-1].json["messages"])
+    validate_history(sent)
+    assert "SUMMARY-2 (update)" in summary_texts(sent)[0]
+
+
+async def test_long_anthropic_conversation_arrives_compacted_and_valid(
+    app: Starlette, upstream: Upstream
+) -> None:
+    client = anthropic_client(app)
+    history = anthropic_history(24)
+    system = [{"type": "text", "text": "Be careful.", "cache_control": {"type": "ephemeral"}}]
+    raw = await client.messages.with_raw_response.create(
+        model=MODEL,
+        max_tokens=100,
+        system=system,
+        messages=history,  # type: ignore[arg-type]
+    )
+    assert raw.headers["x-contextfold-compacted"] == "true"
+    assert len(upstream.summaries) == 1
+    # The SDK sends its key as a bearer token; the summary request carries the same one.
+    assert upstream.summaries[0].headers["authorization"] == f"Bearer {ANTHROPIC_KEY}"
+    sent = upstream.chats[-1].json
+    assert sent["system"] == system  # kept verbatim, cache_control included
+    assert sent["max_tokens"] == 100
+    assert sent["messages"][-5:] == history[-5:]
+    messages = from_anthropic(sent["messages"], sent["system"])
+    validate_history(messages, "anthropic")
+    assert "SUMMARY-1" in summary_texts(messages)[0]
+
+    history += [
+        {"role": "assistant", "content": "ok"},
+        {"role": "user", "content": "more"},
+    ]
+    async with client.messages.stream(
+        model=MODEL,
+        max_tokens=100,
+        system=system,  # type: ignore[arg-type]
+        messages=history,  # type: ignore[arg-type]
+    ) as stream:
+        text = "".join([t async for t in stream.text_stream])
+    assert text == "Hello from upstream"
+    assert len(upstream.summaries) == 1
+    assert "SUMMARY-1" in json.dumps(upstream.chats[-1].json["messages"][0])
+
+
+async def test_concurrent_requests_share_one_summarization(
+    app: Starlette, upstream: Upstream
+) -> None:
+    upstream.summary_delay = 0.05
+    client = openai_client(app)
+    history = openai_history(24)
+    replies = await asyncio.gather(
+        *[
+            client.chat.completions.with_raw_response.create(model=MODEL, messages=history)
+            for _ in range(4)
+        ]
+    )
+    assert len(upstream.summaries) == 1
+    assert {r.headers["x-contextfold-compacted"] for r in replies} == {"true"}
+    assert len(upstream.chats) == 4
+
+
+async def test_estimate_is_anchored_on_the_usage_the_upstream_reported(
+    app: Starlette, upstream: Upstream
+) -> None:
+    client = openai_client(app)
+    history = openai_history(8)  # counted: well under the limit
+    upstream.usage_scale = 10.0  # but the upstream says the prompt is ten times bigger
+    raw = await client.chat.completions.with_raw_response.create(model=MODEL, messages=history)
+    assert raw.headers["x-contextfold-compacted"] == "false"
+    history += [{"role": "assistant", "content": "ok"}, {"role": "user", "content": "go on"}]
+    raw = await client.chat.completions.with_raw_response.create(model=MODEL, messages=history)
+    assert raw.headers["x-contextfold-compacted"] == "true"
+    assert int(raw.headers["x-contextfold-tokens-before"]) > 8_192
+    assert len(upstream.summaries) == 1
+
+
+async def test_streamed_usage_anchors_the_next_estimate(app: Starlette, upstream: Upstream) -> None:
+    client = openai_client(app)
+    history = openai_history(8)
+    upstream.usage_scale = 10.0
+    stream = await client.chat.completions.create(
+        model=MODEL, messages=history, stream=True, stream_options={"include_usage": True}
+    )
+    async for _ in stream:
+        pass
+    history += [{"role": "assistant", "content": "ok"}, {"role": "user", "content": "go on"}]
+    raw = await client.chat.completions.with_raw_response.create(model=MODEL, messages=history)
+    assert raw.headers["x-contextfold-compacted"] == "true"
+
+
+async def test_cached_summaries_survive_a_restart(make_app: MakeApp, upstream: Upstream) -> None:
+    history = openai_history(24)
+    await openai_client(await make_app()).chat.completions.create(model=MODEL, messages=history)
+    assert len(upstream.summaries) == 1
+    history += [{"role": "assistant", "content": "ok"}, {"role": "user", "content": "go on"}]
+    raw = await openai_client(await make_app()).chat.completions.with_raw_response.create(
+        model=MODEL, messages=history
+    )
+    assert raw.headers["x-contextfold-summary"] == "cached"
+    assert len(upstream.summaries) == 1
+
+
+async def test_summary_model_is_used_for_summaries(make_app: MakeApp, upstream: Upstream) -> None:
+    app = await make_app(summary_model="cheap-model")
+    await openai_client(app).chat.completions.create(model=MODEL, messages=openai_history(24))
+    assert upstream.summaries[0].json["model"] == "cheap-model"
+    assert upstream.chats[-1].json["model"] == MODEL
+
+
+# -- failures -------------------------------------------------------------------------
+
+
+async def test_summarization_failure_forwards_the_original(
+    app: Starlette, upstream: Upstream, caplog: pytest.LogCaptureFixture
+) -> None:
+    upstream.fail_summary = (500, {"error": {"message": "summarizer down", "type": "server_error"}})
+    raw = json.dumps({"model": MODEL, "messages": openai_history(24)}).encode()
+    async with local(app) as client:
+        reply = await client.post(
+            "/v1/chat/completions",
+            content=raw,
+            headers={"authorization": f"Bearer {OPENAI_KEY}"},
+        )
+    assert reply.status_code == 200
+    assert reply.headers["x-contextfold-compacted"] == "false"
+    assert "ProviderUnavailableError" in reply.headers["x-contextfold-error"]
+    assert upstream.chats[-1].raw == raw
+    assert len(upstream.summaries) == 1
+    assert "summarization failed" in caplog.text
+
+
+async def test_upstream_errors_pass_through(app: Starlette, upstream: Upstream) -> None:
+    client = openai_client(app)
+    for status, kind in ((429, openai.RateLimitError), (500, openai.InternalServerError)):
+        body = {"error": {"message": f"status {status}", "type": "x", "code": None}}
+        upstream.fail_chat = (status, body, {"retry-after": "7"})
+        with pytest.raises(kind) as caught:
+            await client.chat.completions.create(model=MODEL, messages=openai_history(1))
+        assert caught.value.status_code == status
+        assert caught.value.body == body["error"]
+        assert caught.value.response.headers["retry-after"] == "7"
+
+    upstream.fail_chat = (429, {"type": "error", "error": {"type": "rate_limit_error"}}, {})
+    with pytest.raises(anthropic.RateLimitError):
+        await anthropic_client(app).messages.create(
+            model=MODEL, max_tokens=10, messages=anthropic_history(1)
+        )
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "needle"),
+    [
+        ("/v1/chat/completions", b"{not json", "not valid JSON"),
+        ("/v1/chat/completions", b"[1, 2]", "JSON object"),
+        ("/v1/chat/completions", b'{"model": "m", "messages": "hi"}', "'messages'"),
+        ("/v1/chat/completions", b'{"messages": []}', "'model'"),
+        ("/v1/chat/completions", b'{"model": "m", "messages": [{"role": "robot"}]}', "robot"),
+        (
+            "/v1/messages",
+            b'{"model": "m", "messages": [{"role": "user", "content": 5}]}',
+            "content",
+        ),
+        ("/v1/messages", b'{"model": "m", "system": 3, "messages": []}', "'system'"),
+    ],
+)
+async def test_malformed_requests_get_400(
+    app: Starlette, upstream: Upstream, path: str, body: bytes, needle: str
+) -> None:
+    async with local(app) as client:
+        reply = await client.post(path, content=body)
+    assert reply.status_code == 400
+    error = reply.json()
+    if path == "/v1/messages":
+        assert error["type"] == "error"
+        assert error["error"]["type"] == "invalid_request_error"
+    else:
+        assert error["error"]["type"] == "invalid_request_error"
+    assert needle in error["error"]["message"]
+    assert not upstream.seen
+
+
+async def test_oversized_bodies_get_413(make_app: MakeApp, upstream: Upstream) -> None:
+    app = await make_app(max_body_bytes=1_000)
+    big = json.dumps({"model": MODEL, "messages": openai_history(2)}).encode()
+    async with local(app) as client:
+        reply = await client.post("/v1/chat/completions", content=big)
+        assert reply.status_code == 413
+        assert "1000 bytes" in reply.json()["error"]["message"]
+        reply = await client.post("/v1/messages", content=big)
+        assert reply.status_code == 413
+        assert reply.json()["error"]["type"] == "request_too_large"
+        reply = await client.post("/v1/embeddings", content=big)
+        assert reply.status_code == 413
+    assert not upstream.seen
+
+
+async def test_unreachable_upstream_is_a_502(make_app: MakeApp) -> None:
+    def refuse(request: httpx2.Request) -> httpx2.Response:
+        raise httpx2.ConnectError("connection refused", request=request)
+
+    dead = httpx2.AsyncClient(transport=httpx2.MockTransport(refuse))
+    app = await make_app(http_client=dead)
+    with pytest.raises(openai.APIStatusError) as caught:
+        await openai_client(app).chat.completions.create(model=MODEL, messages=openai_history(1))
+    assert caught.value.status_code == 502
+    assert "could not be reached" in str(caught.value.body)
+
+
+# -- secrets, headers, other routes ---------------------------------------------------
+
+
+async def test_api_keys_never_reach_logs_or_the_database(
+    make_app: MakeApp, upstream: Upstream, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    app = await make_app()
+    await openai_client(app).chat.completions.create(model=MODEL, messages=openai_history(24))
+    await anthropic_client(app).messages.create(
+        model=MODEL, max_tokens=10, messages=anthropic_history(24)
+    )
+    upstream.fail_summary = (401, {"error": {"message": f"bad key {OPENAI_KEY}"}})
+    history = openai_history(30)
+    history[1]["content"] = "a different conversation"
+    await openai_client(app).chat.completions.create(model=MODEL, messages=history)
+    assert len(upstream.summaries) == 3
+    assert "compacted a test-model request" in caplog.text
+    files = stored_files(tmp_path)
+    assert "proxy.db" in files
+    for key in (OPENAI_KEY, ANTHROPIC_KEY):
+        assert key not in caplog.text
+        for name, data in files.items():
+            assert key.encode() not in data, name
+
+
+async def test_failure_header_never_carries_the_key(app: Starlette, upstream: Upstream) -> None:
+    upstream.fail_summary = (400, {"error": {"message": f"key {OPENAI_KEY} is invalid"}})
+    raw = await openai_client(app).chat.completions.with_raw_response.create(
+        model=MODEL, messages=openai_history(24)
+    )
+    assert "x-contextfold-error" in raw.headers
+    assert OPENAI_KEY not in raw.headers["x-contextfold-error"]
+
+
+async def test_hop_by_hop_headers_are_not_forwarded(app: Starlette, upstream: Upstream) -> None:
+    async with local(app) as client:
+        reply = await client.get(
+            "/v1/models?limit=5",
+            headers={
+                "authorization": f"Bearer {OPENAI_KEY}",
+                "connection": "keep-alive, x-private-hop",
+                "x-private-hop": "secret-route",
+                "proxy-authorization": "Basic abc",
+                "x-custom": "kept",
+            },
+        )
+    assert reply.status_code == 200
+    assert reply.json()["data"][0]["id"] == "test-model"
+    seen = upstream.seen[-1]
+    assert (seen.path, seen.query) == ("/v1/models", "limit=5")
+    assert seen.headers["authorization"] == f"Bearer {OPENAI_KEY}"
+    assert seen.headers["x-custom"] == "kept"
+    assert seen.headers["host"] == "upstream.test"
+    for name in ("x-private-hop", "proxy-authorization"):
+        assert name not in seen.headers
+    assert reply.headers["x-upstream"] == "yes"
+    assert "x-upstream-hop" not in reply.headers
+    assert "x-contextfold-compacted" not in reply.headers  # only chat routes report
+
+
+async def test_other_routes_go_to_the_upstream_of_their_dialect(
+    make_app: MakeApp, upstream: Upstream
+) -> None:
+    app = await make_app(
+        upstream_openai="http://upstream.test/v1/openai-side",
+        upstream_anthropic="http://upstream.test/v1/anthropic-side",
+    )
+    async with local(app) as client:
+        await client.post("/v1/embeddings", json={"input": "x"})
+        await client.post("/v1/messages/count_tokens", json={"messages": []})
+        await client.get("/v1/models", headers={"anthropic-version": "2023-06-01"})
+        await client.delete("/v1/files/abc")
+    paths = [s.path for s in upstream.seen]
+    assert paths == [
+        "/v1/openai-side/embeddings",
+        "/v1/anthropic-side/v1/messages/count_tokens",
+        "/v1/anthropic-side/v1/models",
+        "/v1/openai-side/files/abc",
+    ]
+
+
+def test_bad_settings_raise_value_error() -> None:
+    with pytest.raises(ValueError, match="threshold"):
+        create_app(threshold=1.5)
+    with pytest.raises(ValueError, match="upstream_openai"):
+        create_app(upstream_openai="ftp://x")
+    with pytest.raises(ValueError, match="max_body_bytes"):
+        create_app(max_body_bytes=0)
+    with pytest.raises(ValueError, match="keep_recent"):
+        create_app(keep_recent=0)
