@@ -1,0 +1,153 @@
+"""The proxy as a real uvicorn server on a loopback port, in front of a real fake upstream."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anthropic
+import httpx2
+import openai
+import pytest
+import uvicorn
+from starlette.types import ASGIApp
+
+from contextfold.formats import from_openai
+from contextfold.proxy import create_app
+from contextfold.validation import validate_history
+from tests._proxy_upstream import Upstream, anthropic_history, openai_history
+
+KEY = "sk-test-SERVER-DISTINCTIVE-77aa88bb"
+MODEL = "test-model"
+
+
+class Served:
+    """An ASGI app served by uvicorn on a free 127.0.0.1 port, in this event loop."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        config = uvicorn.Config(app, log_level="warning", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def __aenter__(self) -> Served:
+        self.task = asyncio.create_task(self.server.serve(sockets=[self.sock]))
+        async with asyncio.timeout(10):
+            while not self.server.started:  # noqa: ASYNC110 - uvicorn offers no event
+                await asyncio.sleep(0.01)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        if self.task is not None:
+            await self.task
+        self.sock.close()
+
+
+@pytest.fixture
+def upstream() -> Upstream:
+    return Upstream()
+
+
+@pytest.fixture
+async def proxy_url(upstream: Upstream, tmp_path: Any) -> AsyncIterator[str]:
+    async with Served(upstream.app()) as up:
+        app = create_app(
+            upstream_openai=f"{up.url}/v1",
+            upstream_anthropic=up.url,
+            db_path=tmp_path / "proxy.db",
+            context_window=32_768,
+            threshold=0.25,
+            summary_max_retries=0,
+        )
+        async with Served(app) as proxy:
+            yield proxy.url
+
+
+async def test_stock_clients_over_real_sockets(proxy_url: str, upstream: Upstream) -> None:
+    oai = openai.AsyncOpenAI(api_key=KEY, base_url=f"{proxy_url}/v1", max_retries=0)
+    reply = await oai.chat.completions.create(model=MODEL, messages=openai_history(1))
+    assert reply.choices[0].message.content == "Hello from upstream"
+    stream = await oai.chat.completions.create(model=MODEL, messages=openai_history(1), stream=True)
+    text = "".join([c.choices[0].delta.content or "" async for c in stream if c.choices])
+    assert text == "Hello from upstream"
+    models = await oai.models.list()
+    assert [m.id for m in models.data] == ["test-model"]
+
+    ant = anthropic.AsyncAnthropic(api_key=KEY, base_url=proxy_url, max_retries=0)
+    message = await ant.messages.create(model=MODEL, max_tokens=50, messages=anthropic_history(1))
+    assert message.content[0].type == "text"
+    async with ant.messages.stream(
+        model=MODEL, max_tokens=50, messages=anthropic_history(1)
+    ) as events:
+        assert "".join([t async for t in events.text_stream]) == "Hello from upstream"
+    await oai.close()
+    await ant.close()
+
+
+async def test_compaction_and_cache_over_real_sockets(proxy_url: str, upstream: Upstream) -> None:
+    oai = openai.AsyncOpenAI(api_key=KEY, base_url=f"{proxy_url}/v1", max_retries=0)
+    history = openai_history(24)
+    raw = await oai.chat.completions.with_raw_response.create(model=MODEL, messages=history)
+    assert raw.headers["x-contextfold-compacted"] == "true"
+    validate_history(from_openai(upstream.chats[-1].json["messages"]))
+    history += [{"role": "assistant", "content": "ok"}, {"role": "user", "content": "go on"}]
+    stream = await oai.chat.completions.create(model=MODEL, messages=history, stream=True)
+    assert stream.response.headers["x-contextfold-summary"] == "cached"
+    async for _ in stream:
+        pass
+    assert len(upstream.summaries) == 1
+    await oai.close()
+
+
+@pytest.mark.parametrize("route", ["/v1/chat/completions", "/v1/messages"])
+async def test_streams_are_relayed_chunk_by_chunk(
+    proxy_url: str, upstream: Upstream, route: str
+) -> None:
+    # The upstream holds its last event back until the client has seen the first
+    # ones: a proxy that buffered the stream would never deliver them.
+    upstream.stream_gate = asyncio.Event()
+    messages = openai_history(1) if route.endswith("completions") else anthropic_history(1)
+    body = {"model": MODEL, "max_tokens": 10, "stream": True, "messages": messages}
+    async with (
+        httpx2.AsyncClient(base_url=proxy_url) as client,
+        client.stream("POST", route, json=body, headers={"authorization": f"Bearer {KEY}"}) as r,
+    ):
+        assert r.status_code == 200
+        assert r.headers["content-type"].startswith("text/event-stream")
+        assert r.headers["x-contextfold-compacted"] == "false"
+        received = b""
+        chunks = r.aiter_raw()
+        async with asyncio.timeout(10):
+            while b"Hello" not in received:
+                received += await anext(chunks)
+        # the final events are still held upstream
+        assert b'"finish_reason": "stop"' not in received
+        assert b"message_stop" not in received
+        upstream.stream_gate.set()
+        async with asyncio.timeout(10):
+            async for chunk in chunks:
+                received += chunk
+    assert b"Hello" in received
+    assert b"[DONE]" in received or b"message_stop" in received
+
+
+async def test_upstream_status_passes_through_over_real_sockets(
+    proxy_url: str, upstream: Upstream
+) -> None:
+    upstream.fail_chat = (429, {"error": {"message": "slow down"}}, {"retry-after": "3"})
+    async with httpx2.AsyncClient(base_url=proxy_url) as client:
+        reply = await client.post(
+            "/v1/chat/completions", json={"model": MODEL, "messages": openai_history(1)}
+        )
+    assert reply.status_code == 429
+    assert reply.json() == {"error": {"message": "slow down"}}
+    assert reply.headers["retry-after"] == "3"
