@@ -163,6 +163,7 @@ def _parse_previous(text: str, sections: _Sections) -> None:
 def _extract(entries: Sequence[_Entry], sections: _Sections) -> None:
     requests, decisions, files, errors, state, pending, identifiers = range(len(SECTIONS))
     touched: dict[str, list[str]] = {}
+    tokens: list[str] = []
     last_call: _Entry | None = None
     last_text: _Entry | None = None
     for entry in entries:
@@ -193,9 +194,10 @@ def _extract(entries: Sequence[_Entry], sections: _Sections) -> None:
         if entry.kind == "result":
             source = "\n".join(ln for ln in entry.text.splitlines() if _ERROR_LINE.search(ln))
         for match in _IDENTIFIER.finditer(source):
-            token = next(g for g in match.groups() if g)
-            if token not in touched:
-                sections.add(identifiers, f"`{token}`")
+            tokens.append(next(g for g in match.groups() if g))
+    for token in tokens:  # a fragment of a file path is not worth a line of its own
+        if not any(token in path for path in touched):
+            sections.add(identifiers, f"`{token}`")
     # Files something was done to first; a bare name is dropped when its full path is known.
     ordered = sorted(touched.items(), key=lambda kv: kv[1] == ["mentioned"])
     for path, actions in ordered:

@@ -1,0 +1,109 @@
+"""The offline extractive summarizer behind ``contextfold compact``."""
+
+from __future__ import annotations
+
+from contextfold import (
+    AutoCompactStore,
+    MemoryContextStore,
+    Message,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    compact_context,
+)
+from contextfold._extractive import SECTIONS, ExtractiveSummarizer
+
+
+def session(start: int = 0, rounds: int = 6) -> list[Message]:
+    messages = [
+        Message.user(
+            f"Task {start}: make the importer in src/etl/load_{start}.py idempotent. "
+            "Do not touch the database schema."
+        )
+    ]
+    for i in range(start, start + rounds):
+        messages.append(
+            Message(
+                "assistant",
+                [
+                    TextBlock(f"Next I will read chunk {i}."),
+                    ToolUseBlock(f"t{i}", "read_file", {"path": f"src/etl/chunk_{i}.py"}),
+                ],
+            )
+        )
+        output = (
+            f"Error: FileNotFoundError: No such file: 'src/etl/chunk_{i}.py'"
+            if i % 3 == 1
+            else f"def load_rows_{i}():\n    return ImportBatch(size={i})"
+        )
+        messages.append(Message("user", [ToolResultBlock(f"t{i}", output, is_error=i % 3 == 1)]))
+    messages.append(Message.assistant("Chunks read. Next I will add the upsert in load_rows."))
+    return messages
+
+
+def summary_of(history: list[Message]) -> str:
+    return history[0].text.split("<summary>\n")[1].split("\n</summary>")[0]
+
+
+async def test_extracts_every_section_from_the_transcript() -> None:
+    history = await compact_context(session(), ExtractiveSummarizer(), keep_recent=2)
+    assert history is not None
+    summary = summary_of(history)
+    assert [line[3:] for line in summary.splitlines() if line.startswith("## ")] == list(SECTIONS)
+    requests, decisions, files, errors, state, pending, identifiers = summary.split("\n## ")
+    assert "make the importer in src/etl/load_0.py idempotent" in requests
+    assert "Do not touch the database schema." in decisions
+    assert "`src/etl/chunk_0.py`: read_file" in files
+    assert "`src/etl/load_0.py`" in files
+    assert "FileNotFoundError: No such file: 'src/etl/chunk_1.py'" in errors
+    assert "last tool call: read_file" in state
+    assert "Task 0" in pending
+    assert "`FileNotFoundError`" in identifiers
+    assert "`chunk_0`" not in identifiers  # a fragment of a path already listed
+
+
+async def test_nothing_is_invented_and_the_output_is_deterministic() -> None:
+    first = await compact_context(session(), ExtractiveSummarizer(), keep_recent=2)
+    second = await compact_context(session(), ExtractiveSummarizer(), keep_recent=2)
+    assert first == second
+    assert first is not None
+    source = "\n".join(m.text + repr(m.content) for m in session())
+    for line in summary_of(first).splitlines():
+        if line.startswith("- `") and "`:" in line:  # a file item: its path is in the source
+            assert line[3 : line.index("`:")] in source
+
+
+async def test_a_previous_summary_is_the_anchor_of_the_next() -> None:
+    summarizer = ExtractiveSummarizer()
+    first = await compact_context(session(0), summarizer, keep_recent=2)
+    assert first is not None
+    second = await compact_context([*first, *session(10)], summarizer, keep_recent=2)
+    assert second is not None
+    summary = summary_of(second)
+    assert "Task 0" in summary  # kept from the previous summary
+    assert "Task 10" in summary  # added from the new transcript
+    assert summary.count("## User requests and intent") == 1
+
+
+def test_the_summary_stays_under_its_budget() -> None:
+    summarizer = ExtractiveSummarizer(max_summary_chars=800)
+    huge = "\n\n".join(f"[user] Please handle ticket T-{i:04d} in docs/t{i}.md" for i in range(300))
+    text = summarizer.summarize([Message.user(f"<transcript>\n{huge}\n</transcript>")])
+    assert len(text) <= 800
+    assert "T-0000" in text  # the first request (the task) survives the cut
+
+
+def test_plain_messages_are_read_when_there_is_no_transcript() -> None:
+    text = ExtractiveSummarizer().summarize(session())
+    assert "src/etl/chunk_0.py" in text
+    assert "FileNotFoundError" in text
+
+
+async def test_it_plugs_into_auto_compact_store() -> None:
+    store = AutoCompactStore(
+        MemoryContextStore(session()), ExtractiveSummarizer(), max_tokens=100, keep_recent=2
+    )
+    assert await store.compact()
+    history = await store.get_history()
+    assert "## Files and artifacts" in history[0].text
+    assert store.summarizer_usage.output_tokens > 0
