@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import logging
 from typing import Any
 
 import httpx
@@ -21,46 +20,21 @@ from contextfold.errors import (
 )
 from contextfold.messages import Message
 from contextfold.transports import Completion, OpenAITransport, RetryPolicy, ToolSpec, Usage
-from tests.transports.conftest import FAKE_OPENAI_KEY, RecordingSleep, body, sse
+from tests.transports.conftest import (
+    FAKE_OPENAI_KEY,
+    RecordingSleep,
+    body,
+    drain,
+    sse,
+    streamed,
+)
+from tests.transports.conftest import OPENAI_USAGE as USAGE
+from tests.transports.conftest import openai_completion as completion_json
+from tests.transports.conftest import openai_error as error
+from tests.transports.conftest import openai_text as text_json
 
 MODEL = "gpt-4o"
 WEATHER = ToolSpec("get_weather", "Weather for a city.", {"type": "object", "properties": {}})
-
-
-def completion_json(
-    message: dict[str, Any], finish: str = "stop", usage: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "created": 1,
-        "model": "gpt-4o-2024-08-06",
-        "choices": [
-            {"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish}
-        ],
-    }
-    if usage is not None:
-        data["usage"] = usage
-    return data
-
-
-USAGE = {
-    "prompt_tokens": 1200,
-    "completion_tokens": 30,
-    "total_tokens": 1230,
-    "prompt_tokens_details": {"cached_tokens": 1024},
-}
-
-
-def text_json(text: str = "Hello!") -> dict[str, Any]:
-    return completion_json({"content": text}, usage=USAGE)
-
-
-def error(status: int, message: str, code: str | None = None) -> httpx.Response:
-    payload = {
-        "error": {"message": message, "type": "invalid_request_error", "code": code, "param": None}
-    }
-    return httpx.Response(status, json=payload)
 
 
 @pytest.fixture
@@ -262,9 +236,7 @@ def stream_chunks() -> bytes:
 async def test_stream_text_tool_call_and_usage_chunk(
     openai_api: respx.MockRouter, transport: OpenAITransport
 ) -> None:
-    route = openai_api.post("/chat/completions").respond(
-        content=stream_chunks(), headers={"content-type": "text/event-stream"}
-    )
+    route = openai_api.post("/chat/completions").mock(return_value=streamed(stream_chunks()))
     items = [item async for item in transport.stream([Message.user("Rome?")], [WEATHER])]
     assert items[:2] == ["Let me ", "look."]
     final = items[2]
@@ -387,18 +359,10 @@ async def test_stream_is_not_retried_after_output(
         + sse([("error", {"error": {"message": "upstream died", "type": "server_error"}})])
     )
     route = openai_api.post("/chat/completions")
-    route.side_effect = [
-        httpx.Response(200, content=broken, headers={"content-type": "text/event-stream"}),
-        httpx.Response(200, content=stream_chunks(), headers={"content-type": "text/event-stream"}),
-    ]
+    route.side_effect = [streamed(broken), streamed(stream_chunks())]
     seen: list[object] = []
-
-    async def consume() -> None:
-        async for item in transport.stream([Message.user("Hi")]):
-            seen.append(item)
-
     with pytest.raises(ProviderUnavailableError):
-        await consume()
+        await drain(transport.stream([Message.user("Hi")]), seen)
     assert seen == ["Let me ", "look."]
     assert route.call_count == 1
 
@@ -418,20 +382,6 @@ async def test_invalid_tool_arguments_are_a_response_format_error(
         await transport.complete([Message.user("Hi")], [WEATHER])
 
 
-async def test_api_key_never_leaks(
-    openai_api: respx.MockRouter, transport: OpenAITransport, caplog: pytest.LogCaptureFixture
-) -> None:
-    caplog.set_level(logging.DEBUG)
-    echo = f"Incorrect API key provided: {FAKE_OPENAI_KEY}. You can find your API key at ..."
-    openai_api.post("/chat/completions").mock(return_value=error(401, echo, "invalid_api_key"))
-    with pytest.raises(AuthenticationError) as caught:
-        await transport.complete([Message.user("Hi")])
-    exc = caught.value
-    for text in (str(exc), repr(exc), str(exc.body), caplog.text, repr(transport)):
-        assert FAKE_OPENAI_KEY not in text
-    assert "[REDACTED]" in str(exc.body)
-
-
 def test_missing_key_names_the_env_var(monkeypatch: pytest.MonkeyPatch) -> None:
     import openai
 
@@ -443,13 +393,3 @@ def test_missing_key_names_the_env_var(monkeypatch: pytest.MonkeyPatch) -> None:
     transport = OpenAITransport(MODEL, client=client)
     assert transport._client.max_retries == 0
     assert client.max_retries == 7
-
-
-async def test_injected_http_client_is_used(
-    openai_api: respx.MockRouter, policy: RetryPolicy
-) -> None:
-    route = openai_api.post("/chat/completions").respond(json=text_json())
-    async with httpx.AsyncClient(headers={"x-tenant": "acme"}) as http:
-        transport = OpenAITransport(MODEL, api_key="k", http_client=http, retry=policy)
-        await transport.complete([Message.user("Hi")])
-    assert route.calls[0].request.headers["x-tenant"] == "acme"

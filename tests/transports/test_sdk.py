@@ -1,0 +1,53 @@
+"""What both SDK transports do alike (transports/_sdk.py), run once per provider."""
+
+from __future__ import annotations
+
+import logging
+
+import httpx
+import pytest
+
+from contextfold.errors import AuthenticationError
+from contextfold.messages import Message
+from contextfold.transports import RetryPolicy
+from tests.transports.conftest import SDKCase
+
+
+async def test_api_key_never_leaks(
+    sdk: SDKCase, policy: RetryPolicy, caplog: pytest.LogCaptureFixture
+) -> None:
+    transport = sdk.make(api_key=sdk.key, retry=policy)
+    sdk.api.post(sdk.path).mock(return_value=sdk.key_rejected(sdk.key))
+    caplog.set_level(logging.DEBUG)
+    with pytest.raises(AuthenticationError) as caught:
+        await transport.complete([Message.user("Hi")])
+    exc = caught.value
+    assert exc.provider == sdk.name
+    for text in (str(exc), repr(exc), str(exc.body), caplog.text, repr(transport)):
+        assert sdk.key not in text
+    assert "[REDACTED]" in str(exc)
+    assert "[REDACTED]" in str(exc.body)
+
+
+async def test_injected_http_client_is_used(sdk: SDKCase, policy: RetryPolicy) -> None:
+    route = sdk.api.post(sdk.path).respond(json=sdk.ok())
+    async with httpx.AsyncClient(headers={"x-tenant": "acme"}) as http:
+        transport = sdk.make(api_key="k", http_client=http, retry=policy)
+        await transport.complete([Message.user("Hi")])
+    assert route.calls[0].request.headers["x-tenant"] == "acme"
+
+
+async def test_closing_closes_only_a_client_the_transport_built(
+    sdk: SDKCase, policy: RetryPolicy
+) -> None:
+    async with sdk.make(api_key=sdk.key, retry=policy) as transport:
+        assert repr(transport) == f"{type(transport).__name__}(model={transport.model.name!r})"
+        assert not transport._client.is_closed()
+    assert transport._client.is_closed()
+
+    lender = sdk.make(api_key=sdk.key)  # its client is lent to the next transport
+    async with sdk.make(client=lender._client) as borrower:
+        assert borrower._client is not lender._client  # a copy with max_retries=0 ...
+    assert not lender._client.is_closed()  # ... whose HTTP connections stay open
+    await lender.aclose()
+    assert lender._client.is_closed()
