@@ -159,6 +159,7 @@ async def run_demo(
         raise ValueError(f"--window must be at least 4096 tokens, got {window}")
     result = DemoResult(db=str(db_path), window=window, turns=turns)
     coder = SimulatedCoder()
+    offline = transport is None
     if transport is None:
         model = ModelInfo("simulated-coder", window, min(4_096, window // 4))
         transport = FunctionTransport(coder, model=model, enforce_window=True)
@@ -195,7 +196,8 @@ async def run_demo(
         result.session_id, result.limit = store.session_id, store.limit
         repo = VirtualRepo.invoicing()
         agent = Agent(SYSTEM_PROMPT, metered, repo_tools(repo), max_iterations=16)
-        view.start(window=window, limit=result.limit, turns=turns)
+        label = f"{result.model} (offline)" if offline else result.model
+        view.start(model=label, window=window, limit=result.limit, turns=turns)
         try:
             for turn in range(turns):
                 current_turn = turn + 1

@@ -21,7 +21,7 @@ __all__ = ["DemoView", "LiveView", "PlainView", "make_view", "print_table"]
 class DemoView(Protocol):
     fancy: bool  # may print non-ASCII symbols and markup
 
-    def start(self, *, window: int, limit: int, turns: int) -> None: ...
+    def start(self, *, model: str, window: int, limit: int, turns: int) -> None: ...
     def turn(self, number: int, prompt: str) -> None: ...
     def usage(self, tokens: int, calls: int) -> None: ...
     def line(self, text: str) -> None: ...
@@ -64,9 +64,12 @@ class PlainView:
     def _print(self, text: str) -> None:
         print(text, file=self.stream, flush=True)
 
-    def start(self, *, window: int, limit: int, turns: int) -> None:
+    def start(self, *, model: str, window: int, limit: int, turns: int) -> None:
         self.window, self.turns = window, turns
-        self._print(f"window {window:,} tokens, compaction above {limit:,} tokens, {turns} turns")
+        self._print(
+            f"contextfold demo: {model}, window {window:,} tokens, compaction above "
+            f"{limit:,} tokens, {turns} turns"
+        )
 
     def turn(self, number: int, prompt: str) -> None:
         short = prompt if len(prompt) <= 72 else prompt[:69] + "..."
@@ -100,13 +103,13 @@ class LiveView:
         self._task: Any = None
         self.limit = 0
 
-    def start(self, *, window: int, limit: int, turns: int) -> None:
+    def start(self, *, model: str, window: int, limit: int, turns: int) -> None:
         from rich.progress import BarColumn, Progress, TextColumn
 
         self.limit = limit
         self.console.print(
-            f"[bold]contextfold demo[/]: window [cyan]{window:,}[/] tokens, compaction above "
-            f"[cyan]{limit:,}[/] tokens, {turns} turns"
+            f"[bold]contextfold demo[/]: {model}, window [cyan]{window:,}[/] tokens, "
+            f"compaction above [cyan]{limit:,}[/] tokens, {turns} turns"
         )
         self._progress = Progress(
             TextColumn("{task.description}"),
