@@ -511,3 +511,31 @@ def test_bad_settings_raise_value_error() -> None:
         create_app(max_body_bytes=0)
     with pytest.raises(ValueError, match="keep_recent"):
         create_app(keep_recent=0)
+
+
+async def test_kept_messages_are_forwarded_with_fields_formats_does_not_model(
+    app: Starlette, upstream: Upstream
+) -> None:
+    history = openai_history(24)
+    history[-1] = {"role": "user", "content": "what next?", "name": "alice"}
+    await openai_client(app).chat.completions.create(model=MODEL, messages=history)
+    sent = upstream.chats[-1].json["messages"]
+    assert sent[-1] == {"role": "user", "content": "what next?", "name": "alice"}
+
+
+def test_prefix_hashes_identify_exactly_their_prefix() -> None:
+    from contextfold._proxy_cache import chain_hashes
+    from contextfold.blocks import TextBlock
+    from contextfold.messages import Message
+
+    base = [Message.system("s"), Message.user("hello"), Message.assistant("hi"), Message.user("q")]
+    chain = chain_hashes("m", base)
+    assert len(chain) == 5
+    assert len(set(chain)) == 5
+    assert chain_hashes("m", base[:2]) == chain[:3]
+    changed = chain_hashes("m", [*base[:2], Message.assistant("hi!"), base[3]])
+    assert changed[:3] == chain[:3]
+    assert changed[3] != chain[3]
+    assert chain_hashes("other", base)[0] != chain[0]
+    split = Message("user", [TextBlock("hel"), TextBlock("lo")])
+    assert chain_hashes("m", [split]) != chain_hashes("m", [Message.user("hello")])

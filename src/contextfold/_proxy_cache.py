@@ -1,8 +1,9 @@
 """The proxy's memory: prefix hashes, the SQLite summary cache and the usage anchors.
 
 A conversation is identified by hashes of its prefixes: ``chain[i]`` is the SHA-256
-of the model name and the canonical JSON of ``messages[:i]``, computed as one running
-hash so a whole history costs one pass. Nothing here ever sees a request header:
+of the model name and the canonical encoding of ``messages[:i]`` (a length-prefixed
+form of every block's fields, tool inputs as sorted-key JSON), computed as one
+running hash so a whole history costs one pass. Nothing here ever sees a request header:
 the cache stores summaries, hashes and message counts only.
 """
 
@@ -18,6 +19,15 @@ from datetime import UTC, datetime
 
 import aiosqlite
 
+from contextfold.blocks import (
+    ContentBlock,
+    ImageBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    to_dict,
+)
 from contextfold.messages import Message
 from contextfold.sqlite import connect
 
@@ -38,10 +48,35 @@ _SCHEMA = (
 )
 
 
+def _field(text: str) -> str:
+    return f"{len(text)}:{text}"
+
+
+def _block(block: ContentBlock) -> str:
+    # Every variable part is length-prefixed behind a fixed tag, so two different
+    # blocks never encode alike; this is several times faster than canonical JSON.
+    if type(block) is TextBlock:
+        return "T" + _field(block.text)
+    if type(block) is ToolUseBlock:
+        arguments = json.dumps(block.input, sort_keys=True, ensure_ascii=False)
+        return "U" + _field(block.id) + _field(block.name) + _field(arguments)
+    if type(block) is ToolResultBlock:
+        head = "R" + _field(block.tool_use_id) + ("E" if block.is_error else "O")
+        if isinstance(block.content, str):
+            return head + "S" + _field(block.content)
+        return head + f"L{len(block.content)}:" + "".join(_block(b) for b in block.content)
+    if type(block) is ImageBlock:
+        return "I" + _field(block.media_type) + hashlib.sha256(block.data).hexdigest()
+    if type(block) is ThinkingBlock:
+        flag = "1" if block.redacted else "0"
+        return "K" + _field(block.thinking) + _field(block.signature) + flag
+    return "J" + _field(json.dumps(to_dict(block), sort_keys=True, ensure_ascii=False))
+
+
 def canonical(message: Message) -> bytes:
-    """The canonical JSON of ``message``: sorted keys, no whitespace, UTF-8."""
-    text = json.dumps(message.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return text.encode()
+    """An unambiguous encoding of ``message``: equal messages, and only they, encode alike."""
+    blocks = "".join(_block(b) for b in message.content)
+    return f"{_field(message.role)}{len(message.content)}:{blocks}".encode()
 
 
 def chain_hashes(model: str, messages: Sequence[Message]) -> list[str]:
