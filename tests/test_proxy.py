@@ -539,3 +539,15 @@ def test_prefix_hashes_identify_exactly_their_prefix() -> None:
     assert chain_hashes("other", base)[0] != chain[0]
     split = Message("user", [TextBlock("hel"), TextBlock("lo")])
     assert chain_hashes("m", [split]) != chain_hashes("m", [Message.user("hello")])
+
+
+async def test_any_httpx2_transport_can_be_the_upstream(make_app: MakeApp) -> None:
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(200, json={"usage": {"prompt_tokens": 8}, "seen": request.url.path})
+
+    app = await make_app(http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(answer)))
+    body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}]}
+    async with local(app) as client:
+        reply = await client.post("/v1/chat/completions", json=body)
+    assert reply.json()["seen"] == "/v1/chat/completions"
+    assert reply.headers["x-contextfold-compacted"] == "false"

@@ -259,6 +259,8 @@ class Forwarder:
             return response
         try:
             content = b"".join([chunk async for chunk in reply.aiter_raw()])
+        except httpx2.StreamConsumed:  # a client whose transport hands over read replies
+            content = reply.content
         except httpx2.HTTPError as exc:
             return self._error(dialect, 502, f"the upstream reply broke off ({type(exc).__name__})")
         finally:
