@@ -4,7 +4,8 @@
 contract plus the archive (see :mod:`contextfold._storage` for the tables and the
 rules) against :class:`SQLSession`, a three-method driver interface with ``?``
 placeholders. A concrete store only says how to get a connection inside a
-transaction and how to lock the session row.
+transaction and how to lock the session row. :func:`install_schema` creates the
+tables and checks the schema version for both.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar, Protocol, Self
 
 from contextfold._storage import (
+    SCHEMA_VERSION,
     ArchivedMessage,
     CompactionRecord,
     RewritePlan,
@@ -24,11 +26,16 @@ from contextfold._storage import (
     encode_message,
     plan_prefix,
     plan_rewrite,
+    schema,
 )
 from contextfold.context import ContextStore, SessionInfo, preview_of
+from contextfold.errors import SchemaVersionError
 from contextfold.messages import Message
 
-__all__ = ["SQLSession", "SQLStore", "now_iso"]
+__all__ = ["SQLSession", "SQLStore", "Statement", "install_schema", "now_iso"]
+
+Statement = tuple[str, Sequence[Any]]
+"""One SQL statement with ``?`` placeholders and its parameters."""
 
 
 def now_iso() -> str:
@@ -46,19 +53,57 @@ class SQLSession(Protocol):
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
 
 
+async def install_schema(db: SQLSession, *, integer: str, json: str) -> None:
+    """Create the tables if missing and record :data:`SCHEMA_VERSION`; idempotent.
+
+    Run inside the caller's write transaction, with the database's type names for
+    counters (``integer``) and message content (``json``). Raises
+    :class:`~contextfold.errors.SchemaVersionError` when the database records a newer
+    version; the caller's rollback then leaves the database as it was.
+    """
+    for statement in schema(integer=integer, json=json):
+        await db.execute(statement)
+    rows = await db.fetch("SELECT value FROM contextfold_meta WHERE key = 'schema_version'")
+    found = int(rows[0][0]) if rows else None
+    if found is not None and found > SCHEMA_VERSION:
+        raise SchemaVersionError(
+            f"this database has contextfold schema version {found}, but this "
+            f"contextfold understands up to version {SCHEMA_VERSION}; upgrade "
+            "contextfold to use it (nothing was changed)"
+        )
+    if found != SCHEMA_VERSION:
+        await db.execute(
+            "INSERT INTO contextfold_meta (key, value) VALUES ('schema_version', ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (str(SCHEMA_VERSION),),
+        )
+
+
 _APPEND = """
     INSERT INTO contextfold_sessions (session_id, created_at, next_seq, preview)
     VALUES (?, ?, 1, ?)
     ON CONFLICT (session_id) DO UPDATE SET
         next_seq = contextfold_sessions.next_seq + 1,
         preview = CASE WHEN contextfold_sessions.preview = '' THEN excluded.preview
-                       ELSE contextfold_sessions.preview END
-    RETURNING next_seq - 1"""
+                       ELSE contextfold_sessions.preview END"""
+# Takes the number _APPEND just allocated; the session row is locked by then.
+_APPEND_MESSAGE = """
+    INSERT INTO contextfold_messages (session_id, seq, role, content, tokens, synthetic)
+    VALUES (?, (SELECT next_seq - 1 FROM contextfold_sessions WHERE session_id = ?), ?, ?, ?, 0)"""
 _INSERT_MESSAGE = """
     INSERT INTO contextfold_messages (session_id, seq, role, content, tokens, synthetic)
     VALUES (?, ?, ?, ?, ?, ?)"""
 _HISTORY = "SELECT seq, role, content FROM contextfold_messages WHERE session_id = ? ORDER BY seq"
 _TABLES = ("contextfold_archive", "contextfold_messages", "contextfold_compactions")
+_FORK_COLUMNS = (  # what fork copies, table by table, after the session row
+    ("contextfold_messages", "seq, role, content, tokens, synthetic"),
+    (
+        "contextfold_compactions",
+        "number, created_at, messages_before, messages_after, tokens_before, tokens_after, "
+        "archived",
+    ),
+    ("contextfold_archive", "compaction, seq, role, content, tokens, synthetic"),
+)
 
 
 class SQLStore(ContextStore):
@@ -66,8 +111,9 @@ class SQLStore(ContextStore):
 
     A subclass supplies :meth:`_transaction` (exclusive use of a connection inside one
     transaction; ``write`` says whether it will write) and :meth:`_sibling` (a store on
-    the same database for another session). ``_FOR_UPDATE`` is appended to the read of
-    the session row in rewrites, to lock it where the database needs that.
+    the same database for another session), and may override :meth:`_write` to run a
+    fixed list of statements in fewer trips. ``_FOR_UPDATE`` is appended to the read
+    of the session row in rewrites, to lock it where the database needs that.
     """
 
     _FOR_UPDATE: ClassVar[str] = ""
@@ -83,15 +129,24 @@ class SQLStore(ContextStore):
     @abstractmethod
     def _sibling(self) -> Self: ...
 
+    async def _write(self, statements: Sequence[Statement]) -> None:
+        """Run ``statements``, in order, as one write transaction (all or nothing)."""
+        async with self._transaction(write=True) as db:
+            for sql, params in statements:
+                await db.execute(sql, params)
+
     def _decode(self, seq: int, role: Any, content: Any) -> Message:
         return decode_message(self.session_id, seq, role, content)
 
     async def append(self, message: Message) -> None:
         role, content, tokens = encode_message(message)
         sid = self.session_id
-        async with self._transaction(write=True) as db:
-            [(seq,)] = await db.fetch(_APPEND, (sid, now_iso(), preview_of([message])))
-            await db.execute(_INSERT_MESSAGE, (sid, seq, role, content, tokens, 0))
+        await self._write(
+            [
+                (_APPEND, (sid, now_iso(), preview_of([message]))),
+                (_APPEND_MESSAGE, (sid, sid, role, content, tokens)),
+            ]
+        )
 
     async def get_history(self) -> list[Message]:
         async with self._transaction(write=False) as db:
@@ -100,13 +155,11 @@ class SQLStore(ContextStore):
 
     async def clear(self) -> None:
         """Remove the live history, its archive and compaction records; tokens are kept."""
-        async with self._transaction(write=True) as db:
-            for table in _TABLES:
-                await db.execute(f"DELETE FROM {table} WHERE session_id = ?", (self.session_id,))
-            await db.execute(
-                "UPDATE contextfold_sessions SET preview = '' WHERE session_id = ?",
-                (self.session_id,),
-            )
+        sid = (self.session_id,)
+        await self._write(
+            [(f"DELETE FROM {table} WHERE session_id = ?", sid) for table in _TABLES]
+            + [("UPDATE contextfold_sessions SET preview = '' WHERE session_id = ?", sid)]
+        )
 
     async def fork(self) -> Self:
         """A new session in the same database with a copy of this one.
@@ -116,27 +169,22 @@ class SQLStore(ContextStore):
         """
         forked = self._sibling()
         src, dst = self.session_id, forked.session_id
-        async with self._transaction(write=True) as db:
-            await db.execute(
+        statements: list[Statement] = [
+            (
                 "INSERT INTO contextfold_sessions (session_id, created_at, input_tokens, "
                 "output_tokens, next_seq, preview) SELECT ?, ?, input_tokens, output_tokens, "
                 "next_seq, preview FROM contextfold_sessions WHERE session_id = ?",
                 (dst, now_iso(), src),
             )
-            for table, columns in (
-                ("contextfold_messages", "seq, role, content, tokens, synthetic"),
-                (
-                    "contextfold_compactions",
-                    "number, created_at, messages_before, messages_after, tokens_before, "
-                    "tokens_after, archived",
-                ),
-                ("contextfold_archive", "compaction, seq, role, content, tokens, synthetic"),
-            ):
-                await db.execute(
-                    f"INSERT INTO {table} (session_id, {columns}) "
-                    f"SELECT ?, {columns} FROM {table} WHERE session_id = ?",
-                    (dst, src),
-                )
+        ]
+        statements += [
+            (
+                f"INSERT INTO {t} (session_id, {c}) SELECT ?, {c} FROM {t} WHERE session_id = ?",
+                (dst, src),
+            )
+            for t, c in _FORK_COLUMNS
+        ]
+        await self._write(statements)
         return forked
 
     async def set_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
@@ -150,13 +198,16 @@ class SQLStore(ContextStore):
 
     async def _upsert_tokens(self, input_tokens: int, output_tokens: int, expr: str) -> None:
         set_in, set_out = expr.format("input_tokens"), expr.format("output_tokens")
-        async with self._transaction(write=True) as db:
-            await db.execute(
-                "INSERT INTO contextfold_sessions (session_id, created_at, input_tokens, "
-                "output_tokens) VALUES (?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET "
-                f"input_tokens = {set_in}, output_tokens = {set_out}",
-                (self.session_id, now_iso(), int(input_tokens), int(output_tokens)),
-            )
+        await self._write(
+            [
+                (
+                    "INSERT INTO contextfold_sessions (session_id, created_at, input_tokens, "
+                    "output_tokens) VALUES (?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET "
+                    f"input_tokens = {set_in}, output_tokens = {set_out}",
+                    (self.session_id, now_iso(), int(input_tokens), int(output_tokens)),
+                )
+            ]
+        )
 
     async def get_context_tokens(self) -> tuple[int, int]:
         async with self._transaction(write=False) as db:

@@ -1,9 +1,10 @@
 """Data machinery shared by the persistent stores (SQLite and PostgreSQL).
 
 Both stores keep the same four tables and the same rules. This module holds what
-does not touch a database: how a message becomes a row and back, how a history
-rewrite is planned, and the public records a rewrite leaves behind. The SQL itself,
-written once for both databases, is in :mod:`contextfold._sqlstore`.
+does not touch a database: the tables' definitions (:func:`schema`), how a message
+becomes a row and back, how a history rewrite is planned, the public records a
+rewrite leaves behind, and the bookkeeping kept per connection (:func:`state_of`).
+The SQL that runs, written once for both databases, is in :mod:`contextfold._sqlstore`.
 
 Tables (names are prefixed so the stores can share a database with other software):
 
@@ -23,7 +24,9 @@ the original transcript is the appended rows, live or archived, ordered by ``seq
 
 from __future__ import annotations
 
+import asyncio
 import json
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -37,14 +40,89 @@ __all__ = [
     "ArchivedMessage",
     "CompactionRecord",
     "RewritePlan",
+    "StoreState",
     "decode_message",
     "encode_message",
     "plan_prefix",
     "plan_rewrite",
+    "schema",
+    "state_of",
 ]
 
 SCHEMA_VERSION: Final = 1
 """The schema version this code writes; a database reporting a higher one is refused."""
+
+
+def schema(*, integer: str, json: str) -> tuple[str, ...]:
+    """The ``CREATE … IF NOT EXISTS`` statements of the tables described above.
+
+    The databases differ only in two type names: ``integer`` for sequence numbers,
+    counts and token figures (``INTEGER`` in SQLite, ``BIGINT`` in PostgreSQL) and
+    ``json`` for message content (``TEXT`` / ``JSONB``).
+    """
+    return (
+        "CREATE TABLE IF NOT EXISTS contextfold_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        f"""CREATE TABLE IF NOT EXISTS contextfold_sessions (
+            session_id TEXT PRIMARY KEY,
+            created_at TEXT NOT NULL,
+            input_tokens {integer} NOT NULL DEFAULT 0,
+            output_tokens {integer} NOT NULL DEFAULT 0,
+            next_seq {integer} NOT NULL DEFAULT 0,
+            preview TEXT NOT NULL DEFAULT '')""",
+        """CREATE INDEX IF NOT EXISTS contextfold_sessions_created
+            ON contextfold_sessions (created_at)""",
+        f"""CREATE TABLE IF NOT EXISTS contextfold_messages (
+            session_id TEXT NOT NULL
+                REFERENCES contextfold_sessions (session_id) ON DELETE CASCADE,
+            seq {integer} NOT NULL,
+            role TEXT NOT NULL,
+            content {json} NOT NULL,
+            tokens {integer} NOT NULL,
+            synthetic INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (session_id, seq))""",
+        f"""CREATE TABLE IF NOT EXISTS contextfold_compactions (
+            session_id TEXT NOT NULL
+                REFERENCES contextfold_sessions (session_id) ON DELETE CASCADE,
+            number {integer} NOT NULL,
+            created_at TEXT NOT NULL,
+            messages_before {integer} NOT NULL,
+            messages_after {integer} NOT NULL,
+            tokens_before {integer} NOT NULL,
+            tokens_after {integer} NOT NULL,
+            archived {integer} NOT NULL,
+            PRIMARY KEY (session_id, number))""",
+        f"""CREATE TABLE IF NOT EXISTS contextfold_archive (
+            session_id TEXT NOT NULL,
+            compaction {integer} NOT NULL,
+            seq {integer} NOT NULL,
+            role TEXT NOT NULL,
+            content {json} NOT NULL,
+            tokens {integer} NOT NULL,
+            synthetic INTEGER NOT NULL,
+            PRIMARY KEY (session_id, compaction, seq),
+            FOREIGN KEY (session_id, compaction)
+                REFERENCES contextfold_compactions (session_id, number) ON DELETE CASCADE)""",
+    )
+
+
+class StoreState:
+    """Bookkeeping per connection (or pool), shared by every store that uses it."""
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()  # serialises the stores sharing one connection
+        self.schema_ready = False
+        self.compaction_locks: dict[str, asyncio.Lock] = {}
+
+
+_states: weakref.WeakKeyDictionary[object, StoreState] = weakref.WeakKeyDictionary()
+
+
+def state_of(target: object) -> StoreState:
+    """The :class:`StoreState` of a connection or pool, created on first use."""
+    state = _states.get(target)
+    if state is None:
+        state = _states[target] = StoreState()
+    return state
 
 
 @dataclass(frozen=True, slots=True)

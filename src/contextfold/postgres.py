@@ -22,16 +22,14 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
-import weakref
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 from psycopg import AsyncConnection
 
-from contextfold._sqlstore import SQLSession, SQLStore
-from contextfold._storage import SCHEMA_VERSION, ArchivedMessage, CompactionRecord
-from contextfold.errors import SchemaVersionError
+from contextfold._sqlstore import SQLSession, SQLStore, install_schema
+from contextfold._storage import ArchivedMessage, CompactionRecord, state_of
 
 if TYPE_CHECKING:
     from psycopg_pool import AsyncConnectionPool
@@ -48,49 +46,6 @@ Connection: TypeAlias = "AsyncConnection[Any]"
 Target: TypeAlias = "AsyncConnection[Any] | AsyncConnectionPool[Any]"
 
 _SCHEMA_LOCK_KEY = 0x636F6E7465787466  # "contextf": serialises schema creation
-_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS contextfold_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    """CREATE TABLE IF NOT EXISTS contextfold_sessions (
-        session_id TEXT PRIMARY KEY,
-        created_at TEXT NOT NULL,
-        input_tokens BIGINT NOT NULL DEFAULT 0,
-        output_tokens BIGINT NOT NULL DEFAULT 0,
-        next_seq BIGINT NOT NULL DEFAULT 0,
-        preview TEXT NOT NULL DEFAULT '')""",
-    """CREATE INDEX IF NOT EXISTS contextfold_sessions_created
-        ON contextfold_sessions (created_at)""",
-    """CREATE TABLE IF NOT EXISTS contextfold_messages (
-        session_id TEXT NOT NULL
-            REFERENCES contextfold_sessions (session_id) ON DELETE CASCADE,
-        seq BIGINT NOT NULL,
-        role TEXT NOT NULL,
-        content JSONB NOT NULL,
-        tokens BIGINT NOT NULL,
-        synthetic INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (session_id, seq))""",
-    """CREATE TABLE IF NOT EXISTS contextfold_compactions (
-        session_id TEXT NOT NULL
-            REFERENCES contextfold_sessions (session_id) ON DELETE CASCADE,
-        number BIGINT NOT NULL,
-        created_at TEXT NOT NULL,
-        messages_before BIGINT NOT NULL,
-        messages_after BIGINT NOT NULL,
-        tokens_before BIGINT NOT NULL,
-        tokens_after BIGINT NOT NULL,
-        archived BIGINT NOT NULL,
-        PRIMARY KEY (session_id, number))""",
-    """CREATE TABLE IF NOT EXISTS contextfold_archive (
-        session_id TEXT NOT NULL,
-        compaction BIGINT NOT NULL,
-        seq BIGINT NOT NULL,
-        role TEXT NOT NULL,
-        content JSONB NOT NULL,
-        tokens BIGINT NOT NULL,
-        synthetic INTEGER NOT NULL,
-        PRIMARY KEY (session_id, compaction, seq),
-        FOREIGN KEY (session_id, compaction)
-            REFERENCES contextfold_compactions (session_id, number) ON DELETE CASCADE)""",
-)
 
 
 @functools.lru_cache(maxsize=256)
@@ -117,30 +72,11 @@ class _Driver:
             await cursor.executemany(_pg(sql), [tuple(r) for r in rows])
 
 
-class _TargetState:
-    """Bookkeeping per connection or pool, shared by every store using it."""
-
-    def __init__(self) -> None:
-        self.lock = asyncio.Lock()  # only used to serialise a shared connection
-        self.schema_ready = False
-        self.compaction_locks: dict[str, asyncio.Lock] = {}
-
-
-_states: weakref.WeakKeyDictionary[Any, _TargetState] = weakref.WeakKeyDictionary()
-
-
-def _state(target: Target) -> _TargetState:
-    state = _states.get(target)
-    if state is None:
-        state = _states[target] = _TargetState()
-    return state
-
-
 @asynccontextmanager
 async def _borrow(target: Target) -> AsyncIterator[Connection]:
     """Exclusive use of a connection: the shared one under its lock, or one from the pool."""
     if isinstance(target, AsyncConnection):
-        async with _state(target).lock:
+        async with state_of(target).lock:
             yield target
     else:
         async with target.connection() as conn:
@@ -170,30 +106,12 @@ async def ensure_schema(target: Target) -> None:
     Raises :class:`~contextfold.errors.SchemaVersionError` (changing nothing) when the
     recorded schema version is newer than this contextfold understands.
     """
-    state = _state(target)
+    state = state_of(target)
     if state.schema_ready:
         return
     async with _borrow(target) as conn, conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK_KEY,))
-        for statement in _SCHEMA:
-            await conn.execute(statement)
-        cursor = await conn.execute(
-            "SELECT value FROM contextfold_meta WHERE key = 'schema_version'"
-        )
-        row = await cursor.fetchone()
-        found = int(row[0]) if row is not None else None
-        if found is not None and found > SCHEMA_VERSION:
-            raise SchemaVersionError(
-                f"this database has contextfold schema version {found}, but this "
-                f"contextfold understands up to version {SCHEMA_VERSION}; upgrade "
-                "contextfold to use it (nothing was changed)"
-            )
-        if found != SCHEMA_VERSION:
-            await conn.execute(
-                "INSERT INTO contextfold_meta (key, value) VALUES ('schema_version', %s) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (str(SCHEMA_VERSION),),
-            )
+        await install_schema(_Driver(conn), integer="BIGINT", json="JSONB")
     state.schema_ready = True
 
 
@@ -240,7 +158,7 @@ class PostgresContextStore(SQLStore):
         process dies.
         """
         await ensure_schema(self._target)
-        local = _state(self._target).compaction_locks.setdefault(self.session_id, asyncio.Lock())
+        local = state_of(self._target).compaction_locks.setdefault(self.session_id, asyncio.Lock())
         if local.locked():
             yield False
             return

@@ -24,18 +24,17 @@ the busy timeout for it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
-import weakref
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from os import PathLike
 from typing import Any
 
 import aiosqlite
 
-from contextfold._sqlstore import SQLSession, SQLStore
-from contextfold._storage import SCHEMA_VERSION, ArchivedMessage, CompactionRecord
-from contextfold.errors import SchemaVersionError
+from contextfold._sqlstore import SQLSession, SQLStore, Statement, install_schema
+from contextfold._storage import ArchivedMessage, CompactionRecord, state_of
 
 __all__ = [
     "ArchivedMessage",
@@ -44,72 +43,6 @@ __all__ = [
     "connect",
     "ensure_schema",
 ]
-
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS contextfold_meta (
-        key TEXT PRIMARY KEY, value TEXT NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS contextfold_sessions (
-        session_id TEXT PRIMARY KEY,
-        created_at TEXT NOT NULL,
-        input_tokens INTEGER NOT NULL DEFAULT 0,
-        output_tokens INTEGER NOT NULL DEFAULT 0,
-        next_seq INTEGER NOT NULL DEFAULT 0,
-        preview TEXT NOT NULL DEFAULT '')""",
-    """CREATE INDEX IF NOT EXISTS contextfold_sessions_created
-        ON contextfold_sessions (created_at)""",
-    """CREATE TABLE IF NOT EXISTS contextfold_messages (
-        session_id TEXT NOT NULL
-            REFERENCES contextfold_sessions (session_id) ON DELETE CASCADE,
-        seq INTEGER NOT NULL,
-        role TEXT NOT NULL,
-        content TEXT NOT NULL,
-        tokens INTEGER NOT NULL,
-        synthetic INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (session_id, seq))""",
-    """CREATE TABLE IF NOT EXISTS contextfold_compactions (
-        session_id TEXT NOT NULL
-            REFERENCES contextfold_sessions (session_id) ON DELETE CASCADE,
-        number INTEGER NOT NULL,
-        created_at TEXT NOT NULL,
-        messages_before INTEGER NOT NULL,
-        messages_after INTEGER NOT NULL,
-        tokens_before INTEGER NOT NULL,
-        tokens_after INTEGER NOT NULL,
-        archived INTEGER NOT NULL,
-        PRIMARY KEY (session_id, number))""",
-    """CREATE TABLE IF NOT EXISTS contextfold_archive (
-        session_id TEXT NOT NULL,
-        compaction INTEGER NOT NULL,
-        seq INTEGER NOT NULL,
-        role TEXT NOT NULL,
-        content TEXT NOT NULL,
-        tokens INTEGER NOT NULL,
-        synthetic INTEGER NOT NULL,
-        PRIMARY KEY (session_id, compaction, seq),
-        FOREIGN KEY (session_id, compaction)
-            REFERENCES contextfold_compactions (session_id, number) ON DELETE CASCADE)""",
-)
-
-
-class _ConnectionState:
-    """Per-connection bookkeeping shared by every store on that connection."""
-
-    def __init__(self) -> None:
-        self.lock = asyncio.Lock()
-        self.schema_ready = False
-        self.compaction_locks: dict[str, asyncio.Lock] = {}
-
-
-_states: weakref.WeakKeyDictionary[aiosqlite.Connection, _ConnectionState] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _state(conn: aiosqlite.Connection) -> _ConnectionState:
-    state = _states.get(conn)
-    if state is None:
-        state = _states[conn] = _ConnectionState()
-    return state
 
 
 @asynccontextmanager
@@ -155,32 +88,14 @@ async def ensure_schema(conn: aiosqlite.Connection) -> None:
     belongs to the application owning the file). Raises
     :class:`~contextfold.errors.SchemaVersionError` for a newer version.
     """
-    state = _state(conn)
+    state = state_of(conn)
     if state.schema_ready:
         return
     async with state.lock:
         if state.schema_ready:
             return
         async with _transaction(conn):
-            for statement in _SCHEMA:
-                await conn.execute(statement)
-            cursor = await conn.execute(
-                "SELECT value FROM contextfold_meta WHERE key = 'schema_version'"
-            )
-            row = await cursor.fetchone()
-            found = int(row[0]) if row is not None else None
-            if found is not None and found > SCHEMA_VERSION:
-                raise SchemaVersionError(
-                    f"this database has contextfold schema version {found}, but this "
-                    f"contextfold understands up to version {SCHEMA_VERSION}; upgrade "
-                    "contextfold to open it (the file was left untouched)"
-                )
-            if found != SCHEMA_VERSION:
-                await conn.execute(
-                    "INSERT OR REPLACE INTO contextfold_meta (key, value) "
-                    "VALUES ('schema_version', ?)",
-                    (str(SCHEMA_VERSION),),
-                )
+            await install_schema(_Driver(conn), integer="INTEGER", json="TEXT")
         state.schema_ready = True
 
 
@@ -198,6 +113,23 @@ class _Driver:
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         await self._conn.executemany(sql, [tuple(r) for r in rows])
+
+
+def _write_on_worker(conn: aiosqlite.Connection, statements: Sequence[Statement]) -> None:
+    """A whole write transaction, run on the connection's worker thread.
+
+    ``BEGIN IMMEDIATE``, the statements, ``COMMIT``; any exception rolls back and is
+    re-raised (to the awaiting coroutine, by aiosqlite).
+    """
+    raw = conn._conn  # the sqlite3 connection; only used on its own worker thread
+    raw.execute("BEGIN IMMEDIATE")
+    try:
+        for sql, params in statements:
+            raw.execute(sql, tuple(params))
+    except BaseException:
+        raw.rollback()
+        raise
+    raw.commit()
 
 
 class SQLiteContextStore(SQLStore):
@@ -228,12 +160,27 @@ class SQLiteContextStore(SQLStore):
     @asynccontextmanager
     async def _transaction(self, *, write: bool) -> AsyncIterator[SQLSession]:
         await ensure_schema(self._conn)
-        async with _state(self._conn).lock:
+        async with state_of(self._conn).lock:
             if not write:  # a single read statement is its own snapshot in autocommit mode
                 yield _Driver(self._conn)
                 return
             async with _transaction(self._conn):
                 yield _Driver(self._conn)
+
+    async def _write(self, statements: Sequence[Statement]) -> None:
+        """One hand-off to aiosqlite's worker thread for the whole transaction.
+
+        Through the public API each statement, ``BEGIN`` and ``COMMIT`` is a thread
+        hop of its own (four for an append). aiosqlite offers no public way to run a
+        function on its thread, so this uses its private ``Connection._execute`` (the
+        method behind every public call) and ``Connection._conn``; the store tests run
+        every write through it, so an aiosqlite release that changes them fails them.
+        """
+        await ensure_schema(self._conn)
+        # aiosqlite leaves _execute unannotated; this is the signature relied on.
+        on_worker: Callable[[Callable[[], None]], Awaitable[None]] = self._conn._execute
+        async with state_of(self._conn).lock:
+            await on_worker(functools.partial(_write_on_worker, self._conn, statements))
 
     @asynccontextmanager
     async def compaction_lock(self) -> AsyncIterator[bool]:
@@ -243,7 +190,7 @@ class SQLiteContextStore(SQLStore):
         The lock is per connection and process; use the PostgreSQL store when several
         processes compact one session.
         """
-        locks = _state(self._conn).compaction_locks
+        locks = state_of(self._conn).compaction_locks
         lock = locks.setdefault(self.session_id, asyncio.Lock())
         if lock.locked():
             yield False
