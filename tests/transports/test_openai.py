@@ -37,6 +37,13 @@ MODEL = "gpt-4o"
 WEATHER = ToolSpec("get_weather", "Weather for a city.", {"type": "object", "properties": {}})
 
 
+def tool_call_json(call_id: str, arguments: str) -> dict[str, Any]:
+    """A reply that only calls ``get_weather`` with ``arguments`` (raw JSON text)."""
+    function = {"name": "get_weather", "arguments": arguments}
+    call = {"id": call_id, "type": "function", "function": function}
+    return completion_json({"content": None, "tool_calls": [call]}, "tool_calls", USAGE)
+
+
 @pytest.fixture
 def transport(policy: RetryPolicy) -> OpenAITransport:
     return OpenAITransport(MODEL, api_key=FAKE_OPENAI_KEY, retry=policy)
@@ -142,14 +149,7 @@ async def test_output_limit_parameter_depends_on_the_model(
 async def test_tool_call_reply_and_finish_reasons(
     openai_api: respx.MockRouter, transport: OpenAITransport
 ) -> None:
-    call = {
-        "id": "call_9",
-        "type": "function",
-        "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'},
-    }
-    openai_api.post("/chat/completions").respond(
-        json=completion_json({"content": None, "tool_calls": [call]}, "tool_calls", USAGE)
-    )
+    openai_api.post("/chat/completions").respond(json=tool_call_json("call_9", '{"city": "Oslo"}'))
     completion = await transport.complete([Message.user("Oslo?")], [WEATHER])
     assert completion.content == [ToolUseBlock("call_9", "get_weather", {"city": "Oslo"})]
     assert completion.stop_reason == "tool_use"
@@ -370,14 +370,7 @@ async def test_stream_is_not_retried_after_output(
 async def test_invalid_tool_arguments_are_a_response_format_error(
     openai_api: respx.MockRouter, transport: OpenAITransport
 ) -> None:
-    call = {
-        "id": "c",
-        "type": "function",
-        "function": {"name": "get_weather", "arguments": "{not json"},
-    }
-    openai_api.post("/chat/completions").respond(
-        json=completion_json({"content": None, "tool_calls": [call]}, "tool_calls", USAGE)
-    )
+    openai_api.post("/chat/completions").respond(json=tool_call_json("c", "{not json"))
     with pytest.raises(ResponseFormatError, match="not valid JSON"):
         await transport.complete([Message.user("Hi")], [WEATHER])
 
