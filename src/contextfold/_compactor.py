@@ -13,16 +13,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from contextfold._split import choose_cut, shrink_cut, truncate_tool_outputs
+from contextfold._split import choose_cut, safe_cut_points, shrink_cut, truncate_tool_outputs
 from contextfold._summarizer import (
-    TRUNCATION_MARKER,
+    KEPT_TRUNCATION_MARKER,
     Summarizer,
     SummaryRun,
     acknowledgement,
     previous_summary,
     render_summary_message,
 )
-from contextfold.errors import CompactionError, ContextOverflowError
+from contextfold.errors import CompactionError, ContextOverflowError, SummaryRejectedError
 from contextfold.messages import Message
 from contextfold.prompts import Prompt, builtin_prompt, load_prompt
 from contextfold.tokens import TokenCounter, count_tokens
@@ -75,6 +75,16 @@ def make_summarizer(transport: CompletionTransport, opts: Options) -> Summarizer
     )
 
 
+def _has_new_content(old: Sequence[Message]) -> bool:
+    """Whether ``old`` holds anything besides system messages and an earlier summary."""
+    body = [m for m in old if m.role != "system"]
+    if body and previous_summary(body[0]) is not None:
+        body = body[1:]
+        if body and body[0].role == "assistant" and body[0].text == acknowledgement().text:
+            body = body[1:]
+    return bool(body)
+
+
 async def compact_history(
     history: Sequence[Message],
     transport: CompletionTransport,
@@ -82,14 +92,35 @@ async def compact_history(
     *,
     target_tokens: int | None = None,
     scale: float = 1.0,
+    fixed_tokens: int = 0,
+    summarizer: Summarizer | None = None,
 ) -> CompactionResult | None:
-    cut = choose_cut(history, opts.keep_recent)
-    if cut is None:
-        return None
-    summarizer = make_summarizer(transport, opts)
+    """Summarize the old part of ``history``; ``None`` when there is nothing to fold.
+
+    Token estimates of a list of messages are ``count × scale``, or, when
+    ``fixed_tokens`` (the real prompt's cost beyond its messages: system prompt,
+    tools) is given, the larger of that and ``fixed_tokens + count``. With
+    ``target_tokens`` the kept part is shrunk (fewer messages, then truncated tool
+    outputs) until the estimate of the result fits, and a history too short for
+    ``keep_recent`` is still cut when it is over the target. ``summarizer`` lets the
+    caller read the usage of a run that failed part-way.
+    """
+    summarizer = summarizer or make_summarizer(transport, opts)
 
     def estimate(messages: Sequence[Message]) -> int:
-        return int(count_tokens(messages, opts.counter, system=opts.agent_system) * scale)
+        counted = count_tokens(messages, opts.counter)
+        if fixed_tokens:
+            return max(int(counted * scale), fixed_tokens + counted)
+        return int(counted * scale)
+
+    cut = choose_cut(history, opts.keep_recent)
+    if cut is None and target_tokens is not None and estimate(history) > target_tokens:
+        cut = choose_cut(history, 1)  # over the target: keep fewer than keep_recent
+    points = safe_cut_points(history)
+    while cut is not None and not _has_new_content(history[:cut]):
+        cut = next((p for p in points if p > cut), None)  # nothing new: keep fewer
+    if cut is None:
+        return None
 
     recent = list(history[cut:])
     if target_tokens is not None:
@@ -99,7 +130,7 @@ async def compact_history(
         cut = shrink_cut(history, cut, lambda c: estimate(history[c:]) + overhead <= target_tokens)
         recent = list(history[cut:])
         if estimate(recent) + overhead > target_tokens:
-            recent = truncate_tool_outputs(recent, opts.kept_tool_chars, TRUNCATION_MARKER)
+            recent = truncate_tool_outputs(recent, opts.kept_tool_chars, KEPT_TRUNCATION_MARKER)
 
     old = history[:cut]
     systems = [m for m in old if m.role == "system"]
@@ -116,13 +147,10 @@ async def compact_history(
             run = await summarizer.continue_prefix(
                 old, opts.agent_system, opts.agent_tools, builtin_prompt("continuation")
             )
-        except ContextOverflowError:
-            logger.info("cache-friendly summary overflowed; falling back to a transcript summary")
+        except (ContextOverflowError, SummaryRejectedError) as exc:
+            logger.info("cache-friendly summary failed (%s); summarizing a transcript instead", exc)
     if run is None:
-        if not body and previous is not None:
-            run = SummaryRun(previous, Usage(0, 0), 0)
-        else:
-            run = await summarizer.summarize(body, previous)
+        run = await summarizer.summarize(body, previous)
 
     first_kept = next((m for m in recent if m.role != "system"), None)
     head = [*systems, render_summary_message(run.text)]
@@ -137,8 +165,8 @@ async def compact_history(
         summary=run.text,
         summarized_messages=len(old),
         kept_messages=len(recent),
-        usage=run.usage,
-        requests=run.requests,
+        usage=summarizer.usage,
+        requests=summarizer.requests,
         estimated_tokens=estimate(result),
     )
 
@@ -167,7 +195,14 @@ def build_options(
         if value < 64:
             raise ValueError(f"{name} must be at least 64, got {value}")
     prompt = load_prompt(system_prompt) if system_prompt is not None else DEFAULT_PROMPT
-    update = load_prompt(update_prompt) if update_prompt is not None else builtin_prompt("update")
+    if update_prompt is not None:
+        update = load_prompt(update_prompt)
+    elif system_prompt is not None:
+        # A custom prompt also writes the incremental updates (it gets the previous
+        # summary in the request), so the user's instructions apply every time.
+        update = prompt
+    else:
+        update = builtin_prompt("update")
     variables = dict(prompt_vars or {})
     for p in (prompt, update):
         p.render(max_summary_tokens=max_summary_tokens, **variables)  # fail early on typos

@@ -17,11 +17,15 @@ __all__ = ["choose_cut", "head_tail", "safe_cut_points", "shrink_cut", "truncate
 
 
 def safe_cut_points(messages: Sequence[Message]) -> list[int]:
-    """Every index ``1 <= i < len(messages)`` where a cut orphans no tool pair."""
+    """Every index ``1 <= i`` up to the last non-system message where a cut orphans no
+    tool pair."""
     points: list[int] = []
     open_ids: set[str] = set()
+    # Never cut past the last non-system message: the kept part must hold the turn the
+    # model is answering, not only trailing system notes.
+    last = max((i for i, m in enumerate(messages) if m.role != "system"), default=-1)
     for i, message in enumerate(messages):
-        if i > 0 and not open_ids:
+        if 0 < i <= last and not open_ids:
             points.append(i)
         if message.role == "user":
             for result in message.tool_results:

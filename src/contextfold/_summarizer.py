@@ -15,6 +15,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from contextfold._split import head_tail
 from contextfold.blocks import (
@@ -32,9 +33,11 @@ from contextfold.tokens import TokenCounter
 from contextfold.transports.base import Completion, CompletionTransport, ToolSpec, Usage
 
 TRUNCATION_MARKER = "\n...[truncated for the summary]...\n"
+KEPT_TRUNCATION_MARKER = "\n...[truncated by contextfold to fit the context window]...\n"
 # Our token estimates are heuristics; leave this share of the window unused.
 SAFETY_MARGIN = 0.1
 _ENTRY_OVERHEAD = 8
+_MIN_CHUNK_TOKENS = 256
 
 _REFUSAL = re.compile(
     r"^\s*(i['’]m sorry|i am sorry|sorry,? (but )?i|i can(no|')t|i won['’]t|"
@@ -42,9 +45,6 @@ _REFUSAL = re.compile(
     re.IGNORECASE,
 )
 _REFUSAL_MAX_CHARS = 600
-
-_SUMMARY_OPEN = "<summary>\n"
-_SUMMARY_CLOSE = "\n</summary>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,15 +65,28 @@ def acknowledgement() -> Message:
 
 
 def previous_summary(message: Message) -> str | None:
-    """The summary text if ``message`` is a summary message made by an earlier compaction."""
+    """The summary text if ``message`` is a summary message made by an earlier compaction.
+
+    Only the exact wrapper that :func:`render_summary_message` writes is recognised,
+    so a user who quotes ``<summary>`` tags is never mistaken for a summary.
+    """
     if message.role != "user" or len(message.content) != 1:
         return None
     text = message.text
-    start = text.find(_SUMMARY_OPEN)
-    end = text.rfind(_SUMMARY_CLOSE)
-    if start < 0 or end < start:
+    prefix, suffix = _summary_wrapper()
+    if len(text) < len(prefix) + len(suffix) or not text.startswith(prefix):
         return None
-    return text[start + len(_SUMMARY_OPEN) : end]
+    if not text.endswith(suffix):
+        return None
+    return text[len(prefix) : len(text) - len(suffix)]
+
+
+@cache
+def _summary_wrapper() -> tuple[str, str]:
+    sentinel = "\x00contextfold-summary\x00"
+    rendered = builtin_prompt("summary_message").render(summary=sentinel)
+    prefix, _, suffix = rendered.partition(sentinel)
+    return prefix, suffix
 
 
 def _describe(block: ContentBlock, max_tool_chars: int) -> str | None:
@@ -153,62 +166,81 @@ class Summarizer:
         model = transport.model
         self.max_summary_tokens = min(max_summary_tokens, model.max_output_tokens)
         self.input_budget = int(model.input_budget * (1 - SAFETY_MARGIN))
+        self.usage = Usage(0, 0)
+        """What every request this summarizer made has cost so far."""
+        self.requests = 0
 
     def _system(self, prompt: Prompt) -> str:
         return prompt.render(max_summary_tokens=self.max_summary_tokens, **self.prompt_vars)
 
-    def chunk_budget(self) -> int:
-        """Tokens of transcript one request may carry, after prompt and running summary."""
-        fixed = max(
-            self.counter(self._system(self.prompt)), self.counter(self._system(self.update_prompt))
-        )
-        budget = self.input_budget - fixed - self.max_summary_tokens - 64
-        if budget < 256:
-            raise CompactionError(
-                f"the summarizer's window ({self.transport.model.context_window} tokens) is too "
-                "small for its prompt and summary; use a summary_transport with a larger window "
-                "or lower max_summary_tokens"
-            )
-        return budget
+    def _chars_per_token(self) -> float:
+        sample = "The quick brown fox jumps over the lazy dog. " * 40
+        return len(sample) / max(self.counter(sample), 1)
 
-    def chunks(self, entries: list[str]) -> list[list[str]]:
-        """Consecutive groups of entries, each fitting :meth:`chunk_budget`."""
-        budget = self.chunk_budget()
-        max_chars = int(budget * len("x" * 4000) / max(self.counter("x" * 4000), 1))
-        groups: list[list[str]] = [[]]
+    def _fit_summary(self, summary: str, system: str) -> str:
+        """The running summary, cut to head + tail if it alone would crowd out the transcript."""
+        room = (self.input_budget - self.counter(system)) // 2
+        if self.counter(summary) <= room:
+            return summary
+        return head_tail(summary, int(room * self._chars_per_token()), TRUNCATION_MARKER)
+
+    def _take_chunk(self, entries: list[str], start: int, budget: int) -> tuple[list[str], int]:
+        """Entries from ``start`` that fit ``budget`` tokens (at least one, cut if needed)."""
+        group: list[str] = []
         used = 0
-        for entry in entries:
+        index = start
+        while index < len(entries):
+            entry = entries[index]
             cost = self.counter(entry) + _ENTRY_OVERHEAD
-            if cost > budget:
-                entry = head_tail(entry, max_chars // 2, TRUNCATION_MARKER)
-                cost = self.counter(entry) + _ENTRY_OVERHEAD
-            if used + cost > budget and groups[-1]:
-                groups.append([])
-                used = 0
-            groups[-1].append(entry)
+            if cost > budget and not group:
+                entry = head_tail(entry, int(budget * self._chars_per_token()), TRUNCATION_MARKER)
+                cost = budget
+            elif used + cost > budget:
+                break
+            group.append(entry)
             used += cost
-        return [g for g in groups if g]
+            index += 1
+        return group, index
 
     async def summarize(self, messages: Sequence[Message], previous: str | None) -> SummaryRun:
+        """Summarize ``messages`` (updating ``previous`` if given), chunk by chunk.
+
+        Each request is budgeted against the summarizer's own window, counting the
+        system prompt and the running summary it actually carries. Usage of every
+        request made is added to :attr:`usage` as it happens, so a failure part-way
+        still reports what was spent.
+        """
         entries = transcript_entries(messages, self.max_tool_chars)
         if not entries and previous is None:
             raise CompactionError("nothing to summarize: the old part has no content")
         summary = previous
-        usage = Usage(0, 0)
-        requests = 0
-        for group in self.chunks(entries) or [[]]:
+        start = 0
+        while start < len(entries) or start == 0:
+            prompt = self.prompt if summary is None else self.update_prompt
+            system = self._system(prompt)
+            anchor = "" if summary is None else self._fit_summary(summary, system)
+            budget = self.input_budget - self.counter(system) - self.counter(anchor) - 64
+            if budget < _MIN_CHUNK_TOKENS:
+                raise CompactionError(
+                    f"the summarizer's window ({self.transport.model.context_window} tokens) is "
+                    "too small for its prompt and summary; use a summary_transport with a larger "
+                    "window or lower max_summary_tokens"
+                )
+            group, start = self._take_chunk(entries, start, budget)
             transcript = "<transcript>\n" + "\n\n".join(group) + "\n</transcript>"
-            if summary is None:
-                system, body = self._system(self.prompt), transcript
-            else:
-                system = self._system(self.update_prompt)
-                body = f"<previous-summary>\n{summary}\n</previous-summary>\n\n{transcript}"
+            body = (
+                transcript
+                if summary is None
+                else f"<previous-summary>\n{anchor}\n</previous-summary>\n\n{transcript}"
+            )
             completion = await self.transport.complete([Message.user(body)], (), system)
-            usage = usage + completion.usage
-            requests += 1
+            self.usage = self.usage + completion.usage
+            self.requests += 1
             summary = check_summary(completion)
+            if not entries:
+                break
         assert summary is not None
-        return SummaryRun(summary, usage, requests)
+        return SummaryRun(summary, self.usage, self.requests)
 
     async def continue_prefix(
         self,
@@ -225,4 +257,6 @@ class Summarizer:
         else:
             request.append(Message.user(text))
         completion = await self.transport.complete(request, tools, system)
+        self.usage = self.usage + completion.usage
+        self.requests += 1
         return SummaryRun(check_summary(completion), completion.usage, 1)

@@ -36,7 +36,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 from contextfold._compactor import (
     DEFAULT_PROMPT,
@@ -45,9 +45,12 @@ from contextfold._compactor import (
     PromptLike,
     build_options,
     compact_history,
+    make_summarizer,
 )
+from contextfold._split import truncate_tool_outputs
+from contextfold._summarizer import KEPT_TRUNCATION_MARKER, Summarizer
 from contextfold.context import CompactionLocking, ContextStore, PrefixReplacing, SessionInfo
-from contextfold.errors import ContextfoldError, SummaryRejectedError
+from contextfold.errors import SummaryRejectedError
 from contextfold.messages import Message
 from contextfold.tokens import (
     TokenCounter,
@@ -71,7 +74,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 Trigger = Literal["usage", "append", "forced", "manual"]
-Outcome = Literal["compacted", "skipped", "rejected", "failed", "conflict", "busy"]
+Outcome = Literal["compacted", "truncated", "skipped", "rejected", "failed", "conflict", "busy"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +268,7 @@ class AutoCompactStore(ContextStore):
         # Stores that can replace a prefix atomically need no lock around appends.
         self._prefix_splice = isinstance(store, PrefixReplacing)
         self._splice_lock = asyncio.Lock()
+        self._attempt_messages = 0
 
     # -- settings --------------------------------------------------------------------
 
@@ -309,9 +313,7 @@ class AutoCompactStore(ContextStore):
         so each appended message is estimated once and appends stay cheap.
         """
         if self._unestimated:
-            pending, self._unestimated = self._unestimated, []
-            counter = self._opts.counter
-            self._since_anchor += sum(count_message_tokens(m, counter) for m in pending)
+            self._fold_unestimated()
             estimate = self._anchor + self._since_anchor
             if estimate > self.limit:
                 await self._trigger("append", estimate)
@@ -353,13 +355,26 @@ class AutoCompactStore(ContextStore):
             await self._trigger("usage", input_tokens)
 
     async def compact(self, *, force: bool = False) -> bool:
-        """Compact now; return whether the history changed.
+        """Compact now, whatever the usage; return whether the history changed.
 
-        ``force=True`` ignores back-off (the agent calls it after a context-overflow
-        error); without it the call is a manual compaction that still respects it.
+        ``force=True`` also ignores the back-off after failed attempts: the
+        :class:`~contextfold.agent.Agent` calls it after a context-overflow error,
+        when the request cannot succeed otherwise. Without it, a compaction asked for
+        while failures are being backed off is skipped (and ``False`` returned).
         """
-        estimate = max(self._anchor + self._since_anchor, 0)
-        return await self._trigger("forced" if force else "manual", estimate, force=force)
+        self._fold_unestimated()
+        tokens = max(self._anchor + self._since_anchor, 0)
+        if not force and self._skip > 0:
+            self._skip -= 1
+            return False
+        return await self._trigger("forced" if force else "manual", tokens, force=True)
+
+    def _fold_unestimated(self) -> None:
+        """Count the messages appended since the last estimate into ``_since_anchor``."""
+        if self._unestimated:
+            pending, self._unestimated = self._unestimated, []
+            counter = self._opts.counter
+            self._since_anchor += sum(count_message_tokens(m, counter) for m in pending)
 
     # -- the run ---------------------------------------------------------------------
 
@@ -367,7 +382,9 @@ class AutoCompactStore(ContextStore):
         if self._running is not None and not self._running.done():
             return await asyncio.shield(self._running)
         if not force:
-            if self._floor is not None and tokens <= self._floor:
+            # After a compaction that could not get under the limit, only meaningful
+            # growth (5 % of the limit) justifies another attempt.
+            if self._floor is not None and tokens <= self._floor + self.limit // 20:
                 return False
             if self._skip > 0:
                 self._skip -= 1
@@ -383,10 +400,12 @@ class AutoCompactStore(ContextStore):
         if isinstance(self.inner, CompactionLocking):
             async with self.inner.compaction_lock() as acquired:
                 if not acquired:
-                    await self._emit(self._event("after", trigger, tokens, 0, outcome="busy"))
+                    count = len(await self.inner.get_history())
+                    await self._emit(self._event("before", trigger, tokens, count))
+                    await self._emit(self._event("after", trigger, tokens, count, outcome="busy"))
                     return False
-                return await self._compact_once(trigger, tokens)
-        return await self._compact_once(trigger, tokens)
+                return await self._guarded(trigger, tokens)
+        return await self._guarded(trigger, tokens)
 
     def _event(
         self,
@@ -394,116 +413,186 @@ class AutoCompactStore(ContextStore):
         trigger: Trigger,
         tokens: int,
         count: int,
-        **kw: object,
+        **fields: Any,
     ) -> CompactionEvent:
-        return CompactionEvent(
-            phase,
-            self.session_id,
-            trigger,
-            self.limit,
-            count,
-            tokens,
-            **kw,  # type: ignore[arg-type]
-        )
+        return CompactionEvent(phase, self.session_id, trigger, self.limit, count, tokens, **fields)
 
-    async def _compact_once(self, trigger: Trigger, tokens: int) -> bool:
-        snapshot = await self.inner.get_history()
-        await self._emit(self._event("before", trigger, tokens, len(snapshot)))
+    async def _guarded(self, trigger: Trigger, tokens: int) -> bool:
+        """One attempt; whatever goes wrong is reported, backed off and never raised.
+
+        Compaction runs inside the agent's turn (``add_context_tokens``,
+        ``get_history``): a failure here must not lose the reply the agent already paid
+        for, so it becomes a ``failed`` event and the history stays as it was.
+        """
         started = time.monotonic()
-        limit = self.limit
-        estimated = count_tokens(snapshot, self._opts.counter, system=self._opts.agent_system)
-        scale = min(max(tokens / estimated, 0.5), 4.0) if tokens and estimated else 1.0
+        summarizer = make_summarizer(self.summary_transport, self._opts)
+        self._attempt_messages = 0
         try:
-            result = await compact_history(
-                snapshot,
-                self.summary_transport,
-                self._opts,
-                target_tokens=int(limit * self.target_ratio),
-                scale=scale,
+            return await self._compact_once(trigger, tokens, summarizer, started)
+        except Exception as exc:
+            return await self._failed(trigger, tokens, started, exc, summarizer)
+        finally:
+            self.summarizer_usage = self.summarizer_usage + summarizer.usage
+
+    async def _compact_once(
+        self, trigger: Trigger, tokens: int, summarizer: Summarizer, started: float
+    ) -> bool:
+        snapshot = await self.inner.get_history()
+        self._attempt_messages = len(snapshot)
+        await self._emit(self._event("before", trigger, tokens, len(snapshot)))
+        limit = self.limit
+        target = int(limit * self.target_ratio)
+        counter = self._opts.counter
+        counted = count_tokens(snapshot, counter)
+        # The real prompt = its messages + a fixed part (system prompt, tools) that the
+        # messages' count cannot see; estimates keep that part instead of scaling it away.
+        fixed = max(tokens - counted, 0)
+        scale = min(max(tokens / counted, 0.5), 4.0) if tokens and counted else 1.0
+
+        def estimate(messages: Sequence[Message]) -> int:
+            n = count_tokens(messages, counter)
+            return max(int(n * scale), fixed + n)
+
+        # What to keep is decided on the scaled estimate (the part compaction controls);
+        # the new anchor below uses the conservative one, fixed part included.
+        result = await compact_history(
+            snapshot,
+            self.summary_transport,
+            self._opts,
+            target_tokens=target,
+            scale=scale,
+            summarizer=summarizer,
+        )
+        outcome: Outcome = "compacted"
+        if result is not None:
+            new_messages = result.messages
+        else:
+            # Nothing to summarize; if the history is still over the target, cutting its
+            # tool outputs is the only room left to free.
+            new_messages = truncate_tool_outputs(
+                snapshot, self._opts.kept_tool_chars, KEPT_TRUNCATION_MARKER
             )
-        except (ContextfoldError, ValueError) as exc:
-            return await self._failed(trigger, tokens, len(snapshot), started, exc)
-        if result is None:
-            self._floor = tokens
-            await self._emit(
-                self._event(
-                    "after",
-                    trigger,
-                    tokens,
-                    len(snapshot),
-                    outcome="skipped",
-                    duration_s=time.monotonic() - started,
-                )
-            )
-            return False
-        self.summarizer_usage = self.summarizer_usage + result.usage
-        async with self._splice_lock:
-            current = await self.inner.get_history()
-            if current[: len(snapshot)] != snapshot:
+            if int(counted * scale) <= target or new_messages == snapshot:
+                self._floor = tokens
                 await self._emit(
                     self._event(
                         "after",
                         trigger,
                         tokens,
                         len(snapshot),
-                        outcome="conflict",
-                        summarizer_usage=result.usage,
+                        outcome="skipped",
                         duration_s=time.monotonic() - started,
-                        error="the history changed underneath the compaction",
                     )
                 )
                 return False
-            appended = current[len(snapshot) :]
-            if isinstance(self.inner, PrefixReplacing):
-                # Only the snapshot's rows are touched: later appends, even from other
-                # processes, stay where they are.
-                await self.inner.replace_prefix(len(snapshot), result.messages)
-            else:
-                await self.inner.replace_history([*result.messages, *appended])
-        after = result.estimated_tokens + count_tokens(appended, self._opts.counter)
+            outcome = "truncated"
+
+        appended = await self._commit(snapshot, new_messages)
+        if appended is None:
+            await self._emit(
+                self._event(
+                    "after",
+                    trigger,
+                    tokens,
+                    len(snapshot),
+                    outcome="conflict",
+                    summarizer_usage=summarizer.usage,
+                    summarizer_requests=summarizer.requests,
+                    duration_s=time.monotonic() - started,
+                    error="the history changed underneath the compaction",
+                )
+            )
+            return False
+        after = estimate([*new_messages, *appended])
         self.compactions += 1
         self._failures = self._skip = 0
         self._anchor, self._since_anchor = after, 0
         # Could not get under the limit: wait for usage to grow past this point again.
-        self._floor = tokens if after > limit else None
+        self._floor = max(tokens, after) if after > limit else None
         await self._emit(
             self._event(
                 "after",
                 trigger,
                 tokens,
                 len(snapshot),
-                messages_after=len(result.messages) + len(appended),
+                messages_after=len(new_messages) + len(appended),
                 tokens_after=after,
-                summary_tokens=self._opts.counter(result.summary),
-                summarized_messages=result.summarized_messages,
-                summarizer_usage=result.usage,
-                summarizer_requests=result.requests,
+                summary_tokens=counter(result.summary) if result else 0,
+                summarized_messages=result.summarized_messages if result else 0,
+                summarizer_usage=summarizer.usage,
+                summarizer_requests=summarizer.requests,
                 duration_s=time.monotonic() - started,
-                outcome="compacted",
+                outcome=outcome,
             )
         )
         logger.info(
-            "compacted session %s: %d -> %d messages, ~%d -> ~%d tokens (%s trigger)",
+            "compacted session %s: %d -> %d messages, ~%d -> ~%d tokens (%s trigger, %s)",
             self.session_id,
             len(snapshot),
-            len(result.messages) + len(appended),
+            len(new_messages) + len(appended),
             tokens,
             after,
             trigger,
+            outcome,
         )
         return True
 
+    async def _commit(
+        self, snapshot: list[Message], new_messages: list[Message]
+    ) -> list[Message] | None:
+        """Splice ``new_messages`` in place of ``snapshot``; the messages appended
+        meanwhile, or ``None`` when the history no longer starts with ``snapshot``."""
+        async with self._splice_lock:
+            current = await self.inner.get_history()
+            if current[: len(snapshot)] != snapshot:
+                return None
+            appended = current[len(snapshot) :]
+            # Appends noted before this read are part of `current`, so of the estimate
+            # made after the commit; forget them so they are not counted twice.
+            noted, noted_count = self._unestimated, len(self._unestimated)
+            if isinstance(self.inner, PrefixReplacing):
+                # Only the snapshot's rows are touched: later appends, even from other
+                # processes, stay where they are.
+                await self.inner.replace_prefix(len(snapshot), new_messages)
+            else:
+                try:
+                    await self.inner.replace_history([*new_messages, *appended])
+                except Exception:
+                    await self._restore(current)
+                    raise
+            if self._unestimated is noted:
+                del noted[:noted_count]
+        return appended
+
+    async def _restore(self, history: list[Message]) -> None:
+        """Put ``history`` back after a non-atomic ``replace_history`` failed part-way."""
+        try:
+            await self.inner.replace_history(history)
+        except Exception:
+            logger.exception(
+                "could not restore session %s after a failed rewrite; its history may be "
+                "incomplete (%d messages expected)",
+                self.session_id,
+                len(history),
+            )
+
     async def _failed(
-        self, trigger: Trigger, tokens: int, count: int, started: float, exc: Exception
+        self,
+        trigger: Trigger,
+        tokens: int,
+        started: float,
+        exc: Exception,
+        summarizer: Summarizer,
     ) -> bool:
         self._failures += 1
         self._skip = min(2 ** (self._failures - 1), self.max_backoff)
         outcome: Outcome = "rejected" if isinstance(exc, SummaryRejectedError) else "failed"
+        error = f"{type(exc).__name__}: {exc}"
         logger.warning(
             "compaction of session %s %s (%s); history left untouched, next %d trigger(s) skipped",
             self.session_id,
             outcome,
-            exc,
+            error,
             self._skip,
         )
         await self._emit(
@@ -511,9 +600,11 @@ class AutoCompactStore(ContextStore):
                 "after",
                 trigger,
                 tokens,
-                count,
+                self._attempt_messages,
                 outcome=outcome,
-                error=str(exc),
+                error=error,
+                summarizer_usage=summarizer.usage,
+                summarizer_requests=summarizer.requests,
                 duration_s=time.monotonic() - started,
             )
         )
