@@ -588,10 +588,15 @@ async def test_fork_wraps_the_inner_fork_with_the_same_settings() -> None:
         StubTransport(model=WINDOW),
         keep_recent=3,
         threshold=0.5,
+        summary_transport=summarizer(),
     )
     await store.add_context_tokens(10, 2)
+    seen: list[CompactionEvent] = []
+    store.add_hook(seen.append)
     forked = await store.fork()
     assert isinstance(forked, AutoCompactStore)
+    assert await forked.compact()
+    assert [e.phase for e in seen] == ["before", "after"]  # hooks travel with the fork
     assert forked.keep_recent == 3
     assert forked.limit == store.limit == 2_000
     assert forked.session_id != store.session_id

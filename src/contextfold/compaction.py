@@ -331,9 +331,13 @@ class AutoCompactStore(ContextStore):
             await self.inner.replace_history(messages)
 
     async def fork(self) -> AutoCompactStore:
-        """An :class:`AutoCompactStore` with the same settings around ``inner.fork()``."""
-        forked = await self.inner.fork()
-        return AutoCompactStore(forked, self.transport, **self._settings)  # type: ignore[arg-type]
+        """An :class:`AutoCompactStore` with the same settings (hooks included) around
+        ``inner.fork()``; it starts from the same usage anchor."""
+        settings = {**self._settings, "on_event": list(self._hooks)}
+        forked = AutoCompactStore(await self.inner.fork(), self.transport, **settings)  # type: ignore[arg-type]
+        forked._anchor, forked._since_anchor = self._anchor, self._since_anchor
+        forked._unestimated = list(self._unestimated)
+        return forked
 
     async def close(self) -> None:
         await self.inner.close()
