@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from typing import Any
 
 import pytest
@@ -606,9 +607,15 @@ async def test_fork_wraps_the_inner_fork_with_the_same_settings() -> None:
 
 
 async def test_cumulative_tokens_survive_compaction(store: ContextStore) -> None:
-    for m in alternating(20):
+    tag = f"conversation {uuid.uuid4().hex}"  # the database may be shared with other tests
+    await store.append(Message.user(tag))
+    for m in alternating(20)[1:]:
         await store.append(m)
-    sessions_before = len(await store.list_sessions())
+
+    async def sessions_with_our_history() -> list[str]:
+        return [s.session_id for s in await store.list_sessions() if s.preview == tag]
+
+    assert await sessions_with_our_history() == [store.session_id]
     wrapped = AutoCompactStore(
         store, StubTransport(model=WINDOW), keep_recent=2, summary_transport=summarizer()
     )
@@ -617,8 +624,10 @@ async def test_cumulative_tokens_survive_compaction(store: ContextStore) -> None
     assert wrapped.compactions == 1
     assert await store.get_context_tokens() == (5_500, 200)
     assert len(await store.get_history()) == 4
-    # No orphan session: compaction does not leave a fork or copy behind.
-    assert len(await store.list_sessions()) == sessions_before
+    # No orphan session: no fork or copy of the original conversation is left behind.
+    sessions = await store.list_sessions()
+    assert store.session_id in {s.session_id for s in sessions}
+    assert [s.session_id for s in sessions if s.preview == tag] in ([], [store.session_id])
 
 
 # --- end to end ---------------------------------------------------------------------------

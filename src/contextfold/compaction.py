@@ -168,6 +168,15 @@ def compaction_limit(
     return min(limit, window - max_output)
 
 
+def _common_suffix(old: Sequence[Message], new: Sequence[Message]) -> int:
+    """How many trailing messages ``old`` and ``new`` share (at most ``len(new) - 1``)."""
+    n = 0
+    limit = min(len(old), len(new) - 1)
+    while n < limit and old[-1 - n] == new[-1 - n]:
+        n += 1
+    return n
+
+
 class AutoCompactStore(ContextStore):
     """A store that compacts itself when the real prompt size crosses its limit.
 
@@ -555,9 +564,12 @@ class AutoCompactStore(ContextStore):
             # made after the commit; forget them so they are not counted twice.
             noted, noted_count = self._unestimated, len(self._unestimated)
             if isinstance(self.inner, PrefixReplacing):
-                # Only the snapshot's rows are touched: later appends, even from other
-                # processes, stay where they are.
-                await self.inner.replace_prefix(len(snapshot), new_messages)
+                # Only the summarized rows are touched: the kept tail (when verbatim) and
+                # later appends, even from other processes, stay where they are.
+                kept = _common_suffix(snapshot, new_messages)
+                await self.inner.replace_prefix(
+                    len(snapshot) - kept, new_messages[: len(new_messages) - kept]
+                )
             else:
                 try:
                     await self.inner.replace_history([*new_messages, *appended])
