@@ -209,3 +209,20 @@ async def test_memory_store_copies_initial_history() -> None:
     store = MemoryContextStore(initial)
     initial.append(Message.user("later"))
     assert len(await store.get_history()) == 2
+
+
+async def test_nested_values_are_never_shared_with_the_store(store: ContextStore) -> None:
+    call = Message("assistant", [ToolUseBlock("t1", "edit", {"path": "a.py", "opts": {"n": 1}})])
+    result = Message("user", [ToolResultBlock("t1", [TextBlock("done")])])
+    await store.append(Message.user("go"))
+    await store.append(call)
+    await store.append(result)
+    call.tool_uses[0].input["opts"]["n"] = 99  # the caller changes what it appended
+    history = await store.get_history()
+    history[1].tool_uses[0].input["path"] = "MUTATED"  # and what it read
+    content = history[2].tool_results[0].content
+    assert isinstance(content, list)
+    content.append(TextBlock("INJECTED"))
+    fresh = await store.get_history()
+    assert fresh[1].tool_uses[0].input == {"path": "a.py", "opts": {"n": 1}}
+    assert fresh[2].tool_results[0].content == [TextBlock("done")]

@@ -27,6 +27,23 @@ from contextfold.blocks import (
 
 __all__ = ["Message", "Role"]
 
+
+def _json_copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_copy(v) for v in value]
+    return value
+
+
+def _isolated(block: ContentBlock) -> ContentBlock:
+    if isinstance(block, ToolUseBlock):
+        return ToolUseBlock(block.id, block.name, _json_copy(block.input))
+    if isinstance(block, ToolResultBlock) and isinstance(block.content, list):
+        return ToolResultBlock(block.tool_use_id, list(block.content), block.is_error)
+    return block
+
+
 Role = Literal["user", "assistant", "system"]
 _ROLES: frozenset[str] = frozenset(get_args(Role))
 
@@ -96,8 +113,13 @@ class Message:
         return any(isinstance(b, ThinkingBlock) for b in self.content)
 
     def copy(self) -> Message:
-        """A new message with its own content list (blocks are immutable and shared)."""
-        return Message(self.role, list(self.content))
+        """A copy that shares nothing mutable with this message.
+
+        Blocks are frozen and shared, except the ones holding mutable values: a tool
+        call's ``input`` dict and a tool result's list content are copied too, so
+        changing a copy (or the original) never changes the other.
+        """
+        return Message(self.role, [_isolated(b) for b in self.content])
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready dict form: ``{"role": ..., "content": [block dicts]}``."""
