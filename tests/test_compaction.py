@@ -129,9 +129,6 @@ async def test_cut_never_separates_a_tool_call_from_its_result() -> None:
 
 
 async def test_pending_tool_call_stays_with_the_recent_part() -> None:
-    history = alternating(10)
-    history.append(Message("assistant", [ToolUseBlock("p1", "run", {})]))
-    history[-2:] = [history[-2], history[-1]]
     history = [*alternating(9), Message("assistant", [ToolUseBlock("p1", "run", {})])]
     result = await compact_context(history, summarizer(), keep_recent=1)
     assert result is not None

@@ -91,3 +91,18 @@ async def test_custom_prompt_with_variables_reaches_the_summarizer(tmp_path: Pat
 def test_a_prompt_typo_fails_when_the_store_is_built() -> None:
     with pytest.raises(PromptError, match="projcet"):
         AutoCompactStore(MemoryContextStore(), StubTransport(), system_prompt="About {projcet}.")
+
+
+def test_the_built_wheel_ships_every_prompt_file(tmp_path: Path) -> None:
+    """An editable install reads prompts from the checkout; a real wheel must carry them."""
+    import zipfile
+
+    wheel_builder = pytest.importorskip("hatchling.builders.wheel")
+    root = Path(__file__).resolve().parent.parent
+    [wheel] = list(
+        wheel_builder.WheelBuilder(str(root)).build(directory=str(tmp_path), versions=["standard"])
+    )
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for name in BUILTIN_PROMPTS:
+        assert f"contextfold/prompts/{name}.md" in names
+    assert "contextfold/py.typed" in names
