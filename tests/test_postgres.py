@@ -65,6 +65,38 @@ async def test_pool_concurrent_appends_get_distinct_sequence_numbers(
         assert [r[0] for r in await cur.fetchall()] == list(range(60))
 
 
+async def _append_until(store: PostgresContextStore, stop: asyncio.Event, tag: str) -> None:
+    i = 0
+    while not stop.is_set():
+        await store.append(Message.user(f"{tag}-{i}"))
+        i += 1
+
+
+async def test_fork_under_concurrent_appends_is_a_consistent_prefix(
+    pool: AsyncConnectionPool[Any],
+) -> None:
+    # Regression: fork copied the session row and the messages in separate statements,
+    # so an append committing in between left the fork with a row numbered at or past
+    # its next_seq and its first append failed with a duplicate key.
+    for _ in range(8):
+        source = PostgresContextStore(pool, _sid())
+        for i in range(3):
+            await source.append(Message.user(f"m{i}"))
+        stop = asyncio.Event()
+
+        tasks = [asyncio.create_task(_append_until(source, stop, f"w{w}")) for w in range(3)]
+        await asyncio.sleep(0.01)
+        forks = [await source.fork() for _ in range(6)]
+        stop.set()
+        await asyncio.gather(*tasks)
+        final = await source.get_history()
+        for forked in forks:
+            copied = await forked.get_history()
+            assert copied == final[: len(copied)]
+            await forked.append(Message.assistant("after fork"))
+            assert await forked.get_history() == [*copied, Message.assistant("after fork")]
+
+
 async def test_session_survives_new_connections(pg: psycopg.AsyncConnection[Any]) -> None:
     sid = _sid()
     call = Message("assistant", [TextBlock("looking"), ToolUseBlock("t1", "grep", {"q": "x"})])

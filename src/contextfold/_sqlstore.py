@@ -113,7 +113,7 @@ class SQLStore(ContextStore):
     transaction; ``write`` says whether it will write) and :meth:`_sibling` (a store on
     the same database for another session), and may override :meth:`_write` to run a
     fixed list of statements in fewer trips. ``_FOR_UPDATE`` is appended to the read
-    of the session row in rewrites, to lock it where the database needs that.
+    of the session row in rewrites and forks, to lock it where the database needs that.
     """
 
     _FOR_UPDATE: ClassVar[str] = ""
@@ -165,26 +165,34 @@ class SQLStore(ContextStore):
         """A new session in the same database with a copy of this one.
 
         History, archive, compaction records and token counts are copied with
-        ``INSERT … SELECT`` in one transaction; no message passes through Python.
+        ``INSERT … SELECT`` in one transaction; no message passes through Python. The
+        source session row is locked first (as a rewrite locks it), so appends and
+        rewrites committing meanwhile land either wholly before the copy or wholly
+        after it: the fork is a consistent snapshot and its next append gets a fresh
+        number. A session never written to forks into an empty session (nothing is
+        written for either).
         """
         forked = self._sibling()
         src, dst = self.session_id, forked.session_id
-        statements: list[Statement] = [
-            (
+        async with self._transaction(write=True) as db:
+            locked = await db.fetch(
+                "SELECT next_seq FROM contextfold_sessions WHERE session_id = ?" + self._FOR_UPDATE,
+                (src,),
+            )
+            if not locked:
+                return forked
+            await db.execute(
                 "INSERT INTO contextfold_sessions (session_id, created_at, input_tokens, "
                 "output_tokens, next_seq, preview) SELECT ?, ?, input_tokens, output_tokens, "
                 "next_seq, preview FROM contextfold_sessions WHERE session_id = ?",
                 (dst, now_iso(), src),
             )
-        ]
-        statements += [
-            (
-                f"INSERT INTO {t} (session_id, {c}) SELECT ?, {c} FROM {t} WHERE session_id = ?",
-                (dst, src),
-            )
-            for t, c in _FORK_COLUMNS
-        ]
-        await self._write(statements)
+            for table, columns in _FORK_COLUMNS:
+                await db.execute(
+                    f"INSERT INTO {table} (session_id, {columns}) "
+                    f"SELECT ?, {columns} FROM {table} WHERE session_id = ?",
+                    (dst, src),
+                )
         return forked
 
     async def set_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
