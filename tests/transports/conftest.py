@@ -2,8 +2,9 @@
 
 Every request goes through the official SDK's real HTTP path; respx answers it.
 ``sleeps`` records the retry waits instead of sleeping. The reply and error bodies
-each provider sends live here, and ``sdk`` runs a test once per provider for what
-both SDK transports must do alike.
+each provider sends live here, ``broken_stream`` is a connection that drops in the
+middle of a reply, and ``sdk`` runs a test once per provider for what both SDK
+transports must do alike.
 """
 
 from __future__ import annotations
@@ -75,6 +76,28 @@ def body(route: respx.Route, call: int = -1) -> Any:
 def streamed(content: bytes) -> httpx.Response:
     """A 200 answer carrying a server-sent event stream."""
     return httpx.Response(200, content=content, headers={"content-type": "text/event-stream"})
+
+
+class _DropsAfter(httpx.AsyncByteStream):
+    """A response body that sends ``head``, then fails as a reset connection does."""
+
+    def __init__(self, head: bytes) -> None:
+        self.head = head
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        if self.head:
+            yield self.head
+        raise httpx.ReadError("connection reset by peer")
+
+    async def aclose(self) -> None:
+        pass
+
+
+def broken_stream(head: bytes) -> httpx.Response:
+    """A 200 event stream whose connection is reset after ``head`` was sent."""
+    return httpx.Response(
+        200, headers={"content-type": "text/event-stream"}, stream=_DropsAfter(head)
+    )
 
 
 async def drain(stream: AsyncIterator[object], seen: list[object]) -> None:

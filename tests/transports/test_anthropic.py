@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -14,6 +15,7 @@ from contextfold.errors import (
     BadRequestError,
     ContextOverflowError,
     ProviderUnavailableError,
+    ResponseFormatError,
     TransportConnectionError,
     TransportError,
     TransportTimeoutError,
@@ -24,6 +26,7 @@ from tests.transports.conftest import (
     FAKE_ANTHROPIC_KEY,
     RecordingSleep,
     body,
+    broken_stream,
     drain,
     sse,
     streamed,
@@ -513,6 +516,83 @@ async def test_stream_retries_before_output_but_not_after(
         await drain(transport.stream([Message.user("Hi")]), seen)
     assert seen == ["Let me ", "look."]
     assert route.call_count == calls_before + 1
+
+
+def before_text() -> bytes:
+    """The opening of ``stream_events()``: the message has started, no text yet."""
+    return stream_events().split(b"\n\n")[0] + b"\n\n"
+
+
+def after_text() -> bytes:
+    """``stream_events()`` up to just after both text deltas."""
+    events = stream_events()
+    return events[: events.index(b"event: content_block_stop", events.index(b"look."))]
+
+
+async def test_connection_reset_mid_stream_before_text_is_retried(
+    anthropic_api: respx.MockRouter, transport: AnthropicTransport, sleeps: RecordingSleep
+) -> None:
+    route = anthropic_api.post("/v1/messages")
+    route.side_effect = [broken_stream(before_text()), streamed(stream_events())]
+    items = [item async for item in transport.stream([Message.user("Hi")])]
+    assert items[:2] == ["Let me ", "look."]
+    assert route.call_count == 2
+    assert sleeps.delays == [0.5]
+
+
+async def test_connection_reset_mid_stream_after_text_is_raised_translated(
+    anthropic_api: respx.MockRouter, transport: AnthropicTransport, sleeps: RecordingSleep
+) -> None:
+    route = anthropic_api.post("/v1/messages")
+    route.side_effect = [broken_stream(after_text()), streamed(stream_events())]
+    seen: list[object] = []
+    with pytest.raises(TransportConnectionError, match="ReadError") as caught:
+        await drain(transport.stream([Message.user("Hi")]), seen)
+    assert seen == ["Let me ", "look."]
+    assert route.call_count == 1
+    assert sleeps.delays == []
+    assert caught.value.provider == "anthropic"
+    assert isinstance(caught.value.__cause__, httpx.ReadError)
+
+
+@pytest.mark.parametrize("head", [before_text, after_text], ids=["before-text", "after-text"])
+async def test_long_reply_survives_a_connection_reset(
+    anthropic_api: respx.MockRouter,
+    policy: RetryPolicy,
+    sleeps: RecordingSleep,
+    head: Callable[[], bytes],
+) -> None:
+    # complete() streams by default for current models and shows no text, so it retries.
+    transport = AnthropicTransport(MODEL, api_key="k", retry=policy)
+    route = anthropic_api.post("/v1/messages")
+    route.side_effect = [broken_stream(head()), streamed(stream_events())]
+    completion = await transport.complete([Message.user("Hi")])
+    assert completion.text == "Let me look."
+    assert route.call_count == 2
+    assert body(route)["stream"] is True
+
+
+async def test_stream_that_ends_without_message_stop_is_a_connection_error(
+    anthropic_api: respx.MockRouter, transport: AnthropicTransport, sleeps: RecordingSleep
+) -> None:
+    route = anthropic_api.post("/v1/messages")
+    route.side_effect = [streamed(before_text()), streamed(stream_events())]
+    items = [item async for item in transport.stream([Message.user("Hi")])]
+    assert isinstance(items[-1], Completion)
+    assert route.call_count == 2  # cut short before any text: retried
+
+    route.side_effect = [streamed(after_text())]
+    with pytest.raises(TransportConnectionError, match="ended before the reply was complete"):
+        await drain(transport.stream([Message.user("Hi")]), [])
+
+
+async def test_json_of_another_shape_is_a_response_format_error(
+    anthropic_api: respx.MockRouter, transport: AnthropicTransport, sleeps: RecordingSleep
+) -> None:
+    route = anthropic_api.post("/v1/messages").respond(json={"status": "ok"})
+    with pytest.raises(ResponseFormatError, match="content"):
+        await transport.complete([Message.user("Hi")])
+    assert route.call_count == 1
 
 
 def test_missing_key_names_the_env_var() -> None:

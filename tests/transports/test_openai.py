@@ -16,6 +16,7 @@ from contextfold.errors import (
     ContextOverflowError,
     ProviderUnavailableError,
     ResponseFormatError,
+    TransportConnectionError,
     TransportError,
 )
 from contextfold.messages import Message
@@ -24,6 +25,7 @@ from tests.transports.conftest import (
     FAKE_OPENAI_KEY,
     RecordingSleep,
     body,
+    broken_stream,
     drain,
     sse,
     streamed,
@@ -365,6 +367,37 @@ async def test_stream_is_not_retried_after_output(
         await drain(transport.stream([Message.user("Hi")]), seen)
     assert seen == ["Let me ", "look."]
     assert route.call_count == 1
+
+
+def stream_head(chunks: int) -> bytes:
+    """The first ``chunks`` events of ``stream_chunks()`` (role chunk, "Let me ", "look.")."""
+    return b"".join(event + b"\n\n" for event in stream_chunks().split(b"\n\n")[:chunks])
+
+
+async def test_connection_reset_mid_stream_before_text_is_retried(
+    openai_api: respx.MockRouter, transport: OpenAITransport, sleeps: RecordingSleep
+) -> None:
+    route = openai_api.post("/chat/completions")
+    route.side_effect = [broken_stream(stream_head(1)), streamed(stream_chunks())]
+    items = [item async for item in transport.stream([Message.user("Hi")])]
+    assert items[:2] == ["Let me ", "look."]
+    assert isinstance(items[-1], Completion)
+    assert route.call_count == 2
+    assert sleeps.delays == [0.5]
+
+
+async def test_connection_reset_mid_stream_after_text_is_raised_translated(
+    openai_api: respx.MockRouter, transport: OpenAITransport, sleeps: RecordingSleep
+) -> None:
+    route = openai_api.post("/chat/completions")
+    route.side_effect = [broken_stream(stream_head(3)), streamed(stream_chunks())]
+    seen: list[object] = []
+    with pytest.raises(TransportConnectionError) as caught:
+        await drain(transport.stream([Message.user("Hi")]), seen)
+    assert seen == ["Let me ", "look."]
+    assert route.call_count == 1
+    assert sleeps.delays == []
+    assert caught.value.provider == "openai"
 
 
 async def test_invalid_tool_arguments_are_a_response_format_error(

@@ -7,10 +7,10 @@ import logging
 import httpx
 import pytest
 
-from contextfold.errors import AuthenticationError
+from contextfold.errors import AuthenticationError, ResponseFormatError
 from contextfold.messages import Message
 from contextfold.transports import RetryPolicy
-from tests.transports.conftest import SDKCase
+from tests.transports.conftest import RecordingSleep, SDKCase, drain
 
 
 async def test_api_key_never_leaks(
@@ -51,3 +51,26 @@ async def test_closing_closes_only_a_client_the_transport_built(
     assert not lender._client.is_closed()  # ... whose HTTP connections stay open
     await lender.aclose()
     assert lender._client.is_closed()
+
+
+@pytest.mark.parametrize("content_type", ["text/html", "application/json"])
+@pytest.mark.parametrize("mode", ["complete", "stream"])
+async def test_a_gateway_page_in_a_200_is_a_response_format_error(
+    sdk: SDKCase, policy: RetryPolicy, sleeps: RecordingSleep, content_type: str, mode: str
+) -> None:
+    """A proxy's HTML page with status 200 (even labelled JSON): typed, not retried."""
+    transport = sdk.make(api_key=sdk.key, retry=policy)
+    page = httpx.Response(
+        200, headers={"content-type": content_type}, content=b"<html>502 from the proxy</html>"
+    )
+    route = sdk.api.post(sdk.path).mock(return_value=page)
+    call = (
+        transport.complete([Message.user("Hi")])
+        if mode == "complete"
+        else drain(transport.stream([Message.user("Hi")]), [])
+    )
+    with pytest.raises(ResponseFormatError) as caught:
+        await call
+    assert caught.value.provider == sdk.name
+    assert route.call_count == 1
+    assert sleeps.delays == []

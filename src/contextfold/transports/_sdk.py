@@ -4,9 +4,11 @@
 and :class:`~contextfold.transports.openai.OpenAITransport` do the same way: the
 ``model`` property, ``repr`` (the model name, never a key), the async context manager
 that closes only a client the transport built itself, finding the API key, running a
-call or a stream under the :class:`RetryPolicy`, and turning the SDK's timeout and
-connection errors into :mod:`contextfold.errors`. A subclass says which SDK exceptions
-are which (:class:`SDKErrors`) and how to read that SDK's HTTP error answers
+call or a stream under the :class:`RetryPolicy`, and turning every failure into
+:mod:`contextfold.errors` - the SDK's own exceptions, the ``httpx2`` errors the SDKs let
+through while a stream is being read, and the ``ValueError`` (``JSONDecodeError``) of
+a body that is not the JSON promised. A subclass says which SDK exceptions are which
+(:class:`SDKErrors`) and how to read that SDK's HTTP error answers
 (:meth:`SDKTransport._api_error`); the wire formats stay in the subclasses.
 """
 
@@ -20,13 +22,16 @@ from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import ClassVar, Generic, Protocol, Self, TypeVar
 
+import httpx2
+
 from contextfold.errors import (
+    ContextfoldError,
     ResponseFormatError,
     TransportConnectionError,
     TransportError,
     TransportTimeoutError,
 )
-from contextfold.transports._errors import Provider
+from contextfold.transports._errors import Provider, redact_text
 from contextfold.transports._retry import RetryPolicy
 from contextfold.transports.base import ModelInfo
 
@@ -118,11 +123,20 @@ class SDKTransport(ABC, Generic[ClientT]):
         if self._owns_client:
             await self._client.close()
 
-    async def _retried(self, request: Callable[[], Awaitable[FinalT]]) -> FinalT:
-        """Await ``request()`` under the retry policy; SDK errors come out translated."""
+    async def _retried(
+        self, request: Callable[[], Awaitable[object]], expected: type[FinalT]
+    ) -> FinalT:
+        """Await ``request()`` under the retry policy; failures come out translated.
+
+        The reply must be an ``expected`` (the SDK's parsed model): an SDK hands back
+        the bare text of a body that is not JSON (a gateway's HTML page), which raises
+        :class:`~contextfold.errors.ResponseFormatError` (not retried).
+        """
         async for attempt in self.retry.retrying():
             with attempt, self._translated():
                 reply = await request()
+        if not isinstance(reply, expected):
+            raise self._unreadable(f"expected a JSON {expected.__name__}, got non-JSON text")
         return reply
 
     async def _retried_stream(
@@ -137,7 +151,8 @@ class SDKTransport(ABC, Generic[ClientT]):
         complete, one final object (the SDK's reply, or what the deltas built). A
         failure is retried under the policy while no delta has been yielded, or always
         when ``retry_after_output`` (a caller that collects the whole reply and shows
-        nothing). SDK errors come out translated.
+        nothing). Failures come out translated, also those raised while the stream is
+        read (the SDKs let ``httpx2`` errors through there).
         """
         emitted = False
 
@@ -157,15 +172,24 @@ class SDKTransport(ABC, Generic[ClientT]):
 
     @contextmanager
     def _translated(self) -> Iterator[None]:
-        """Raise a :mod:`contextfold.errors` exception in place of an SDK exception."""
+        """Raise a :mod:`contextfold.errors` exception in place of any other failure.
+
+        Translated: the SDK's exceptions; ``httpx2`` errors (a timeout becomes
+        :class:`~contextfold.errors.TransportTimeoutError`, a network or protocol error
+        :class:`~contextfold.errors.TransportConnectionError`, both retryable); and a
+        ``ValueError`` such as ``JSONDecodeError`` from reading the reply, which becomes
+        :class:`~contextfold.errors.ResponseFormatError`. Our own errors pass as they are.
+        """
         try:
             yield
-        except self._errors.base as exc:
+        except ContextfoldError:
+            raise
+        except (self._errors.base, httpx2.HTTPError, ValueError) as exc:
             raise self._translate(exc) from exc
 
     def _translate(self, exc: Exception) -> TransportError:
         name, model, label = self._provider.name, self._model.name, self._provider.label
-        if isinstance(exc, self._errors.timeout):
+        if isinstance(exc, (self._errors.timeout, httpx2.TimeoutException)):
             return TransportTimeoutError(
                 f"the request to the {label} API timed out", provider=name, model=model
             )
@@ -173,11 +197,25 @@ class SDKTransport(ABC, Generic[ClientT]):
             return TransportConnectionError(
                 f"could not reach the {label} API", provider=name, model=model
             )
+        if isinstance(exc, httpx2.TransportError):
+            return TransportConnectionError(
+                f"the connection to the {label} API failed ({type(exc).__name__})",
+                provider=name,
+                model=model,
+            )
         mapped = self._api_error(exc)
         if mapped is not None:
             return mapped
+        if isinstance(exc, ValueError):
+            return self._unreadable(redact_text(str(exc), self._provider.secrets))
+        return self._unreadable(type(exc).__name__)
+
+    def _unreadable(self, why: str) -> ResponseFormatError:
+        """The error for a reply that cannot be read (never retried)."""
         return ResponseFormatError(
-            f"unexpected reply from {label}: {type(exc).__name__}", provider=name, model=model
+            f"unexpected reply from {self._provider.label}: {why}",
+            provider=self._provider.name,
+            model=self._model.name,
         )
 
     @abstractmethod

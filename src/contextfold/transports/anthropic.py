@@ -24,7 +24,7 @@ import anthropic
 import httpx2
 
 from contextfold.blocks import ContentBlock
-from contextfold.errors import ResponseFormatError, TransportError
+from contextfold.errors import ResponseFormatError, TransportConnectionError, TransportError
 from contextfold.formats import from_anthropic, to_anthropic
 from contextfold.messages import Message
 from contextfold.transports._errors import Provider, missing_key_error, status_error
@@ -162,7 +162,9 @@ class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
             async for item in self._streamed(params, retry_after_output=True):
                 if isinstance(item, Completion):
                     return item
-        reply = await self._retried(lambda: self._client.messages.create(**params))
+        reply = await self._retried(
+            lambda: self._client.messages.create(**params), anthropic.types.Message
+        )
         return self._completion(reply)
 
     async def stream(
@@ -184,16 +186,33 @@ class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
         self, params: dict[str, Any], *, retry_after_output: bool
     ) -> AsyncIterator[str | Completion]:
         async def attempt() -> AsyncGenerator[str | anthropic.types.Message, None]:
+            started = stopped = False
             async with self._client.messages.stream(**params) as events:
                 async for event in events:
+                    started = started or event.type == "message_start"
+                    stopped = stopped or event.type == "message_stop"
                     if event.type == "text" and event.text:
                         yield event.text
+                if not started:
+                    raise self._unreadable("the reply is not a stream of message events")
+                if not stopped:
+                    raise TransportConnectionError(
+                        "the Anthropic stream ended before the reply was complete",
+                        provider="anthropic",
+                        model=self._model.name,
+                    )
                 yield await events.get_final_message()
 
         async for item in self._retried_stream(attempt, retry_after_output=retry_after_output):
             yield item if isinstance(item, str) else self._completion(item)
 
     def _completion(self, reply: anthropic.types.Message) -> Completion:
+        # The SDK builds the reply without validating it: a JSON body of another shape
+        # leaves these fields None.
+        if not isinstance(reply.content, list) or not isinstance(
+            reply.usage, anthropic.types.Usage
+        ):
+            raise self._unreadable("the reply has no 'content' list or no 'usage'")
         try:
             wire = [block.model_dump(mode="json") for block in reply.content]
             content: list[ContentBlock] = from_anthropic([{"role": "assistant", "content": wire}])[

@@ -152,8 +152,8 @@ class OpenAITransport(SDKTransport[openai.AsyncOpenAI]):
     ) -> Completion:
         """One model call, retried on transient failures; see the module doc."""
         params = self.request_params(messages, tools, system)
-        reply: ChatCompletion = await self._retried(
-            lambda: self._client.chat.completions.create(**params)
+        reply = await self._retried(
+            lambda: self._client.chat.completions.create(**params), ChatCompletion
         )
         if not reply.choices:
             raise ResponseFormatError(
@@ -184,11 +184,14 @@ class OpenAITransport(SDKTransport[openai.AsyncOpenAI]):
         params["stream_options"] = {"include_usage": True}
 
         async def attempt() -> AsyncGenerator[str | _Turn, None]:
-            turn = _Turn()
+            turn, chunks = _Turn(), 0
             async for chunk in await self._client.chat.completions.create(**params, stream=True):
+                chunks += 1
                 delta = turn.add(chunk)
                 if delta:
                     yield delta
+            if not chunks:
+                raise self._unreadable("the reply is not a stream of chat completion chunks")
             yield turn
 
         async for item in self._retried_stream(attempt):
