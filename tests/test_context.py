@@ -45,6 +45,51 @@ async def test_rich_content_round_trips(store: ContextStore) -> None:
     assert (await store.get_history())[1:] == [call, result]
 
 
+async def test_nul_and_unpaired_surrogates_round_trip(store: ContextStore) -> None:
+    # Tool outputs carry binary junk; PostgreSQL's jsonb and text refuse a raw NUL.
+    odd = "binary \x00 output \ud800 end"
+    call = Message("assistant", [ToolUseBlock("t\x00", "read", {"path\x00": odd})])
+    result = Message("user", [ToolResultBlock("t\x00", [TextBlock(odd)])])
+    await store.append(Message.user(odd))
+    await store.append(call)
+    await store.append(result)
+    assert await store.get_history() == [Message.user(odd), call, result]
+    await store.replace_history([Message.user(odd), Message.assistant("ok")])
+    assert await store.get_history() == [Message.user(odd), Message.assistant("ok")]
+    [mine] = [s for s in await store.list_sessions() if s.session_id == store.session_id]
+    assert mine.preview.startswith("binary")
+
+
+@pytest.mark.parametrize(
+    "bad_input",
+    [{"x": float("nan")}, {"x": float("inf")}, {"x": [float("-inf")]}, {"x": object()}],
+    ids=["nan", "inf", "nested-inf", "object"],
+)
+async def test_content_json_cannot_hold_is_rejected_and_nothing_written(
+    store: ContextStore, bad_input: dict[str, object]
+) -> None:
+    if isinstance(store, MemoryContextStore):
+        pytest.skip("the memory store keeps Message objects and never encodes them as JSON")
+    bad = Message("assistant", [ToolUseBlock("t1", "f", bad_input)])
+    await store.append(Message.user("before"))
+    with pytest.raises(ValueError, match="not JSON data"):
+        await store.append(bad)
+    with pytest.raises(ValueError, match="not JSON data"):
+        await store.replace_history([Message.user("summary"), bad])
+    assert await store.get_history() == [Message.user("before")]
+    await store.append(Message.assistant("after"))
+    assert [m.text for m in await store.get_history()] == ["before", "after"]
+
+
+async def test_token_counts_beyond_64_bits_are_rejected(store: ContextStore) -> None:
+    if isinstance(store, MemoryContextStore):
+        pytest.skip("the memory store holds Python ints of any size")
+    await store.add_context_tokens(5, 6)
+    with pytest.raises(ValueError, match="64-bit"):
+        await store.set_context_tokens(2**63, 0)
+    assert await store.get_context_tokens() == (5, 6)
+
+
 async def test_get_history_returns_a_copy(store: ContextStore) -> None:
     await store.append(Message.user("one"))
     history = await store.get_history()

@@ -22,8 +22,15 @@ import pytest
 from psycopg_pool import AsyncConnectionPool
 
 from contextfold import Message, TextBlock, ToolUseBlock
-from contextfold.errors import CorruptRecordError, SchemaVersionError
-from contextfold.postgres import PostgresContextStore, advisory_key, connect, ensure_schema
+from contextfold._storage import SCHEMA_VERSION
+from contextfold.errors import CorruptRecordError, SchemaVersionError, StoreError
+from contextfold.postgres import (
+    PostgresContextStore,
+    _Driver,
+    advisory_key,
+    connect,
+    ensure_schema,
+)
 from contextfold.validation import validate_history
 from tests._crash_helper import new_history, old_history
 from tests._stores import PG_DSN, pg_connection_or_skip
@@ -169,6 +176,65 @@ async def test_newer_schema_is_refused(pg: psycopg.AsyncConnection[Any]) -> None
             await connect(dsn)
     finally:
         await pg.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+async def test_version_1_database_is_upgraded_in_place(pg: psycopg.AsyncConnection[Any]) -> None:
+    # Version 1 kept content in jsonb, which refuses NUL; version 2 keeps JSON text.
+    schema = f"cf_v1_{uuid.uuid4().hex[:8]}"
+    await pg.execute(f"CREATE SCHEMA {schema}")
+    dsn = f"{PG_DSN} options='-c search_path={schema}'"
+    call = Message("assistant", [ToolUseBlock("t1", "grep", {"q": "x"})])
+    try:
+        old = await connect(dsn)
+        store = PostgresContextStore(old, "kept")
+        for m in (Message.user("q0"), call, Message.user("q2")):
+            await store.append(m)
+        await store.replace_history([Message.user("summary"), Message.user("q2")])
+        for table in ("contextfold_messages", "contextfold_archive"):
+            await old.execute(
+                f"ALTER TABLE {table} ALTER COLUMN content TYPE JSONB USING content::jsonb"
+            )
+        await old.execute("UPDATE contextfold_meta SET value = '1' WHERE key = 'schema_version'")
+        await old.close()
+
+        upgraded = await connect(dsn)
+        try:
+            cur = await upgraded.execute(
+                "SELECT table_name, data_type FROM information_schema.columns WHERE "
+                "table_schema = %s AND column_name = 'content' ORDER BY table_name",
+                (schema,),
+            )
+            assert await cur.fetchall() == [
+                ("contextfold_archive", "text"),
+                ("contextfold_messages", "text"),
+            ]
+            cur = await upgraded.execute("SELECT value FROM contextfold_meta")
+            assert await cur.fetchall() == [(str(SCHEMA_VERSION),)]
+            store = PostgresContextStore(upgraded, "kept")
+            assert await store.get_history() == [Message.user("summary"), Message.user("q2")]
+            assert await store.get_full_transcript() == [
+                Message.user("q0"),
+                call,
+                Message.user("q2"),
+            ]
+            await store.append(Message.user("nul \x00 now fits"))
+            assert (await store.get_history())[-1] == Message.user("nul \x00 now fits")
+        finally:
+            await upgraded.close()
+    finally:
+        await pg.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+async def test_values_the_server_refuses_raise_store_error(
+    pg: psycopg.AsyncConnection[Any],
+) -> None:
+    # The boundary behind the stores' own validation: no psycopg exception escapes.
+    driver = _Driver(pg)
+    with pytest.raises(StoreError, match="PostgreSQL refused a value") as info:
+        await driver.fetch("SELECT ?::bigint", ("not a number",))
+    assert isinstance(info.value.__cause__, psycopg.DataError)
+    with pytest.raises(StoreError, match="NUL"):
+        await driver.execute("SELECT ?::text", ("a\x00b",))
 
 
 def _spawn(*args: str) -> subprocess.Popen[str]:

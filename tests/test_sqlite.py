@@ -17,6 +17,7 @@ import aiosqlite
 import pytest
 
 from contextfold import Message, ToolResultBlock, ToolUseBlock
+from contextfold._storage import SCHEMA_VERSION
 from contextfold.errors import CorruptRecordError, SchemaVersionError
 from contextfold.sqlite import SQLiteContextStore, connect
 from contextfold.tokens import count_tokens
@@ -275,10 +276,28 @@ async def test_newer_schema_is_refused_and_left_alone(tmp_path: Path) -> None:
     await SQLiteContextStore(conn, "s").append(Message.user("hi"))
     await conn.execute("UPDATE contextfold_meta SET value = '99' WHERE key = 'schema_version'")
     await conn.close()
-    with pytest.raises(SchemaVersionError, match=r"schema version 99.*up to version 1"):
+    with pytest.raises(
+        SchemaVersionError, match=rf"schema version 99.*up to version {SCHEMA_VERSION}"
+    ):
         await connect(path)
     with sqlite3.connect(path) as raw:
         assert raw.execute("SELECT value FROM contextfold_meta").fetchall() == [("99",)]
+
+
+async def test_version_1_database_still_opens(tmp_path: Path) -> None:
+    path = tmp_path / "v1.db"
+    conn = await connect(path)
+    await SQLiteContextStore(conn, "s").append(Message.user("written by version 1"))
+    await conn.execute("UPDATE contextfold_meta SET value = '1' WHERE key = 'schema_version'")
+    await conn.close()
+    reopened = await connect(path)
+    try:
+        store = SQLiteContextStore(reopened, "s")
+        assert await store.get_history() == [Message.user("written by version 1")]
+        rows = await reopened.execute_fetchall("SELECT value FROM contextfold_meta")
+        assert list(rows) == [(str(SCHEMA_VERSION),)]
+    finally:
+        await reopened.close()
 
 
 async def test_schema_is_created_on_a_plain_aiosqlite_connection(tmp_path: Path) -> None:
@@ -302,9 +321,10 @@ async def test_compaction_lock_is_single_flight(conn: aiosqlite.Connection) -> N
         assert again
 
 
-def test_invalid_session_id(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="non-empty string"):
-        SQLiteContextStore(None, "")  # type: ignore[arg-type]
+@pytest.mark.parametrize("session_id", ["", "a\x00b", "a\ud800b"])
+def test_invalid_session_id(session_id: str) -> None:
+    with pytest.raises(ValueError, match="non-empty string without NUL"):
+        SQLiteContextStore(None, session_id)  # type: ignore[arg-type]
 
 
 # --- crash safety -------------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import uuid
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from typing import Any, ClassVar, Protocol, Self
@@ -27,6 +27,7 @@ from contextfold._storage import (
     plan_prefix,
     plan_rewrite,
     schema,
+    storable_text,
 )
 from contextfold.context import ContextStore, SessionInfo, preview_of
 from contextfold.errors import SchemaVersionError
@@ -53,15 +54,19 @@ class SQLSession(Protocol):
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
 
 
-async def install_schema(db: SQLSession, *, integer: str, json: str) -> None:
-    """Create the tables if missing and record :data:`SCHEMA_VERSION`; idempotent.
+async def install_schema(
+    db: SQLSession, *, integer: str, upgrades: Mapping[int, Sequence[str]]
+) -> None:
+    """Create the tables if missing, upgrade older ones, record :data:`SCHEMA_VERSION`.
 
-    Run inside the caller's write transaction, with the database's type names for
-    counters (``integer``) and message content (``json``). Raises
-    :class:`~contextfold.errors.SchemaVersionError` when the database records a newer
-    version; the caller's rollback then leaves the database as it was.
+    Idempotent. Run inside the caller's write transaction, with the database's type
+    name for counters (``integer``). ``upgrades[v]`` holds the statements that take
+    this database's tables from version ``v`` to ``v + 1`` (a missing entry: nothing
+    to change). Raises :class:`~contextfold.errors.SchemaVersionError` when the
+    database records a newer version; the caller's rollback then leaves the database
+    as it was.
     """
-    for statement in schema(integer=integer, json=json):
+    for statement in schema(integer=integer):
         await db.execute(statement)
     rows = await db.fetch("SELECT value FROM contextfold_meta WHERE key = 'schema_version'")
     found = int(rows[0][0]) if rows else None
@@ -72,6 +77,9 @@ async def install_schema(db: SQLSession, *, integer: str, json: str) -> None:
             "contextfold to use it (nothing was changed)"
         )
     if found != SCHEMA_VERSION:
+        for version in range(SCHEMA_VERSION if found is None else found, SCHEMA_VERSION):
+            for statement in upgrades.get(version, ()):
+                await db.execute(statement)
         await db.execute(
             "INSERT INTO contextfold_meta (key, value) VALUES ('schema_version', ?) "
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -106,6 +114,14 @@ _FORK_COLUMNS = (  # what fork copies, table by table, after the session row
 )
 
 
+def _int64(value: int, name: str) -> int:
+    """``value`` as an int that fits the databases' 64-bit columns, else ValueError."""
+    number = int(value)
+    if not -(2**63) <= number < 2**63:
+        raise ValueError(f"{name}={number} does not fit in a signed 64-bit token counter")
+    return number
+
+
 class SQLStore(ContextStore):
     """The store logic both SQL databases share, written once against :class:`SQLSession`.
 
@@ -119,8 +135,13 @@ class SQLStore(ContextStore):
     _FOR_UPDATE: ClassVar[str] = ""
 
     def _init_session(self, session_id: str | None) -> None:
-        if session_id is not None and not (isinstance(session_id, str) and session_id):
-            raise ValueError(f"session_id must be a non-empty string or None, got {session_id!r}")
+        if session_id is not None and not (
+            isinstance(session_id, str) and session_id and storable_text(session_id) == session_id
+        ):
+            raise ValueError(
+                "session_id must be None or a non-empty string without NUL characters or "
+                f"unpaired surrogates, got {session_id!r}"
+            )
         self._session_id = session_id or uuid.uuid4().hex
 
     @abstractmethod
@@ -143,7 +164,7 @@ class SQLStore(ContextStore):
         sid = self.session_id
         await self._write(
             [
-                (_APPEND, (sid, now_iso(), preview_of([message]))),
+                (_APPEND, (sid, now_iso(), storable_text(preview_of([message])))),
                 (_APPEND_MESSAGE, (sid, sid, role, content, tokens)),
             ]
         )
@@ -212,7 +233,12 @@ class SQLStore(ContextStore):
                     "INSERT INTO contextfold_sessions (session_id, created_at, input_tokens, "
                     "output_tokens) VALUES (?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET "
                     f"input_tokens = {set_in}, output_tokens = {set_out}",
-                    (self.session_id, now_iso(), int(input_tokens), int(output_tokens)),
+                    (
+                        self.session_id,
+                        now_iso(),
+                        _int64(input_tokens, "input_tokens"),
+                        _int64(output_tokens, "output_tokens"),
+                    ),
                 )
             ]
         )
@@ -350,7 +376,7 @@ class SQLStore(ContextStore):
         await db.execute(
             "UPDATE contextfold_sessions SET next_seq = ?, preview = CASE WHEN preview = '' "
             "THEN ? ELSE preview END WHERE session_id = ?",
-            (plan.next_seq, preview_of(plan.inserts), sid),
+            (plan.next_seq, storable_text(preview_of(plan.inserts)), sid),
         )
         return record
 

@@ -47,18 +47,24 @@ __all__ = [
     "plan_rewrite",
     "schema",
     "state_of",
+    "storable_text",
 ]
 
-SCHEMA_VERSION: Final = 1
-"""The schema version this code writes; a database reporting a higher one is refused."""
+SCHEMA_VERSION: Final = 2
+"""The schema version this code writes; a database reporting a higher one is refused.
+
+Version 2 stores message content as ``TEXT`` holding JSON in both databases (version 1
+used ``JSONB`` in PostgreSQL, which cannot hold the character U+0000).
+"""
 
 
-def schema(*, integer: str, json: str) -> tuple[str, ...]:
+def schema(*, integer: str) -> tuple[str, ...]:
     """The ``CREATE … IF NOT EXISTS`` statements of the tables described above.
 
-    The databases differ only in two type names: ``integer`` for sequence numbers,
-    counts and token figures (``INTEGER`` in SQLite, ``BIGINT`` in PostgreSQL) and
-    ``json`` for message content (``TEXT`` / ``JSONB``).
+    The databases differ only in the type name ``integer`` for sequence numbers,
+    counts and token figures (``INTEGER`` in SQLite, ``BIGINT`` in PostgreSQL).
+    Message content is JSON text in a ``TEXT`` column: any JSON text round-trips
+    exactly, including escaped NUL characters.
     """
     return (
         "CREATE TABLE IF NOT EXISTS contextfold_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -76,7 +82,7 @@ def schema(*, integer: str, json: str) -> tuple[str, ...]:
                 REFERENCES contextfold_sessions (session_id) ON DELETE CASCADE,
             seq {integer} NOT NULL,
             role TEXT NOT NULL,
-            content {json} NOT NULL,
+            content TEXT NOT NULL,
             tokens {integer} NOT NULL,
             synthetic INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (session_id, seq))""",
@@ -96,7 +102,7 @@ def schema(*, integer: str, json: str) -> tuple[str, ...]:
             compaction {integer} NOT NULL,
             seq {integer} NOT NULL,
             role TEXT NOT NULL,
-            content {json} NOT NULL,
+            content TEXT NOT NULL,
             tokens {integer} NOT NULL,
             synthetic INTEGER NOT NULL,
             PRIMARY KEY (session_id, compaction, seq),
@@ -161,9 +167,51 @@ class ArchivedMessage:
 
 
 def encode_message(message: Message) -> tuple[str, str, int]:
-    """``(role, content JSON, estimated tokens)`` for a message row."""
-    content = json.dumps(message.to_dict()["content"], ensure_ascii=False, separators=(",", ":"))
+    """``(role, content JSON, estimated tokens)`` for a message row.
+
+    The JSON is strict: it raises :class:`ValueError` (before anything is written)
+    for content JSON cannot represent, such as a NaN or infinite float or an object
+    that is not JSON data in a tool input. Characters that a database cannot store
+    raw (NUL, unpaired surrogates) are written as JSON escapes, so they round-trip.
+    """
+    blocks = message.to_dict()["content"]
+    try:
+        content = json.dumps(blocks, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (ValueError, TypeError) as exc:
+        raise ValueError(
+            f"cannot store this {message.role} message: its content is not JSON data "
+            f"({exc}); tool inputs and results must hold only JSON values (no NaN or "
+            "Infinity, no arbitrary objects)"
+        ) from exc
+    except RecursionError as exc:
+        raise ValueError(
+            f"cannot store this {message.role} message: its content is nested too deeply"
+        ) from exc
+    if not content.isascii() and not _utf8_encodable(content):
+        # Unpaired surrogates: escape everything non-ASCII; json.loads restores them.
+        content = json.dumps(blocks, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
     return message.role, content, count_message_tokens(message)
+
+
+def _utf8_encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def storable_text(text: str) -> str:
+    """``text`` made storable in a ``TEXT`` column of either database (for previews).
+
+    NUL becomes U+FFFD and unpaired surrogates become ``?``; other text is unchanged.
+    """
+    text = text.replace("\x00", "\ufffd")
+    return (
+        text
+        if text.isascii() or _utf8_encodable(text)
+        else text.encode("utf-8", "replace").decode()
+    )
 
 
 def decode_message(session_id: str, seq: int, role: Any, content: Any) -> Message:

@@ -1,16 +1,21 @@
 """A persistent store on PostgreSQL, for sessions shared across processes and machines.
 
 :class:`PostgresContextStore` keeps the same contract, tables and archive as
-:class:`~contextfold.sqlite.SQLiteContextStore` (message content is ``jsonb``), on
-psycopg 3's async API. It accepts an ``AsyncConnection`` (statements from coroutines
-sharing it are serialised) or an ``AsyncConnectionPool`` (each operation borrows a
-connection for one transaction), and guarantees, across any number of processes:
+:class:`~contextfold.sqlite.SQLiteContextStore` (message content is JSON in a ``text``
+column, since ``jsonb`` cannot hold NUL), on psycopg 3's async API. It accepts an
+``AsyncConnection`` (statements from coroutines sharing it are serialised) or an
+``AsyncConnectionPool`` (each operation borrows a connection for one transaction),
+and guarantees, across any number of processes:
 
 * appends to one session never lose or duplicate a message: each append takes the
   next number from the session row with ``INSERT … ON CONFLICT DO UPDATE … RETURNING``,
   which row-locks the session until the append commits;
-* ``replace_history`` / ``replace_prefix`` lock the same row (``FOR UPDATE``), so they
-  never interleave with an append, and are one transaction;
+* ``replace_history`` / ``replace_prefix`` / ``fork`` lock the same row (``FOR UPDATE``),
+  so they never interleave with an append, and are one transaction;
+* content round-trips exactly, NUL characters included; content JSON cannot
+  represent (a NaN or infinite float in a tool input, say) raises :class:`ValueError`
+  before anything is written, and a value the server refuses raises
+  :class:`~contextfold.errors.StoreError`, never a psycopg exception;
 * :meth:`PostgresContextStore.compaction_lock` is single-flight across processes, via
   ``pg_try_advisory_lock`` on a key derived from the session id.
 
@@ -22,14 +27,16 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
+import psycopg
 from psycopg import AsyncConnection
 
 from contextfold._sqlstore import SQLSession, SQLStore, install_schema
 from contextfold._storage import ArchivedMessage, CompactionRecord, state_of
+from contextfold.errors import StoreError
 
 if TYPE_CHECKING:
     from psycopg_pool import AsyncConnectionPool
@@ -46,12 +53,34 @@ Connection: TypeAlias = "AsyncConnection[Any]"
 Target: TypeAlias = "AsyncConnection[Any] | AsyncConnectionPool[Any]"
 
 _SCHEMA_LOCK_KEY = 0x636F6E7465787466  # "contextf": serialises schema creation
+_UPGRADES = {  # schema version -> statements to the next one
+    # 1 -> 2: content from JSONB (which cannot hold U+0000) to JSON text.
+    1: tuple(
+        f"ALTER TABLE {table} ALTER COLUMN content TYPE TEXT USING content::text"
+        for table in ("contextfold_messages", "contextfold_archive")
+    ),
+}
 
 
 @functools.lru_cache(maxsize=256)
 def _pg(sql: str) -> str:
     """Our SQL uses ``?`` placeholders (and no literal ``?`` or ``%``); psycopg wants ``%s``."""
     return sql.replace("?", "%s")
+
+
+@contextmanager
+def _data_errors() -> Iterator[None]:
+    """Translate psycopg's ``DataError`` (a value the server or driver refused) to ours.
+
+    The stores validate content before writing (see
+    :func:`contextfold._storage.encode_message`); this is the boundary that keeps a
+    value they did not foresee from escaping as a driver exception.
+    """
+    try:
+        yield
+    except psycopg.DataError as exc:
+        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise StoreError(f"PostgreSQL refused a value contextfold sent: {detail}") from exc
 
 
 class _Driver:
@@ -61,15 +90,18 @@ class _Driver:
         self._conn = conn
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
-        cursor = await self._conn.execute(_pg(sql), tuple(params))
-        return list(await cursor.fetchall())
+        with _data_errors():
+            cursor = await self._conn.execute(_pg(sql), tuple(params))
+            return list(await cursor.fetchall())
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
-        await self._conn.execute(_pg(sql), tuple(params))
+        with _data_errors():
+            await self._conn.execute(_pg(sql), tuple(params))
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        async with self._conn.cursor() as cursor:
-            await cursor.executemany(_pg(sql), [tuple(r) for r in rows])
+        with _data_errors():
+            async with self._conn.cursor() as cursor:
+                await cursor.executemany(_pg(sql), [tuple(r) for r in rows])
 
 
 @asynccontextmanager
@@ -111,7 +143,7 @@ async def ensure_schema(target: Target) -> None:
         return
     async with _borrow(target) as conn, conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK_KEY,))
-        await install_schema(_Driver(conn), integer="BIGINT", json="JSONB")
+        await install_schema(_Driver(conn), integer="BIGINT", upgrades=_UPGRADES)
     state.schema_ready = True
 
 

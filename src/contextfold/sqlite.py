@@ -11,6 +11,9 @@ again, pass the same ``session_id``). Guarantees:
   deleting them: :meth:`SQLiteContextStore.get_full_transcript` still returns every
   message ever appended, in order;
 * token counts are incremented atomically in SQL;
+* content round-trips exactly, NUL characters included; content JSON cannot
+  represent (a NaN or infinite float in a tool input, say) raises :class:`ValueError`
+  before anything is written;
 * a row that cannot be decoded raises :class:`~contextfold.errors.CorruptRecordError`
   naming the session and row; a database written by a newer contextfold raises
   :class:`~contextfold.errors.SchemaVersionError`.
@@ -95,7 +98,7 @@ async def ensure_schema(conn: aiosqlite.Connection) -> None:
         if state.schema_ready:
             return
         async with _transaction(conn):
-            await install_schema(_Driver(conn), integer="INTEGER", json="TEXT")
+            await install_schema(_Driver(conn), integer="INTEGER", upgrades={})  # 1 -> 2: no change
         state.schema_ready = True
 
 
