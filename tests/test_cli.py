@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ import pytest
 import contextfold
 from contextfold import Message, TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.formats import from_anthropic, from_openai, to_anthropic, to_openai
+from contextfold.sqlite import connect
 
 CLI = shutil.which("contextfold", path=str(Path(sys.executable).parent)) or shutil.which(
     "contextfold"
@@ -129,16 +131,37 @@ def test_demo_json_is_consistent_with_sessions_json(tmp_path: Path) -> None:
     assert "1 session(s)" in table.stdout
 
 
-def test_sessions_on_an_empty_database(tmp_path: Path) -> None:
-    db = tmp_path / "demo.db"
-    assert run("demo", "--turns", "1", "--db", str(db), "--json").returncode == 0
-    other = tmp_path / "empty.db"
-    import sqlite3
+async def test_sessions_on_a_contextfold_database_without_sessions(tmp_path: Path) -> None:
+    db = tmp_path / "fresh.db"
+    conn = await connect(db)  # contextfold's schema, no session written yet
+    await conn.close()
+    listed = run("sessions", str(db), "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert json.loads(listed.stdout) == []
+    table = run("sessions", str(db))
+    assert table.returncode == 0, table.stderr
+    assert table.stdout.strip() == f"no sessions in {db}"
 
-    sqlite3.connect(other).close()  # a valid, empty SQLite file
-    result = run("sessions", str(other), "--json")
-    assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == []
+
+@pytest.mark.parametrize("kind", ["another-application", "empty-file"])
+def test_sessions_refuses_a_foreign_database_and_leaves_it_untouched(
+    tmp_path: Path, kind: str
+) -> None:
+    db = tmp_path / "app.db"
+    if kind == "empty-file":
+        db.write_bytes(b"")
+    else:
+        conn = sqlite3.connect(db)
+        with conn:
+            conn.execute("CREATE TABLE sessions (id TEXT PRIMARY KEY, messages INTEGER)")
+            conn.execute("INSERT INTO sessions VALUES ('abc', 3)")
+        conn.close()
+    before = db.read_bytes()
+    for extra in ([], ["--json"]):
+        line = assert_one_line_error(run("sessions", str(db), *extra))
+        assert line == f"contextfold: error: {db}: not a contextfold database"
+    assert db.read_bytes() == before  # no schema installed, journal mode unchanged
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.db"]
 
 
 # --------------------------------------------------------------------- compact
@@ -270,7 +293,7 @@ def files(tmp_path: Path) -> Path:
         (["compact", "ok.json", "--var", "novalue"], "NAME=VALUE"),
         (["compact", "."], "is a directory"),
         (["sessions", "missing.db"], "no such database file"),
-        (["sessions", "notdb.db"], "not a contextfold database"),
+        (["sessions", "notdb.db"], "notdb.db: not a SQLite database"),
         (["demo", "--turns", "0"], "--turns"),
         (["demo", "--window", "100"], "--window"),
         (["demo", "--provider", "openai"], "OPENAI_API_KEY"),

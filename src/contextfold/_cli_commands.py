@@ -12,7 +12,6 @@ import argparse
 import io
 import json
 import os
-import sqlite3
 import sys
 import time
 from collections.abc import Sequence
@@ -20,6 +19,7 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
+from contextfold._cli_databases import read_sessions
 from contextfold._cli_demo import DemoResult, print_summary, run_demo
 from contextfold._cli_output import PlainView, make_view, print_table
 from contextfold._cli_transcripts import dump_transcript, read_transcript, transcript_json
@@ -27,7 +27,6 @@ from contextfold._extractive import ExtractiveSummarizer
 from contextfold.compaction import compact_context
 from contextfold.messages import Message
 from contextfold.prompts import load_prompt
-from contextfold.sqlite import SQLiteContextStore, connect
 from contextfold.tokens import count_tokens
 from contextfold.transports.base import Completion, CompletionTransport, ModelInfo, ToolSpec, Usage
 
@@ -225,38 +224,9 @@ def _write(output: str | None, text: str) -> None:
 # ---------------------------------------------------------------------- sessions
 
 
-def _existing_file(name: str) -> Path:
-    path = Path(name)
-    if not path.is_file():
-        raise CLIError(f"{path}: no such database file")
-    return path
-
-
 async def cmd_sessions(args: argparse.Namespace) -> int:
-    path = _existing_file(args.db)
-    try:
-        conn = await connect(path)
-    except sqlite3.DatabaseError as exc:
-        raise CLIError(f"{path}: not a contextfold database ({exc})") from None
-    try:
-        rows: list[dict[str, Any]] = []
-        for info in await SQLiteContextStore(conn).list_sessions():
-            store = SQLiteContextStore(conn, info.session_id)
-            records = await store.get_compactions()
-            rows.append(
-                {
-                    "session_id": info.session_id,
-                    "messages": info.message_count,
-                    "preview": info.preview,
-                    "created_at": info.created_at,
-                    "input_tokens": info.input_tokens,
-                    "output_tokens": info.output_tokens,
-                    "compactions": len(records),
-                    "archived_messages": sum(r.archived for r in records),
-                }
-            )
-    finally:
-        await conn.close()
+    path = Path(args.db)
+    rows = await read_sessions(path)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0

@@ -1,0 +1,124 @@
+"""Database files for the CLI: checked before SQLite opens them, listed without writing.
+
+:func:`check_database_path` runs before any command hands a path to SQLite. Besides
+giving a clear message, it keeps a known aiosqlite defect out of sight: when
+``sqlite3.connect`` itself fails (a directory, a missing folder), aiosqlite's worker
+thread later posts to the closed event loop and prints a screenful of "Event loop is
+closed" tracebacks after the CLI's own one-line error.
+
+:func:`read_sessions` lists a contextfold database on a read-only connection: it never
+creates tables, never changes the journal mode, never writes the file. A file that is
+not a contextfold database (another application's SQLite file, an empty file) is
+refused with :class:`ValueError` instead of being turned into one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from contextfold._storage import SCHEMA_VERSION
+
+__all__ = ["check_database_path", "read_sessions"]
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+_TABLES = frozenset({"contextfold_sessions", "contextfold_messages", "contextfold_compactions"})
+_SESSIONS = """
+    SELECT s.session_id,
+           (SELECT COUNT(*) FROM contextfold_messages m WHERE m.session_id = s.session_id),
+           s.preview, s.created_at, s.input_tokens, s.output_tokens,
+           (SELECT COUNT(*) FROM contextfold_compactions c WHERE c.session_id = s.session_id),
+           (SELECT COALESCE(SUM(c.archived), 0) FROM contextfold_compactions c
+             WHERE c.session_id = s.session_id)
+    FROM contextfold_sessions s
+    ORDER BY s.created_at DESC, s.session_id
+"""
+
+
+def check_database_path(path: Path, *, must_exist: bool = False, make_parent: bool = False) -> None:
+    """Raise :class:`ValueError` (one line, naming ``path``) unless SQLite can open it.
+
+    An existing path must be a regular file that is empty or starts with SQLite's
+    header. A missing path is refused when ``must_exist``; otherwise its folder must
+    exist, or be creatable when ``make_parent`` (the caller creates it). Reading the
+    header may raise :class:`OSError` (say, permission denied), which names the file.
+    """
+    if path.is_dir():
+        raise ValueError(f"{path}: is a directory, not a database file")
+    if path.exists():
+        if not path.is_file():
+            raise ValueError(f"{path}: not a regular file")
+        with path.open("rb") as file:
+            header = file.read(len(_SQLITE_HEADER))
+        if header and header != _SQLITE_HEADER:
+            raise ValueError(f"{path}: not a SQLite database")
+        return
+    if must_exist:
+        raise ValueError(f"{path}: no such database file")
+    parent = path.parent
+    if parent.is_dir():
+        return
+    if parent.exists():
+        raise ValueError(f"{path}: {parent} is not a directory")
+    if not make_parent:
+        raise ValueError(f"{path}: the directory {parent} does not exist")
+
+
+def _read_only_uri(path: Path) -> str:
+    check_database_path(path, must_exist=True)
+    return path.resolve().as_uri() + "?mode=ro"
+
+
+async def read_sessions(path: Path) -> list[dict[str, Any]]:
+    """Every session in the contextfold database at ``path``, newest first.
+
+    Each row holds ``session_id``, ``messages`` (live), ``preview``, ``created_at``,
+    ``input_tokens``, ``output_tokens``, ``compactions`` and ``archived_messages``.
+    The file is opened read-only (SQLite may add its usual ``-wal``/``-shm`` side
+    files next to a WAL database; the database file itself is never written). Raises
+    :class:`ValueError` naming ``path`` when the file is missing, is not a SQLite
+    database, lacks contextfold's tables, or was written by a newer contextfold.
+    """
+    conn = await aiosqlite.connect(_read_only_uri(path), uri=True)
+    try:
+        tables = {
+            str(row[0])
+            for row in await conn.execute_fetchall(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+            )
+        }
+        if not tables >= _TABLES:
+            raise ValueError(f"{path}: not a contextfold database")
+        if "contextfold_meta" in tables:
+            found = list(
+                await conn.execute_fetchall(
+                    "SELECT value FROM contextfold_meta WHERE key = 'schema_version'"
+                )
+            )
+            version = str(found[0][0]) if found else "0"
+            if not version.isdigit() or int(version) > SCHEMA_VERSION:
+                raise ValueError(
+                    f"{path}: written by a newer contextfold (schema version {version}; "
+                    f"this one reads up to {SCHEMA_VERSION}); upgrade contextfold"
+                )
+        rows = await conn.execute_fetchall(_SESSIONS)
+    except sqlite3.DatabaseError as exc:
+        raise ValueError(f"{path}: not a contextfold database ({exc})") from None
+    finally:
+        await conn.close()
+    return [
+        {
+            "session_id": str(r[0]),
+            "messages": int(r[1]),
+            "preview": str(r[2]),
+            "created_at": str(r[3]),
+            "input_tokens": int(r[4]),
+            "output_tokens": int(r[5]),
+            "compactions": int(r[6]),
+            "archived_messages": int(r[7]),
+        }
+        for r in rows
+    ]
