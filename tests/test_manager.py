@@ -542,6 +542,121 @@ async def test_concurrent_requests_share_one_summarization() -> None:
     assert latest == [*views[0], {"role": "assistant", "content": "added meanwhile"}]
 
 
+# --- content parts formats does not model -------------------------------------------------
+
+AUDIO_DATA = base64.b64encode(b"RIFF-secret-audio-bytes" * 40).decode()
+FILE_DATA = base64.b64encode(b"%PDF-secret-file-bytes" * 40).decode()
+CAT_URL = "https://example.com/cat.png"
+
+
+def media_messages() -> list[Wire]:
+    """An unknown part type, audio, a file and a remote image next to ordinary parts."""
+    local = {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}}
+    audio = {"type": "input_audio", "input_audio": {"data": AUDIO_DATA, "format": "wav"}}
+    return [
+        {"role": "user", "content": [{"type": "input_video", "input_video": {"id": "v1"}}]},
+        {"role": "user", "content": [audio]},
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "read this"},
+                {"type": "file", "file": {"filename": "report.pdf", "file_data": FILE_DATA}},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "what is this?"},
+                {"type": "image_url", "image_url": {"url": CAT_URL, "detail": "high"}},
+                local,
+            ],
+        },
+    ]
+
+
+def as_text_parts(view: list[Wire]) -> list[Wire]:
+    """``view`` with every part formats cannot parse replaced by a text part (for checks)."""
+    out: list[Wire] = []
+    for wire in view:
+        content = wire.get("content")
+        if isinstance(content, list):
+            parseable = [
+                part
+                if part["type"] in ("text", "refusal")
+                or (part["type"] == "image_url" and part["image_url"]["url"].startswith("data:"))
+                else {"type": "text", "text": "media"}
+                for part in content
+            ]
+            wire = {**wire, "content": parseable}
+        out.append(wire)
+    return out
+
+
+async def test_unmodelled_content_parts_are_stored_as_given() -> None:
+    media = media_messages()
+    manager = CompactingContextManager()
+    for wire in media:
+        await manager.add_message(wire)
+    assert await manager.get_messages() == media
+    assert await manager.get_messages_for_request() == media  # under the threshold: all
+    await manager.set_messages([*media, {"role": "assistant", "content": "a cat"}])
+    assert (await manager.get_messages())[:4] == media
+
+
+async def test_each_unmodelled_part_costs_like_an_image() -> None:
+    hooks = Recorder()
+    manager = CompactingContextManager(max_tokens=3_500, hooks=hooks)
+    remote = {"role": "user", "content": [{"type": "image_url", "image_url": {"url": CAT_URL}}]}
+    for _ in range(4):
+        await manager.add_message(remote)
+        await manager.add_message({"role": "assistant", "content": "ok"})
+    assert hooks.events == []  # 4 × 600 tokens: under the 2,800 threshold
+    await manager.add_message(remote)
+    view = await manager.get_messages_for_request()  # 5 × 600: over it
+    (pre,) = hooks.named("context:pre_compact")
+    assert 5 * 600 <= pre["tokens"] < 5 * 600 + 100
+    assert len(view) < 9  # the oldest images were dropped to fit
+
+
+async def test_unmodelled_parts_reach_the_summarizer_as_placeholders_only() -> None:
+    transport = summarizer()
+    history = conversation(1)[:2] + media_messages() + conversation(30, first=1)
+    manager = await filled(CompactingContextManager(max_tokens=3_000, transport=transport), history)
+    view = await manager.get_messages_for_request()
+
+    (request,) = transport.requests
+    assert f"[image: {CAT_URL}]" in request.text
+    assert "[audio: wav]" in request.text
+    assert "[file: report.pdf]" in request.text
+    assert "[content part: input_video]" in request.text
+    assert AUDIO_DATA not in request.text
+    assert FILE_DATA not in request.text
+    assert CAT_URL not in str(view)  # the media messages were summarized away
+    validate_history(from_openai(view))
+    assert await manager.get_messages() == history
+
+
+@pytest.mark.parametrize("with_transport", [True, False], ids=["summary", "strategies"])
+async def test_a_kept_message_with_unmodelled_parts_is_the_callers_dict(
+    with_transport: bool,
+) -> None:
+    history = conversation(30) + media_messages()
+    manager = await filled(
+        CompactingContextManager(
+            max_tokens=8_000, transport=summarizer() if with_transport else None
+        ),
+        history,
+    )
+    view = await manager.get_messages_for_request()
+
+    assert len(view) < len(history)
+    kept = 3 if with_transport else 4  # the summary keeps a smaller tail
+    assert view[-kept:] == media_messages()[-kept:]
+    assert view[-1]["content"][1]["image_url"] == {"url": CAT_URL, "detail": "high"}
+    validate_history(from_openai(as_text_parts(view)))
+    assert sorted(system_texts(view)) == sorted(system_texts(history))
+
+
 # --- validation ---------------------------------------------------------------------------------
 
 
@@ -562,6 +677,38 @@ async def test_concurrent_requests_share_one_summarization() -> None:
         ({"role": "tool", "content": "orphan"}, "missing field 'tool_call_id'"),
         ({"role": "tool", "tool_call_id": "nope", "content": "x"}, "answers no open tool call"),
         ({"role": "user", "content": 42}, "'content' must be"),
+        (
+            {"content": [{"type": "image_url", "image_url": {"url": CAT_URL}}]},
+            "message 1 is missing field 'role'",
+        ),
+        (
+            {"role": "user", "content": [{"type": "input_audio"}]},
+            "message 1: content part 'input_audio' needs an object",
+        ),
+        (
+            {"role": "user", "content": [{"type": "file", "file": "report.pdf"}]},
+            "message 1: content part 'file' needs an object",
+        ),
+        (
+            {"role": "user", "content": [{"type": "file", "file": {}}, {"type": "text"}]},
+            "unsupported content part: 'text'",
+        ),
+        (
+            {"role": "user", "content": [{"type": "image_url", "image_url": {}}]},
+            "message 1: content part 'image_url' needs a string 'url'",
+        ),
+        (
+            {"role": "user", "content": [{"type": "image_url", "image_url": {"url": CAT_URL}}, 7]},
+            "unsupported content part",
+        ),
+        (
+            {
+                "role": "tool",
+                "tool_call_id": "nope",
+                "content": [{"type": "input_audio", "input_audio": {"data": ""}}],
+            },
+            "answers no open tool call",
+        ),
     ],
 )
 async def test_invalid_messages_are_rejected_and_not_stored(message: object, error: str) -> None:

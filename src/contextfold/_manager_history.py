@@ -7,6 +7,10 @@ start of the history?" is one comparison. Parsing happens once, when a message i
 added; a view is rendered back to dicts by reusing the original dicts of every
 message it kept unchanged (extra fields such as ``name`` survive) and converting only
 what compaction wrote.
+
+Content parts formats does not model (remote images, audio, files, new part types)
+are parsed through a stand-in (see :mod:`contextfold._manager_parts`); the stored
+dict stays as given, so a view that keeps the message returns it unchanged.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from contextfold._manager_parts import stand_in
 from contextfold.formats import from_openai, to_openai
 from contextfold.messages import Message
 
@@ -73,8 +78,8 @@ def _reword(exc: ValueError, index: int) -> ValueError:
     # formats names the position inside the list it was given; name the real one.
     text = str(exc)
     if text.startswith("message 0"):
-        text = f"message {index}" + text[len("message 0") :]
-    return ValueError(text)
+        return ValueError(f"message {index}" + text[len("message 0") :])
+    return ValueError(f"message {index}: {text}")
 
 
 def _digest(previous: bytes, wire: Mapping[str, Any]) -> bytes:
@@ -94,6 +99,7 @@ class StoredHistory:
         self._count = count
         self._sums: list[int] = [0]
         self._dicts: list[dict[str, Any]] = []
+        self._parsed_from: list[dict[str, Any]] = []  # the dicts as parsed (stand-ins)
         self._messages: list[Message] = []
         self._starts: list[int] = []
         self._chain: list[bytes] = [b""]
@@ -106,16 +112,25 @@ class StoredHistory:
         """Validate ``wire`` and add it, or raise :class:`ValueError` naming the defect.
 
         Rejected: anything :func:`~contextfold.formats.from_openai` rejects (not a dict,
-        a missing or unknown ``role``, malformed content or ``tool_calls``), and a
-        ``tool`` message that answers no tool call of the latest assistant message
-        (or answers one twice).
+        a missing or unknown ``role``, malformed content or ``tool_calls``) once the
+        content parts it does not model are replaced by placeholders, an ``input_audio``
+        or ``file`` part without its object, and a ``tool`` message that answers no
+        tool call of the latest assistant message (or answers one twice).
         """
         index = len(self._dicts)
         if not isinstance(wire, Mapping):
             raise ValueError(f"message {index} must be a dict, got {type(wire).__name__}")
         stored: dict[str, Any] = clone(dict(wire))
+        parse_from = stored
         try:
-            (parsed,) = from_openai([stored])
+            try:
+                (parsed,) = from_openai([stored])
+            except ValueError:
+                substitute = stand_in(stored)
+                if substitute is None:
+                    raise
+                parse_from = substitute
+                (parsed,) = from_openai([substitute])
         except ValueError as exc:
             raise _reword(exc, index) from None
         role = stored["role"]
@@ -126,7 +141,7 @@ class StoredHistory:
                     f"message {index}: tool result {call_id!r} answers no open tool call; a "
                     "tool message must follow the assistant message that made the call, once"
                 )
-        merged = self._merge(stored)
+        merged = self._merge(parse_from)
         if merged is not None:
             self._messages[-1] = merged
             self._sums[-1] = self._sums[-2] + self._count(merged)
@@ -135,6 +150,7 @@ class StoredHistory:
             self._starts.append(index)
             self._sums.append(self._sums[-1] + self._count(parsed))
         self._dicts.append(stored)
+        self._parsed_from.append(parse_from)
         self._chain.append(_digest(self._chain[-1], stored))
         match role:
             case "tool":
@@ -148,7 +164,7 @@ class StoredHistory:
         """The last message with ``wire`` folded in, if formats folds it (tool groups)."""
         if wire["role"] not in ("tool", "user") or not self._starts:
             return None
-        group = self._dicts[self._starts[-1] :]
+        group = self._parsed_from[self._starts[-1] :]
         if group[0]["role"] != "tool":
             return None
         merged = from_openai([*group, wire])
@@ -162,6 +178,7 @@ class StoredHistory:
         for wire in wires:
             fresh.append(wire)
         self._dicts, self._messages, self._starts = fresh._dicts, fresh._messages, fresh._starts
+        self._parsed_from = fresh._parsed_from
         self._chain, self._open_calls, self._sums = fresh._chain, fresh._open_calls, fresh._sums
 
     def clear(self) -> None:

@@ -20,6 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 from contextfold._compactor import Options, PromptLike, build_options
 from contextfold._manager_budget import request_budget
 from contextfold._manager_history import StoredHistory, render_view
+from contextfold._manager_parts import MediaAwareCounter
 from contextfold._manager_summary import SummaryStep, ViewSummarizer
 from contextfold.strategies import FitContextWindow, Pipeline, StrategyLike, TruncateToolOutputs
 from contextfold.tokens import CachedMessageCounter, TokenCounter, approx_token_counter
@@ -113,6 +114,13 @@ class CompactingContextManager:
     The view keeps every system message and never separates a tool call from its
     result; messages it keeps unchanged are the caller's original dicts (deep copies).
     Messages are validated when added (``ValueError`` naming the defect).
+
+    **Unmodelled content parts** (images by remote URL, ``input_audio``, ``file``, part
+    types contextfold does not know) are stored and returned exactly as given. For
+    counting and summarizing, each stands in as a short text placeholder
+    (``"[image: <url>]"``, ``"[audio: <format>]"``, ``"[file: <name>]"``,
+    ``"[content part: <type>]"``) costing ``600`` tokens, like an image; the
+    summarizer sees only the placeholder, never the part's data.
     Concurrent requests share one summarization (an :class:`asyncio.Lock`; the
     storing methods never await, so each is atomic on the event loop).
     ``context:pre_compact`` and ``context:post_compact`` are emitted through
@@ -162,15 +170,19 @@ class CompactingContextManager:
             raise ValueError(f"transport must be a CompletionTransport, got {transport!r}")
         if hooks is not None and not isinstance(hooks, EventHooks):
             raise ValueError(f"hooks must have an emit(event, data) method, got {hooks!r}")
+        if not callable(counter):
+            raise ValueError(f"counter must be a callable (text) -> int, got {counter!r}")
         self.transport = transport
         self.hooks = hooks
         self.counter = counter
+        # Every internal count charges unmodelled parts' placeholders like an image.
+        self._counter = MediaAwareCounter(counter)
         self._opts: Options = build_options(
             keep_recent=keep_recent,
             system_prompt=system_prompt,
             update_prompt=update_prompt,
             prompt_vars=prompt_vars,
-            counter=counter,
+            counter=self._counter,
             max_summary_tokens=max_summary_tokens,
             max_tool_chars=max_tool_chars,
             kept_tool_chars=max_tool_chars,
@@ -182,7 +194,7 @@ class CompactingContextManager:
             (TruncateToolOutputs(max_tool_chars),) if strategies is None else tuple(strategies)
         )
         cache_size = _check_int("cache_size", cache_size, 1)
-        self._count = CachedMessageCounter(counter)
+        self._count = CachedMessageCounter(self._counter)
         self._history = StoredHistory(self._count.count_message)
         self._fitters: dict[int, FitContextWindow] = {}
         self._summarizer = (
@@ -217,9 +229,12 @@ class CompactingContextManager:
     async def add_message(self, message: dict[str, Any]) -> None:
         """Append one OpenAI chat message (stored as a deep copy).
 
-        Raises :class:`ValueError` (nothing stored) for a non-dict, a missing or
-        unknown ``role``, malformed content or ``tool_calls``, or a ``tool`` message
-        that answers no tool call of the latest assistant message.
+        Content parts contextfold does not model are accepted (see the class
+        docstring). Raises :class:`ValueError` (nothing stored) for a non-dict, a
+        missing or unknown ``role``, malformed content (a part that is not a dict or
+        has no ``type``, a text part without text, an ``input_audio`` or ``file`` part
+        without its object) or ``tool_calls``, or a ``tool`` message that answers no
+        tool call of the latest assistant message.
         """
         self._history.append(message)
 
@@ -317,7 +332,7 @@ class CompactingContextManager:
         if fitter is None:
             if len(self._fitters) >= 8:
                 self._fitters.clear()
-            fitter = self._fitters[threshold] = FitContextWindow(threshold, self.counter)
+            fitter = self._fitters[threshold] = FitContextWindow(threshold, self._counter)
         return fitter
 
     async def _emit(self, event: str, data: dict[str, Any]) -> None:
