@@ -103,6 +103,42 @@ def test_openai_tool_images_follow_and_fold_back() -> None:
     assert from_openai(wire) == history
 
 
+def test_openai_system_message_waits_for_the_tool_results() -> None:
+    history = [
+        Message.user("go"),
+        Message("assistant", [ToolUseBlock("c1", "ls", {}), ToolUseBlock("c2", "shot", {})]),
+        Message.system("budget: 10% left"),
+        Message.system("be brief"),
+        Message("user", [ToolResultBlock("c1", "a.txt"), ToolResultBlock("c2", [PNG])]),
+        Message.user("thanks"),
+    ]
+    wire = to_openai(history)
+    assert [(m["role"], m.get("tool_call_id")) for m in wire] == [
+        ("user", None),
+        ("assistant", None),
+        ("tool", "c1"),
+        ("tool", "c2"),
+        ("user", None),  # the image of c2
+        ("system", None),
+        ("system", None),
+        ("user", None),
+    ]
+    assert [m["content"] for m in wire if m["role"] == "system"] == ["budget: 10% left", "be brief"]
+    # Read back after the results (and with the images folded back in).
+    assert from_openai(wire) == [*history[:2], history[4], *history[2:4], history[5]]
+
+
+def test_openai_system_message_without_pending_results_stays_in_place() -> None:
+    history = [
+        Message("assistant", [ToolUseBlock("c1", "ls", {})]),
+        Message.system("the tool result was lost"),
+        Message.assistant("Moving on."),
+        Message.system("late note"),
+    ]
+    assert [m["role"] for m in to_openai(history)] == ["assistant", "system", "assistant", "system"]
+    assert from_openai(to_openai(history)) == history
+
+
 def test_openai_system_argument_and_thinking() -> None:
     history = [
         Message.user("hi"),
@@ -289,7 +325,7 @@ def histories(draw: st.DrawFn, *, anthropic: bool) -> list[Message]:
         ids = draw(st.lists(_ids, max_size=3, unique=True))
         assistant += [ToolUseBlock(i, draw(_text), draw(_inputs)) for i in ids]
         messages.append(Message("assistant", assistant))
-        if ids and anthropic and draw(st.booleans()):
+        if ids and draw(st.booleans()):
             messages.append(Message.system(draw(_text)))
         if ids:
             results: list[ContentBlock] = []
@@ -310,7 +346,17 @@ def histories(draw: st.DrawFn, *, anthropic: bool) -> list[Message]:
 @settings(max_examples=100, deadline=None)
 @given(histories(anthropic=False))
 def test_openai_round_trip(history: list[Message]) -> None:
-    assert from_openai(to_openai(history)) == history
+    # A system message between a tool call and its results comes back after them.
+    expected = list(history)
+    for i in range(1, len(expected) - 1):
+        if expected[i].role == "system" and expected[i - 1].tool_uses:
+            expected[i], expected[i + 1] = expected[i + 1], expected[i]
+    wire = to_openai(history)
+    for i, message in enumerate(wire):
+        if message.get("tool_calls"):
+            following = wire[i + 1 : i + 1 + len(message["tool_calls"])]
+            assert [m["role"] for m in following] == ["tool"] * len(message["tool_calls"])
+    assert from_openai(wire) == expected
 
 
 @settings(max_examples=100, deadline=None)

@@ -18,7 +18,11 @@ OpenAI chat
       ``"[images returned by tool call <id>]"``, and are folded back on the way in
       (after the result's text).
     * Text or images next to tool results in one user message follow as a separate
-      user message. Thinking blocks are dropped (OpenAI never produced them); an
+      user message.
+    * A system message between a tool call and its results is sent after the tool
+      messages (and their images), because OpenAI wants the tool messages right after
+      the call; :func:`from_openai` reads it back there, after the results.
+    * Thinking blocks are dropped (OpenAI never produced them); an
       incoming ``reasoning_content`` field becomes a :class:`ThinkingBlock`.
     * Assistant text comes before its tool calls.
 
@@ -87,15 +91,25 @@ def split_system(messages: Sequence[Message]) -> tuple[str | None, list[Message]
 def to_openai(messages: Sequence[Message], system: str | None = None) -> list[dict[str, Any]]:
     """``messages`` (with ``system`` first, when given) as OpenAI chat message dicts."""
     out: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+    deferred: list[dict[str, Any]] = []  # system messages waiting for pending tool results
     for message in messages:
         match message.role:
             case "system":
-                out.append({"role": "system", "content": message.text})
+                wire = {"role": "system", "content": message.text}
+                awaiting = bool(out) and out[-1]["role"] == "assistant" and "tool_calls" in out[-1]
+                if deferred or awaiting:
+                    deferred.append(wire)
+                else:
+                    out.append(wire)
             case "assistant":
+                out += deferred
+                deferred = []
                 out.append(_openai_assistant(message))
             case "user":
-                out.extend(_openai_user(message))
-    return out
+                results, rest = _openai_user(message)
+                out += results + deferred + rest
+                deferred = []
+    return out + deferred
 
 
 def _openai_assistant(message: Message) -> dict[str, Any]:
@@ -125,7 +139,9 @@ def _image_url(block: ImageBlock) -> dict[str, Any]:
     return {"type": "image_url", "image_url": {"url": f"data:{block.media_type};base64,{data}"}}
 
 
-def _openai_user(message: Message) -> list[dict[str, Any]]:
+def _openai_user(message: Message) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``(results, rest)``: the tool messages (and the user message of their images),
+    then the user message of everything else (if any)."""
     out: list[dict[str, Any]] = []
     tool_images: list[dict[str, Any]] = []
     parts: list[dict[str, Any]] = []
@@ -150,10 +166,10 @@ def _openai_user(message: Message) -> list[dict[str, Any]]:
                 parts.append(_image_url(block))
     if tool_images:
         out.append({"role": "user", "content": tool_images})
-    if parts or not out:
-        simple = len(parts) == 1 and parts[0]["type"] == "text"
-        out.append({"role": "user", "content": parts[0]["text"] if simple else parts})
-    return out
+    if not parts and out:
+        return out, []
+    simple = len(parts) == 1 and parts[0]["type"] == "text"
+    return out, [{"role": "user", "content": parts[0]["text"] if simple else parts}]
 
 
 def _mark_error(text: str) -> str:

@@ -128,6 +128,31 @@ async def test_tools_results_and_images_on_the_wire(
     ]
 
 
+async def test_mid_history_system_message_is_sent_after_the_tool_messages(
+    openai_api: respx.MockRouter, transport: OpenAITransport
+) -> None:
+    route = openai_api.post("/chat/completions").respond(json=text_json("ok"))
+    history = [
+        Message.user("List files."),
+        Message("assistant", [ToolUseBlock("call_1", "ls", {})]),
+        Message.system("Budget: 10% left."),
+        Message("user", [ToolResultBlock("call_1", "a.txt")]),
+    ]
+    await transport.complete(history, system="Be brief.")
+    assert body(route)["messages"][1:] == [
+        {"role": "user", "content": "List files."},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "a.txt"},
+        {"role": "system", "content": "Budget: 10% left."},
+    ]
+
+
 @pytest.mark.parametrize(
     ("model", "key"),
     [
