@@ -273,6 +273,66 @@ async def test_concurrent_requests_share_one_summarization(
     assert len(upstream.chats) == 4
 
 
+def diverging(history: list[dict[str, Any]], tag: str) -> list[dict[str, Any]]:
+    """``history`` with the same system prompt and first request, different after that."""
+    out = [dict(m) for m in history]
+    for message in out[2:]:
+        if message["role"] == "assistant" and isinstance(message.get("content"), str):
+            message["content"] += tag
+    return out
+
+
+async def test_diverging_conversations_with_one_opening_compact_concurrently(
+    app: Starlette, upstream: Upstream
+) -> None:
+    # N rollouts of one task: same system prompt and first message, then different.
+    upstream.summary_delay = 0.05
+    base = openai_history(24)
+    histories = {tag: diverging(base, tag) for tag in "ABC"}
+    twice = [*histories.values(), histories["A"]]  # and one identical request
+
+    async def post(history: list[dict[str, Any]]) -> httpx2.Response:
+        async with local(app) as client:
+            return await client.post(
+                "/v1/chat/completions",
+                json={"model": MODEL, "messages": history},
+                headers={"authorization": f"Bearer {OPENAI_KEY}"},
+            )
+
+    replies = await asyncio.gather(*[post(h) for h in twice])
+    assert [r.status_code for r in replies] == [200] * 4
+    assert {r.headers["x-contextfold-compacted"] for r in replies} == {"true"}
+    assert len(upstream.summaries) == 3  # one per conversation, shared by the duplicate
+    for seen in upstream.chats:
+        sent = seen.json["messages"]
+        tags = {m["content"][-1] for m in sent[1:] if m["role"] == "assistant" and m["content"]}
+        assert len(tags) == 1  # a conversation never gets another one's tail
+        validate_history(from_openai(sent))
+
+
+async def test_a_failed_compaction_does_not_hold_back_a_diverging_conversation(
+    app: Starlette, upstream: Upstream
+) -> None:
+    upstream.fail_summary = (500, {"error": {"message": "down", "type": "server_error"}})
+    base = openai_history(24)
+    client = openai_client(app)
+    raw = await client.chat.completions.with_raw_response.create(
+        model=MODEL, messages=diverging(base, "A")
+    )
+    assert "ProviderUnavailableError" in raw.headers["x-contextfold-error"]
+    upstream.fail_summary = None
+    raw = await client.chat.completions.with_raw_response.create(
+        model=MODEL, messages=diverging(base, "B")
+    )
+    assert raw.headers["x-contextfold-compacted"] == "true"
+    # the failed conversation itself backs off on its next request
+    grown = [*diverging(base, "A"), {"role": "assistant", "content": "ok"}]
+    grown.append({"role": "user", "content": "again"})
+    raw = await client.chat.completions.with_raw_response.create(model=MODEL, messages=grown)
+    assert "skipped after 1 failed attempt" in raw.headers["x-contextfold-error"]
+    assert len(upstream.summaries) == 2
+
+
 async def test_estimate_is_anchored_on_the_usage_the_upstream_reported(
     app: Starlette, upstream: Upstream
 ) -> None:

@@ -6,8 +6,13 @@ summary + acknowledgement + H[c:]`` (the shape :mod:`contextfold.compaction` mak
 When the effective history's estimated size is over the model's limit, it is
 compacted with :func:`contextfold._compactor.compact_history`; a history that opens
 with an earlier summary is summarized incrementally (that summary is the anchor), and
-the new summary is stored under the hash of the prefix it replaces. Concurrent
-requests of one conversation share one summarization.
+the new summary is stored under the hash of the prefix it replaces.
+
+A compaction in flight is known by the hash of the exact history it compacts; a
+request whose history extends that one waits for it (and then splices its summary)
+instead of summarizing again. Conversations that share an opening but diverge
+compact independently. After a failed compaction of a history, the next 1, 2, 4 ...
+32 over-limit requests extending it are forwarded unchanged without retrying.
 """
 
 from __future__ import annotations
@@ -15,9 +20,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from contextfold._compactor import Options, compact_history
 from contextfold._proxy_cache import CachedSummary, SummaryCache, UsageAnchors, chain_hashes
@@ -30,6 +36,10 @@ from contextfold.transports.base import CompletionTransport, lookup_model
 from contextfold.validation import history_problems
 
 logger = logging.getLogger("contextfold.proxy")
+
+_V = TypeVar("_V")
+_MAX_WAITS = 3  # for jobs compacting a prefix of the history, before compacting it anyway
+_MAX_BACKOFF_ENTRIES = 4096
 
 SummaryState = Literal["none", "cached", "created"]
 TransportFactory = Callable[[Dialect, str], CompletionTransport]
@@ -71,9 +81,10 @@ class Planner:
         self.target_ratio = target_ratio
         self.context_window = context_window
         self.summarizations = 0
+        # hash of the exact history being compacted -> done when the job ends
         self._inflight: dict[str, asyncio.Future[None]] = {}
-        # conversation root -> (consecutive failures, requests still to skip)
-        self._backoff: dict[str, tuple[int, int]] = {}
+        # hash of a history whose compaction failed -> (consecutive failures, skips left)
+        self._backoff: OrderedDict[str, tuple[int, int]] = OrderedDict()
 
     def limit(self, model: str) -> int:
         """``threshold × window``, never above ``window − max output`` (model registry)."""
@@ -103,7 +114,7 @@ class Planner:
             return Plan(None, chain[-1], tokens, tokens)
         root = chain[conv.lead + 1]
         limit = self.limit(conv.model)
-        waited = False
+        waits = 0
         while True:
             hit = await self.cache.longest(root, chain)
             effective, eff_chain = self._splice(conv, chain, hit)
@@ -113,31 +124,37 @@ class Planner:
                 if hit is None:
                     return Plan(None, chain[-1], before, tokens)
                 return self._spliced(conv, chain, hit, effective, eff_chain, before, tokens)
-            key = hit.prefix_hash if hit is not None else root
-            running = self._inflight.get(key)
-            if running is None or waited:
+            # A job compacting this history, or a prefix of it, will likely leave a
+            # summary this request can splice: wait for it, then look again.
+            running = _latest(self._inflight, eff_chain)
+            if running is None or waits == _MAX_WAITS:
                 break
-            waited = True
+            waits += 1
             with contextlib.suppress(Exception):
-                await asyncio.shield(running)
-        failures, skip = self._backoff.get(root, (0, 0))
-        if skip:
-            self._backoff[root] = (failures, skip - 1)
+                await asyncio.shield(running[1])
+        key = eff_chain[-1]  # the exact history this job compacts
+        failed = _latest(self._backoff, eff_chain)
+        failures, skip = (0, 0) if failed is None else failed[1]
+        if failed is not None and skip:
+            self._backoff[failed[0]] = (failures, skip - 1)
             error = f"summarization skipped after {failures} failed attempt(s); retried later"
             return Plan(None, chain[-1], before, before, error=error)
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._inflight[key] = future
+        registered = self._inflight.setdefault(key, future) is future
         try:
             plan = await self._summarize(
                 conv, chain, root, effective, before, tokens, limit, make_transport, secrets
             )
         finally:
-            del self._inflight[key]
+            if registered and self._inflight.get(key) is future:
+                del self._inflight[key]
             future.set_result(None)
-        if plan.error is None:
-            self._backoff.pop(root, None)
-        else:  # skip the next 1, 2, 4 ... 32 over-limit requests of this conversation
-            self._backoff[root] = (failures + 1, min(2**failures, 32))
+        if failed is not None:
+            self._backoff.pop(failed[0], None)
+        if plan.error is not None:  # skip the next 1, 2, 4 ... 32 over-limit requests
+            self._backoff[key] = (failures + 1, min(2**failures, 32))
+            while len(self._backoff) > _MAX_BACKOFF_ENTRIES:
+                self._backoff.popitem(last=False)
         return plan
 
     def _splice(
@@ -227,6 +244,15 @@ class Planner:
             limit,
         )
         return Plan(body, forwarded, before, after, summary="created")
+
+
+def _latest(table: Mapping[str, _V], chain: Sequence[str]) -> tuple[str, _V] | None:
+    """The entry of ``table`` for the longest prefix hashed in ``chain``, if any."""
+    for key in reversed(chain):
+        value = table.get(key)
+        if value is not None:
+            return key, value
+    return None
 
 
 def redact(text: str, secrets: Iterable[str | None]) -> str:
