@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from contextfold.errors import (
@@ -66,7 +68,10 @@ def test_only_transient_errors_are_retried(error: BaseException, retried: bool) 
     assert RetryPolicy().should_retry(error) is retried
 
 
-async def test_retrying_stops_after_max_attempts_and_reraises() -> None:
+async def test_retrying_stops_after_max_attempts_and_reraises(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.WARNING, logger="contextfold.transports")
     sleeps = RecordingSleep()
     policy = RetryPolicy(max_attempts=3, sleep=sleeps, rng=lambda: 1.0)
     calls: list[int] = []
@@ -81,6 +86,27 @@ async def test_retrying_stops_after_max_attempts_and_reraises() -> None:
         await always_down()
     assert calls == [1, 2, 3]
     assert sleeps.delays == [1.0, 2.0]
+    # One warning per retry that happens; none for the final failure.
+    assert [r.getMessage() for r in caplog.records] == [
+        "model call failed (down); retry 1 of 2 in 1.00s",
+        "model call failed (down); retry 2 of 2 in 2.00s",
+    ]
+
+
+async def test_an_error_that_is_not_retried_is_not_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.WARNING, logger="contextfold.transports")
+    policy = RetryPolicy(sleep=RecordingSleep())
+
+    async def rejected() -> None:
+        async for attempt in policy.retrying():
+            with attempt:
+                raise BadRequestError("bad")
+
+    with pytest.raises(BadRequestError):
+        await rejected()
+    assert caplog.records == []
 
 
 def test_invalid_policies_are_rejected() -> None:

@@ -7,7 +7,7 @@ import logging
 import httpx
 import pytest
 
-from contextfold.errors import AuthenticationError, ResponseFormatError
+from contextfold.errors import AuthenticationError, ProviderUnavailableError, ResponseFormatError
 from contextfold.messages import Message
 from contextfold.transports import RetryPolicy
 from tests.transports.conftest import RecordingSleep, SDKCase, drain
@@ -74,3 +74,21 @@ async def test_a_gateway_page_in_a_200_is_a_response_format_error(
     assert caught.value.provider == sdk.name
     assert route.call_count == 1
     assert sleeps.delays == []
+
+
+async def test_each_retry_is_logged_once_and_the_final_failure_is_not(
+    sdk: SDKCase, sleeps: RecordingSleep, caplog: pytest.LogCaptureFixture
+) -> None:
+    policy = RetryPolicy(max_attempts=3, sleep=sleeps, rng=lambda: 0.5)
+    transport = sdk.make(api_key=sdk.key, retry=policy)
+    busy = httpx.Response(503, json={"error": {"message": "busy", "type": "server_error"}})
+    route = sdk.api.post(sdk.path).mock(return_value=busy)
+    caplog.set_level(logging.WARNING, logger="contextfold.transports")
+    with pytest.raises(ProviderUnavailableError):
+        await transport.complete([Message.user("Hi")])
+    assert route.call_count == 3
+    assert sleeps.delays == [0.5, 1.0]
+    retries = [r.getMessage() for r in caplog.records if r.name == "contextfold.transports"]
+    assert len(retries) == 2
+    assert "retry 1 of 2 in 0.50s" in retries[0]
+    assert "retry 2 of 2 in 1.00s" in retries[1]

@@ -76,30 +76,41 @@ class RetryPolicy:
         """A tenacity controller for ``async for attempt in ...: with attempt: ...``.
 
         ``allowed()`` is asked after each failure; a stream returns False once it
-        has yielded output. The last error is re-raised as is.
+        has yielded output. The last error is re-raised as is. Each retry is logged
+        (a warning on ``contextfold.transports``) just before its wait; the final
+        failure is not.
         """
 
         def wait(state: RetryCallState) -> float:
-            assert state.outcome is not None
-            error = state.outcome.exception()
-            assert error is not None
-            seconds = self.delay(error, state.attempt_number)
+            return self.delay(_failure(state), state.attempt_number)
+
+        def announce(state: RetryCallState) -> None:
+            # Called only when a retry will happen (tenacity asks ``wait`` even
+            # after the last attempt, before it checks ``stop``).
             logger.warning(
                 "model call failed (%s); retry %d of %d in %.2fs",
-                error,
+                _failure(state),
                 state.attempt_number,
                 self.max_attempts - 1,
-                seconds,
+                state.upcoming_sleep,
             )
-            return seconds
 
         return AsyncRetrying(
             stop=stop_after_attempt(self.max_attempts),
             wait=wait,
             retry=retry_if_exception(lambda exc: allowed() and self.should_retry(exc)),
+            before_sleep=announce,
             sleep=self.sleep,
             reraise=True,
         )
+
+
+def _failure(state: RetryCallState) -> BaseException:
+    """The exception that ended the attempt ``state`` describes."""
+    assert state.outcome is not None
+    error = state.outcome.exception()
+    assert error is not None
+    return error
 
 
 def parse_retry_after(
