@@ -133,6 +133,20 @@ async def test_archive_and_full_transcript(pg: psycopg.AsyncConnection[Any]) -> 
     assert len(await forked.get_compactions()) == 1
 
 
+async def test_replace_history_that_extends_the_history_appends(
+    pg: psycopg.AsyncConnection[Any],
+) -> None:
+    store = PostgresContextStore(pg, _sid())
+    turns = [Message.user("q0"), Message.assistant("a1"), Message.user("q2")]
+    for m in turns[:2]:
+        await store.append(m)
+    await store.replace_history(turns)
+    assert await store.get_full_transcript() == turns
+    assert await store.replace_prefix(3, turns) is None
+    assert await store.get_compactions() == []
+    assert await store.get_archive() == []
+
+
 async def test_compaction_lock_excludes_other_connections(
     pg: psycopg.AsyncConnection[Any], pool: AsyncConnectionPool[Any]
 ) -> None:

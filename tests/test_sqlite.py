@@ -15,9 +15,11 @@ from pathlib import Path
 
 import aiosqlite
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from contextfold import Message, ToolResultBlock, ToolUseBlock
-from contextfold._storage import SCHEMA_VERSION
+from contextfold._storage import SCHEMA_VERSION, plan_rewrite, rewrite_window
 from contextfold.errors import CorruptRecordError, SchemaVersionError
 from contextfold.sqlite import SQLiteContextStore, connect
 from contextfold.tokens import count_tokens
@@ -218,6 +220,100 @@ async def test_replace_prefix_keeps_messages_appended_meanwhile(
     with pytest.raises(ValueError, match="first 99 messages of a history of 5"):
         await store.replace_prefix(99, [])
     assert len(await store.get_history()) == 5
+
+
+async def test_replace_history_that_extends_the_history_appends(
+    conn: aiosqlite.Connection,
+) -> None:
+    # Regression: the unchanged prefix was archived and the new message written as a
+    # synthetic row, so the full transcript lost it and a bogus record was written.
+    store = SQLiteContextStore(conn)
+    for m in _turns(2):
+        await store.append(m)
+    await store.replace_history([*_turns(2), Message.user("q2")])
+    assert await store.get_history() == _turns(3)
+    assert await store.get_full_transcript() == _turns(3)
+    assert await store.get_compactions() == []
+    assert await store.get_archive() == []
+
+
+async def test_replace_prefix_with_the_same_messages_changes_nothing(
+    conn: aiosqlite.Connection,
+) -> None:
+    store = SQLiteContextStore(conn)
+    for m in _turns(3):
+        await store.append(m)
+    assert await store.replace_prefix(2, _turns(2)) is None
+    assert await store.get_compactions() == []
+    assert await store.get_archive() == []
+    assert await store.get_history() == _turns(3)
+
+
+async def test_rewrite_keeps_the_unchanged_head_and_tail_in_place(
+    conn: aiosqlite.Connection,
+) -> None:
+    store = SQLiteContextStore(conn, "both")
+    turns = _turns(8)
+    for m in turns:
+        await store.append(m)
+    summary = Message.assistant("summary of q1..a4")
+    record = await store.replace_prefix(6, [turns[0], summary, turns[5]])
+    assert record is not None
+    assert (record.messages_before, record.messages_after, record.archived) == (8, 5, 4)
+    assert [a.message for a in await store.get_archive()] == turns[1:5]
+    assert await store.get_history() == [turns[0], summary, *turns[5:]]
+    rows = await conn.execute_fetchall(
+        "SELECT seq, synthetic FROM contextfold_messages WHERE session_id = 'both' ORDER BY seq"
+    )
+    assert list(rows) == [(0, 0), (4, 1), (5, 0), (6, 0), (7, 0)]  # kept rows untouched
+    assert await store.get_full_transcript() == turns
+    # more new messages than free numbers between the kept head and tail: the head is
+    # replaced too, and the transcript still holds every original once
+    many = [Message.assistant(f"s{i}") for i in range(5)]  # 4 free numbers: 1..4
+    await store.replace_history([turns[0], *many, *turns[5:]])
+    assert await store.get_history() == [turns[0], *many, *turns[5:]]
+    second = [a for a in await store.get_archive() if a.compaction == 2]
+    assert [(a.message, a.synthetic) for a in second] == [(turns[0], False), (summary, True)]
+    assert await store.get_full_transcript() == turns
+
+
+@st.composite
+def _rewrites(draw: st.DrawFn) -> tuple[list[int], int, list[Message], list[Message], int]:
+    """Live rows (numbers, messages), a span length, its replacement, and next_seq."""
+    texts = st.sampled_from("abcd")
+    old = [Message.user(t) for t in draw(st.lists(texts, max_size=8))]
+    gaps = draw(st.lists(st.integers(1, 3), min_size=len(old), max_size=len(old)))
+    first = draw(st.integers(-5, 5))
+    seqs = [first + sum(gaps[: i + 1]) for i in range(len(old))]
+    count = draw(st.integers(0, len(old)))
+    new = [Message.user(t) for t in draw(st.lists(texts, max_size=8))]
+    next_seq = (seqs[-1] if seqs else 0) + draw(st.integers(1, 3))
+    return seqs, count, old, new, next_seq
+
+
+@given(_rewrites())
+def test_rewrite_plan_produces_the_requested_history(
+    case: tuple[list[int], int, list[Message], list[Message], int],
+) -> None:
+    seqs, count, old, new, next_seq = case
+    head, tail = rewrite_window(count, len(new))
+    plan = plan_rewrite(seqs, count, {i: old[i] for i in [*head, *tail]}, new, next_seq)
+    live = dict(zip(seqs, old, strict=True))
+    archived = [seq for seq in live if plan.archive_from <= seq < plan.archive_to]
+    assert len(archived) == plan.archive_count
+    kept = {seq: m for seq, m in live.items() if seq not in archived}
+    written = {plan.first_seq + i: m for i, m in enumerate(plan.inserts)}
+    assert not kept.keys() & written.keys()
+    result = {**kept, **written}
+    assert [result[seq] for seq in sorted(result)] == [*new, *old[count:]]
+    assert plan.next_seq >= next_seq
+    assert all(seq < plan.next_seq for seq in result)
+    if not plan.archive_count and plan.inserts and not plan.synthetic:
+        assert plan.first_seq >= next_seq  # appends come after everything ever written
+    if old[:count] == new:
+        assert (plan.archive_count, plan.inserts) == (0, ())
+    if new[:count] == old[:count] and len(new) > count == len(old):
+        assert (plan.archive_count, plan.synthetic) == (0, False)
 
 
 async def test_replace_history_rolls_back_on_error(conn: aiosqlite.Connection) -> None:

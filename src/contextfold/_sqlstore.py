@@ -24,8 +24,8 @@ from contextfold._storage import (
     RewritePlan,
     decode_message,
     encode_message,
-    plan_prefix,
     plan_rewrite,
+    rewrite_window,
     schema,
     storable_text,
 )
@@ -265,27 +265,16 @@ class SQLStore(ContextStore):
     async def replace_history(self, messages: Sequence[Message]) -> None:
         """Make ``messages`` the history, in one transaction.
 
-        Messages at the end of the old history that ``messages`` ends with stay in
-        place; the rest of the old history is archived (see :meth:`get_archive`) under
-        a new :class:`CompactionRecord`. A crash mid-way leaves the old history.
+        Messages at the start and at the end of the old history that ``messages``
+        starts and ends with stay in place; the old messages between are archived
+        (see :meth:`get_archive`) under a new :class:`CompactionRecord`, and the new
+        ones between are written. New messages after an unchanged history are
+        appends: they join the transcript, and no record is written. A crash mid-way
+        leaves the old history.
         """
         new = [m.copy() for m in messages]
         async with self._transaction(write=True) as db:
-            next_seq = await self._lock_session(db)
-            # Only the last len(new) rows can be kept, so only they are read and decoded.
-            rows = await db.fetch(
-                "SELECT seq, role, content FROM contextfold_messages WHERE session_id = ? "
-                "ORDER BY seq DESC LIMIT ?",
-                (self.session_id, len(new)),
-            )
-            rows.reverse()
-            [(live_count,)] = await db.fetch(
-                "SELECT COUNT(*) FROM contextfold_messages WHERE session_id = ?",
-                (self.session_id,),
-            )
-            tail = [self._decode(*row) for row in rows]
-            plan = plan_rewrite(int(live_count), [r[0] for r in rows], tail, new, next_seq)
-            await self._apply(db, plan)
+            await self._rewrite(db, None, new)
 
     async def replace_prefix(
         self, count: int, messages: Sequence[Message]
@@ -294,18 +283,38 @@ class SQLStore(ContextStore):
 
         The race-free way to commit a compaction: messages appended after the
         compactor read the history (by this or another process) are kept, because
-        only the first ``count`` rows are touched. Raises :class:`ValueError` (and
-        changes nothing) when the history has fewer than ``count`` messages. Returns
-        the record written, or ``None`` when nothing was archived.
+        only the first ``count`` rows are touched (of those, the ones ``messages``
+        starts or ends with stay in place). Raises :class:`ValueError` (and changes
+        nothing) when the history has fewer than ``count`` messages. Returns the
+        record written, or ``None`` when nothing was archived.
         """
         new = [m.copy() for m in messages]
         async with self._transaction(write=True) as db:
-            next_seq = await self._lock_session(db)
+            return await self._rewrite(db, count, new)
+
+    async def _rewrite(
+        self, db: SQLSession, count: int | None, new: Sequence[Message]
+    ) -> CompactionRecord | None:
+        """Plan and apply replacing the first ``count`` rows (all when ``None``)."""
+        sid = self.session_id
+        next_seq = await self._lock_session(db)
+        rows = await db.fetch(
+            "SELECT seq FROM contextfold_messages WHERE session_id = ? ORDER BY seq", (sid,)
+        )
+        seqs = [int(row[0]) for row in rows]
+        count = len(seqs) if count is None else count
+        old: dict[int, Message] = {}
+        head, tail = rewrite_window(count, len(new))
+        if head and 0 <= count <= len(seqs):
+            # Only the rows that can match are read and decoded.
+            index = {seq: i for i, seq in enumerate(seqs)}
             rows = await db.fetch(
-                "SELECT seq FROM contextfold_messages WHERE session_id = ? ORDER BY seq",
-                (self.session_id,),
+                "SELECT seq, role, content FROM contextfold_messages WHERE session_id = ? "
+                "AND (seq <= ? OR (seq >= ? AND seq <= ?)) ORDER BY seq",
+                (sid, seqs[head[-1]], seqs[tail[0]], seqs[tail[-1]]),
             )
-            return await self._apply(db, plan_prefix([r[0] for r in rows], count, new, next_seq))
+            old = {index[row[0]]: self._decode(*row) for row in rows}
+        return await self._apply(db, plan_rewrite(seqs, count, old, new, next_seq))
 
     async def _lock_session(self, db: SQLSession) -> int:
         """Create the session row if needed, lock it, and return its ``next_seq``."""
@@ -323,14 +332,15 @@ class SQLStore(ContextStore):
     async def _apply(self, db: SQLSession, plan: RewritePlan) -> CompactionRecord | None:
         sid = self.session_id
         encoded = [encode_message(m) for m in plan.inserts]
+        span = (plan.archive_from, plan.archive_to)
         record: CompactionRecord | None = None
         if plan.archive_count:
             [(count_before, tokens_before, tokens_archived, number)] = await db.fetch(
-                "SELECT COUNT(*), COALESCE(SUM(tokens), 0), COALESCE(SUM(CASE WHEN seq < ? "
-                "THEN tokens END), 0), (SELECT COALESCE(MAX(number), 0) + 1 FROM "
+                "SELECT COUNT(*), COALESCE(SUM(tokens), 0), COALESCE(SUM(CASE WHEN seq >= ? "
+                "AND seq < ? THEN tokens END), 0), (SELECT COALESCE(MAX(number), 0) + 1 FROM "
                 "contextfold_compactions WHERE session_id = ?) FROM contextfold_messages "
                 "WHERE session_id = ?",
-                (plan.boundary, sid, sid),
+                (*span, sid, sid),
             )
             record = CompactionRecord(
                 session_id=sid,
@@ -360,13 +370,15 @@ class SQLStore(ContextStore):
             await db.execute(
                 "INSERT INTO contextfold_archive (session_id, compaction, seq, role, content, "
                 "tokens, synthetic) SELECT session_id, ?, seq, role, content, tokens, synthetic "
-                "FROM contextfold_messages WHERE session_id = ? AND seq < ?",
-                (record.number, sid, plan.boundary),
+                "FROM contextfold_messages WHERE session_id = ? AND seq >= ? AND seq < ?",
+                (record.number, sid, *span),
             )
             await db.execute(
-                "DELETE FROM contextfold_messages WHERE session_id = ? AND seq < ?",
-                (sid, plan.boundary),
+                "DELETE FROM contextfold_messages WHERE session_id = ? AND seq >= ? AND seq < ?",
+                (sid, *span),
             )
+        if not encoded and record is None:
+            return None  # nothing replaced, nothing new: leave the session as it is
         synthetic = 1 if plan.synthetic else 0
         if encoded:
             await db.executemany(

@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -43,8 +43,8 @@ __all__ = [
     "StoreState",
     "decode_message",
     "encode_message",
-    "plan_prefix",
     "plan_rewrite",
+    "rewrite_window",
     "schema",
     "state_of",
     "storable_text",
@@ -234,63 +234,98 @@ def decode_message(session_id: str, seq: int, role: Any, content: Any) -> Messag
 class RewritePlan:
     """How to turn the live rows into the requested history.
 
-    The first ``archive_count`` live rows move to the archive; ``inserts`` are written
-    in front of the rows that stay, numbered ``first_seq, first_seq + 1, ...`` so they
-    sort before them; the session's ``next_seq`` becomes ``next_seq``. ``synthetic``
-    marks the inserts as rewrite products (summaries, edits) rather than transcript:
-    only a rewrite of an empty history writes original messages.
+    The ``archive_count`` live rows numbered in ``[archive_from, archive_to)`` move
+    to the archive; then ``inserts`` are written numbered ``first_seq, first_seq + 1,
+    ...`` (which sorts them into their place among the rows that stay), and the
+    session's ``next_seq`` becomes ``next_seq``. ``synthetic`` marks the inserts as
+    rewrite products (summaries, edits) rather than transcript: inserts written after
+    every live row when nothing was archived are appends, and are not synthetic.
     """
 
     archive_count: int
+    archive_from: int
+    archive_to: int
     inserts: tuple[Message, ...]
     first_seq: int
     next_seq: int
     synthetic: bool
 
-    @property
-    def boundary(self) -> int:
-        """Live rows numbered below this are archived."""
-        return self.first_seq + len(self.inserts)
+
+def rewrite_window(count: int, new_count: int) -> tuple[range, range]:
+    """The row indexes :func:`plan_rewrite` compares: the head and the tail of the span.
+
+    Replacing the first ``count`` live rows with ``new_count`` messages, only the
+    first and the last ``min(count, new_count)`` rows of that span can match.
+    """
+    width = min(count, new_count)
+    return range(width), range(count - width, count)
 
 
 def plan_rewrite(
-    live_count: int,
-    tail_seqs: Sequence[int],
-    tail: Sequence[Message],
+    seqs: Sequence[int],
+    count: int,
+    old: Mapping[int, Message],
     new: Sequence[Message],
     next_seq: int,
 ) -> RewritePlan:
-    """Plan ``replace_history(new)`` over a live history of ``live_count`` rows.
+    """Plan replacing the first ``count`` live rows with ``new``; later rows stay.
 
-    ``tail`` holds the last live messages (numbered ``tail_seqs``), at least as many
-    as ``new`` has, or all of them. The longest common suffix of the old and new
-    histories stays in place (so the recent messages a compaction keeps are neither
-    rewritten nor duplicated in the transcript); the rest of the old history is
-    archived and the rest of the new one inserted.
+    ``seqs`` numbers every live row in order; ``old`` maps a row index to its
+    message, for at least the indexes :func:`rewrite_window` names. Rows at the start
+    of the span that ``new`` starts with, and rows at its end that ``new`` ends with,
+    stay in place (neither rewritten nor duplicated in the transcript); only the rows
+    between are archived and only the messages between are inserted. When nothing
+    is archived and nothing inserted, the plan changes nothing. Raises
+    :class:`ValueError` when ``count`` is not between 0 and the number of live rows.
     """
-    kept = 0
-    while kept < len(tail) and kept < len(new) and tail[-1 - kept] == new[-1 - kept]:
-        kept += 1
-    inserts = tuple(new[: len(new) - kept])
-    if kept:
-        first_kept = tail_seqs[len(tail) - kept]
-        return RewritePlan(live_count - kept, inserts, first_kept - len(inserts), next_seq, True)
+    if not 0 <= count <= len(seqs):
+        raise ValueError(f"cannot replace the first {count} messages of a history of {len(seqs)}")
+    head, _ = rewrite_window(count, len(new))
+    prefix = 0
+    while prefix < len(head) and old[prefix] == new[prefix]:
+        prefix += 1
+    plan = _plan(seqs, count, old, new, next_seq, prefix)
+    if plan is None:
+        # The inserts do not fit between the kept head and the kept rows after the
+        # span: replace the head too (its originals stay in the archive's transcript).
+        plan = _plan(seqs, count, old, new, next_seq, 0)
+    assert plan is not None  # with nothing kept in front, every plan fits
+    return plan
+
+
+def _plan(
+    seqs: Sequence[int],
+    count: int,
+    old: Mapping[int, Message],
+    new: Sequence[Message],
+    next_seq: int,
+    prefix: int,
+) -> RewritePlan | None:
+    suffix = 0
+    while (
+        suffix < min(count, len(new)) - prefix
+        and old[count - 1 - suffix] == new[len(new) - 1 - suffix]
+    ):
+        suffix += 1
+    stop = count - suffix  # index of the first live row kept after the replaced rows
+    inserts = tuple(new[prefix : len(new) - suffix])
+    archived = stop - prefix
+    if stop < len(seqs):
+        # Written just below the first kept row, above the kept head.
+        first = seqs[stop] - len(inserts)
+        if prefix and first <= seqs[prefix - 1]:
+            return None
+        start = seqs[prefix] if archived else seqs[stop]
+        return RewritePlan(archived, start, seqs[stop], inserts, first, next_seq, True)
+    # Nothing kept after: number the new rows after everything ever written, so they
+    # sort after the archived rows in the transcript too.
+    start = seqs[prefix] if archived else next_seq
     return RewritePlan(
-        live_count, inserts, next_seq, next_seq + len(inserts), synthetic=live_count > 0
+        archived,
+        start,
+        next_seq,
+        inserts,
+        next_seq,
+        next_seq + len(inserts),
+        synthetic=archived > 0,
     )
-
-
-def plan_prefix(
-    live_seqs: Sequence[int], count: int, new: Sequence[Message], next_seq: int
-) -> RewritePlan:
-    """Plan replacing the first ``count`` live rows with ``new``, keeping the rest."""
-    if not 0 <= count <= len(live_seqs):
-        raise ValueError(
-            f"cannot replace the first {count} messages of a history of {len(live_seqs)}"
-        )
-    if count < len(live_seqs):
-        # Written just below the first kept row: every live row below it is archived.
-        return RewritePlan(count, tuple(new), live_seqs[count] - len(new), next_seq, True)
-    # Nothing kept: number the new rows after everything ever written, so they sort
-    # after the archived rows in the transcript too.
-    return RewritePlan(count, tuple(new), next_seq, next_seq + len(new), synthetic=count > 0)
