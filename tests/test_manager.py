@@ -657,6 +657,97 @@ async def test_a_kept_message_with_unmodelled_parts_is_the_callers_dict(
     assert sorted(system_texts(view)) == sorted(system_texts(history))
 
 
+# --- rewritten tool groups keep their messages' fields -----------------------------------
+
+
+def fetch_group(prefix: str, name: str, output: str = "page " + "p" * 30_000) -> list[Wire]:
+    """Three parallel calls: a small error, a huge output, an unmodelled part, an image."""
+    calls = [
+        {"id": f"{prefix}{k}", "type": "function", "function": {"name": "fetch", "arguments": "{}"}}
+        for k in range(3)
+    ]
+    image = {
+        "type": "image_url",
+        "image_url": {"url": f"data:image/png;base64,{PNG}", "detail": "low"},
+    }
+    return [
+        {"role": "assistant", "content": None, "tool_calls": calls},
+        {
+            "role": "tool",
+            "tool_call_id": f"{prefix}0",
+            "name": name,
+            "content": "Error: small failure",
+        },
+        {
+            "role": "tool",
+            "tool_call_id": f"{prefix}1",
+            "name": name,
+            "content": output,
+            "x_trace": "abc",
+        },
+        {
+            "role": "tool",
+            "tool_call_id": f"{prefix}2",
+            "name": name,
+            "content": [{"type": "text", "text": "see"}, {"type": "blob", "blob": {"id": 1}}],
+        },
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": f"[images returned by tool call {prefix}0]"},
+                image,
+            ],
+        },
+    ]
+
+
+def by_call_id(view: list[Wire], call_id: str) -> list[Wire]:
+    return [w for w in view if w.get("tool_call_id") == call_id]
+
+
+@pytest.mark.parametrize("with_transport", [True, False], ids=["summary", "strategies"])
+async def test_a_truncated_tool_group_keeps_every_other_field(with_transport: bool) -> None:
+    group = fetch_group("t", "fetch")
+    history = conversation(30) + group  # the latest round: a summary keeps it whole
+    manager = await filled(
+        CompactingContextManager(
+            max_tokens=12_000, transport=summarizer() if with_transport else None
+        ),
+        history,
+    )
+    view = await manager.get_messages_for_request()
+
+    assert view != history
+    assert view[-5:-3] == group[:2]  # the call and the untouched siblings: the caller's dicts
+    assert view[-2:] == group[-2:]  # (the last one is the tool's image, with its detail)
+    cut = view[-3]
+    assert {k: v for k, v in cut.items() if k != "content"} == {
+        k: v for k, v in group[2].items() if k != "content"
+    }
+    assert len(cut["content"]) == 8_000  # cut to max_tool_chars, by the summary or strategy
+    assert cut["content"].startswith("page ppp")
+    assert "truncated" in cut["content"]
+    validate_history(from_openai(as_text_parts(view)))
+    assert await manager.get_messages() == history
+
+
+async def test_rewritten_groups_that_reuse_call_ids_keep_their_own_fields() -> None:
+    first, second = fetch_group("c", "first"), fetch_group("c", "second", "other " + "o" * 30_000)
+    reply: Wire = {"role": "assistant", "content": "fetched all three"}
+    history = conversation(2) + first + [reply] + conversation(2, first=2) + second
+    manager = await filled(CompactingContextManager(max_tokens=20_000), history)
+    view = await manager.get_messages_for_request()
+
+    assert len(view) == len(history)  # only the two long outputs were cut
+    cut = by_call_id(view, "c1")
+    assert [w["name"] for w in cut] == ["first", "second"]
+    assert cut[0]["content"].startswith("page p")
+    assert cut[1]["content"].startswith("other o")
+    assert all(len(w["content"]) == 8_000 for w in cut)
+    assert by_call_id(view, "c0") == [first[1], second[1]]
+    assert by_call_id(view, "c2") == [first[3], second[3]]
+
+
 # --- validation ---------------------------------------------------------------------------------
 
 

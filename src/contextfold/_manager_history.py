@@ -4,9 +4,7 @@
 (deep copies), the :class:`~contextfold.messages.Message` each group of dicts parses
 to, and a hash chain over the dicts, so that "is this summarized prefix still the
 start of the history?" is one comparison. Parsing happens once, when a message is
-added; a view is rendered back to dicts by reusing the original dicts of every
-message it kept unchanged (extra fields such as ``name`` survive) and converting only
-what compaction wrote.
+added; :mod:`contextfold._manager_render` turns a view back into dicts.
 
 Content parts formats does not model (remote images, audio, files, new part types)
 are parsed through a stand-in (see :mod:`contextfold._manager_parts`); the stored
@@ -25,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from contextfold._manager_parts import stand_in
-from contextfold.formats import from_openai, to_openai
+from contextfold.formats import from_openai
 from contextfold.messages import Message
 
 
@@ -192,19 +190,6 @@ class StoredHistory:
             tuple(self._chain),
             tuple(self._sums),
         )
-
-
-def render_view(view: Sequence[Message], snapshot: Snapshot) -> list[dict[str, Any]]:
-    """``view`` as OpenAI dicts: kept messages as their original dicts, new ones converted."""
-    position = {id(message): i for i, message in enumerate(snapshot.messages)}
-    out: list[dict[str, Any]] = []
-    for message in view:
-        i = position.get(id(message))
-        if i is not None and snapshot.messages[i] is message:
-            out.extend(clone(wire) for wire in snapshot.group(i))
-        else:
-            out.extend(to_openai([message]))
-    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from contextfold._compactor import Options, PromptLike, build_options
 from contextfold._manager_budget import request_budget
-from contextfold._manager_history import StoredHistory, render_view
+from contextfold._manager_history import StoredHistory
 from contextfold._manager_parts import MediaAwareCounter
+from contextfold._manager_render import render_view
 from contextfold._manager_summary import SummaryStep, ViewSummarizer
 from contextfold.strategies import FitContextWindow, Pipeline, StrategyLike, TruncateToolOutputs
 from contextfold.tokens import CachedMessageCounter, TokenCounter, approx_token_counter
@@ -112,15 +113,15 @@ class CompactingContextManager:
        is the one case the view can exceed it.
 
     The view keeps every system message and never separates a tool call from its
-    result; messages it keeps unchanged are the caller's original dicts (deep copies).
+    result; messages it keeps unchanged are the caller's original dicts (deep copies),
+    and a tool message whose output was truncated keeps every other field it had
+    (``name`` and the like; its untouched siblings stay the original dicts).
     Messages are validated when added (``ValueError`` naming the defect).
 
-    **Unmodelled content parts** (images by remote URL, ``input_audio``, ``file``, part
-    types contextfold does not know) are stored and returned exactly as given. For
-    counting and summarizing, each stands in as a short text placeholder
-    (``"[image: <url>]"``, ``"[audio: <format>]"``, ``"[file: <name>]"``,
-    ``"[content part: <type>]"``) costing ``600`` tokens, like an image; the
-    summarizer sees only the placeholder, never the part's data.
+    **Unmodelled content parts** (remote image URLs, ``input_audio``, ``file``, unknown
+    types) are stored and returned as given; for counting and summarizing each is a
+    text placeholder (``"[image: <url>]"``, ``"[audio: wav]"``, ``"[file: <name>]"``,
+    ``"[content part: <type>]"``) costing 600 tokens like an image, never its data.
     Concurrent requests share one summarization (an :class:`asyncio.Lock`; the
     storing methods never await, so each is atomic on the event loop).
     ``context:pre_compact`` and ``context:post_compact`` are emitted through
@@ -175,8 +176,7 @@ class CompactingContextManager:
         self.transport = transport
         self.hooks = hooks
         self.counter = counter
-        # Every internal count charges unmodelled parts' placeholders like an image.
-        self._counter = MediaAwareCounter(counter)
+        self._counter = MediaAwareCounter(counter)  # placeholders cost like an image
         self._opts: Options = build_options(
             keep_recent=keep_recent,
             system_prompt=system_prompt,
@@ -229,12 +229,11 @@ class CompactingContextManager:
     async def add_message(self, message: dict[str, Any]) -> None:
         """Append one OpenAI chat message (stored as a deep copy).
 
-        Content parts contextfold does not model are accepted (see the class
-        docstring). Raises :class:`ValueError` (nothing stored) for a non-dict, a
-        missing or unknown ``role``, malformed content (a part that is not a dict or
-        has no ``type``, a text part without text, an ``input_audio`` or ``file`` part
-        without its object) or ``tool_calls``, or a ``tool`` message that answers no
-        tool call of the latest assistant message.
+        Unmodelled content parts are accepted (see the class docstring). Raises
+        :class:`ValueError` (nothing stored) for a non-dict, a missing or unknown
+        ``role``, malformed content (a part without ``type``, a text part without
+        text, an ``image_url``, ``input_audio`` or ``file`` part without its payload)
+        or ``tool_calls``, or a ``tool`` message answering no open tool call.
         """
         self._history.append(message)
 
