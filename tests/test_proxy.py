@@ -428,13 +428,8 @@ async def test_upstream_errors_pass_through(app: Starlette, upstream: Upstream) 
         ("/v1/chat/completions", b"[1, 2]", "JSON object"),
         ("/v1/chat/completions", b'{"model": "m", "messages": "hi"}', "'messages'"),
         ("/v1/chat/completions", b'{"messages": []}', "'model'"),
-        ("/v1/chat/completions", b'{"model": "m", "messages": [{"role": "robot"}]}', "robot"),
-        (
-            "/v1/messages",
-            b'{"model": "m", "messages": [{"role": "user", "content": 5}]}',
-            "content",
-        ),
-        ("/v1/messages", b'{"model": "m", "system": 3, "messages": []}', "'system'"),
+        ("/v1/messages", b'{"model": 5, "messages": []}', "'model'"),
+        ("/v1/messages", b'{"model": "m"}', "'messages'"),
     ],
 )
 async def test_malformed_requests_get_400(
@@ -451,6 +446,91 @@ async def test_malformed_requests_get_400(
         assert error["error"]["type"] == "invalid_request_error"
     assert needle in error["error"]["message"]
     assert not upstream.seen
+
+
+_USER_TEXT = {"type": "text", "text": "what is in here?"}
+UNMODELED: list[tuple[str, dict[str, Any]]] = [
+    # Valid requests whose content contextfold.formats does not model.
+    ("/v1/chat/completions", {"type": "image_url", "image_url": {"url": "https://x.test/a.png"}}),
+    ("/v1/chat/completions", {"type": "file", "file": {"file_id": "file-abc"}}),
+    (
+        "/v1/chat/completions",
+        {"type": "input_audio", "input_audio": {"data": "AA", "format": "wav"}},
+    ),
+    ("/v1/messages", {"type": "image", "source": {"type": "url", "url": "https://x.test/a.png"}}),
+    ("/v1/messages", {"type": "image", "source": {"type": "file", "file_id": "file_1"}}),
+    (
+        "/v1/messages",
+        {
+            "type": "document",
+            "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0="},
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("path", "part"), UNMODELED)
+async def test_requests_with_content_the_proxy_does_not_model_are_forwarded_unchanged(
+    app: Starlette, upstream: Upstream, path: str, part: dict[str, Any]
+) -> None:
+    message = {"role": "user", "content": [part, _USER_TEXT]}
+    raw = json.dumps({"model": MODEL, "max_tokens": 10, "messages": [message]}).encode()
+    async with local(app) as client:
+        reply = await client.post(
+            path, content=raw, headers={"authorization": f"Bearer {OPENAI_KEY}"}
+        )
+    assert reply.status_code == 200
+    assert upstream.seen[-1].raw == raw
+    assert reply.headers["x-contextfold-compacted"] == "false"
+    assert "does not model" in reply.headers["x-contextfold-error"]
+    assert "x-contextfold-tokens-before" not in reply.headers  # nothing was estimated
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        (
+            "/v1/messages",
+            {
+                "model": MODEL,
+                "messages": [
+                    {"role": "user", "content": "search"},
+                    {
+                        "role": "assistant",
+                        "content": [
+                            {
+                                "type": "server_tool_use",
+                                "id": "srvtoolu_1",
+                                "name": "web_search",
+                                "input": {"query": "x"},
+                            },
+                            {
+                                "type": "web_search_tool_result",
+                                "tool_use_id": "srvtoolu_1",
+                                "content": [],
+                            },
+                        ],
+                    },
+                    {"role": "user", "content": "thanks"},
+                ],
+            },
+        ),
+        # Not well formed inside: the upstream, not the proxy, says what is wrong.
+        ("/v1/chat/completions", {"model": MODEL, "messages": [{"role": "robot"}]}),
+        ("/v1/messages", {"model": MODEL, "messages": [{"role": "user", "content": 5}]}),
+        ("/v1/messages", {"model": MODEL, "system": 3, "messages": []}),
+    ],
+)
+async def test_histories_the_proxy_cannot_read_reach_the_upstream_byte_identical(
+    app: Starlette, upstream: Upstream, path: str, body: dict[str, Any]
+) -> None:
+    raw = json.dumps(body).encode()
+    async with local(app) as client:
+        reply = await client.post(path, content=raw)
+    assert reply.status_code == 200
+    assert upstream.seen[-1].raw == raw
+    assert reply.headers["x-contextfold-compacted"] == "false"
+    assert reply.headers["x-contextfold-error"].startswith("not compacted")
 
 
 async def test_oversized_bodies_get_413(make_app: MakeApp, upstream: Upstream) -> None:

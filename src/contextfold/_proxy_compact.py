@@ -51,10 +51,15 @@ class Plan:
 
     body: dict[str, Any] | None
     usage_key: str  # chain hash of the forwarded history, to anchor the next estimate
-    tokens_before: int
-    tokens_after: int
+    tokens_before: int | None  # None: not estimated
+    tokens_after: int | None
     summary: SummaryState = "none"
     error: str | None = None
+
+    @classmethod
+    def unchanged(cls, reason: str) -> Plan:
+        """Forward the original bytes, unestimated, and say why in ``error``."""
+        return cls(None, "", None, None, error=reason)
 
     @property
     def compacted(self) -> bool:

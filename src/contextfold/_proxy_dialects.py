@@ -32,30 +32,46 @@ class Conversation:
     lead: int  # how many system messages open ``messages``
 
 
-def parse_request(dialect: Dialect, raw: bytes) -> Conversation:
-    """Parse a chat request body; :class:`ValueError` says what is wrong with it."""
+def parse_body(raw: bytes) -> tuple[dict[str, Any], str]:
+    """The JSON object of a chat request and its model.
+
+    :class:`ValueError` says what is wrong when the body is not a chat request at
+    all: not JSON (or nested too deeply to read), not an object, no string
+    ``model``, or a ``messages`` that is not a list. What the messages hold is not
+    checked here (see :func:`conversation`).
+    """
     try:
         body = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except RecursionError:
+        raise ValueError("request body is nested too deeply to read") from None
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, over-long integers
         raise ValueError(f"request body is not valid JSON: {exc}") from None
     if not isinstance(body, dict):
         raise ValueError(f"request body must be a JSON object, got {type(body).__name__}")
     model = body.get("model")
     if not isinstance(model, str) or not model:
         raise ValueError("field 'model' must be a non-empty string")
-    wire = body.get("messages")
-    if not isinstance(wire, list):
+    if not isinstance(body.get("messages"), list):
         raise ValueError("field 'messages' must be a list of messages")
-    try:
-        if dialect == "openai":
-            messages = from_openai(wire)
-        else:
-            system = body.get("system")
-            if system is not None and not isinstance(system, str | list):
-                raise ValueError("field 'system' must be a string or a list of text blocks")
-            messages = from_anthropic(wire, system)
-    except ValueError as exc:
-        raise ValueError(f"field 'messages': {exc}") from None
+    return body, model
+
+
+def conversation(dialect: Dialect, body: dict[str, Any], model: str) -> Conversation:
+    """The history of a body accepted by :func:`parse_body`, as messages.
+
+    :class:`ValueError` when the history holds content :mod:`contextfold.formats`
+    does not model (images by URL, files, audio, server tools...) or content that is
+    not well formed; the proxy then forwards the request unchanged and lets the
+    upstream judge it.
+    """
+    wire = body["messages"]
+    if dialect == "openai":
+        messages = from_openai(wire)
+    else:
+        system = body.get("system")
+        if system is not None and not isinstance(system, str | list):
+            raise ValueError("field 'system' must be a string or a list of text blocks")
+        messages = from_anthropic(wire, system)
     lead = 0
     while lead < len(messages) and messages[lead].role == "system":
         lead += 1

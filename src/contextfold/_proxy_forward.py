@@ -24,8 +24,9 @@ from contextfold._proxy_compact import Plan, Planner, redact
 from contextfold._proxy_dialects import (
     Dialect,
     SSEUsageScanner,
+    conversation,
     error_body,
-    parse_request,
+    parse_body,
     usage_input_tokens,
 )
 from contextfold.transports.anthropic import AnthropicTransport
@@ -195,15 +196,21 @@ class Forwarder:
         except _TooLarge:
             return self._too_large(dialect)
         try:
-            conv = parse_request(dialect, raw)
+            body, model = parse_body(raw)
         except ValueError as exc:
             return self._error(dialect, 400, str(exc))
-        model = self.summary_model or conv.model
+        try:
+            conv = conversation(dialect, body, model)
+        except ValueError as exc:
+            reason = f"not compacted: the proxy does not model this request's content ({exc})"
+            return await self._forward(request, dialect, raw, Plan.unchanged(reason))
         plan = await self.planner.plan(
-            conv, lambda: self._transport(request, dialect, model), _credentials(request)
+            conv,
+            lambda: self._transport(request, dialect, self.summary_model or model),
+            _credentials(request),
         )
-        body = raw if plan.body is None else json.dumps(plan.body).encode()
-        return await self._forward(request, dialect, body, plan)
+        forwarded = raw if plan.body is None else json.dumps(plan.body).encode()
+        return await self._forward(request, dialect, forwarded, plan)
 
     async def passthrough(self, request: Request) -> Response:
         """Any other route: forwarded as is to the upstream of its dialect."""
@@ -217,12 +224,11 @@ class Forwarder:
     # -- forwarding ----------------------------------------------------------------
 
     def _report(self, plan: Plan, secrets: Iterable[str | None]) -> list[tuple[str, str]]:
-        headers = [
-            ("x-contextfold-compacted", "true" if plan.compacted else "false"),
-            ("x-contextfold-tokens-before", str(plan.tokens_before)),
-            ("x-contextfold-tokens-after", str(plan.tokens_after)),
-            ("x-contextfold-summary", plan.summary),
-        ]
+        headers = [("x-contextfold-compacted", "true" if plan.compacted else "false")]
+        if plan.tokens_before is not None and plan.tokens_after is not None:
+            headers.append(("x-contextfold-tokens-before", str(plan.tokens_before)))
+            headers.append(("x-contextfold-tokens-after", str(plan.tokens_after)))
+        headers.append(("x-contextfold-summary", plan.summary))
         if plan.error is not None:
             text = _UNSAFE_HEADER_TEXT.sub(" ", redact(plan.error, secrets))
             headers.append(("x-contextfold-error", text[:_ERROR_HEADER_CHARS]))

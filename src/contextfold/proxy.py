@@ -38,7 +38,11 @@ Guarantees:
   forwarded unchanged rather than failing the call.
 * A rewritten history passes :func:`~contextfold.validation.history_problems`
   (tool calls stay with their results, system messages are kept) or is not sent.
-* Malformed JSON or a body that is not a chat request gets a 400, a body over
+* A history with content :mod:`contextfold.formats` does not model (images by URL,
+  files, audio, server tool blocks...) is forwarded unchanged, with
+  ``x-contextfold-compacted: false`` and an ``x-contextfold-error`` saying why.
+* Malformed JSON or a body that is not a chat request (not an object, no string
+  ``model``, ``messages`` not a list) gets a 400, a body over
   ``max_body_bytes`` a 413, an unreachable upstream a 502 (504 on timeout), each
   with a JSON error body in the dialect's own shape.
 * Credentials are forwarded and used for summaries only; they are never logged,
