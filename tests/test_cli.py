@@ -271,6 +271,18 @@ def files(tmp_path: Path) -> Path:
     (tmp_path / "weird.json").write_text('[{"role": "wizard", "content": "x"}]')
     (tmp_path / "empty.json").write_text("")
     (tmp_path / "notdb.db").write_text("hello, not a database" * 100)
+    (tmp_path / "deep.json").write_text("[" * 100_000)
+    deep: list[Any] = []
+    for _ in range(150):
+        deep = [deep]
+    tool_call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    write(
+        tmp_path / "deep_input.json",
+        [
+            {"role": "assistant", "content": None, "tool_calls": [tool_call]},
+            {"role": "tool", "tool_call_id": "c1", "content": "ok", "extra": deep},
+        ],
+    )
     write(tmp_path / "ok.json", to_openai(history()))
     return tmp_path
 
@@ -292,11 +304,15 @@ def files(tmp_path: Path) -> Path:
         (["compact", "ok.json", "--keep-recent", "0"], "--keep-recent"),
         (["compact", "ok.json", "--var", "novalue"], "NAME=VALUE"),
         (["compact", "."], "is a directory"),
+        (["compact", "deep.json"], "deep.json: the JSON is nested too deeply"),
+        (["compact", "deep_input.json"], "deep_input.json: the JSON is nested deeper than"),
         (["sessions", "missing.db"], "no such database file"),
         (["sessions", "notdb.db"], "notdb.db: not a SQLite database"),
         (["demo", "--turns", "0"], "--turns"),
         (["demo", "--window", "100"], "--window"),
         (["demo", "--provider", "openai"], "OPENAI_API_KEY"),
+        (["demo", "--db", "."], ".: is a directory, not a database file"),
+        (["demo", "--db", "notdb.db"], "notdb.db: not a SQLite database"),
         (["serve", "--port", "0"], "--port"),
         (["frobnicate"], "invalid choice"),
         ([], "required"),
@@ -310,6 +326,22 @@ def test_bad_input_is_one_line_and_a_nonzero_exit(
 
 
 # ----------------------------------------------------------------------- serve
+
+
+@pytest.mark.parametrize(
+    ("db", "expected"),
+    [
+        (".", ".: is a directory, not a database file"),
+        ("notdb.db", "notdb.db: not a SQLite database"),
+        ("missing/cache.db", "missing/cache.db: the directory missing does not exist"),
+    ],
+)
+def test_serve_refuses_a_bad_db_before_starting(files: Path, db: str, expected: str) -> None:
+    result = run("serve", "--db", db, "--port", str(_free_port()), cwd=files, timeout=30)
+    assert result.returncode == 1
+    assert assert_one_line_error(result) == f"contextfold: error: {expected}"
+    assert result.stdout == ""  # uvicorn never started
+    assert not (files / "missing").exists()
 
 
 def _free_port() -> int:

@@ -19,7 +19,7 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
-from contextfold._cli_databases import read_sessions
+from contextfold._cli_databases import check_database_path, read_sessions
 from contextfold._cli_demo import DemoResult, print_summary, run_demo
 from contextfold._cli_output import PlainView, make_view, print_table
 from contextfold._cli_transcripts import dump_transcript, read_transcript, transcript_json
@@ -85,6 +85,8 @@ def _spinner(text: str) -> AbstractContextManager[object]:
 async def cmd_demo(args: argparse.Namespace) -> int:
     if args.model and not args.provider:
         raise CLIError("--model needs --provider (anthropic or openai)")
+    db_path = Path(args.db)
+    check_database_path(db_path, make_parent=True)
     transport = make_transport(args.provider, args.model) if args.provider else None
     quiet = args.json
     view = PlainView(io.StringIO()) if quiet else make_view(sys.stdout)
@@ -92,7 +94,7 @@ async def cmd_demo(args: argparse.Namespace) -> int:
     try:
         result: DemoResult = await run_demo(
             turns=args.turns,
-            db_path=Path(args.db),
+            db_path=db_path,
             window=args.window,
             view=view,
             transport=transport,

@@ -29,6 +29,9 @@ from contextfold.messages import Message
 
 __all__ = ["FORMATS", "Format", "Transcript", "dump_transcript", "read_transcript"]
 
+MAX_DEPTH = 100
+"""The deepest nesting of JSON arrays and objects a transcript may have."""
+
 Format = Literal["openai", "anthropic", "contextfold"]
 FORMATS: tuple[Format, ...] = get_args(Format)
 
@@ -61,6 +64,8 @@ def _load(path: Path) -> tuple[Any, bool]:
         raise ValueError(f"{path}: the file is empty")
     try:
         return json.loads(text), False
+    except RecursionError:
+        raise ValueError(f"{path}: the JSON is nested too deeply") from None
     except json.JSONDecodeError as whole:
         lines = [(n, ln) for n, ln in enumerate(text.splitlines(), 1) if ln.strip()]
         if len(lines) < 2 or (
@@ -73,11 +78,31 @@ def _load(path: Path) -> tuple[Any, bool]:
     for number, line in lines:
         try:
             items.append(json.loads(line))
+        except RecursionError:
+            raise ValueError(f"{path}: the JSON on line {number} is nested too deeply") from None
         except json.JSONDecodeError as exc:
             raise ValueError(
                 f"{path}: invalid JSON on line {number} column {exc.colno}: {exc.msg}"
             ) from None
     return items, True
+
+
+def _check_depth(path: Path, data: Any) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` (checked without recursion).
+
+    ``json`` reads nesting up to Python's recursion limit, but copying, counting and
+    writing such values recurses again, deeper; a transcript never needs that much.
+    """
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        elif not isinstance(value, list):
+            continue
+        if depth > MAX_DEPTH:
+            raise ValueError(f"{path}: the JSON is nested deeper than {MAX_DEPTH} levels")
+        stack.extend((child, depth + 1) for child in value)
 
 
 def _parses(line: str) -> bool:
@@ -138,6 +163,7 @@ def _parse(items: Sequence[Any], fmt: Format, system: Any) -> list[Message]:
 def read_transcript(path: Path, forced: Format | None = None) -> Transcript:
     """Read ``path``; ``forced`` skips detection. Raises :class:`ValueError` (one line)."""
     data, jsonl = _load(path)
+    _check_depth(path, data)
     wrapped, extra, system = False, {}, None
     if isinstance(data, Mapping):
         if not isinstance(data.get("messages"), list):

@@ -23,9 +23,11 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable, Coroutine, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from contextfold._cli_commands import PROVIDERS, CLIError, cmd_compact, cmd_demo, cmd_sessions
+from contextfold._cli_databases import check_database_path
 from contextfold._cli_transcripts import FORMATS
 from contextfold.errors import ContextfoldError
 
@@ -154,6 +156,8 @@ def _serve(args: argparse.Namespace) -> object:
                 "the proxy needs the 'proxy' extra: pip install 'contextfold[proxy]'"
             ) from None
         raise CLIError(f"the proxy is not available in this installation ({exc})") from None
+    if args.db is not None:
+        asyncio.run(_open_cache(Path(args.db)))
     options: dict[str, Any] = {"db_path": args.db}
     if args.upstream_openai:
         options["upstream_openai"] = args.upstream_openai
@@ -161,6 +165,20 @@ def _serve(args: argparse.Namespace) -> object:
         options["upstream_anthropic"] = args.upstream_anthropic
     serve: Callable[..., object] = proxy.serve
     return serve(host=args.host, port=args.port, **options)
+
+
+async def _open_cache(path: Path) -> None:
+    """Open and close the summary cache so that a bad ``--db`` fails here, in one line,
+    rather than inside uvicorn's startup (a traceback and exit status 3)."""
+    from contextfold._proxy_cache import SummaryCache
+
+    check_database_path(path)
+    cache = SummaryCache(path)
+    try:
+        await cache.open()
+    except (sqlite3.Error, ContextfoldError) as exc:
+        raise CLIError(f"{path}: cannot be used as the summary cache: {exc}") from None
+    await cache.close()
 
 
 _ASYNC_COMMANDS: dict[str, Callable[[argparse.Namespace], Coroutine[Any, Any, int]]] = {
@@ -195,6 +213,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except (CLIError, ContextfoldError, ValueError, sqlite3.Error) as exc:
         return _fail(str(exc))
+    except RecursionError:
+        return _fail("the input is nested too deeply to process")
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         return _fail(f"{where}{exc.strerror or exc}")
