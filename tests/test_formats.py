@@ -103,6 +103,42 @@ def test_openai_tool_images_follow_and_fold_back() -> None:
     assert from_openai(wire) == history
 
 
+def test_openai_image_only_results_never_send_empty_content() -> None:
+    history = [
+        Message("assistant", [ToolUseBlock("s1", "shot", {}), ToolUseBlock("s2", "shot", {})]),
+        Message(
+            "user",
+            [ToolResultBlock("s1", [PNG]), ToolResultBlock("s2", [PNG, PNG], is_error=True)],
+        ),
+    ]
+    wire = to_openai(history)
+    assert wire[1:3] == [
+        {
+            "role": "tool",
+            "tool_call_id": "s1",
+            "content": [{"type": "text", "text": "[the tool returned only images; they follow]"}],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "s2",
+            "content": [
+                {"type": "text", "text": "Error: [the tool returned only images; they follow]"}
+            ],
+        },
+    ]
+    images = ["text", "image_url", "text", "image_url", "image_url"]
+    assert [p["type"] for p in wire[3]["content"]] == images
+    assert from_openai(wire) == history  # no "Error: " block added, is_error kept
+
+
+def test_openai_empty_result_list_is_an_empty_string() -> None:
+    history = [
+        Message("assistant", [ToolUseBlock("c1", "noop", {}), ToolUseBlock("c2", "noop", {})]),
+        Message("user", [ToolResultBlock("c1", []), ToolResultBlock("c2", [], is_error=True)]),
+    ]
+    assert [m["content"] for m in to_openai(history)[1:]] == ["", "Error: "]
+
+
 def test_openai_system_message_waits_for_the_tool_results() -> None:
     history = [
         Message.user("go"),
@@ -335,10 +371,13 @@ def histories(draw: st.DrawFn, *, anthropic: bool) -> list[Message]:
                         _text | st.lists(_images | st.builds(TextBlock, _text), max_size=2)
                     )
                     results.append(ToolResultBlock(i, content, draw(st.booleans())))
-                else:
+                elif draw(st.booleans()):
                     error = draw(st.booleans())
                     text = ("Error: " if error else "") + draw(_text)
                     results.append(ToolResultBlock(i, text, error))
+                else:  # images only
+                    shots = draw(st.lists(_images, min_size=1, max_size=2))
+                    results.append(ToolResultBlock(i, list(shots), draw(st.booleans())))
             messages.append(Message("user", results))
     return messages
 

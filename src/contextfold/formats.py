@@ -16,7 +16,11 @@ OpenAI chat
     * Images inside tool results cannot travel in a tool message; they follow the
       tool messages in one user message, each group introduced by the text
       ``"[images returned by tool call <id>]"``, and are folded back on the way in
-      (after the result's text).
+      (after the result's text). A result of images only is sent with the text
+      ``"[the tool returned only images; they follow]"`` (``"Error: "`` in front for
+      an error result), never with empty content; that text is dropped on the way
+      in, so such results round-trip exactly, ``is_error`` included. A result whose
+      content is an empty list is sent, and read back, as an empty string.
     * Text or images next to tool results in one user message follow as a separate
       user message.
     * A system message between a tool call and its results is sent after the tool
@@ -65,6 +69,8 @@ __all__ = [
 ]
 
 TOOL_ERROR_PREFIX: Final = "Error: "
+# The text of a tool message whose result is images only (OpenAI wants some content).
+_IMAGES_ONLY: Final = "[the tool returned only images; they follow]"
 _TOOL_IMAGES = re.compile(r"\[images returned by tool call (?P<id>.+)\]\Z")
 _SYSTEM_MARK = re.compile(r"<system>\n(?P<text>.*)\n</system>\Z", re.DOTALL)
 _DATA_URL = re.compile(r"data:(?P<type>[\w/+.-]+);base64,(?P<data>.*)\Z", re.DOTALL)
@@ -148,14 +154,16 @@ def _openai_user(message: Message) -> tuple[list[dict[str, Any]], list[dict[str,
     for block in message.content:
         match block:
             case ToolResultBlock(tool_use_id=call_id, content=content, is_error=is_error):
-                out.append({"role": "tool", "tool_call_id": call_id, "content": ""})
-                if isinstance(content, str):
-                    out[-1]["content"] = _mark_error(content) if is_error else content
+                if isinstance(content, str) or not content:
+                    text = content if isinstance(content, str) else ""
+                    text = _mark_error(text) if is_error else text
+                    out.append({"role": "tool", "tool_call_id": call_id, "content": text})
                     continue
-                texts = [b.text for b in content if isinstance(b, TextBlock)]
+                texts = [b.text for b in content if isinstance(b, TextBlock)] or [_IMAGES_ONLY]
                 if is_error:
-                    texts = [_mark_error(texts[0] if texts else ""), *texts[1:]]
-                out[-1]["content"] = [{"type": "text", "text": t} for t in texts]
+                    texts = [_mark_error(texts[0]), *texts[1:]]
+                wire = [{"type": "text", "text": t} for t in texts]
+                out.append({"role": "tool", "tool_call_id": call_id, "content": wire})
                 images = [_image_url(b) for b in content if isinstance(b, ImageBlock)]
                 if images:
                     marker = f"[images returned by tool call {call_id}]"
@@ -311,12 +319,12 @@ def _from_openai_tool(wire: Mapping[str, Any], index: int) -> ToolResultBlock:
     if content is None or isinstance(content, str):
         text = content or ""
         return ToolResultBlock(call_id, text, text.startswith(TOOL_ERROR_PREFIX))
-    blocks = _openai_parts(content, index)
+    blocks = [b for b in _openai_parts(content, index) if isinstance(b, TextBlock | ImageBlock)]
     texts = [b for b in blocks if isinstance(b, TextBlock)]
     is_error = bool(texts) and texts[0].text.startswith(TOOL_ERROR_PREFIX)
-    return ToolResultBlock(
-        call_id, [b for b in blocks if isinstance(b, TextBlock | ImageBlock)], is_error
-    )
+    if [b.text for b in texts] in ([_IMAGES_ONLY], [TOOL_ERROR_PREFIX + _IMAGES_ONLY]):
+        blocks = [b for b in blocks if not isinstance(b, TextBlock)]
+    return ToolResultBlock(call_id, blocks, is_error)
 
 
 def _fold_tool_images(results: Message, blocks: list[ContentBlock]) -> bool:

@@ -128,6 +128,33 @@ async def test_tools_results_and_images_on_the_wire(
     ]
 
 
+async def test_image_only_tool_result_is_sent_with_text(
+    openai_api: respx.MockRouter, transport: OpenAITransport
+) -> None:
+    route = openai_api.post("/chat/completions").respond(json=text_json("a cat"))
+    shot = ImageBlock("image/png", b"\x89PNG")
+    history = [
+        Message.user("What is on screen?"),
+        Message("assistant", [ToolUseBlock("call_1", "screenshot", {})]),
+        Message("user", [ToolResultBlock("call_1", [shot], is_error=True)]),
+    ]
+    await transport.complete(history)
+    sent = body(route)["messages"]
+    assert sent[2] == {
+        "role": "tool",
+        "tool_call_id": "call_1",
+        "content": [
+            {"type": "text", "text": "Error: [the tool returned only images; they follow]"}
+        ],
+    }
+    assert sent[3]["role"] == "user"
+    assert sent[3]["content"][0] == {
+        "type": "text",
+        "text": "[images returned by tool call call_1]",
+    }
+    assert all(m["content"] != [] for m in sent)
+
+
 async def test_mid_history_system_message_is_sent_after_the_tool_messages(
     openai_api: respx.MockRouter, transport: OpenAITransport
 ) -> None:
