@@ -348,7 +348,12 @@ async def test_concurrent_appends_and_rewrites_share_a_connection(
 
 @pytest.mark.parametrize(
     ("content", "problem"),
-    [("{not json", "Expecting property name"), ('[{"type": "text"}]', "text")],
+    [
+        ("{not json", "Expecting property name"),
+        ('[{"type": "text"}]', "text"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ],
+    ids=["invalid-json", "bad-block", "deep-nesting"],
 )
 async def test_corrupt_row_names_session_and_row(
     conn: aiosqlite.Connection, content: str, problem: str
@@ -364,6 +369,50 @@ async def test_corrupt_row_names_session_and_row(
         await store.get_history()
     assert "session 'damaged'" in str(info.value)
     assert "seq=1" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("table", "column", "value", "read"),
+    [
+        ("contextfold_sessions", "input_tokens", "abc", "get_context_tokens"),
+        ("contextfold_sessions", "output_tokens", 1.5, "list_sessions"),
+        ("contextfold_sessions", "next_seq", "x", "replace_history"),
+        ("contextfold_messages", "seq", "x", "replace_prefix"),
+        ("contextfold_compactions", "tokens_after", "lots", "get_compactions"),
+        ("contextfold_archive", "seq", "x", "get_archive"),
+    ],
+)
+async def test_non_integer_columns_are_corrupt_records(
+    conn: aiosqlite.Connection, table: str, column: str, value: object, read: str
+) -> None:
+    store = SQLiteContextStore(conn, "damaged")
+    for m in _turns(4):
+        await store.append(m)
+    await store.replace_history([Message.user("summary"), *_turns(2, start=2)])
+    await conn.execute(  # one row of the session (seq is part of a primary key)
+        f"UPDATE {table} SET {column} = ? WHERE rowid = "
+        f"(SELECT MIN(rowid) FROM {table} WHERE session_id = 'damaged')",
+        (value,),
+    )
+    calls = {
+        "get_context_tokens": store.get_context_tokens,
+        "list_sessions": store.list_sessions,
+        "replace_history": lambda: store.replace_history([]),
+        "replace_prefix": lambda: store.replace_prefix(0, []),
+        "get_compactions": store.get_compactions,
+        "get_archive": store.get_archive,
+    }
+    with pytest.raises(CorruptRecordError, match=rf"session 'damaged'.*{value!r}, not an integer"):
+        await calls[read]()
+
+
+async def test_unreadable_schema_version_is_a_corrupt_record(tmp_path: Path) -> None:
+    path = tmp_path / "odd.db"
+    conn = await connect(path)
+    await conn.execute("UPDATE contextfold_meta SET value = 'two' WHERE key = 'schema_version'")
+    await conn.close()
+    with pytest.raises(CorruptRecordError, match="schema_version 'two'"):
+        await connect(path)
 
 
 async def test_newer_schema_is_refused_and_left_alone(tmp_path: Path) -> None:

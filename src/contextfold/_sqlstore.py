@@ -24,13 +24,14 @@ from contextfold._storage import (
     RewritePlan,
     decode_message,
     encode_message,
+    integer_column,
     plan_rewrite,
     rewrite_window,
     schema,
     storable_text,
 )
 from contextfold.context import ContextStore, SessionInfo, preview_of
-from contextfold.errors import SchemaVersionError
+from contextfold.errors import CorruptRecordError, SchemaVersionError
 from contextfold.messages import Message
 
 __all__ = ["SQLSession", "SQLStore", "Statement", "install_schema", "now_iso"]
@@ -69,7 +70,13 @@ async def install_schema(
     for statement in schema(integer=integer):
         await db.execute(statement)
     rows = await db.fetch("SELECT value FROM contextfold_meta WHERE key = 'schema_version'")
-    found = int(rows[0][0]) if rows else None
+    try:
+        found = int(rows[0][0]) if rows else None
+    except ValueError as exc:
+        raise CorruptRecordError(
+            f"contextfold_meta holds schema_version {rows[0][0]!r}, not a number; the "
+            "table was changed by something other than contextfold (nothing was changed)"
+        ) from exc
     if found is not None and found > SCHEMA_VERSION:
         raise SchemaVersionError(
             f"this database has contextfold schema version {found}, but this "
@@ -249,7 +256,13 @@ class SQLStore(ContextStore):
                 "SELECT input_tokens, output_tokens FROM contextfold_sessions WHERE session_id = ?",
                 (self.session_id,),
             )
-        return (int(rows[0][0]), int(rows[0][1])) if rows else (0, 0)
+        if not rows:
+            return (0, 0)
+        sid = self.session_id
+        return (
+            integer_column(sid, "input_tokens", rows[0][0]),
+            integer_column(sid, "output_tokens", rows[0][1]),
+        )
 
     async def list_sessions(self) -> list[SessionInfo]:
         """Every session in the database that has been written to, newest first."""
@@ -260,7 +273,17 @@ class SQLStore(ContextStore):
                 "s.input_tokens, s.output_tokens FROM contextfold_sessions s "
                 "ORDER BY s.created_at DESC, s.session_id"
             )
-        return [SessionInfo(r[0], int(r[1]), r[2], r[3], int(r[4]), int(r[5])) for r in rows]
+        return [
+            SessionInfo(
+                r[0],
+                int(r[1]),
+                r[2],
+                r[3],
+                integer_column(r[0], "input_tokens", r[4]),
+                integer_column(r[0], "output_tokens", r[5]),
+            )
+            for r in rows
+        ]
 
     async def replace_history(self, messages: Sequence[Message]) -> None:
         """Make ``messages`` the history, in one transaction.
@@ -301,7 +324,7 @@ class SQLStore(ContextStore):
         rows = await db.fetch(
             "SELECT seq FROM contextfold_messages WHERE session_id = ? ORDER BY seq", (sid,)
         )
-        seqs = [int(row[0]) for row in rows]
+        seqs = [integer_column(sid, "message seq", row[0]) for row in rows]
         count = len(seqs) if count is None else count
         old: dict[int, Message] = {}
         head, tail = rewrite_window(count, len(new))
@@ -327,7 +350,7 @@ class SQLStore(ContextStore):
             "SELECT next_seq FROM contextfold_sessions WHERE session_id = ?" + self._FOR_UPDATE,
             (self.session_id,),
         )
-        return int(rows[0][0])
+        return integer_column(self.session_id, "next_seq", rows[0][0])
 
     async def _apply(self, db: SQLSession, plan: RewritePlan) -> CompactionRecord | None:
         sid = self.session_id
@@ -401,7 +424,16 @@ class SQLStore(ContextStore):
                 "WHERE session_id = ? ORDER BY number",
                 (self.session_id,),
             )
-        return [CompactionRecord(r[0], int(r[1]), r[2], *(int(x) for x in r[3:])) for r in rows]
+        sid = self.session_id
+        return [
+            CompactionRecord(
+                r[0],
+                integer_column(sid, "compaction number", r[1]),
+                r[2],
+                *(integer_column(sid, f"compaction {r[1]!r} counts", x) for x in r[3:]),
+            )
+            for r in rows
+        ]
 
     async def get_archive(self) -> list[ArchivedMessage]:
         """Every message a rewrite removed from the live history, oldest rewrite first."""
@@ -412,7 +444,12 @@ class SQLStore(ContextStore):
                 (self.session_id,),
             )
         return [
-            ArchivedMessage(int(seq), int(n), bool(syn), self._decode(seq, role, content))
+            ArchivedMessage(
+                integer_column(self.session_id, "archived seq", seq),
+                integer_column(self.session_id, "archived message's compaction", n),
+                bool(syn),
+                self._decode(seq, role, content),
+            )
             for seq, n, syn, role, content in rows
         ]
 

@@ -43,6 +43,7 @@ __all__ = [
     "StoreState",
     "decode_message",
     "encode_message",
+    "integer_column",
     "plan_rewrite",
     "rewrite_window",
     "schema",
@@ -218,16 +219,32 @@ def decode_message(session_id: str, seq: int, role: Any, content: Any) -> Messag
     """Rebuild a message from its row.
 
     Raises :class:`~contextfold.errors.CorruptRecordError` naming the session and the
-    row when the JSON or the block shapes are invalid.
+    row when the JSON or the block shapes are invalid (or nested too deeply to parse).
     """
     try:
         blocks = json.loads(content) if isinstance(content, str | bytes) else content
         return Message.from_dict({"role": role, "content": blocks})
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, RecursionError) as exc:
+        reason = "its JSON is nested too deeply" if isinstance(exc, RecursionError) else exc
         raise CorruptRecordError(
-            f"session {session_id!r}: stored message seq={seq} cannot be decoded ({exc}); "
+            f"session {session_id!r}: stored message seq={seq} cannot be decoded ({reason}); "
             "the row was written by something other than contextfold or was damaged"
         ) from exc
+
+
+def integer_column(session_id: str, column: str, value: Any) -> int:
+    """A stored integer (a count, a token figure, a sequence number) read back.
+
+    Raises :class:`~contextfold.errors.CorruptRecordError` naming the session and the
+    column when the database holds something else there (SQLite keeps whatever was
+    written, text included).
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise CorruptRecordError(
+        f"session {session_id!r}: stored {column} is {value!r}, not an integer; the row "
+        "was written by something other than contextfold or was damaged"
+    )
 
 
 @dataclass(frozen=True, slots=True)
