@@ -595,6 +595,79 @@ async def test_failure_header_never_carries_the_key(app: Starlette, upstream: Up
     assert OPENAI_KEY not in raw.headers["x-contextfold-error"]
 
 
+OPERATOR_ENV = {
+    "OPENAI_API_KEY": "sk-OPERATOR-ENV-openai",
+    "OPENAI_ORG_ID": "org-OPERATOR-ENV",
+    "OPENAI_PROJECT_ID": "proj-OPERATOR-ENV",
+    "ANTHROPIC_API_KEY": "sk-ant-OPERATOR-ENV-key",
+    "ANTHROPIC_AUTH_TOKEN": "OPERATOR-ENV-token",
+}
+
+
+@pytest.fixture
+def operator_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in OPERATOR_ENV.items():
+        monkeypatch.setenv(name, value)
+
+
+def carries_operator_env(seen: Any) -> bool:
+    return any(value in str(seen.headers) for value in OPERATOR_ENV.values())
+
+
+@pytest.mark.usefixtures("operator_env")
+@pytest.mark.parametrize(
+    ("path", "headers"),
+    [
+        ("/v1/chat/completions", {}),
+        ("/v1/chat/completions", {"api-key": "azure-style-key"}),  # not a credential we use
+        ("/v1/messages", {}),
+        ("/v1/messages", {"authorization": "Basic dXNlcjpwYXNz"}),
+    ],
+)
+async def test_no_summary_without_the_callers_credentials(
+    app: Starlette, upstream: Upstream, path: str, headers: dict[str, str]
+) -> None:
+    # The proxy's own environment holds keys; a caller without one must not spend them.
+    history = openai_history(24) if path.endswith("completions") else anthropic_history(24)
+    raw = json.dumps({"model": MODEL, "max_tokens": 10, "messages": history}).encode()
+    async with local(app) as client:
+        reply = await client.post(path, content=raw, headers=headers)
+    assert reply.status_code == 200
+    assert not upstream.summaries
+    assert upstream.chats[-1].raw == raw
+    assert reply.headers["x-contextfold-compacted"] == "false"
+    assert "no API key" in reply.headers["x-contextfold-error"]
+    assert not carries_operator_env(upstream.chats[-1])
+
+
+@pytest.mark.usefixtures("operator_env")
+async def test_summaries_use_only_the_callers_credentials(
+    app: Starlette, upstream: Upstream
+) -> None:
+    # (raw requests: a stock SDK client would itself send the environment's ids)
+    requests = [
+        ("/v1/chat/completions", openai_history(24), {"authorization": f"Bearer {OPENAI_KEY}"}),
+        ("/v1/messages", anthropic_history(24), {"x-api-key": ANTHROPIC_KEY}),
+        (  # an Anthropic OAuth bearer token
+            "/v1/messages",
+            diverging(anthropic_history(24), "O"),
+            {"authorization": "Bearer client-oauth-token"},
+        ),
+    ]
+    async with local(app) as client:
+        for path, history, headers in requests:
+            body = {"model": MODEL, "max_tokens": 10, "messages": history}
+            reply = await client.post(path, json=body, headers=headers)
+            assert reply.headers["x-contextfold-summary"] == "created"
+    openai_summary, anthropic_summary, oauth_summary = upstream.summaries
+    assert openai_summary.headers["authorization"] == f"Bearer {OPENAI_KEY}"
+    assert anthropic_summary.headers["authorization"] == f"Bearer {ANTHROPIC_KEY}"
+    assert oauth_summary.headers["authorization"] == "Bearer client-oauth-token"
+    for seen in upstream.summaries:
+        assert not carries_operator_env(seen), seen.headers
+        assert "x-api-key" not in seen.headers
+
+
 async def test_hop_by_hop_headers_are_not_forwarded(app: Starlette, upstream: Upstream) -> None:
     async with local(app) as client:
         reply = await client.get(

@@ -27,7 +27,7 @@ from typing import Any, Literal, TypeVar
 
 from contextfold._compactor import Options, compact_history
 from contextfold._proxy_cache import CachedSummary, SummaryCache, UsageAnchors, chain_hashes
-from contextfold._proxy_dialects import Conversation, Dialect, rebuild, reparse
+from contextfold._proxy_dialects import Conversation, rebuild, reparse
 from contextfold._summarizer import acknowledgement, render_summary_message
 from contextfold.errors import CompactionError, ContextfoldError
 from contextfold.messages import Message
@@ -42,7 +42,10 @@ _MAX_WAITS = 3  # for jobs compacting a prefix of the history, before compacting
 _MAX_BACKOFF_ENTRIES = 4096
 
 SummaryState = Literal["none", "cached", "created"]
-TransportFactory = Callable[[Dialect, str], CompletionTransport]
+NO_CREDENTIALS = (
+    "not compacted: the request carries no API key (x-api-key or Authorization: Bearer) "
+    "to pay for a summary with"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,10 +110,15 @@ class Planner:
     async def plan(
         self,
         conv: Conversation,
-        make_transport: Callable[[], CompletionTransport],
+        make_transport: Callable[[], CompletionTransport | None],
         secrets: Sequence[str | None] = (),
     ) -> Plan:
-        """The plan for ``conv``; ``secrets`` are scrubbed from any error text it reports."""
+        """The plan for ``conv``; ``secrets`` are scrubbed from any error text it reports.
+
+        ``make_transport`` builds the summarizing transport (only when a summary must
+        be made); ``None`` from it means the caller has no credentials to pay for one,
+        and the request is forwarded unchanged, with :data:`NO_CREDENTIALS` as error.
+        """
         history = conv.messages
         chain = chain_hashes(conv.model, history)
         extra = _extra_tokens(conv, self.opts.counter)
@@ -144,11 +152,18 @@ class Planner:
             self._backoff[failed[0]] = (failures, skip - 1)
             error = f"summarization skipped after {failures} failed attempt(s); retried later"
             return Plan(None, chain[-1], before, before, error=error)
+        try:
+            transport = make_transport()
+        except (ContextfoldError, ValueError) as exc:
+            error = redact(f"{type(exc).__name__}: {exc}", secrets)
+            return Plan(None, chain[-1], before, before, error=error)
+        if transport is None:
+            return Plan(None, chain[-1], before, before, error=NO_CREDENTIALS)
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         registered = self._inflight.setdefault(key, future) is future
         try:
             plan = await self._summarize(
-                conv, chain, root, effective, before, tokens, limit, make_transport, secrets
+                conv, chain, root, effective, before, tokens, limit, transport, secrets
             )
         finally:
             if registered and self._inflight.get(key) is future:
@@ -197,14 +212,13 @@ class Planner:
         before: int,
         tokens: int,
         limit: int,
-        make_transport: Callable[[], CompletionTransport],
+        transport: CompletionTransport,
         secrets: Sequence[str | None],
     ) -> Plan:
         history = conv.messages
         counted = count_tokens(effective, self.opts.counter)
         scale = min(max(tokens / counted, 0.5), 4.0) if counted else 1.0
         try:
-            transport = make_transport()
             self.summarizations += 1
             result = await compact_history(
                 effective,

@@ -14,9 +14,11 @@ import json
 import logging
 import re
 from collections.abc import AsyncIterator, Iterable
+from typing import cast
 
 import anthropic
 import httpx2
+import openai
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
@@ -157,35 +159,61 @@ class Forwarder:
             f"request body is larger than the proxy's limit of {self.max_body_bytes} bytes",
         )
 
-    def _transport(self, request: Request, dialect: Dialect, model: str) -> CompletionTransport:
+    def _transport(
+        self, request: Request, dialect: Dialect, model: str
+    ) -> CompletionTransport | None:
+        """A summarizing transport paid with the request's own credentials, if it has any.
+
+        The SDK clients are built here with the caller's key passed explicitly, so
+        neither they nor the transports ever fall back to the proxy process's
+        environment (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, organization and
+        project ids...). ``None`` when the request carries no ``x-api-key`` and no
+        ``Authorization: Bearer`` token.
+        """
         api_key, bearer = _credentials(request)
         retries = self.summary_max_retries
         if dialect == "openai":
-            return OpenAITransport(
-                model,
-                api_key=bearer or api_key,
+            token = bearer or api_key
+            if token is None:
+                return None
+            # Organization and project: the caller's, never the environment's (the
+            # SDK reads OPENAI_ORG_ID / OPENAI_PROJECT_ID for a missing one, also
+            # when copied; an ``omit`` default header drops it, copies included).
+            scope = cast(
+                "dict[str, str]",
+                {
+                    header: request.headers.get(header) or openai.omit
+                    for header in ("OpenAI-Organization", "OpenAI-Project")
+                },
+            )
+            oai = openai.AsyncOpenAI(
+                api_key=token,
                 base_url=self.upstream_openai,
                 http_client=self.client,
-                context_window=self.context_window,
-                max_retries=retries,
+                max_retries=0,
+                default_headers=scope,
             )
-        if api_key is None and bearer is not None:
+            return OpenAITransport(
+                model, client=oai, context_window=self.context_window, max_retries=retries
+            )
+        if api_key is not None:
+            sdk = anthropic.AsyncAnthropic(
+                api_key=api_key,
+                base_url=self.upstream_anthropic,
+                http_client=self.client,
+                max_retries=0,
+            )
+        elif bearer is not None:
             sdk = anthropic.AsyncAnthropic(
                 auth_token=bearer,
                 base_url=self.upstream_anthropic,
                 http_client=self.client,
                 max_retries=0,
             )
-            return AnthropicTransport(
-                model, client=sdk, context_window=self.context_window, max_retries=retries
-            )
+        else:
+            return None
         return AnthropicTransport(
-            model,
-            api_key=api_key,
-            base_url=self.upstream_anthropic,
-            http_client=self.client,
-            context_window=self.context_window,
-            max_retries=retries,
+            model, client=sdk, context_window=self.context_window, max_retries=retries
         )
 
     async def chat(self, request: Request, dialect: Dialect) -> Response:

@@ -20,8 +20,11 @@ Anything else (``GET /v1/models``, ``/v1/embeddings``, ``/v1/messages/count_toke
 
 Summaries are made through :class:`~contextfold.transports.openai.OpenAITransport`
 or :class:`~contextfold.transports.anthropic.AnthropicTransport` pointed at the
-configured upstream, with the *caller's own* credentials (``Authorization`` /
-``x-api-key``), and the model ``summary_model`` or the request's. They are cached in
+configured upstream, with the *caller's own* credentials (``Authorization: Bearer``
+/ ``x-api-key``, and the caller's ``OpenAI-Organization`` / ``OpenAI-Project``), and
+the model ``summary_model`` or the request's. The proxy process's environment
+(``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``...) is never used: a request without
+credentials is forwarded unchanged, uncompacted, with an ``x-contextfold-error``. They are cached in
 SQLite under a hash of the prefix they replace, so a client that resends its whole,
 growing history pays one summarization per threshold crossing; the next crossing
 extends the cached summary incrementally. Concurrent requests of one conversation
