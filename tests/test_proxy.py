@@ -694,6 +694,38 @@ async def test_hop_by_hop_headers_are_not_forwarded(app: Starlette, upstream: Up
     assert "x-contextfold-compacted" not in reply.headers  # only chat routes report
 
 
+NOTE = "modèle ✓ 模型".encode()  # obs-text: legal header bytes outside ASCII
+
+
+@pytest.mark.parametrize(
+    ("method", "path"), [("POST", "/v1/chat/completions"), ("GET", "/v1/models")]
+)
+async def test_header_bytes_outside_ascii_are_relayed_both_ways(
+    make_app: MakeApp, method: str, path: str
+) -> None:
+    received: list[httpx2.Request] = []
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        received.append(request)
+        return httpx2.Response(200, json={"ok": True}, headers=[(b"x-upstream-note", NOTE)])
+
+    app = await make_app(http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(answer)))
+    body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}]}
+    async with local(app) as client:
+        reply = await client.request(
+            method,
+            path,
+            json=body if method == "POST" else None,
+            headers=[(b"x-user-name", "José".encode())],
+        )
+    assert reply.status_code == 200
+    assert reply.json() == {"ok": True}
+    assert (b"x-upstream-note", NOTE) in reply.headers.raw
+    assert (b"x-user-name", "José".encode()) in [
+        (n.lower(), v) for n, v in received[-1].headers.raw
+    ]
+
+
 async def test_other_routes_go_to_the_upstream_of_their_dialect(
     make_app: MakeApp, upstream: Upstream
 ) -> None:

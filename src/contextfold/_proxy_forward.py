@@ -40,36 +40,49 @@ logger = logging.getLogger("contextfold.proxy")
 # RFC 9110 §7.6.1 hop-by-hop headers, plus what the proxy recomputes itself.
 _HOP_BY_HOP = frozenset(
     {
-        "connection",
-        "keep-alive",
-        "proxy-authenticate",
-        "proxy-authorization",
-        "proxy-connection",
-        "te",
-        "trailer",
-        "transfer-encoding",
-        "upgrade",
-        "host",
-        "content-length",
+        b"connection",
+        b"keep-alive",
+        b"proxy-authenticate",
+        b"proxy-authorization",
+        b"proxy-connection",
+        b"te",
+        b"trailer",
+        b"transfer-encoding",
+        b"upgrade",
+        b"host",
+        b"content-length",
     }
 )
 _UNSAFE_HEADER_TEXT = re.compile(r"[^\x20-\x7e]")
 _ERROR_HEADER_CHARS = 300
+
+RawHeaders = list[tuple[bytes, bytes]]
 
 
 class _TooLarge(Exception):
     pass
 
 
-def _drop(headers: Iterable[tuple[str, str]], extra: frozenset[str]) -> list[tuple[str, str]]:
-    pairs = list(headers)
+def _drop(headers: Iterable[tuple[bytes, bytes]], extra: frozenset[bytes]) -> RawHeaders:
+    """``headers`` (raw byte pairs, relayed as they are) without hop-by-hop ones.
+
+    Names come out lower-cased; values are never decoded, so bytes outside ASCII
+    pass through untouched.
+    """
+    pairs = [(name.lower(), value) for name, value in headers]
     named = {
         token.strip().lower()
         for name, value in pairs
-        if name.lower() == "connection"
-        for token in value.split(",")
+        if name == b"connection"
+        for token in value.split(b",")
     }
-    return [(n, v) for n, v in pairs if n.lower() not in _HOP_BY_HOP | extra | named]
+    return [(n, v) for n, v in pairs if n not in _HOP_BY_HOP | extra | named]
+
+
+def _secrets(request: Request) -> list[str | None]:
+    """Every credential the request carries, to scrub from what the proxy reports."""
+    authorization = request.headers.get("authorization")
+    return [*_credentials(request), authorization, request.headers.get("api-key")]
 
 
 def _credentials(request: Request) -> tuple[str | None, str | None]:
@@ -235,7 +248,7 @@ class Forwarder:
         plan = await self.planner.plan(
             conv,
             lambda: self._transport(request, dialect, self.summary_model or model),
-            _credentials(request),
+            _secrets(request),
         )
         forwarded = raw if plan.body is None else json.dumps(plan.body).encode()
         return await self._forward(request, dialect, forwarded, plan)
@@ -265,8 +278,8 @@ class Forwarder:
     async def _forward(
         self, request: Request, dialect: Dialect, body: bytes, plan: Plan | None
     ) -> Response:
-        headers = _drop(request.headers.items(), frozenset({"accept-encoding"}))
-        headers.append(("accept-encoding", "identity"))
+        headers = _drop(request.headers.raw, frozenset({b"accept-encoding"}))
+        headers.append((b"accept-encoding", b"identity"))
         upstream = self.client.build_request(
             request.method, self._url(dialect, request), headers=headers, content=body
         )
@@ -279,10 +292,9 @@ class Forwarder:
             return self._error(
                 dialect, 502, f"the upstream could not be reached ({type(exc).__name__})"
             )
-        out = _drop(reply.headers.multi_items(), frozenset())
+        raw_out = _drop(reply.headers.raw, frozenset())
         if plan is not None:
-            out += self._report(plan, _credentials(request))
-        raw_out = [(n.lower().encode("latin-1"), v.encode("latin-1")) for n, v in out]
+            raw_out += [(n.encode(), v.encode()) for n, v in self._report(plan, _secrets(request))]
         record = plan is not None and reply.status_code < 300 and bool(plan.usage_key)
         if reply.headers.get("content-type", "").startswith("text/event-stream"):
             scanner = SSEUsageScanner(dialect) if record else None
