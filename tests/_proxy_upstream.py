@@ -14,10 +14,22 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 SUMMARY_PROMPT_START = "You are the memory of a long-running AI agent."
+
+
+def json_reply(
+    payload: Any, status_code: int = 200, headers: dict[str, str] | None = None
+) -> Response:
+    """JSON with non-ASCII escaped, so echoed lone surrogates still encode."""
+    return Response(
+        json.dumps(payload).encode(),
+        status_code=status_code,
+        headers=headers,
+        media_type="application/json",
+    )
 
 
 @dataclass
@@ -91,14 +103,14 @@ class Upstream:
         if _system_text(body).startswith(SUMMARY_PROMPT_START):
             reply = await self._summary_reply(seen)
             if not isinstance(reply, str):
-                return JSONResponse(reply[1], status_code=reply[0])
-            return JSONResponse(_openai_completion(model, reply, 100))
+                return json_reply(reply[1], status_code=reply[0])
+            return json_reply(_openai_completion(model, reply, 100))
         if self.fail_chat is not None:
             status, payload, headers = self.fail_chat
-            return JSONResponse(payload, status_code=status, headers=headers)
+            return json_reply(payload, status_code=status, headers=headers)
         tokens = self._prompt_tokens(body)
         if not body.get("stream"):
-            return JSONResponse(_openai_completion(model, self.reply_text, tokens))
+            return json_reply(_openai_completion(model, self.reply_text, tokens))
         usage = (body.get("stream_options") or {}).get("include_usage", False)
         return StreamingResponse(
             self._openai_events(model, tokens, usage), media_type="text/event-stream"
@@ -131,14 +143,14 @@ class Upstream:
         if _system_text(body).startswith(SUMMARY_PROMPT_START):
             reply = await self._summary_reply(seen)
             if not isinstance(reply, str):
-                return JSONResponse(reply[1], status_code=reply[0])
-            return JSONResponse(_anthropic_message(model, reply, 100))
+                return json_reply(reply[1], status_code=reply[0])
+            return json_reply(_anthropic_message(model, reply, 100))
         if self.fail_chat is not None:
             status, payload, headers = self.fail_chat
-            return JSONResponse(payload, status_code=status, headers=headers)
+            return json_reply(payload, status_code=status, headers=headers)
         tokens = self._prompt_tokens(body)
         if not body.get("stream"):
-            return JSONResponse(_anthropic_message(model, self.reply_text, tokens))
+            return json_reply(_anthropic_message(model, self.reply_text, tokens))
         return StreamingResponse(
             self._anthropic_events(model, tokens), media_type="text/event-stream"
         )
@@ -178,7 +190,7 @@ class Upstream:
 
     async def models(self, request: Request) -> Response:
         await self._record(request)
-        return JSONResponse(
+        return json_reply(
             {"object": "list", "data": [{"id": "test-model", "object": "model", "owned_by": "me"}]},
             headers={
                 "x-upstream": "yes",
@@ -189,7 +201,7 @@ class Upstream:
 
     async def echo(self, request: Request) -> Response:
         seen = await self._record(request)
-        return JSONResponse({"path": seen.path, "query": seen.query, "bytes": len(seen.raw)})
+        return json_reply({"path": seen.path, "query": seen.query, "bytes": len(seen.raw)})
 
 
 def _system_text(body: dict[str, Any]) -> str:

@@ -430,6 +430,8 @@ async def test_upstream_errors_pass_through(app: Starlette, upstream: Upstream) 
         ("/v1/chat/completions", b'{"messages": []}', "'model'"),
         ("/v1/messages", b'{"model": 5, "messages": []}', "'model'"),
         ("/v1/messages", b'{"model": "m"}', "'messages'"),
+        ("/v1/chat/completions", b'{"model": "m", "x": ' + b"[" * 100_000, "nested too deeply"),
+        ("/v1/messages", b'{"model": "m", "n": ' + b"9" * 5_000 + b"}", "not valid JSON"),
     ],
 )
 async def test_malformed_requests_get_400(
@@ -531,6 +533,44 @@ async def test_histories_the_proxy_cannot_read_reach_the_upstream_byte_identical
     assert upstream.seen[-1].raw == raw
     assert reply.headers["x-contextfold-compacted"] == "false"
     assert reply.headers["x-contextfold-error"].startswith("not compacted")
+
+
+@pytest.mark.parametrize("path", ["/v1/chat/completions", "/v1/messages"])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"model": "m", "messages": [{"role": "user", "content": "\\ud800 lone"}]}',
+        b'{"model": "\\ud800", "messages": [{"role": "user", "content": "x"}]}',
+        b'{"model": "m", "messages": [{"role": "user", "content": "x"}], "temperature": NaN}',
+        b'{"model": "m", "messages": [{"role": "user", "content": "x"}], "top_p": 1e999}',
+    ],
+)
+async def test_odd_but_readable_json_is_forwarded_byte_identical(
+    app: Starlette, upstream: Upstream, path: str, raw: bytes
+) -> None:
+    async with local(app) as client:
+        reply = await client.post(path, content=raw)
+    assert reply.status_code == 200
+    assert upstream.seen[-1].raw == raw
+    assert reply.headers["x-contextfold-compacted"] == "false"
+
+
+async def test_a_rewrite_json_cannot_carry_falls_back_to_the_original_bytes(
+    app: Starlette, upstream: Upstream
+) -> None:
+    body = json.dumps({"model": MODEL, "messages": openai_history(24)})
+    raw = (body[:-1] + ', "temperature": NaN}').encode()
+    async with local(app) as client:
+        reply = await client.post(
+            "/v1/chat/completions",
+            content=raw,
+            headers={"authorization": f"Bearer {OPENAI_KEY}"},
+        )
+    assert reply.status_code == 200
+    assert len(upstream.summaries) == 1  # the history was over the limit
+    assert upstream.chats[-1].raw == raw
+    assert reply.headers["x-contextfold-compacted"] == "false"
+    assert "NaN or infinity" in reply.headers["x-contextfold-error"]
 
 
 async def test_oversized_bodies_get_413(make_app: MakeApp, upstream: Upstream) -> None:

@@ -76,7 +76,8 @@ def _block(block: ContentBlock) -> str:
 def canonical(message: Message) -> bytes:
     """An unambiguous encoding of ``message``: equal messages, and only they, encode alike."""
     blocks = "".join(_block(b) for b in message.content)
-    return f"{_field(message.role)}{len(message.content)}:{blocks}".encode()
+    # surrogatepass: a lone surrogate (legal in a JSON string) still encodes, uniquely
+    return f"{_field(message.role)}{len(message.content)}:{blocks}".encode(errors="surrogatepass")
 
 
 def chain_hashes(model: str, messages: Sequence[Message]) -> list[str]:
@@ -84,7 +85,7 @@ def chain_hashes(model: str, messages: Sequence[Message]) -> list[str]:
 
     Each message is length-prefixed, so no two different prefixes share a hash.
     """
-    running = hashlib.sha256(model.encode())
+    running = hashlib.sha256(model.encode(errors="surrogatepass"))
     out = [running.hexdigest()]
     for message in messages:
         data = canonical(message)

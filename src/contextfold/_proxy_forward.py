@@ -14,6 +14,7 @@ import json
 import logging
 import re
 from collections.abc import AsyncIterator, Iterable
+from dataclasses import replace
 from typing import cast
 
 import anthropic
@@ -55,6 +56,10 @@ _HOP_BY_HOP = frozenset(
 )
 _UNSAFE_HEADER_TEXT = re.compile(r"[^\x20-\x7e]")
 _ERROR_HEADER_CHARS = 300
+_UNSERIALIZABLE = (
+    "not compacted: the request holds a number JSON cannot carry (NaN or infinity), "
+    "so the rewritten body could not be written; forwarded unchanged"
+)
 
 RawHeaders = list[tuple[bytes, bytes]]
 
@@ -250,7 +255,12 @@ class Forwarder:
             lambda: self._transport(request, dialect, self.summary_model or model),
             _secrets(request),
         )
-        forwarded = raw if plan.body is None else json.dumps(plan.body).encode()
+        forwarded = raw
+        if plan.body is not None:
+            try:
+                forwarded = json.dumps(plan.body, allow_nan=False).encode()
+            except ValueError:  # NaN or infinity (1e999) somewhere in the request
+                plan = replace(plan, body=None, usage_key="", error=_UNSERIALIZABLE)
         return await self._forward(request, dialect, forwarded, plan)
 
     async def passthrough(self, request: Request) -> Response:
