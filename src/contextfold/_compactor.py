@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Literal, TypeAlias
 
 from contextfold._split import choose_cut, safe_cut_points, shrink_cut, truncate_tool_outputs
 from contextfold._summarizer import (
@@ -26,7 +26,7 @@ from contextfold.errors import CompactionError, ContextOverflowError, SummaryRej
 from contextfold.messages import Message
 from contextfold.prompts import Prompt, builtin_prompt, load_prompt
 from contextfold.tokens import TokenCounter, count_tokens
-from contextfold.transports.base import CompletionTransport, ToolSpec, Usage
+from contextfold.transports.base import DEFAULT_CONTEXT_WINDOW, CompletionTransport, ToolSpec, Usage
 from contextfold.validation import history_problems
 
 logger = logging.getLogger("contextfold.compaction")
@@ -219,3 +219,52 @@ def build_options(
         agent_system=agent_system,
         agent_tools=tuple(agent_tools),
     )
+
+
+Trigger = Literal["usage", "append", "forced", "manual"]
+Outcome = Literal["compacted", "truncated", "skipped", "rejected", "failed", "conflict", "busy"]
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionEvent:
+    """Emitted before (``phase="before"``) and after each compaction attempt.
+
+    Token counts ``tokens_*`` are prompt sizes: ``tokens_before`` the real usage (or
+    estimate) that triggered, ``tokens_after`` the estimated size of the new history.
+    """
+
+    phase: Literal["before", "after"]
+    session_id: str
+    trigger: Trigger
+    limit: int
+    messages_before: int
+    tokens_before: int
+    messages_after: int | None = None
+    tokens_after: int | None = None
+    summary_tokens: int | None = None
+    summarized_messages: int = 0
+    summarizer_usage: Usage | None = None
+    summarizer_requests: int = 0
+    duration_s: float = 0.0
+    outcome: Outcome | None = None
+    error: str | None = None
+
+
+CompactionHook: TypeAlias = Callable[[CompactionEvent], Awaitable[None] | None]
+
+
+def compaction_limit(
+    transport: object, *, threshold: float = 0.75, max_tokens: int | None = None
+) -> int:
+    """The prompt size above which compaction runs, read from ``transport.model``.
+
+    ``max_tokens`` if given, else ``threshold × context_window`` (128,000 when the
+    transport has no model), never above ``context_window − max_output_tokens``.
+    """
+    model = getattr(transport, "model", None)
+    window = getattr(model, "context_window", None)
+    window = window if isinstance(window, int) and window > 0 else DEFAULT_CONTEXT_WINDOW
+    max_output = getattr(model, "max_output_tokens", 0)
+    max_output = max_output if isinstance(max_output, int) and 0 <= max_output < window else 0
+    limit = max_tokens if max_tokens is not None else int(threshold * window)
+    return min(limit, window - max_output)

@@ -1,0 +1,472 @@
+"""The machinery behind :class:`~contextfold.compaction.AutoCompactStore`.
+
+Public users import it from :mod:`contextfold.compaction` (or :mod:`contextfold`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+from contextfold._compactor import (
+    CompactionEvent,
+    CompactionHook,
+    Options,
+    Outcome,
+    PromptLike,
+    Trigger,
+    build_options,
+    compact_history,
+    compaction_limit,
+    make_summarizer,
+)
+from contextfold._splice import splice
+from contextfold._split import truncate_tool_outputs
+from contextfold._summarizer import KEPT_TRUNCATION_MARKER, Summarizer
+from contextfold.context import CompactionLocking, ContextStore, PrefixReplacing, SessionInfo
+from contextfold.errors import SummaryRejectedError
+from contextfold.messages import Message
+from contextfold.tokens import (
+    TokenCounter,
+    approx_token_counter,
+    count_message_tokens,
+    count_tokens,
+)
+from contextfold.transports.base import CompletionTransport, ToolSpec, Usage
+
+logger = logging.getLogger("contextfold.compaction")
+
+
+class AutoCompactStore(ContextStore):
+    """A store that compacts itself when the real prompt size crosses its limit.
+
+    Every :class:`ContextStore` method is delegated to ``store``. The trigger is
+    :meth:`add_context_tokens`, which the :class:`~contextfold.agent.Agent` awaits
+    after every model call with the real usage: when ``input_tokens`` exceeds
+    :attr:`limit`, compaction runs before the call returns. Appends are watched too:
+    one that would push the next request past the limit (estimated from the last real
+    usage plus what was appended since) compacts before that request.
+
+    Compaction summarizes a snapshot through ``summary_transport`` (default:
+    ``transport``), then splices ``[summary, acknowledgement, *recent, *appended
+    meanwhile]`` into the store with one ``replace_history`` call. It is single-flight:
+    concurrent triggers share one run, and stores implementing
+    :class:`~contextfold.context.CompactionLocking` make it single-flight across
+    processes. Failures never corrupt the store: the history stays as it was, the
+    failure is reported, and the next attempts back off (1, 2, 4 ... up to
+    ``max_backoff`` skipped triggers). Cumulative token counts are never rewritten.
+
+    Stores implementing :class:`~contextfold.context.PrefixReplacing` (memory,
+    SQLite, PostgreSQL) commit with ``replace_prefix``, which only touches the
+    summarized snapshot, so appends from anywhere are kept. For other stores, appends
+    must go through this wrapper to be kept when they race with the splice.
+    """
+
+    def __init__(
+        self,
+        store: ContextStore,
+        transport: CompletionTransport,
+        *,
+        keep_recent: int = 6,
+        threshold: float = 0.75,
+        max_tokens: int | None = None,
+        summary_transport: CompletionTransport | None = None,
+        system_prompt: PromptLike | None = None,
+        update_prompt: PromptLike | None = None,
+        prompt_vars: dict[str, object] | None = None,
+        counter: TokenCounter = approx_token_counter,
+        max_summary_tokens: int = 4_000,
+        max_tool_chars: int = 8_000,
+        kept_tool_chars: int = 2_000,
+        target_ratio: float = 0.5,
+        cache_friendly: bool = False,
+        agent_system: str | None = None,
+        agent_tools: Iterable[ToolSpec] = (),
+        on_event: CompactionHook | Iterable[CompactionHook] | None = None,
+        proactive: bool = True,
+        max_backoff: int = 32,
+    ) -> None:
+        if not 0 < threshold <= 1:
+            raise ValueError(f"threshold must be in (0, 1], got {threshold}")
+        if max_tokens is not None and max_tokens <= 0:
+            raise ValueError(f"max_tokens must be positive, got {max_tokens}")
+        if not 0 < target_ratio < 1:
+            raise ValueError(f"target_ratio must be in (0, 1), got {target_ratio}")
+        if max_backoff < 0:
+            raise ValueError(f"max_backoff must be non-negative, got {max_backoff}")
+        self._settings: dict[str, object] = {
+            k: v for k, v in locals().items() if k not in ("self", "store", "transport")
+        }
+        self.inner = store
+        self.transport = transport
+        self.summary_transport = summary_transport or transport
+        self.threshold = threshold
+        self.max_tokens = max_tokens
+        self.target_ratio = target_ratio
+        self.proactive = proactive
+        self.max_backoff = max_backoff
+        self._opts: Options = build_options(
+            keep_recent=keep_recent,
+            system_prompt=system_prompt,
+            update_prompt=update_prompt,
+            prompt_vars=prompt_vars,
+            counter=counter,
+            max_summary_tokens=max_summary_tokens,
+            max_tool_chars=max_tool_chars,
+            kept_tool_chars=kept_tool_chars,
+            cache_friendly=cache_friendly,
+            agent_system=agent_system,
+            agent_tools=agent_tools,
+        )
+        if callable(on_event):
+            self._hooks: list[CompactionHook] = [on_event]
+        else:
+            self._hooks = list(on_event or ())
+        self.summarizer_usage = Usage(0, 0)
+        """Running total of what the summarizer cost (separate from the agent's usage)."""
+        self.compactions = 0
+        """How many compactions were committed through this wrapper."""
+        self.last_event: CompactionEvent | None = None
+        self._anchor = 0  # last real input tokens
+        self._since_anchor = 0  # estimated tokens appended since
+        self._unestimated: list[Message] = []  # appended, not yet counted in _since_anchor
+        self._failures = 0
+        self._skip = 0
+        self._floor: int | None = None  # no retry until usage exceeds this
+        self._running: asyncio.Future[bool] | None = None
+        # Stores that can replace a prefix atomically need no lock around appends.
+        self._prefix_splice = isinstance(store, PrefixReplacing)
+        self._splice_lock = asyncio.Lock()
+        self._attempt_messages = 0
+
+    # -- settings --------------------------------------------------------------------
+
+    @property
+    def keep_recent(self) -> int:
+        return self._opts.keep_recent
+
+    @property
+    def limit(self) -> int:
+        """The prompt size that triggers compaction, read from the transport now."""
+        return compaction_limit(
+            self.transport, threshold=self.threshold, max_tokens=self.max_tokens
+        )
+
+    def add_hook(self, hook: CompactionHook) -> None:
+        """Call ``hook(event)`` before and after every compaction attempt."""
+        self._hooks.append(hook)
+
+    # -- delegation ------------------------------------------------------------------
+
+    @property
+    def session_id(self) -> str:
+        return self.inner.session_id
+
+    @session_id.setter
+    def session_id(self, value: str) -> None:
+        self.inner.session_id = value
+
+    async def append(self, message: Message) -> None:
+        if self._prefix_splice:
+            await self.inner.append(message)
+        else:
+            async with self._splice_lock:
+                await self.inner.append(message)
+        if self.proactive:
+            self._unestimated.append(message)
+
+    async def get_history(self) -> list[Message]:
+        """The inner store's history, compacted first if appends pushed it past the limit.
+
+        The proactive check lives here, on the read that precedes every model request,
+        so each appended message is estimated once and appends stay cheap.
+        """
+        if self._unestimated:
+            self._fold_unestimated()
+            estimate = self._anchor + self._since_anchor
+            if estimate > self.limit:
+                await self._trigger("append", estimate)
+        return await self.inner.get_history()
+
+    async def clear(self) -> None:
+        async with self._splice_lock:
+            await self.inner.clear()
+        self._anchor = self._since_anchor = 0
+        self._unestimated = []
+        self._floor = None
+
+    async def replace_history(self, messages: Sequence[Message]) -> None:
+        async with self._splice_lock:
+            await self.inner.replace_history(messages)
+
+    async def fork(self) -> AutoCompactStore:
+        """An :class:`AutoCompactStore` with the same settings (hooks included) around
+        ``inner.fork()``; it starts from the same usage anchor."""
+        settings = {**self._settings, "on_event": list(self._hooks)}
+        forked = AutoCompactStore(await self.inner.fork(), self.transport, **settings)  # type: ignore[arg-type]
+        forked._anchor, forked._since_anchor = self._anchor, self._since_anchor
+        forked._unestimated = list(self._unestimated)
+        return forked
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+    async def set_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
+        await self.inner.set_context_tokens(input_tokens, output_tokens)
+
+    async def get_context_tokens(self) -> tuple[int, int]:
+        return await self.inner.get_context_tokens()
+
+    async def list_sessions(self) -> list[SessionInfo]:
+        return await self.inner.list_sessions()
+
+    async def add_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
+        """Record one model call's usage; compact when ``input_tokens`` exceeds :attr:`limit`."""
+        await self.inner.add_context_tokens(input_tokens, output_tokens)
+        self._anchor, self._since_anchor, self._unestimated = input_tokens, 0, []
+        if input_tokens > self.limit:
+            await self._trigger("usage", input_tokens)
+
+    async def compact(self, *, force: bool = False) -> bool:
+        """Compact now, whatever the usage; return whether the history changed.
+
+        ``force=True`` also ignores the back-off after failed attempts: the
+        :class:`~contextfold.agent.Agent` calls it after a context-overflow error,
+        when the request cannot succeed otherwise. Without it, a compaction asked for
+        while failures are being backed off is skipped (and ``False`` returned).
+        """
+        self._fold_unestimated()
+        tokens = max(self._anchor + self._since_anchor, 0)
+        if not force and self._skip > 0:
+            self._skip -= 1
+            return False
+        return await self._trigger("forced" if force else "manual", tokens, force=True)
+
+    def _fold_unestimated(self) -> None:
+        """Count the messages appended since the last estimate into ``_since_anchor``."""
+        if self._unestimated:
+            pending, self._unestimated = self._unestimated, []
+            counter = self._opts.counter
+            self._since_anchor += sum(count_message_tokens(m, counter) for m in pending)
+
+    # -- the run ---------------------------------------------------------------------
+
+    async def _trigger(self, trigger: Trigger, tokens: int, *, force: bool = False) -> bool:
+        if self._running is not None and not self._running.done():
+            return await asyncio.shield(self._running)
+        if not force:
+            # After a compaction that could not get under the limit, only meaningful
+            # growth (5 % of the limit) justifies another attempt.
+            if self._floor is not None and tokens <= self._floor + self.limit // 20:
+                return False
+            if self._skip > 0:
+                self._skip -= 1
+                return False
+        self._running = asyncio.ensure_future(self._run(trigger, tokens))
+        try:
+            return await asyncio.shield(self._running)
+        finally:
+            if self._running is not None and self._running.done():
+                self._running = None
+
+    async def _run(self, trigger: Trigger, tokens: int) -> bool:
+        if isinstance(self.inner, CompactionLocking):
+            async with self.inner.compaction_lock() as acquired:
+                if not acquired:
+                    count = len(await self.inner.get_history())
+                    await self._emit(self._event("before", trigger, tokens, count))
+                    await self._emit(self._event("after", trigger, tokens, count, outcome="busy"))
+                    return False
+                return await self._guarded(trigger, tokens)
+        return await self._guarded(trigger, tokens)
+
+    def _event(
+        self,
+        phase: Literal["before", "after"],
+        trigger: Trigger,
+        tokens: int,
+        count: int,
+        **fields: Any,
+    ) -> CompactionEvent:
+        return CompactionEvent(phase, self.session_id, trigger, self.limit, count, tokens, **fields)
+
+    async def _guarded(self, trigger: Trigger, tokens: int) -> bool:
+        """One attempt; whatever goes wrong is reported, backed off and never raised.
+
+        Compaction runs inside the agent's turn (``add_context_tokens``,
+        ``get_history``): a failure here must not lose the reply the agent already paid
+        for, so it becomes a ``failed`` event and the history stays as it was.
+        """
+        started = time.monotonic()
+        summarizer = make_summarizer(self.summary_transport, self._opts)
+        self._attempt_messages = 0
+        try:
+            return await self._compact_once(trigger, tokens, summarizer, started)
+        except Exception as exc:
+            return await self._failed(trigger, tokens, started, exc, summarizer)
+        finally:
+            self.summarizer_usage = self.summarizer_usage + summarizer.usage
+
+    async def _compact_once(
+        self, trigger: Trigger, tokens: int, summarizer: Summarizer, started: float
+    ) -> bool:
+        snapshot = await self.inner.get_history()
+        self._attempt_messages = len(snapshot)
+        await self._emit(self._event("before", trigger, tokens, len(snapshot)))
+        limit = self.limit
+        target = int(limit * self.target_ratio)
+        counter = self._opts.counter
+        counted = count_tokens(snapshot, counter)
+        # The real prompt = its messages + a fixed part (system prompt, tools) that the
+        # messages' count cannot see; estimates keep that part instead of scaling it away.
+        fixed = max(tokens - counted, 0)
+        scale = min(max(tokens / counted, 0.5), 4.0) if tokens and counted else 1.0
+
+        def estimate(messages: Sequence[Message]) -> int:
+            n = count_tokens(messages, counter)
+            return max(int(n * scale), fixed + n)
+
+        # What to keep is decided on the scaled estimate (the part compaction controls);
+        # the new anchor below uses the conservative one, fixed part included.
+        result = await compact_history(
+            snapshot,
+            self.summary_transport,
+            self._opts,
+            target_tokens=target,
+            scale=scale,
+            summarizer=summarizer,
+        )
+        outcome: Outcome = "compacted"
+        if result is not None:
+            new_messages = result.messages
+        else:
+            # Nothing to summarize; if the history is still over the target, cutting its
+            # tool outputs is the only room left to free.
+            new_messages = truncate_tool_outputs(
+                snapshot, self._opts.kept_tool_chars, KEPT_TRUNCATION_MARKER
+            )
+            if int(counted * scale) <= target or new_messages == snapshot:
+                self._floor = tokens
+                await self._emit(
+                    self._event(
+                        "after",
+                        trigger,
+                        tokens,
+                        len(snapshot),
+                        outcome="skipped",
+                        duration_s=time.monotonic() - started,
+                    )
+                )
+                return False
+            outcome = "truncated"
+
+        appended = await self._commit(snapshot, new_messages)
+        if appended is None:
+            await self._emit(
+                self._event(
+                    "after",
+                    trigger,
+                    tokens,
+                    len(snapshot),
+                    outcome="conflict",
+                    summarizer_usage=summarizer.usage,
+                    summarizer_requests=summarizer.requests,
+                    duration_s=time.monotonic() - started,
+                    error="the history changed underneath the compaction",
+                )
+            )
+            return False
+        after = estimate([*new_messages, *appended])
+        self.compactions += 1
+        self._failures = self._skip = 0
+        self._anchor, self._since_anchor = after, 0
+        # Could not get under the limit: wait for usage to grow past this point again.
+        self._floor = max(tokens, after) if after > limit else None
+        await self._emit(
+            self._event(
+                "after",
+                trigger,
+                tokens,
+                len(snapshot),
+                messages_after=len(new_messages) + len(appended),
+                tokens_after=after,
+                summary_tokens=counter(result.summary) if result else 0,
+                summarized_messages=result.summarized_messages if result else 0,
+                summarizer_usage=summarizer.usage,
+                summarizer_requests=summarizer.requests,
+                duration_s=time.monotonic() - started,
+                outcome=outcome,
+            )
+        )
+        logger.info(
+            "compacted session %s: %d -> %d messages, ~%d -> ~%d tokens (%s trigger, %s)",
+            self.session_id,
+            len(snapshot),
+            len(new_messages) + len(appended),
+            tokens,
+            after,
+            trigger,
+            outcome,
+        )
+        return True
+
+    async def _commit(
+        self, snapshot: list[Message], new_messages: list[Message]
+    ) -> list[Message] | None:
+        """Splice ``new_messages`` in place of ``snapshot`` (see :func:`splice`)."""
+        async with self._splice_lock:
+            # Appends noted before the splice reads the history are part of the estimate
+            # made after the commit; forget them so they are not counted twice.
+            noted, noted_count = self._unestimated, len(self._unestimated)
+            appended = await splice(self.inner, snapshot, new_messages)
+            if appended is not None and self._unestimated is noted:
+                del noted[:noted_count]
+        return appended
+
+    async def _failed(
+        self,
+        trigger: Trigger,
+        tokens: int,
+        started: float,
+        exc: Exception,
+        summarizer: Summarizer,
+    ) -> bool:
+        self._failures += 1
+        self._skip = min(2 ** (self._failures - 1), self.max_backoff)
+        outcome: Outcome = "rejected" if isinstance(exc, SummaryRejectedError) else "failed"
+        error = f"{type(exc).__name__}: {exc}"
+        logger.warning(
+            "compaction of session %s %s (%s); history left untouched, next %d trigger(s) skipped",
+            self.session_id,
+            outcome,
+            error,
+            self._skip,
+        )
+        await self._emit(
+            self._event(
+                "after",
+                trigger,
+                tokens,
+                self._attempt_messages,
+                outcome=outcome,
+                error=error,
+                summarizer_usage=summarizer.usage,
+                summarizer_requests=summarizer.requests,
+                duration_s=time.monotonic() - started,
+            )
+        )
+        return False
+
+    async def _emit(self, event: CompactionEvent) -> None:
+        self.last_event = event
+        for hook in self._hooks:
+            try:
+                result = hook(event)
+                if inspect.isawaitable(result):
+                    await result
+            except Exception:
+                logger.exception("compaction hook %r raised; ignoring it", hook)
