@@ -261,6 +261,93 @@ def test_compact_validates_a_prompt_template(tmp_path: Path) -> None:
     assert "team" in line
 
 
+def test_compact_reads_a_one_message_jsonl_file(tmp_path: Path) -> None:
+    source = tmp_path / "one.jsonl"
+    source.write_text('{"role": "user", "content": "hi"}\n')
+    result = run("compact", str(source))
+    assert result.returncode == 0, result.stderr
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [
+        {"role": "user", "content": "hi"}
+    ]
+    assert "nothing to compact" in result.stderr
+
+
+def test_compact_reads_a_file_with_a_byte_order_mark(tmp_path: Path) -> None:
+    source = tmp_path / "bom.json"
+    source.write_bytes(b"\xef\xbb\xbf" + json.dumps(to_openai(history())).encode())
+    result = run("compact", str(source), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["stats"]["input_format"] == "openai"
+
+
+def test_compact_detects_anthropic_with_explicit_is_error_false(tmp_path: Path) -> None:
+    messages = to_anthropic(history()[1:])[1]
+    for message in messages:
+        for block in message["content"]:
+            if block["type"] == "tool_result":
+                block["is_error"] = block.get("is_error", False)  # explicit on every result
+    source = write(tmp_path / "t.json", messages)
+    result = run("compact", str(source), "--json", "--keep-recent", "4")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["stats"]["input_format"] == data["stats"]["output_format"] == "anthropic"
+    assert from_anthropic(data["messages"])[-4:] == from_anthropic(messages)[-4:]
+
+
+def test_compact_json_shape_is_stable_across_dialects(tmp_path: Path) -> None:
+    source = write(tmp_path / "t.json", _anthropic_object())
+    shapes = {}
+    for fmt in ("anthropic", "openai", "contextfold"):
+        result = run("compact", str(source), "--json", "--to", fmt)
+        assert result.returncode == 0, result.stderr
+        data = json.loads(result.stdout)
+        assert isinstance(data["messages"], list)
+        shapes[fmt] = list(data)
+    assert shapes == {
+        "anthropic": ["stats", "system", "messages"],
+        "openai": ["stats", "messages"],
+        "contextfold": ["stats", "messages"],
+    }
+    data = json.loads(run("compact", str(source), "--json").stdout)
+    assert data["system"] == "You are a coding agent."
+    assert from_anthropic(data["messages"], data["system"])[0] == history()[0]
+
+
+def test_compact_keeps_lone_surrogates_and_writes_valid_utf8(tmp_path: Path) -> None:
+    turns = [{"role": "user", "content": "ask \ud800 here"}, {"role": "assistant", "content": "ok"}]
+    source = tmp_path / "s.json"
+    source.write_text(json.dumps(turns * 5))  # json writes the surrogate as an escape
+    target = tmp_path / "out.json"
+    result = run("compact", str(source), "--keep-recent", "2", "--output", str(target))
+    assert result.returncode == 0, result.stderr
+    text = target.read_bytes().decode("utf-8")  # strict: no lone surrogate in the bytes
+    assert json.loads(text)[-2:] == turns
+
+
+def test_compact_errors_name_the_file(tmp_path: Path) -> None:
+    source = tmp_path / "huge.json"
+    source.write_text('[{"role": "user", "content": "x", "n": ' + "9" * 5000 + "}]")
+    line = assert_one_line_error(run("compact", str(source)))
+    assert line.startswith(f"contextfold: error: {source}: ")
+    assert "4300 digits" in line
+
+
+def test_compact_warns_when_the_transcript_grows(tmp_path: Path) -> None:
+    tiny = [{"role": "user", "content": "ok?"}, {"role": "assistant", "content": "ok"}] * 4
+    source = write(tmp_path / "t.json", tiny)
+    result = run("compact", str(source), "--keep-recent", "2", "--json")
+    assert result.returncode == 0, result.stderr
+    stats = json.loads(result.stdout)["stats"]
+    assert stats["compacted"] is True
+    assert stats["tokens_after"] > stats["tokens_before"]
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert warnings == [
+        f"contextfold: warning: the compacted transcript is not smaller than the input "
+        f"(~{stats['tokens_before']:,} -> ~{stats['tokens_after']:,} tokens): the summary "
+        "outweighs the messages it replaces"
+    ]
+
+
 # ------------------------------------------------------------------ bad input
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from contextfold._cli_databases import check_database_path, read_sessions
 from contextfold._cli_demo import DemoResult, print_summary, run_demo
 from contextfold._cli_output import PlainView, make_view, print_table
-from contextfold._cli_transcripts import dump_transcript, read_transcript, transcript_json
+from contextfold._cli_transcripts import dump_transcript, dumps, read_transcript, transcript_items
 from contextfold._extractive import ExtractiveSummarizer
 from contextfold.compaction import compact_context
 from contextfold.messages import Message
@@ -172,6 +172,7 @@ async def cmd_compact(args: argparse.Namespace) -> int:
         await _close(inner)
     after = compacted if compacted is not None else before
     fmt = args.to or transcript.format
+    tokens_before, tokens_after = count_tokens(before), count_tokens(after)
     stats = {
         "input": str(args.file),
         "input_format": transcript.format,
@@ -179,8 +180,8 @@ async def cmd_compact(args: argparse.Namespace) -> int:
         "compacted": compacted is not None,
         "messages_before": len(before),
         "messages_after": len(after),
-        "tokens_before": count_tokens(before),
-        "tokens_after": count_tokens(after),
+        "tokens_before": tokens_before,
+        "tokens_after": tokens_after,
         "summarizer": inner.model.name,
         "summarizer_requests": summarizer.requests,
         "summarizer_tokens": {
@@ -190,8 +191,12 @@ async def cmd_compact(args: argparse.Namespace) -> int:
         "duration_s": round(time.monotonic() - started, 3),
     }
     if args.json:
-        text = json.dumps({"stats": stats, "messages": transcript_json(after, fmt)}, indent=2)
-        text += "\n"
+        system, items = transcript_items(after, fmt)
+        body: dict[str, Any] = {"stats": stats}
+        if system is not None:
+            body["system"] = system
+        body["messages"] = items
+        text = dumps(body, indent=2) + "\n"
     else:
         same = fmt == transcript.format
         text = dump_transcript(
@@ -210,6 +215,14 @@ async def cmd_compact(args: argparse.Namespace) -> int:
             else f"nothing to compact: {len(before)} messages <= --keep-recent {args.keep_recent}"
         )
         print(f"contextfold: {what} ({inner.model.name})", file=sys.stderr)
+    if compacted is not None and tokens_after >= tokens_before:
+        # Written anyway (it was asked for), but never silently: compaction made it bigger.
+        print(
+            f"contextfold: warning: the compacted transcript is not smaller than the input "
+            f"(~{tokens_before:,} -> ~{tokens_after:,} tokens): the summary outweighs the "
+            "messages it replaces",
+            file=sys.stderr,
+        )
     if prompt is not None and args.provider is None:
         print("contextfold: note: the offline summarizer ignores --prompt", file=sys.stderr)
     return 0

@@ -7,18 +7,30 @@ A transcript is JSON or JSONL in one of three dialects:
 * ``contextfold``: a list of :meth:`~contextfold.messages.Message.to_dict` dicts.
 
 A JSON object with a ``messages`` list (a saved request body) is accepted too; its
-other keys are written back unchanged. JSONL holds one message per line. Detection
-looks for features only one dialect has (``tool_calls``, a ``tool`` role, an
-``image_url`` part → OpenAI; a top-level ``system``, ``source`` or
-``redacted_thinking`` blocks → Anthropic; contextfold's own image and flag fields →
-contextfold) and otherwise picks the first dialect that parses, in the order OpenAI
-(string contents), Anthropic, contextfold. Every failure raises :class:`ValueError`
-with one line that names the file and, for JSON, the line and column.
+other keys are written back unchanged. JSONL holds one message per line: a
+``.jsonl``/``.ndjson`` file is read line by line (a single line is a one-message
+transcript unless it is such a request body; a whole JSON document under that name
+is read as JSON), and another file is when it is not one JSON document but its
+first line is. The
+text must be UTF-8; a leading byte-order mark is ignored. Nesting deeper than
+:data:`MAX_DEPTH` is refused.
+
+Detection looks for features only one dialect has (``tool_calls``, a ``tool`` role,
+an ``image_url`` part → OpenAI; a top-level ``system``, ``source`` or
+``redacted_thinking`` blocks → Anthropic; an image with ``media_type``/``data``, a
+``redacted`` flag on thinking, a system message with block content → contextfold)
+and otherwise picks the first dialect that parses, in the order OpenAI (string
+contents), Anthropic, contextfold. Every failure raises :class:`ValueError` with one
+line that names the file and, for JSON, the line and column.
+
+Strings may hold lone UTF-16 surrogates (``"\\ud800"`` in JSON); they are kept, and
+written back as the same escapes, so output is always valid UTF-8.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +39,15 @@ from typing import Any, Literal, get_args
 from contextfold.formats import from_anthropic, from_openai, to_anthropic, to_openai
 from contextfold.messages import Message
 
-__all__ = ["FORMATS", "Format", "Transcript", "dump_transcript", "read_transcript"]
+__all__ = [
+    "FORMATS",
+    "Format",
+    "Transcript",
+    "dump_transcript",
+    "dumps",
+    "read_transcript",
+    "transcript_items",
+]
 
 MAX_DEPTH = 100
 """The deepest nesting of JSON arrays and objects a transcript may have."""
@@ -35,6 +55,7 @@ MAX_DEPTH = 100
 Format = Literal["openai", "anthropic", "contextfold"]
 FORMATS: tuple[Format, ...] = get_args(Format)
 
+_JSONL_SUFFIXES = (".jsonl", ".ndjson")
 _OPENAI_KEYS = frozenset({"tool_calls", "tool_call_id", "function_call", "reasoning_content"})
 _OPENAI_PARTS = frozenset({"image_url", "input_audio", "refusal", "file"})
 _ANTHROPIC_BLOCKS = frozenset({"redacted_thinking", "document", "server_tool_use", "search_result"})
@@ -52,8 +73,9 @@ class Transcript:
 
 
 def _load(path: Path) -> tuple[Any, bool]:
+    """The file's JSON value and whether it was read as JSONL (then: a list of lines)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a leading byte-order mark is dropped
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -62,29 +84,53 @@ def _load(path: Path) -> tuple[Any, bool]:
         raise ValueError(f"{path}: not a UTF-8 text file") from None
     if not text.strip():
         raise ValueError(f"{path}: the file is empty")
+    lines = [(n, ln) for n, ln in enumerate(text.splitlines(), 1) if ln.strip()]
+    if path.suffix.lower() in _JSONL_SUFFIXES:
+        try:
+            items = _load_lines(path, lines)
+        except ValueError as by_line:
+            try:  # a whole JSON document saved under a JSONL name
+                return _decode(path, text, ""), False
+            except ValueError:
+                raise by_line from None
+        if len(items) == 1 and isinstance(items[0], Mapping) and "messages" in items[0]:
+            return items[0], False  # one request body on one line
+        return items, True
     try:
-        return json.loads(text), False
-    except RecursionError:
-        raise ValueError(f"{path}: the JSON is nested too deeply") from None
+        return _decode(path, text, ""), False
     except json.JSONDecodeError as whole:
-        lines = [(n, ln) for n, ln in enumerate(text.splitlines(), 1) if ln.strip()]
-        if len(lines) < 2 or (
-            path.suffix not in (".jsonl", ".ndjson") and not _parses(lines[0][1])
-        ):
+        # JSONL under another name: the first line is a whole value, more lines follow.
+        if len(lines) < 2 or not _parses(lines[0][1]):
             raise ValueError(
                 f"{path}: invalid JSON at line {whole.lineno} column {whole.colno}: {whole.msg}"
             ) from None
+    return _load_lines(path, lines), True
+
+
+def _load_lines(path: Path, lines: Sequence[tuple[int, str]]) -> list[Any]:
     items: list[Any] = []
     for number, line in lines:
         try:
-            items.append(json.loads(line))
-        except RecursionError:
-            raise ValueError(f"{path}: the JSON on line {number} is nested too deeply") from None
+            items.append(_decode(path, line, f" on line {number}"))
         except json.JSONDecodeError as exc:
             raise ValueError(
                 f"{path}: invalid JSON on line {number} column {exc.colno}: {exc.msg}"
             ) from None
-    return items, True
+    return items
+
+
+def _decode(path: Path, text: str, where: str) -> Any:
+    """``json.loads``; its other failures become one-line :class:`ValueError` naming
+    ``path``, and :class:`json.JSONDecodeError` is left to the caller."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{path}: the JSON{where} is nested too deeply") from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError as exc:  # an integer longer than Python's digit limit
+        reason = str(exc).split(";")[0]
+        raise ValueError(f"{path}: cannot read the JSON{where}: {reason}") from None
 
 
 def _check_depth(path: Path, data: Any) -> None:
@@ -108,7 +154,7 @@ def _check_depth(path: Path, data: Any) -> None:
 def _parses(line: str) -> bool:
     try:
         json.loads(line)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         return False
     return True
 
@@ -134,10 +180,12 @@ def _detect(items: Sequence[Any], system: Any) -> list[Format]:
         return ["openai"]
     if types & _ANTHROPIC_BLOCKS or any("source" in b or "cache_control" in b for b in blocks):
         return ["anthropic"]
+    # Only contextfold puts media_type/data on an image block, a redacted flag on a
+    # thinking block, or a system message (with block content) in the list. An explicit
+    # is_error on tool results is not a sign: Anthropic accepts it as well.
     if any(
         ("media_type" in b and b.get("type") == "image")
         or (b.get("type") == "thinking" and "redacted" in b)
-        or (b.get("type") == "tool_result" and b.get("is_error") is False)
         for b in blocks
     ) or any(m.get("role") == "system" and isinstance(m.get("content"), list) for m in messages):
         return ["contextfold", "anthropic", "openai"]
@@ -194,6 +242,19 @@ def read_transcript(path: Path, forced: Format | None = None) -> Transcript:
     )
 
 
+def transcript_items(messages: Sequence[Message], fmt: Format) -> tuple[str | None, list[Any]]:
+    """``(system, items)``: the messages as JSON values in ``fmt``.
+
+    ``system`` is not ``None`` only for Anthropic, whose system text lives outside the
+    message list; the other dialects keep system messages among the items.
+    """
+    if fmt == "openai":
+        return None, to_openai(messages)
+    if fmt == "anthropic":
+        return to_anthropic(messages)
+    return None, [m.to_dict() for m in messages]
+
+
 def dump_transcript(
     messages: Sequence[Message],
     fmt: Format,
@@ -202,29 +263,29 @@ def dump_transcript(
     wrapped: bool = False,
     extra: Mapping[str, Any] | None = None,
 ) -> str:
-    """The text of a transcript file (ends with a newline).
+    """The text of a transcript file (ends with a newline; always encodable as UTF-8).
 
     Anthropic output with system text becomes ``{"system": ..., "messages": [...]}``
     (JSON, even when ``jsonl`` was asked for: JSONL cannot carry a top-level system).
     """
-    system: str | None = None
-    if fmt == "openai":
-        items: list[Any] = to_openai(messages)
-    elif fmt == "anthropic":
-        system, items = to_anthropic(messages)
-    else:
-        items = [m.to_dict() for m in messages]
+    system, items = transcript_items(messages, fmt)
     if wrapped or system is not None:
         body: dict[str, Any] = dict(extra or {})
         if system is not None:
             body["system"] = system
         body["messages"] = items
-        return json.dumps(body, ensure_ascii=False, indent=2) + "\n"
+        return dumps(body, indent=2) + "\n"
     if jsonl:
-        return "".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items)
-    return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
+        return "".join(dumps(i) + "\n" for i in items)
+    return dumps(items, indent=2) + "\n"
 
 
-def transcript_json(messages: Sequence[Message], fmt: Format) -> Any:
-    """The transcript as a JSON value (for ``--json`` output)."""
-    return json.loads(dump_transcript(messages, fmt))
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def dumps(value: Any, *, indent: int | None = None) -> str:
+    """JSON text that keeps non-ASCII characters as they are but escapes lone UTF-16
+    surrogates (which JSON input may hold as ``\\ud800``), so the text is valid
+    UTF-8 and reads back to the same value."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

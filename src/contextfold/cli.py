@@ -108,7 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
     compact.add_argument(
         "--json",
         action="store_true",
-        help="print {stats, messages} as JSON instead of the transcript",
+        help='print {"stats", "messages": [...]} as JSON instead of the transcript '
+        '(plus "system" for Anthropic output with a system prompt)',
     )
 
     sessions = commands.add_parser(
