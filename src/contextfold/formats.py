@@ -41,22 +41,30 @@ Anthropic Messages
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
-import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any
 
-from contextfold.blocks import (
-    IMAGE_MEDIA_TYPES,
-    ContentBlock,
-    ImageBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
+from contextfold._formats_anthropic import (
+    block_to_anthropic,
+    blocks_from_anthropic,
+    split_notes,
+    system_note,
 )
+from contextfold._formats_openai import (
+    TOOL_ERROR_PREFIX,
+    assistant_from_openai,
+    assistant_to_openai,
+    fold_tool_images,
+    only_results,
+    openai_parts,
+    openai_text,
+    tool_from_openai,
+    user_to_openai,
+)
+
+# Not in __all__: the OpenAI transport parses streamed tool calls with it.
+from contextfold._formats_openai import parse_openai_tool_call as parse_openai_tool_call
+from contextfold.blocks import TextBlock, ToolResultBlock
 from contextfold.messages import Message
 
 __all__ = [
@@ -67,13 +75,6 @@ __all__ = [
     "to_anthropic",
     "to_openai",
 ]
-
-TOOL_ERROR_PREFIX: Final = "Error: "
-# The text of a tool message whose result is images only (OpenAI wants some content).
-_IMAGES_ONLY: Final = "[the tool returned only images; they follow]"
-_TOOL_IMAGES = re.compile(r"\[images returned by tool call (?P<id>.+)\]\Z")
-_SYSTEM_MARK = re.compile(r"<system>\n(?P<text>.*)\n</system>\Z", re.DOTALL)
-_DATA_URL = re.compile(r"data:(?P<type>[\w/+.-]+);base64,(?P<data>.*)\Z", re.DOTALL)
 
 
 def split_system(messages: Sequence[Message]) -> tuple[str | None, list[Message]]:
@@ -110,78 +111,12 @@ def to_openai(messages: Sequence[Message], system: str | None = None) -> list[di
             case "assistant":
                 out += deferred
                 deferred = []
-                out.append(_openai_assistant(message))
+                out.append(assistant_to_openai(message))
             case "user":
-                results, rest = _openai_user(message)
+                results, rest = user_to_openai(message)
                 out += results + deferred + rest
                 deferred = []
     return out + deferred
-
-
-def _openai_assistant(message: Message) -> dict[str, Any]:
-    texts = [b.text for b in message.content if isinstance(b, TextBlock)]
-    calls = [
-        {
-            "id": b.id,
-            "type": "function",
-            "function": {"name": b.name, "arguments": json.dumps(b.input, ensure_ascii=False)},
-        }
-        for b in message.content
-        if isinstance(b, ToolUseBlock)
-    ]
-    content: str | list[dict[str, Any]] | None
-    if len(texts) > 1:
-        content = [{"type": "text", "text": t} for t in texts]
-    else:
-        content = texts[0] if texts else (None if calls else "")
-    wire: dict[str, Any] = {"role": "assistant", "content": content}
-    if calls:
-        wire["tool_calls"] = calls
-    return wire
-
-
-def _image_url(block: ImageBlock) -> dict[str, Any]:
-    data = base64.b64encode(block.data).decode("ascii")
-    return {"type": "image_url", "image_url": {"url": f"data:{block.media_type};base64,{data}"}}
-
-
-def _openai_user(message: Message) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """``(results, rest)``: the tool messages (and the user message of their images),
-    then the user message of everything else (if any)."""
-    out: list[dict[str, Any]] = []
-    tool_images: list[dict[str, Any]] = []
-    parts: list[dict[str, Any]] = []
-    for block in message.content:
-        match block:
-            case ToolResultBlock(tool_use_id=call_id, content=content, is_error=is_error):
-                if isinstance(content, str) or not content:
-                    text = content if isinstance(content, str) else ""
-                    text = _mark_error(text) if is_error else text
-                    out.append({"role": "tool", "tool_call_id": call_id, "content": text})
-                    continue
-                texts = [b.text for b in content if isinstance(b, TextBlock)] or [_IMAGES_ONLY]
-                if is_error:
-                    texts = [_mark_error(texts[0]), *texts[1:]]
-                wire = [{"type": "text", "text": t} for t in texts]
-                out.append({"role": "tool", "tool_call_id": call_id, "content": wire})
-                images = [_image_url(b) for b in content if isinstance(b, ImageBlock)]
-                if images:
-                    marker = f"[images returned by tool call {call_id}]"
-                    tool_images += [{"type": "text", "text": marker}, *images]
-            case TextBlock(text=text):
-                parts.append({"type": "text", "text": text})
-            case ImageBlock():
-                parts.append(_image_url(block))
-    if tool_images:
-        out.append({"role": "user", "content": tool_images})
-    if not parts and out:
-        return out, []
-    simple = len(parts) == 1 and parts[0]["type"] == "text"
-    return out, [{"role": "user", "content": parts[0]["text"] if simple else parts}]
-
-
-def _mark_error(text: str) -> str:
-    return text if text.startswith(TOOL_ERROR_PREFIX) else TOOL_ERROR_PREFIX + text
 
 
 def from_openai(messages: Sequence[Mapping[str, Any]]) -> list[Message]:
@@ -198,18 +133,18 @@ def from_openai(messages: Sequence[Mapping[str, Any]]) -> list[Message]:
         role = wire.get("role")
         match role:
             case "system" | "developer":
-                out.append(Message("system", [TextBlock(_openai_text(wire, index))]))
+                out.append(Message("system", [TextBlock(openai_text(wire, index))]))
             case "assistant":
-                out.append(_from_openai_assistant(wire, index))
+                out.append(assistant_from_openai(wire, index))
             case "tool":
-                result = _from_openai_tool(wire, index)
-                if out and out[-1].role == "user" and _only_results(out[-1]):
+                result = tool_from_openai(wire, index)
+                if out and out[-1].role == "user" and only_results(out[-1]):
                     out[-1].content.append(result)
                 else:
                     out.append(Message("user", [result]))
             case "user":
-                blocks = _openai_parts(wire.get("content"), index)
-                if out and _only_results(out[-1]) and _fold_tool_images(out[-1], blocks):
+                blocks = openai_parts(wire.get("content"), index)
+                if out and only_results(out[-1]) and fold_tool_images(out[-1], blocks):
                     continue
                 out.append(Message("user", blocks))
             case None:
@@ -220,139 +155,6 @@ def from_openai(messages: Sequence[Mapping[str, Any]]) -> list[Message]:
                     "(expected system, developer, user, assistant or tool)"
                 )
     return out
-
-
-def _only_results(message: Message) -> bool:
-    return bool(message.content) and all(isinstance(b, ToolResultBlock) for b in message.content)
-
-
-def _openai_text(wire: Mapping[str, Any], index: int) -> str:
-    blocks = _openai_parts(wire.get("content"), index)
-    if not all(isinstance(b, TextBlock) for b in blocks):
-        raise ValueError(f"message {index} ({wire.get('role')}) may hold only text")
-    return "\n".join(b.text for b in blocks if isinstance(b, TextBlock))
-
-
-def _openai_parts(content: Any, index: int) -> list[ContentBlock]:
-    if content is None:
-        return []
-    if isinstance(content, str):
-        return [TextBlock(content)]
-    if not isinstance(content, list):
-        raise ValueError(
-            f"message {index} field 'content' must be a string, a list of parts or null, "
-            f"got {type(content).__name__}"
-        )
-    blocks: list[ContentBlock] = []
-    for part in content:
-        kind = part.get("type") if isinstance(part, Mapping) else None
-        if kind == "text" and isinstance(part.get("text"), str):
-            blocks.append(TextBlock(part["text"]))
-        elif kind == "image_url":
-            blocks.append(_parse_data_url(part.get("image_url"), index))
-        elif kind == "refusal" and isinstance(part.get("refusal"), str):
-            blocks.append(TextBlock(part["refusal"]))
-        else:
-            raise ValueError(f"message {index} has an unsupported content part: {kind!r}")
-    return blocks
-
-
-def _parse_data_url(image_url: Any, index: int) -> ImageBlock:
-    url = image_url.get("url") if isinstance(image_url, Mapping) else image_url
-    match = _DATA_URL.match(url) if isinstance(url, str) else None
-    if match is None:
-        raise ValueError(
-            f"message {index}: only base64 data URLs are supported for images "
-            "(download remote images first)"
-        )
-    return _image(match["type"], match["data"], f"message {index}")
-
-
-def _image(media_type: str, data: str, where: str) -> ImageBlock:
-    if media_type not in IMAGE_MEDIA_TYPES:
-        raise ValueError(f"{where}: unsupported image media type {media_type!r}")
-    try:
-        return ImageBlock(media_type, base64.b64decode(data, validate=True))
-    except (binascii.Error, ValueError) as exc:
-        raise ValueError(f"{where}: image data is not valid base64") from exc
-
-
-def _from_openai_assistant(wire: Mapping[str, Any], index: int) -> Message:
-    blocks: list[ContentBlock] = []
-    reasoning = wire.get("reasoning_content")
-    if isinstance(reasoning, str) and reasoning:
-        blocks.append(ThinkingBlock(reasoning))
-    blocks += _openai_parts(wire.get("content"), index)
-    calls = wire.get("tool_calls") or []
-    if not isinstance(calls, list):
-        raise ValueError(f"message {index} field 'tool_calls' must be a list")
-    for call in calls:
-        blocks.append(parse_openai_tool_call(call, index))
-    return Message("assistant", blocks)
-
-
-def parse_openai_tool_call(call: Any, index: int) -> ToolUseBlock:
-    """One ``tool_calls`` entry as a :class:`ToolUseBlock`; ``ValueError`` when malformed."""
-    function = call.get("function") if isinstance(call, Mapping) else None
-    if not isinstance(function, Mapping):
-        raise ValueError(f"message {index}: a tool call is missing field 'function'")
-    call_id, name = call.get("id"), function.get("name")
-    if not isinstance(call_id, str) or not isinstance(name, str):
-        raise ValueError(f"message {index}: a tool call needs a string 'id' and 'function.name'")
-    arguments = function.get("arguments") or "{}"
-    try:
-        parsed = json.loads(arguments) if isinstance(arguments, str) else arguments
-    except json.JSONDecodeError as exc:
-        raise ValueError(
-            f"message {index}: arguments of tool call {call_id} ({name}) are not valid JSON"
-        ) from exc
-    if not isinstance(parsed, dict):
-        raise ValueError(f"message {index}: arguments of tool call {call_id} must be an object")
-    return ToolUseBlock(call_id, name, parsed)
-
-
-def _from_openai_tool(wire: Mapping[str, Any], index: int) -> ToolResultBlock:
-    call_id = wire.get("tool_call_id")
-    if not isinstance(call_id, str):
-        raise ValueError(f"message {index} (tool) is missing field 'tool_call_id'")
-    content = wire.get("content")
-    if content is None or isinstance(content, str):
-        text = content or ""
-        return ToolResultBlock(call_id, text, text.startswith(TOOL_ERROR_PREFIX))
-    blocks = [b for b in _openai_parts(content, index) if isinstance(b, TextBlock | ImageBlock)]
-    texts = [b for b in blocks if isinstance(b, TextBlock)]
-    is_error = bool(texts) and texts[0].text.startswith(TOOL_ERROR_PREFIX)
-    if [b.text for b in texts] in ([_IMAGES_ONLY], [TOOL_ERROR_PREFIX + _IMAGES_ONLY]):
-        blocks = [b for b in blocks if not isinstance(b, TextBlock)]
-    return ToolResultBlock(call_id, blocks, is_error)
-
-
-def _fold_tool_images(results: Message, blocks: list[ContentBlock]) -> bool:
-    """Fold a user message of tool-image groups back into ``results``; False if it is not one."""
-    groups: dict[str, list[TextBlock | ImageBlock]] = {}
-    current: list[TextBlock | ImageBlock] | None = None
-    for block in blocks:
-        marker = _TOOL_IMAGES.match(block.text) if isinstance(block, TextBlock) else None
-        if marker is not None:
-            current = groups.setdefault(marker["id"], [])
-        elif isinstance(block, ImageBlock) and current is not None:
-            current.append(block)
-        else:
-            return False
-    ids = {b.tool_use_id for b in results.tool_results}
-    if not groups or not set(groups) <= ids:
-        return False
-    for i, block in enumerate(results.content):
-        if isinstance(block, ToolResultBlock) and block.tool_use_id in groups:
-            old = block.content
-            parts: list[TextBlock | ImageBlock] = (
-                [TextBlock(old)] if isinstance(old, str) else [*old]
-            )
-            new = ToolResultBlock(
-                block.tool_use_id, parts + groups[block.tool_use_id], block.is_error
-            )
-            results.content[i] = new
-    return True
 
 
 # ---------------------------------------------------------- Anthropic Messages
@@ -372,14 +174,14 @@ def to_anthropic(
     deferred: list[dict[str, Any]] = []  # system notes waiting for pending tool results
     for message in rest:
         if message.role == "system":
-            note = {"type": "text", "text": f"<system>\n{message.text}\n</system>"}
+            note = system_note(message.text)
             awaiting = bool(out) and any(b["type"] == "tool_use" for b in out[-1]["content"])
             if awaiting and out[-1]["role"] == "assistant":
                 deferred.append(note)
             else:
                 out.append({"role": "user", "content": [note]})
             continue
-        blocks = [_anthropic_block(b) for b in message.content]
+        blocks = [block_to_anthropic(b) for b in message.content]
         if deferred:
             cut = sum(1 for b in blocks if b["type"] == "tool_result")
             blocks[cut:cut] = deferred
@@ -388,37 +190,6 @@ def to_anthropic(
     if deferred:
         out.append({"role": "user", "content": deferred})
     return top, out
-
-
-def _anthropic_block(block: ContentBlock) -> dict[str, Any]:
-    match block:
-        case TextBlock(text=text):
-            return {"type": "text", "text": text}
-        case ImageBlock(media_type=media_type, data=data):
-            source = {
-                "type": "base64",
-                "media_type": media_type,
-                "data": base64.b64encode(data).decode("ascii"),
-            }
-            return {"type": "image", "source": source}
-        case ToolUseBlock(id=id_, name=name, input=input_):
-            return {"type": "tool_use", "id": id_, "name": name, "input": dict(input_)}
-        case ToolResultBlock(tool_use_id=tool_use_id, content=content, is_error=is_error):
-            wire: dict[str, Any] = {
-                "type": "tool_result",
-                "tool_use_id": tool_use_id,
-                "content": content
-                if isinstance(content, str)
-                else [_anthropic_block(b) for b in content],
-            }
-            if is_error:
-                wire["is_error"] = True
-            return wire
-        case ThinkingBlock(thinking=thinking, signature=signature, redacted=True):
-            return {"type": "redacted_thinking", "data": thinking}
-        case ThinkingBlock(thinking=thinking, signature=signature):
-            return {"type": "thinking", "thinking": thinking, "signature": signature}
-    raise TypeError(f"not a content block: {block!r}")
 
 
 def from_anthropic(
@@ -434,7 +205,7 @@ def from_anthropic(
     if isinstance(system, str) and system:
         out.append(Message.system(system))
     elif system:
-        blocks = _anthropic_blocks(system, "system")
+        blocks = blocks_from_anthropic(system, "system")
         texts = [b.text for b in blocks if isinstance(b, TextBlock)]
         if len(texts) != len(blocks):
             raise ValueError("system may hold only text blocks")
@@ -447,9 +218,9 @@ def from_anthropic(
             raise ValueError(f"message {index} is missing field 'role'")
         if role not in ("user", "assistant"):
             raise ValueError(f"message {index} has unsupported role {role!r} (user or assistant)")
-        blocks = _anthropic_blocks(wire.get("content"), f"message {index}")
+        blocks = blocks_from_anthropic(wire.get("content"), f"message {index}")
         if role == "user":
-            notes, others = _split_notes(blocks)
+            notes, others = split_notes(blocks)
             # Only two shapes are notes: a message of notes alone, or tool results
             # followed by the notes that waited for them.
             if notes and (not others or all(isinstance(b, ToolResultBlock) for b in others)):
@@ -459,75 +230,3 @@ def from_anthropic(
                 continue
         out.append(Message(role, blocks))
     return out
-
-
-def _split_notes(blocks: list[ContentBlock]) -> tuple[list[str], list[ContentBlock]]:
-    notes: list[str] = []
-    others: list[ContentBlock] = []
-    for block in blocks:
-        mark = _SYSTEM_MARK.match(block.text) if isinstance(block, TextBlock) else None
-        if mark is None:
-            others.append(block)
-        else:
-            notes.append(mark["text"])
-    return notes, others
-
-
-def _anthropic_blocks(content: Any, where: str) -> list[ContentBlock]:
-    if isinstance(content, str):
-        return [TextBlock(content)]
-    if not isinstance(content, Sequence):
-        raise ValueError(
-            f"{where} field 'content' must be a string or a list of blocks, "
-            f"got {type(content).__name__}"
-        )
-    return [_parse_anthropic_block(block, where) for block in content]
-
-
-def _parse_anthropic_block(block: Any, where: str) -> ContentBlock:
-    if not isinstance(block, Mapping):
-        raise ValueError(f"{where}: a content block must be a dict, got {type(block).__name__}")
-    kind = block.get("type")
-    try:
-        match kind:
-            case "text":
-                return TextBlock(_str(block, "text"))
-            case "image":
-                source = block.get("source")
-                if not isinstance(source, Mapping) or source.get("type") != "base64":
-                    raise ValueError("only base64 image sources are supported")
-                return _image(_str(source, "media_type"), _str(source, "data"), where)
-            case "tool_use":
-                input_ = block.get("input", {})
-                if not isinstance(input_, dict):
-                    raise ValueError("tool_use field 'input' must be an object")
-                return ToolUseBlock(_str(block, "id"), _str(block, "name"), input_)
-            case "tool_result":
-                content = block.get("content", "")
-                parsed: str | list[TextBlock | ImageBlock] = ""
-                if isinstance(content, str):
-                    parsed = content
-                else:
-                    parts = _anthropic_blocks(content, where)
-                    if not all(isinstance(p, TextBlock | ImageBlock) for p in parts):
-                        raise ValueError("tool_result content may hold only text and images")
-                    parsed = [p for p in parts if isinstance(p, TextBlock | ImageBlock)]
-                is_error = block.get("is_error") is True
-                return ToolResultBlock(_str(block, "tool_use_id"), parsed, is_error)
-            case "thinking":
-                return ThinkingBlock(_str(block, "thinking"), block.get("signature") or "")
-            case "redacted_thinking":
-                return ThinkingBlock(_str(block, "data"), redacted=True)
-            case None:
-                raise ValueError("content block is missing field 'type'")
-            case _:
-                raise ValueError(f"unsupported content block type {kind!r}")
-    except ValueError as exc:
-        raise ValueError(f"{where}: {exc}") from None
-
-
-def _str(d: Mapping[str, Any], name: str) -> str:
-    value = d.get(name)
-    if not isinstance(value, str):
-        raise ValueError(f"{d.get('type', 'block')} field {name!r} must be a string")
-    return value
