@@ -1,24 +1,30 @@
 """The store logic the SQLite and PostgreSQL stores share, written once as SQL.
 
 :class:`SQLStore` implements the whole :class:`~contextfold.context.ContextStore`
-contract plus the archive (see :mod:`contextfold._storage` for the tables and the
-rules) against :class:`SQLSession`, a three-method driver interface with ``?``
-placeholders. A concrete store only says how to get a connection inside a
-transaction and how to lock the session row. :func:`install_schema` creates the
-tables and checks the schema version for both.
+contract plus the archive (see :mod:`contextfold._storage` for the rules) against
+:class:`~contextfold._sqlschema.SQLSession`, a three-method driver interface with
+``?`` placeholders, over the tables of :mod:`contextfold._sqlschema`. A concrete
+store only says how to get a connection inside a transaction and how to lock the
+session row.
 """
 
 from __future__ import annotations
 
 import uuid
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from datetime import UTC, datetime
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Self
 
+from contextfold._sqlschema import (
+    FORK_COLUMNS,
+    SESSION_TABLES,
+    SQLSession,
+    Statement,
+    int64,
+    now_iso,
+)
 from contextfold._storage import (
-    SCHEMA_VERSION,
     ArchivedMessage,
     CompactionRecord,
     RewritePlan,
@@ -27,72 +33,12 @@ from contextfold._storage import (
     integer_column,
     plan_rewrite,
     rewrite_window,
-    schema,
     storable_text,
 )
 from contextfold.context import ContextStore, SessionInfo, preview_of
-from contextfold.errors import CorruptRecordError, SchemaVersionError
 from contextfold.messages import Message
 
-__all__ = ["SQLSession", "SQLStore", "Statement", "install_schema", "now_iso"]
-
-Statement = tuple[str, Sequence[Any]]
-"""One SQL statement with ``?`` placeholders and its parameters."""
-
-
-def now_iso() -> str:
-    """The current UTC time as ISO 8601 (sorts chronologically as text)."""
-    return datetime.now(UTC).isoformat()
-
-
-class SQLSession(Protocol):
-    """What :class:`SQLStore` needs from a driver: statements with ``?`` placeholders."""
-
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]: ...
-
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None: ...
-
-    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
-
-
-async def install_schema(
-    db: SQLSession, *, integer: str, upgrades: Mapping[int, Sequence[str]]
-) -> None:
-    """Create the tables if missing, upgrade older ones, record :data:`SCHEMA_VERSION`.
-
-    Idempotent. Run inside the caller's write transaction, with the database's type
-    name for counters (``integer``). ``upgrades[v]`` holds the statements that take
-    this database's tables from version ``v`` to ``v + 1`` (a missing entry: nothing
-    to change). Raises :class:`~contextfold.errors.SchemaVersionError` when the
-    database records a newer version; the caller's rollback then leaves the database
-    as it was.
-    """
-    for statement in schema(integer=integer):
-        await db.execute(statement)
-    rows = await db.fetch("SELECT value FROM contextfold_meta WHERE key = 'schema_version'")
-    try:
-        found = int(rows[0][0]) if rows else None
-    except ValueError as exc:
-        raise CorruptRecordError(
-            f"contextfold_meta holds schema_version {rows[0][0]!r}, not a number; the "
-            "table was changed by something other than contextfold (nothing was changed)"
-        ) from exc
-    if found is not None and found > SCHEMA_VERSION:
-        raise SchemaVersionError(
-            f"this database has contextfold schema version {found}, but this "
-            f"contextfold understands up to version {SCHEMA_VERSION}; upgrade "
-            "contextfold to use it (nothing was changed)"
-        )
-    if found != SCHEMA_VERSION:
-        for version in range(SCHEMA_VERSION if found is None else found, SCHEMA_VERSION):
-            for statement in upgrades.get(version, ()):
-                await db.execute(statement)
-        await db.execute(
-            "INSERT INTO contextfold_meta (key, value) VALUES ('schema_version', ?) "
-            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            (str(SCHEMA_VERSION),),
-        )
-
+__all__ = ["SQLStore"]
 
 _APPEND = """
     INSERT INTO contextfold_sessions (session_id, created_at, next_seq, preview)
@@ -109,24 +55,6 @@ _INSERT_MESSAGE = """
     INSERT INTO contextfold_messages (session_id, seq, role, content, tokens, synthetic)
     VALUES (?, ?, ?, ?, ?, ?)"""
 _HISTORY = "SELECT seq, role, content FROM contextfold_messages WHERE session_id = ? ORDER BY seq"
-_TABLES = ("contextfold_archive", "contextfold_messages", "contextfold_compactions")
-_FORK_COLUMNS = (  # what fork copies, table by table, after the session row
-    ("contextfold_messages", "seq, role, content, tokens, synthetic"),
-    (
-        "contextfold_compactions",
-        "number, created_at, messages_before, messages_after, tokens_before, tokens_after, "
-        "archived",
-    ),
-    ("contextfold_archive", "compaction, seq, role, content, tokens, synthetic"),
-)
-
-
-def _int64(value: int, name: str) -> int:
-    """``value`` as an int that fits the databases' 64-bit columns, else ValueError."""
-    number = int(value)
-    if not -(2**63) <= number < 2**63:
-        raise ValueError(f"{name}={number} does not fit in a signed 64-bit token counter")
-    return number
 
 
 class SQLStore(ContextStore):
@@ -185,7 +113,7 @@ class SQLStore(ContextStore):
         """Remove the live history, its archive and compaction records; tokens are kept."""
         sid = (self.session_id,)
         await self._write(
-            [(f"DELETE FROM {table} WHERE session_id = ?", sid) for table in _TABLES]
+            [(f"DELETE FROM {table} WHERE session_id = ?", sid) for table in SESSION_TABLES]
             + [("UPDATE contextfold_sessions SET preview = '' WHERE session_id = ?", sid)]
         )
 
@@ -215,7 +143,7 @@ class SQLStore(ContextStore):
                 "next_seq, preview FROM contextfold_sessions WHERE session_id = ?",
                 (dst, now_iso(), src),
             )
-            for table, columns in _FORK_COLUMNS:
+            for table, columns in FORK_COLUMNS:
                 await db.execute(
                     f"INSERT INTO {table} (session_id, {columns}) "
                     f"SELECT ?, {columns} FROM {table} WHERE session_id = ?",
@@ -243,8 +171,8 @@ class SQLStore(ContextStore):
                     (
                         self.session_id,
                         now_iso(),
-                        _int64(input_tokens, "input_tokens"),
-                        _int64(output_tokens, "output_tokens"),
+                        int64(input_tokens, "input_tokens"),
+                        int64(output_tokens, "output_tokens"),
                     ),
                 )
             ]

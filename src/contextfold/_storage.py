@@ -1,25 +1,15 @@
 """Data machinery shared by the persistent stores (SQLite and PostgreSQL).
 
-Both stores keep the same four tables and the same rules. This module holds what
-does not touch a database: the tables' definitions (:func:`schema`), how a message
-becomes a row and back, how a history rewrite is planned, the public records a
-rewrite leaves behind, and the bookkeeping kept per connection (:func:`state_of`).
-The SQL that runs, written once for both databases, is in :mod:`contextfold._sqlstore`.
+This module holds what does not touch a database: how a message becomes a row and
+back, how a history rewrite is planned, the public records a rewrite leaves behind,
+and the bookkeeping kept per connection (:func:`state_of`). The tables and their
+installation are in :mod:`contextfold._sqlschema`; the SQL that runs, written once
+for both databases, is in :mod:`contextfold._sqlstore`.
 
-Tables (names are prefixed so the stores can share a database with other software):
-
-* ``contextfold_sessions`` — one row per session: creation time, cumulative token
-  counts, the preview, and ``next_seq``, the next sequence number to hand out. An
-  append allocates its number by incrementing ``next_seq`` in the same transaction,
-  so an append never reads the session's messages (O(1) in the session length).
-* ``contextfold_messages`` — the live history, ordered by ``seq``. ``synthetic`` marks
-  rows written by a history rewrite (a summary, say) rather than by ``append``.
-* ``contextfold_archive`` — rows a rewrite removed from the live history, with the
-  number of the compaction that removed them. Nothing is ever deleted by a rewrite.
-* ``contextfold_compactions`` — one record per rewrite (when, counts, token estimates).
-
-Sequence numbers of appended rows grow with every append and are never reused, so
-the original transcript is the appended rows, live or archived, ordered by ``seq``.
+Sequence numbers of appended rows grow with every append and are never reused (an
+append takes the next one from the session row), so the original transcript is the
+appended rows, live or archived, ordered by ``seq``. A rewrite never deletes a row:
+the rows it replaces move to the archive under a :class:`CompactionRecord`.
 """
 
 from __future__ import annotations
@@ -46,7 +36,6 @@ __all__ = [
     "integer_column",
     "plan_rewrite",
     "rewrite_window",
-    "schema",
     "state_of",
     "storable_text",
 ]
@@ -55,61 +44,9 @@ SCHEMA_VERSION: Final = 2
 """The schema version this code writes; a database reporting a higher one is refused.
 
 Version 2 stores message content as ``TEXT`` holding JSON in both databases (version 1
-used ``JSONB`` in PostgreSQL, which cannot hold the character U+0000).
+used ``JSONB`` in PostgreSQL, which cannot hold the character U+0000). The tables are
+defined and installed by :mod:`contextfold._sqlschema`.
 """
-
-
-def schema(*, integer: str) -> tuple[str, ...]:
-    """The ``CREATE … IF NOT EXISTS`` statements of the tables described above.
-
-    The databases differ only in the type name ``integer`` for sequence numbers,
-    counts and token figures (``INTEGER`` in SQLite, ``BIGINT`` in PostgreSQL).
-    Message content is JSON text in a ``TEXT`` column: any JSON text round-trips
-    exactly, including escaped NUL characters.
-    """
-    return (
-        "CREATE TABLE IF NOT EXISTS contextfold_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        f"""CREATE TABLE IF NOT EXISTS contextfold_sessions (
-            session_id TEXT PRIMARY KEY,
-            created_at TEXT NOT NULL,
-            input_tokens {integer} NOT NULL DEFAULT 0,
-            output_tokens {integer} NOT NULL DEFAULT 0,
-            next_seq {integer} NOT NULL DEFAULT 0,
-            preview TEXT NOT NULL DEFAULT '')""",
-        """CREATE INDEX IF NOT EXISTS contextfold_sessions_created
-            ON contextfold_sessions (created_at)""",
-        f"""CREATE TABLE IF NOT EXISTS contextfold_messages (
-            session_id TEXT NOT NULL
-                REFERENCES contextfold_sessions (session_id) ON DELETE CASCADE,
-            seq {integer} NOT NULL,
-            role TEXT NOT NULL,
-            content TEXT NOT NULL,
-            tokens {integer} NOT NULL,
-            synthetic INTEGER NOT NULL DEFAULT 0,
-            PRIMARY KEY (session_id, seq))""",
-        f"""CREATE TABLE IF NOT EXISTS contextfold_compactions (
-            session_id TEXT NOT NULL
-                REFERENCES contextfold_sessions (session_id) ON DELETE CASCADE,
-            number {integer} NOT NULL,
-            created_at TEXT NOT NULL,
-            messages_before {integer} NOT NULL,
-            messages_after {integer} NOT NULL,
-            tokens_before {integer} NOT NULL,
-            tokens_after {integer} NOT NULL,
-            archived {integer} NOT NULL,
-            PRIMARY KEY (session_id, number))""",
-        f"""CREATE TABLE IF NOT EXISTS contextfold_archive (
-            session_id TEXT NOT NULL,
-            compaction {integer} NOT NULL,
-            seq {integer} NOT NULL,
-            role TEXT NOT NULL,
-            content TEXT NOT NULL,
-            tokens {integer} NOT NULL,
-            synthetic INTEGER NOT NULL,
-            PRIMARY KEY (session_id, compaction, seq),
-            FOREIGN KEY (session_id, compaction)
-                REFERENCES contextfold_compactions (session_id, number) ON DELETE CASCADE)""",
-    )
 
 
 class StoreState:
