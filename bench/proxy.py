@@ -6,15 +6,17 @@ Starts, on loopback only, a minimal fake upstream and the proxy in front of it, 
 in its own process under uvicorn, then sends the same requests once straight to
 the upstream and once through the proxy, at concurrency 1 and 16:
 
-* ``pass-through``: a conversation under the limit (the proxy parses, hashes,
-  estimates and forwards the original bytes);
+* ``pass-through``: a conversation far under the limit (its size in bytes alone
+  shows it cannot be near the limit: the proxy forwards it without parsing);
+* ``near-limit pass-through``: a conversation under the limit but close enough
+  that the proxy parses, hashes and estimates it, then forwards the original bytes;
 * ``cached summary``: a conversation over the limit whose summary is already cached
   (the proxy parses, finds the summary, splices, validates and forwards the shorter
   body) - one warm-up request creates the summary first;
 
-for a 10-message and a 1,000-message history. Prints a markdown table of p50/p99
-latencies and their ratios (proxy / direct). Bounded: the whole run takes well under
-two minutes on a laptop.
+for a 10-message and a 1,000-message history (the limit is 50,000 estimated
+tokens). Prints a markdown table of p50/p99 latencies and their ratios (proxy /
+direct). Bounded: the whole run takes well under two minutes on a laptop.
 """
 
 from __future__ import annotations
@@ -82,8 +84,8 @@ def serve_proxy(port: int, upstream_port: int) -> None:
 
     app = create_app(
         upstream_openai=f"http://127.0.0.1:{upstream_port}/v1",
-        context_window=65_536,
-        threshold=0.25,  # limit: 16,384 estimated tokens
+        context_window=200_000,
+        threshold=0.25,  # limit: 50,000 estimated tokens
     )
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
 
@@ -102,8 +104,9 @@ CASES: list[tuple[str, int, int]] = [
     # name, messages, chars per message: under the limit / over it
     ("pass-through", 10, 200),
     ("pass-through", 1_000, 4),
-    ("cached summary", 10, 8_000),
-    ("cached summary", 1_000, 200),
+    ("near-limit pass-through", 1_000, 100),
+    ("cached summary", 10, 24_000),
+    ("cached summary", 1_000, 250),
 ]
 
 

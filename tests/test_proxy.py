@@ -451,6 +451,16 @@ async def test_malformed_requests_get_400(
 
 
 _USER_TEXT = {"type": "text", "text": "what is in here?"}
+
+
+def near_limit(body: dict[str, Any]) -> bytes:
+    """``body``, padded so its size in bytes no longer shows it far under the limit.
+
+    (A body whose bytes show that is forwarded without being parsed at all.)
+    """
+    return json.dumps({**body, "metadata": {"pad": "p" * 20_000}}).encode()
+
+
 UNMODELED: list[tuple[str, dict[str, Any]]] = [
     # Valid requests whose content contextfold.formats does not model.
     ("/v1/chat/completions", {"type": "image_url", "image_url": {"url": "https://x.test/a.png"}}),
@@ -476,7 +486,7 @@ async def test_requests_with_content_the_proxy_does_not_model_are_forwarded_unch
     app: Starlette, upstream: Upstream, path: str, part: dict[str, Any]
 ) -> None:
     message = {"role": "user", "content": [part, _USER_TEXT]}
-    raw = json.dumps({"model": MODEL, "max_tokens": 10, "messages": [message]}).encode()
+    raw = near_limit({"model": MODEL, "max_tokens": 10, "messages": [message]})
     async with local(app) as client:
         reply = await client.post(
             path, content=raw, headers={"authorization": f"Bearer {OPENAI_KEY}"}
@@ -526,7 +536,7 @@ async def test_requests_with_content_the_proxy_does_not_model_are_forwarded_unch
 async def test_histories_the_proxy_cannot_read_reach_the_upstream_byte_identical(
     app: Starlette, upstream: Upstream, path: str, body: dict[str, Any]
 ) -> None:
-    raw = json.dumps(body).encode()
+    raw = near_limit(body)
     async with local(app) as client:
         reply = await client.post(path, content=raw)
     assert reply.status_code == 200
@@ -571,6 +581,30 @@ async def test_a_rewrite_json_cannot_carry_falls_back_to_the_original_bytes(
     assert upstream.chats[-1].raw == raw
     assert reply.headers["x-contextfold-compacted"] == "false"
     assert "NaN or infinity" in reply.headers["x-contextfold-error"]
+
+
+async def test_requests_far_under_the_limit_are_forwarded_without_parsing(
+    app: Starlette, upstream: Upstream
+) -> None:
+    text = {"type": "text", "text": "t" * 1_000}
+    message = {"role": "user", "content": [UNMODELED[0][1], text]}
+    small = json.dumps({"model": MODEL, "messages": [message]}).encode()
+    async with local(app) as client:
+        reply = await client.post("/v1/chat/completions", content=small)
+        assert upstream.seen[-1].raw == small
+        assert reply.headers["x-contextfold-compacted"] == "false"
+        assert int(reply.headers["x-contextfold-tokens-before"]) > 0
+        assert "x-contextfold-error" not in reply.headers  # never parsed: nothing to say
+
+        # The upstream reports prompts far denser in tokens than their bytes: from
+        # then on, bodies of that size are parsed (and may be anchored, compacted).
+        upstream.usage_scale = 16.0
+        await client.post(
+            "/v1/chat/completions",
+            json={"model": MODEL, "messages": [{"role": "user", "content": "x" * 2_000}]},
+        )
+        reply = await client.post("/v1/chat/completions", content=small)
+        assert "does not model" in reply.headers["x-contextfold-error"]
 
 
 async def test_oversized_bodies_get_413(make_app: MakeApp, upstream: Upstream) -> None:

@@ -23,6 +23,7 @@ import openai
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
+from contextfold._proxy_bound import SizeBound
 from contextfold._proxy_compact import Plan, Planner, redact
 from contextfold._proxy_dialects import (
     Dialect,
@@ -120,6 +121,7 @@ class Forwarder:
         self.summary_model = summary_model
         self.context_window = context_window
         self.summary_max_retries = summary_max_retries
+        self.bound = SizeBound(planner.limit)
         self._started = False
         self._start_lock = asyncio.Lock()
 
@@ -241,6 +243,9 @@ class Forwarder:
             raw = await self._read(request)
         except _TooLarge:
             return self._too_large(dialect)
+        bound = self.bound.far_under(raw)
+        if bound is not None:  # no need to parse: forwarded as it is
+            return await self._forward(request, dialect, raw, Plan(None, "", bound, bound))
         try:
             body, model = parse_body(raw)
         except ValueError as exc:
@@ -305,11 +310,11 @@ class Forwarder:
         raw_out = _drop(reply.headers.raw, frozenset())
         if plan is not None:
             raw_out += [(n.encode(), v.encode()) for n, v in self._report(plan, _secrets(request))]
-        record = plan is not None and reply.status_code < 300 and bool(plan.usage_key)
+        record = plan is not None and reply.status_code < 300
         if reply.headers.get("content-type", "").startswith("text/event-stream"):
             scanner = SSEUsageScanner(dialect) if record else None
             response: Response = StreamingResponse(
-                self._relay(reply, scanner, plan), status_code=reply.status_code
+                self._relay(reply, scanner, plan, body), status_code=reply.status_code
             )
             response.raw_headers = raw_out
             return response
@@ -322,21 +327,31 @@ class Forwarder:
         finally:
             await reply.aclose()
         if record and plan is not None and "content-encoding" not in reply.headers:
-            self._record_json(dialect, content, plan)
+            self._record_json(dialect, content, plan, body)
         response = Response(content, status_code=reply.status_code)
         response.raw_headers = [*raw_out, (b"content-length", str(len(content)).encode())]
         return response
 
-    def _record_json(self, dialect: Dialect, content: bytes, plan: Plan) -> None:
+    def _record(self, plan: Plan, forwarded: bytes, input_tokens: int) -> None:
+        """Remember a reported prompt size: as the history's anchor, and per byte."""
+        if plan.usage_key:
+            self.planner.anchors.record(plan.usage_key, input_tokens)
+        self.bound.learn(forwarded, input_tokens)
+
+    def _record_json(self, dialect: Dialect, content: bytes, plan: Plan, forwarded: bytes) -> None:
         try:
             tokens = usage_input_tokens(dialect, json.loads(content))
-        except (UnicodeDecodeError, json.JSONDecodeError):
+        except (ValueError, RecursionError):  # not JSON (or not readable JSON)
             return
         if tokens:
-            self.planner.anchors.record(plan.usage_key, tokens)
+            self._record(plan, forwarded, tokens)
 
     async def _relay(
-        self, reply: httpx2.Response, scanner: SSEUsageScanner | None, plan: Plan | None
+        self,
+        reply: httpx2.Response,
+        scanner: SSEUsageScanner | None,
+        plan: Plan | None,
+        forwarded: bytes,
     ) -> AsyncIterator[bytes]:
         try:
             async for chunk in reply.aiter_raw():
@@ -349,4 +364,4 @@ class Forwarder:
         finally:
             await reply.aclose()
             if scanner is not None and scanner.input_tokens and plan is not None:
-                self.planner.anchors.record(plan.usage_key, scanner.input_tokens)
+                self._record(plan, forwarded, scanner.input_tokens)

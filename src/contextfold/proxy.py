@@ -13,7 +13,11 @@ Routes:
     part is replaced by a summary and the rewritten request is forwarded; otherwise
     the original bytes are forwarded untouched. The estimate is anchored on the
     prompt size the upstream reported for the longest already-seen prefix of the
-    same history, and counted with the configured counter for the rest.
+    same history, and counted with the configured counter for the rest. A body
+    whose byte size alone shows it far under the limit (twice ``bytes × tokens per
+    byte``, the ratio learnt from the upstream's usage reports and at least 1/4,
+    plus 600 per media part, still under it) is forwarded without being parsed;
+    its ``tokens`` headers then carry that byte-based bound.
 Anything else (``GET /v1/models``, ``/v1/embeddings``, ``/v1/messages/count_tokens``...)
     Proxied transparently: ``/v1/messages…`` and requests carrying an
     ``anthropic-version`` header go to the Anthropic upstream, the rest to OpenAI.

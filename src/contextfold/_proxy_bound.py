@@ -1,0 +1,75 @@
+"""The proxy's fast path: requests whose byte size alone shows they are far under the limit.
+
+Parsing and hashing a long history costs milliseconds; most requests are nowhere
+near their model's limit and need neither. :class:`SizeBound` bounds a request's
+prompt size from its raw bytes (``bytes × tokens per byte``, plus a fixed charge per
+base64 image, file or audio part, which may be small in bytes but is counted whole) and lets the
+request through untouched when twice that bound is still under the limit.
+
+``tokens per byte`` starts at ``1/4`` (the approximate counter's 4 characters per
+token; a character is at least one byte of JSON) and only grows: every usage report
+the upstream sends for a chat request raises it to the reported prompt size per
+byte forwarded, if that is higher. A conversation denser in tokens than its bytes
+suggest is therefore parsed (and anchored, and compacted) from then on.
+
+The model is read without parsing, only when the body names exactly one ``"model"``
+whose value is a plain string and has a ``"messages"`` list; anything else takes
+the ordinary path. A body let through here is not validated: the upstream judges it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from contextfold.tokens import DEFAULT_TOKENS_PER_MEDIA
+
+_MODEL = re.compile(rb'"model"\s*:\s*"([^"\\]{1,256})"')
+_MESSAGES = re.compile(rb'"messages"\s*:\s*\[')
+# Media: counted whole (600 tokens each), however few bytes they take (a URL). Some
+# parts match twice ("file" is type and key); that only errs toward parsing.
+_MEDIA_MARKERS = (b'"image_url"', b'"image"', b'"input_audio"', b'"file"', b'"document"')
+_MIN_LEARN_BYTES = 1024
+_SAFETY = 2.0  # parse once the bound is within 2x of the limit
+_MAX_TOKENS_PER_BYTE = 4.0
+
+
+class SizeBound:
+    """Decides from a body's bytes whether it can be forwarded without parsing."""
+
+    def __init__(self, limit: Callable[[str], int]) -> None:
+        self._limit = limit
+        self.tokens_per_byte = 0.25
+
+    def estimate(self, raw: bytes) -> int:
+        """An upper bound of ``raw``'s prompt size in tokens, as far as is known."""
+        media = sum(raw.count(marker) for marker in _MEDIA_MARKERS)
+        return int(len(raw) * self.tokens_per_byte) + media * DEFAULT_TOKENS_PER_MEDIA
+
+    def far_under(self, raw: bytes) -> int | None:
+        """``raw``'s bound when it is far under its model's limit, else ``None``."""
+        head = raw.lstrip()[:1]
+        if head != b"{" or raw.count(b'"model"') != 1 or raw.count(b'"messages"') != 1:
+            return None
+        model = _MODEL.search(raw)
+        if model is None or _MESSAGES.search(raw) is None:
+            return None
+        try:
+            name = model.group(1).decode()
+        except UnicodeDecodeError:
+            return None
+        tokens = self.estimate(raw)
+        return tokens if tokens * _SAFETY < self._limit(name) else None
+
+    def learn(self, forwarded: bytes, input_tokens: int) -> None:
+        """Take in a usage report: ``input_tokens`` for the ``forwarded`` body.
+
+        Bodies under 1 KiB (fixed prompt overhead dominates) and bodies with media
+        (charged by the upstream in its own way) teach nothing.
+        """
+        if len(forwarded) < _MIN_LEARN_BYTES or input_tokens <= 0:
+            return
+        if any(marker in forwarded for marker in _MEDIA_MARKERS):
+            return
+        ratio = min(input_tokens / len(forwarded), _MAX_TOKENS_PER_BYTE)
+        self.tokens_per_byte = max(self.tokens_per_byte, ratio)
