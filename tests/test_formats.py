@@ -403,3 +403,13 @@ def test_openai_round_trip(history: list[Message]) -> None:
 def test_anthropic_round_trip(history: list[Message]) -> None:
     system, wire = to_anthropic(history)
     assert from_anthropic(wire, system) == history
+
+
+def test_a_bad_anthropic_image_names_its_message_once() -> None:
+    bad = {
+        "type": "image",
+        "source": {"type": "base64", "media_type": "image/tiff", "data": "AA=="},
+    }
+    with pytest.raises(ValueError, match="image/tiff") as info:
+        from_anthropic([{"role": "user", "content": [bad]}])
+    assert str(info.value).count("message 0") == 1

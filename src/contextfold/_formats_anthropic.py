@@ -154,7 +154,10 @@ def _parse_block(block: Any, where: str) -> ContentBlock:
             case _:
                 raise ValueError(f"unsupported content block type {kind!r}")
     except ValueError as exc:
-        raise ValueError(f"{where}: {exc}") from None
+        reason = str(exc)  # nested parts already say where they are
+        raise ValueError(
+            reason if reason.startswith(f"{where}:") else f"{where}: {reason}"
+        ) from None
 
 
 def _str(d: Mapping[str, Any], name: str) -> str:
