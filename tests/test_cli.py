@@ -437,6 +437,18 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run("serve", "--port", str(port), "--db", str(tmp_path / "c.db"), timeout=30)
+    assert result.returncode == 1
+    line = assert_one_line_error(result)
+    assert line.startswith(f"contextfold: error: cannot listen on 127.0.0.1:{port}: ")
+    assert "in use" in line
+
+
 def test_serve_starts_the_proxy_on_localhost(tmp_path: Path) -> None:
     assert CLI
     port = _free_port()

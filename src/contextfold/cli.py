@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import inspect
 import os
+import socket
 import sqlite3
 import sys
 from collections.abc import Callable, Coroutine, Sequence
@@ -157,6 +158,7 @@ def _serve(args: argparse.Namespace) -> object:
                 "the proxy needs the 'proxy' extra: pip install 'contextfold[proxy]'"
             ) from None
         raise CLIError(f"the proxy is not available in this installation ({exc})") from None
+    _check_address(args.host, args.port)
     if args.db is not None:
         asyncio.run(_open_cache(Path(args.db)))
     options: dict[str, Any] = {"db_path": args.db}
@@ -166,6 +168,24 @@ def _serve(args: argparse.Namespace) -> object:
         options["upstream_anthropic"] = args.upstream_anthropic
     serve: Callable[..., object] = proxy.serve
     return serve(host=args.host, port=args.port, **options)
+
+
+def _check_address(host: str, port: int) -> None:
+    """Bind ``host:port`` and let it go, so that a port in use or an unknown host is a
+    one-line error here rather than uvicorn's log and exit status 3. (Another process
+    may still take the port in between; uvicorn then reports it.)"""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as exc:
+        raise CLIError(f"--host {host}: {exc.strerror}") from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise CLIError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 async def _open_cache(path: Path) -> None:
@@ -200,7 +220,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command == "serve":
-            started = _serve(args)
+            try:
+                started = _serve(args)
+            except SystemExit as exc:  # uvicorn exits (status 3) when startup fails
+                if exc.code in (0, None):
+                    return 0
+                return _fail("the proxy failed to start (its log is above)")
             if inspect.isawaitable(started):
                 asyncio.run(_await(started))
             return 0
