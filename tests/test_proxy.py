@@ -742,6 +742,26 @@ async def test_summaries_use_only_the_callers_credentials(
         assert "x-api-key" not in seen.headers
 
 
+async def test_the_proxy_scrubs_the_callers_token_where_the_transport_does_not(
+    app: Starlette, upstream: Upstream, caplog: pytest.LogCaptureFixture
+) -> None:
+    # An OAuth bearer token is no SDK api_key: the transport cannot know it is secret,
+    # so only the proxy's own redaction keeps the upstream's echo of it out.
+    token = "client-oauth-SECRET-4d3c2b1a"
+    upstream.fail_summary = (401, {"error": {"message": f"token {token} has expired"}})
+    async with local(app) as client:
+        reply = await client.post(
+            "/v1/messages",
+            json={"model": MODEL, "max_tokens": 10, "messages": anthropic_history(24)},
+            headers={"authorization": f"Bearer {token}"},
+        )
+    error = reply.headers["x-contextfold-error"]
+    assert "token [redacted] has expired" in error
+    assert token not in error
+    assert token not in caplog.text
+    assert "summarization failed" in caplog.text
+
+
 async def test_hop_by_hop_headers_are_not_forwarded(app: Starlette, upstream: Upstream) -> None:
     async with local(app) as client:
         reply = await client.get(

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
+import re
 import socket
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import anthropic
@@ -15,7 +18,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from contextfold.formats import from_openai
-from contextfold.proxy import create_app
+from contextfold.proxy import create_app, serve
 from contextfold.validation import validate_history
 from tests._proxy_upstream import Upstream, anthropic_history, openai_history
 
@@ -151,3 +154,51 @@ async def test_upstream_status_passes_through_over_real_sockets(
     assert reply.status_code == 429
     assert reply.json() == {"error": {"message": "slow down"}}
     assert reply.headers["retry-after"] == "3"
+
+
+def test_serve_binds_loopback_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append(kwargs))
+    serve()
+    serve(host="0.0.0.0", port=9000)
+    assert calls[0]["host"] == "127.0.0.1"
+    assert calls[0]["port"] == 8787
+    assert (calls[1]["host"], calls[1]["port"]) == ("0.0.0.0", 9000)
+
+
+QUICKSTART = Path(__file__).parent.parent / "examples" / "proxy_quickstart.md"
+
+
+async def test_the_quickstart_python_snippets_run_against_the_proxy(
+    upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = QUICKSTART.read_text()
+    snippets = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+    assert len(snippets) == 3
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    served: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: served.append((app, kwargs)))
+    async with Served(upstream.app()) as up:
+        # 1: serve(...) and create_app(...) with the documented keywords
+        exec(compile(snippets[0], "quickstart-1", "exec"), {})
+        assert served[0][1]["host"] == "127.0.0.1"
+        app = create_app(
+            upstream_openai=f"{up.url}/v1", upstream_anthropic=up.url, db_path="proxy.db"
+        )
+        async with Served(app) as proxy:
+            # 2, 3: the stock clients, pointed at the proxy's real port
+            history = openai_history(2)
+            for snippet, messages in ((snippets[1], history), (snippets[2], history[1:])):
+                code = snippet.replace("http://127.0.0.1:8787", proxy.url)
+                flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+                result = eval(
+                    compile(code, "quickstart", "exec", flags=flags), {"history": messages}
+                )
+                if result is not None:
+                    await result
+    chats = upstream.chats
+    assert [c.path for c in chats] == ["/v1/chat/completions", "/v1/messages"]
+    assert chats[0].headers["authorization"] == f"Bearer {KEY}"
+    assert (tmp_path / "proxy.db").exists()

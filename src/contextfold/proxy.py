@@ -21,6 +21,10 @@ Routes:
 Anything else (``GET /v1/models``, ``/v1/embeddings``, ``/v1/messages/count_tokens``...)
     Proxied transparently: ``/v1/messages…`` and requests carrying an
     ``anthropic-version`` header go to the Anthropic upstream, the rest to OpenAI.
+    Limit: these are buffered whole, both ways (only server-sent event streams are
+    relayed as they arrive), and their request bodies are held to
+    ``max_body_bytes`` like chat requests; upload large files to the provider
+    directly.
 
 Summaries are made through :class:`~contextfold.transports.openai.OpenAITransport`
 or :class:`~contextfold.transports.anthropic.AnthropicTransport` pointed at the
