@@ -98,9 +98,13 @@ class Upstream:
 
     async def openai(self, request: Request) -> Response:
         seen = await self._record(request)
-        body = seen.json
-        model = body["model"]
-        if _system_text(body).startswith(SUMMARY_PROMPT_START):
+        try:
+            body = seen.json
+            model = body["model"]
+            system = _system_text(body)
+        except Exception:  # a real API answers what it cannot read with a 400
+            return json_reply({"error": {"message": "malformed request"}}, status_code=400)
+        if system.startswith(SUMMARY_PROMPT_START):
             reply = await self._summary_reply(seen)
             if not isinstance(reply, str):
                 return json_reply(reply[1], status_code=reply[0])
@@ -138,9 +142,13 @@ class Upstream:
 
     async def anthropic(self, request: Request) -> Response:
         seen = await self._record(request)
-        body = seen.json
-        model = body["model"]
-        if _system_text(body).startswith(SUMMARY_PROMPT_START):
+        try:
+            body = seen.json
+            model = body["model"]
+            system = _system_text(body)
+        except Exception:  # a real API answers what it cannot read with a 400
+            return json_reply({"error": {"message": "malformed request"}}, status_code=400)
+        if system.startswith(SUMMARY_PROMPT_START):
             reply = await self._summary_reply(seen)
             if not isinstance(reply, str):
                 return json_reply(reply[1], status_code=reply[0])
