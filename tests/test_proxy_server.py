@@ -193,11 +193,11 @@ async def test_the_quickstart_python_snippets_run_against_the_proxy(
             for snippet, messages in ((snippets[1], history), (snippets[2], history[1:])):
                 code = snippet.replace("http://127.0.0.1:8787", proxy.url)
                 flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
-                result = eval(
-                    compile(code, "quickstart", "exec", flags=flags), {"history": messages}
-                )
+                namespace: dict[str, Any] = {"history": messages}
+                result = eval(compile(code, "quickstart", "exec", flags=flags), namespace)
                 if result is not None:
                     await result
+                await namespace["client"].close()
     chats = upstream.chats
     assert [c.path for c in chats] == ["/v1/chat/completions", "/v1/messages"]
     assert chats[0].headers["authorization"] == f"Bearer {KEY}"
