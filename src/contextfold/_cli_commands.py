@@ -34,7 +34,7 @@ __all__ = ["PROVIDERS", "CLIError", "cmd_compact", "cmd_demo", "cmd_sessions", "
 
 # provider -> (API key variable, default model)
 PROVIDERS: dict[str, tuple[str, str]] = {
-    "anthropic": ("ANTHROPIC_API_KEY", "claude-sonnet-4-5"),
+    "anthropic": ("ANTHROPIC_API_KEY", "claude-haiku-4-5"),
     "openai": ("OPENAI_API_KEY", "gpt-4o-mini"),
 }
 

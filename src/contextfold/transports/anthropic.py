@@ -1,6 +1,6 @@
 """A transport on the official ``anthropic`` async SDK (Messages API).
 
->>> transport = AnthropicTransport("claude-sonnet-4-5")          # reads ANTHROPIC_API_KEY
+>>> transport = AnthropicTransport("claude-haiku-4-5")           # reads ANTHROPIC_API_KEY
 >>> reply = await transport.complete([Message.user("Hi")], system="Be brief.")
 
 What it sends: text, images, tools and tool results (``is_error`` kept), thinking
