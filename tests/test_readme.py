@@ -1,0 +1,38 @@
+"""README examples that show their output must still print exactly that output."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+# A runnable example is a ```python block that calls asyncio.run, followed by a ```text block.
+EXAMPLES = [
+    (code, output)
+    for code, output in re.findall(
+        r"```python\n((?:(?!```).)*)```\s*```text\n((?:(?!```).)*)```", README, re.S
+    )
+    if "asyncio.run(" in code
+]
+
+
+def test_the_readme_has_examples_with_output() -> None:
+    assert len(EXAMPLES) >= 3
+
+
+@pytest.mark.parametrize(("code", "output"), EXAMPLES, ids=lambda v: str(v)[:40])
+def test_readme_example_prints_what_the_readme_says(code: str, output: str, tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,  # examples that write files (a SQLite database) write them here
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == output.strip()
