@@ -10,6 +10,7 @@ import inspect
 import logging
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from contextfold._compactor import (
@@ -39,6 +40,17 @@ from contextfold.tokens import (
 from contextfold.transports.base import CompletionTransport, ToolSpec, Usage
 
 logger = logging.getLogger("contextfold.compaction")
+
+
+@dataclass(slots=True)
+class _Attempt:
+    """One compaction attempt: what triggered it, and what it has cost so far."""
+
+    trigger: Trigger
+    tokens: int
+    summarizer: Summarizer
+    started: float = field(default_factory=time.monotonic)
+    messages: int = 0
 
 
 class AutoCompactStore(ContextStore):
@@ -141,7 +153,6 @@ class AutoCompactStore(ContextStore):
         # Stores that can replace a prefix atomically need no lock around appends.
         self._prefix_splice = isinstance(store, PrefixReplacing)
         self._splice_lock = asyncio.Lock()
-        self._attempt_messages = 0
 
     # -- settings --------------------------------------------------------------------
 
@@ -301,22 +312,32 @@ class AutoCompactStore(ContextStore):
         ``get_history``): a failure here must not lose the reply the agent already paid
         for, so it becomes a ``failed`` event and the history stays as it was.
         """
-        started = time.monotonic()
-        summarizer = make_summarizer(self.summary_transport, self._opts)
-        self._attempt_messages = 0
+        attempt = _Attempt(trigger, tokens, make_summarizer(self.summary_transport, self._opts))
         try:
-            return await self._compact_once(trigger, tokens, summarizer, started)
+            return await self._compact_once(attempt)
         except Exception as exc:
-            return await self._failed(trigger, tokens, started, exc, summarizer)
+            self._failures += 1
+            self._skip = min(2 ** (self._failures - 1), self.max_backoff)
+            outcome: Outcome = "rejected" if isinstance(exc, SummaryRejectedError) else "failed"
+            error = f"{type(exc).__name__}: {exc}"
+            logger.warning(
+                "compaction of session %s %s (%s); history left untouched, "
+                "next %d trigger(s) skipped",
+                self.session_id,
+                outcome,
+                error,
+                self._skip,
+            )
+            await self._after(attempt, outcome, error=error)
+            return False
         finally:
-            self.summarizer_usage = self.summarizer_usage + summarizer.usage
+            self.summarizer_usage = self.summarizer_usage + attempt.summarizer.usage
 
-    async def _compact_once(
-        self, trigger: Trigger, tokens: int, summarizer: Summarizer, started: float
-    ) -> bool:
+    async def _compact_once(self, attempt: _Attempt) -> bool:
         snapshot = await self.inner.get_history()
-        self._attempt_messages = len(snapshot)
-        await self._emit(self._event("before", trigger, tokens, len(snapshot)))
+        attempt.messages = len(snapshot)
+        tokens = attempt.tokens
+        await self._emit(self._event("before", attempt.trigger, tokens, len(snapshot)))
         limit = self.limit
         target = int(limit * self.target_ratio)
         counter = self._opts.counter
@@ -338,7 +359,7 @@ class AutoCompactStore(ContextStore):
             self._opts,
             target_tokens=target,
             scale=scale,
-            summarizer=summarizer,
+            summarizer=attempt.summarizer,
         )
         outcome: Outcome = "compacted"
         if result is not None:
@@ -351,33 +372,14 @@ class AutoCompactStore(ContextStore):
             )
             if int(counted * scale) <= target or new_messages == snapshot:
                 self._floor = tokens
-                await self._emit(
-                    self._event(
-                        "after",
-                        trigger,
-                        tokens,
-                        len(snapshot),
-                        outcome="skipped",
-                        duration_s=time.monotonic() - started,
-                    )
-                )
+                await self._after(attempt, "skipped")
                 return False
             outcome = "truncated"
 
         appended = await self._commit(snapshot, new_messages)
         if appended is None:
-            await self._emit(
-                self._event(
-                    "after",
-                    trigger,
-                    tokens,
-                    len(snapshot),
-                    outcome="conflict",
-                    summarizer_usage=summarizer.usage,
-                    summarizer_requests=summarizer.requests,
-                    duration_s=time.monotonic() - started,
-                    error="the history changed underneath the compaction",
-                )
+            await self._after(
+                attempt, "conflict", error="the history changed underneath the compaction"
             )
             return False
         after = estimate([*new_messages, *appended])
@@ -386,21 +388,13 @@ class AutoCompactStore(ContextStore):
         self._anchor, self._since_anchor = after, 0
         # Could not get under the limit: wait for usage to grow past this point again.
         self._floor = max(tokens, after) if after > limit else None
-        await self._emit(
-            self._event(
-                "after",
-                trigger,
-                tokens,
-                len(snapshot),
-                messages_after=len(new_messages) + len(appended),
-                tokens_after=after,
-                summary_tokens=counter(result.summary) if result else 0,
-                summarized_messages=result.summarized_messages if result else 0,
-                summarizer_usage=summarizer.usage,
-                summarizer_requests=summarizer.requests,
-                duration_s=time.monotonic() - started,
-                outcome=outcome,
-            )
+        await self._after(
+            attempt,
+            outcome,
+            messages_after=len(new_messages) + len(appended),
+            tokens_after=after,
+            summary_tokens=counter(result.summary) if result else 0,
+            summarized_messages=result.summarized_messages if result else 0,
         )
         logger.info(
             "compacted session %s: %d -> %d messages, ~%d -> ~%d tokens (%s trigger, %s)",
@@ -409,7 +403,7 @@ class AutoCompactStore(ContextStore):
             len(new_messages) + len(appended),
             tokens,
             after,
-            trigger,
+            attempt.trigger,
             outcome,
         )
         return True
@@ -427,39 +421,22 @@ class AutoCompactStore(ContextStore):
                 del noted[:noted_count]
         return appended
 
-    async def _failed(
-        self,
-        trigger: Trigger,
-        tokens: int,
-        started: float,
-        exc: Exception,
-        summarizer: Summarizer,
-    ) -> bool:
-        self._failures += 1
-        self._skip = min(2 ** (self._failures - 1), self.max_backoff)
-        outcome: Outcome = "rejected" if isinstance(exc, SummaryRejectedError) else "failed"
-        error = f"{type(exc).__name__}: {exc}"
-        logger.warning(
-            "compaction of session %s %s (%s); history left untouched, next %d trigger(s) skipped",
-            self.session_id,
-            outcome,
-            error,
-            self._skip,
-        )
+    async def _after(self, attempt: _Attempt, outcome: Outcome, **fields: Any) -> None:
+        """Report how ``attempt`` ended, with its duration and the summarizer's usage."""
+        summarizer = attempt.summarizer
         await self._emit(
             self._event(
                 "after",
-                trigger,
-                tokens,
-                self._attempt_messages,
+                attempt.trigger,
+                attempt.tokens,
+                attempt.messages,
                 outcome=outcome,
-                error=error,
                 summarizer_usage=summarizer.usage,
                 summarizer_requests=summarizer.requests,
-                duration_s=time.monotonic() - started,
+                duration_s=time.monotonic() - attempt.started,
+                **fields,
             )
         )
-        return False
 
     async def _emit(self, event: CompactionEvent) -> None:
         self.last_event = event
