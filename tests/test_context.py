@@ -271,3 +271,14 @@ async def test_nested_values_are_never_shared_with_the_store(store: ContextStore
     fresh = await store.get_history()
     assert fresh[1].tool_uses[0].input == {"path": "a.py", "opts": {"n": 1}}
     assert fresh[2].tool_results[0].content == [TextBlock("done")]
+
+
+async def test_preview_is_the_first_user_text_even_after_a_rewrite(store: ContextStore) -> None:
+    await store.append(Message.user("Original task: migrate the billing tables"))
+    await store.append(Message.assistant("On it."))
+    await store.replace_history(
+        [Message.user("A summary of earlier work"), Message.assistant("ok")]
+    )
+    mine = next(s for s in await store.list_sessions() if s.session_id == store.session_id)
+    assert mine.preview == "Original task: migrate the billing tables"
+    assert mine.message_count == 2

@@ -209,25 +209,38 @@ class PrefixReplacing(Protocol):
 
 
 class MemoryContextStore(ContextStore):
-    """A store that keeps one session in process memory."""
+    """A store that keeps one session in process memory.
+
+    Like the persistent stores, its session preview is the first user text the
+    session was given; a compaction that rewrites the history does not change it.
+    """
 
     def __init__(self, history: Iterable[Message] | None = None) -> None:
         self._messages: list[Message] = [m.copy() for m in history or ()]
         self._input_tokens = 0
         self._output_tokens = 0
         self._created_at = _now()
+        self._preview = preview_of(self._messages)
+
+    def _note_preview(self, messages: Iterable[Message]) -> None:
+        if not self._preview:
+            self._preview = preview_of(messages)
 
     async def append(self, message: Message) -> None:
         self._messages.append(message.copy())
+        if not self._preview and message.role == "user":
+            self._note_preview([message])
 
     async def get_history(self) -> list[Message]:
         return [m.copy() for m in self._messages]
 
     async def clear(self) -> None:
         self._messages = []
+        self._preview = ""
 
     async def replace_history(self, messages: Sequence[Message]) -> None:
         self._messages = [m.copy() for m in messages]
+        self._note_preview(messages)
 
     async def replace_prefix(self, count: int, messages: Sequence[Message]) -> None:
         """Replace the first ``count`` messages with ``messages``, keeping the rest."""
@@ -236,11 +249,25 @@ class MemoryContextStore(ContextStore):
                 f"cannot replace {count} messages of a {len(self._messages)}-message history"
             )
         self._messages[:count] = [m.copy() for m in messages]
+        self._note_preview(messages)
 
     async def fork(self) -> MemoryContextStore:
         forked = MemoryContextStore(copy.deepcopy(self._messages))
         forked._input_tokens, forked._output_tokens = self._input_tokens, self._output_tokens
+        forked._preview = self._preview
         return forked
+
+    async def list_sessions(self) -> list[SessionInfo]:
+        return [
+            SessionInfo(
+                session_id=self.session_id,
+                message_count=len(self._messages),
+                preview=self._preview,
+                created_at=self._created_at,
+                input_tokens=self._input_tokens,
+                output_tokens=self._output_tokens,
+            )
+        ]
 
     async def set_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
         self._input_tokens, self._output_tokens = input_tokens, output_tokens
