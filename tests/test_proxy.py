@@ -890,3 +890,55 @@ async def test_any_httpx2_transport_can_be_the_upstream(make_app: MakeApp) -> No
         reply = await client.post("/v1/chat/completions", json=body)
     assert reply.json()["seen"] == "/v1/chat/completions"
     assert reply.headers["x-contextfold-compacted"] == "false"
+
+
+def test_history_memo_parses_and_hashes_only_what_a_growing_history_adds() -> None:
+    from contextfold._proxy_cache import chain_hashes
+    from contextfold._proxy_memo import HistoryMemo
+
+    memo = HistoryMemo()
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    wire: list[dict[str, Any]] = [
+        {"role": "system", "content": "be brief"},
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": "one"},
+    ]
+    first = memo.parse("openai", "m", wire)
+    assert (memo.parses, memo.hashed) == (4, 4)
+    # a second tool result merges into the message before it: parsing and hashing
+    # resume at the assistant message
+    grown = [*wire, {"role": "tool", "tool_call_id": "c1", "content": "two"}]
+    grown += [{"role": "assistant", "content": "done"}, {"role": "user", "content": "next"}]
+    second = memo.parse("openai", "m", grown)
+    assert second.messages == from_openai(grown)
+    assert second.chain == chain_hashes("m", from_openai(grown))
+    assert first.messages == from_openai(wire)
+    assert (memo.parses, memo.hashed) == (4 + 5, 4 + 4)
+    again = memo.parse("openai", "m", grown)  # a retry parses nothing
+    assert again.chain == second.chain
+    assert (memo.parses, memo.hashed) == (9, 8)
+    # a diverging branch reuses the common part; a bad message raises formats' error
+    branch = [*grown[:5], {"role": "assistant", "content": "other"}]
+    assert memo.parse("openai", "m", branch).chain == chain_hashes("m", from_openai(branch))
+    assert memo.parses == 10
+    with pytest.raises(ValueError, match="message 7 has unsupported role"):
+        memo.parse("openai", "m", [*grown, {"role": "robot"}])
+
+
+def test_history_memo_matches_formats_for_anthropic_histories() -> None:
+    from contextfold._proxy_cache import chain_hashes
+    from contextfold._proxy_memo import HistoryMemo
+
+    memo = HistoryMemo()
+    wire: list[dict[str, Any]] = [{"role": "user", "content": "hi"}]
+    for turn in range(5):
+        wire = [*wire, {"role": "assistant", "content": f"a{turn}"}]
+        wire = [*wire, {"role": "user", "content": [{"type": "text", "text": f"u{turn}"}]}]
+        got = memo.parse("anthropic", "m", wire, "sys")
+        assert got.messages == from_anthropic(wire, "sys")
+        assert got.chain == chain_hashes("m", from_anthropic(wire, "sys"))
+    assert memo.parses == len(wire)
+    other = memo.parse("anthropic", "m", wire, "another system")
+    assert other.messages[0].text == "another system"
+    assert memo.parses == 2 * len(wire)

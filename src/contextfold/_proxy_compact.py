@@ -28,6 +28,7 @@ from typing import Any, Literal, TypeVar
 from contextfold._compactor import Options, compact_history
 from contextfold._proxy_cache import CachedSummary, SummaryCache, UsageAnchors, chain_hashes
 from contextfold._proxy_dialects import Conversation, rebuild, reparse
+from contextfold._proxy_memo import HistoryMemo
 from contextfold._summarizer import acknowledgement, render_summary_message
 from contextfold.errors import CompactionError, ContextfoldError
 from contextfold.messages import Message
@@ -89,6 +90,7 @@ class Planner:
         self.target_ratio = target_ratio
         self.context_window = context_window
         self.summarizations = 0
+        self.memo = HistoryMemo()
         # hash of the exact history being compacted -> done when the job ends
         self._inflight: dict[str, asyncio.Future[None]] = {}
         # hash of a history whose compaction failed -> (consecutive failures, skips left)
@@ -120,7 +122,7 @@ class Planner:
         and the request is forwarded unchanged, with :data:`NO_CREDENTIALS` as error.
         """
         history = conv.messages
-        chain = chain_hashes(conv.model, history)
+        chain = conv.chain if conv.chain is not None else chain_hashes(conv.model, history)
         extra = _extra_tokens(conv, self.opts.counter)
         if len(history) <= conv.lead + 1:
             tokens = self.estimate(history, chain, extra)

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from contextfold._proxy_memo import HistoryMemo
 from contextfold.formats import from_anthropic, from_openai, to_anthropic, to_openai
 from contextfold.messages import Message
 
@@ -30,6 +31,7 @@ class Conversation:
     model: str
     messages: list[Message]
     lead: int  # how many system messages open ``messages``
+    chain: list[str] | None = None  # prefix hashes of ``messages``, when already known
 
 
 def parse_body(raw: bytes) -> tuple[dict[str, Any], str]:
@@ -56,8 +58,14 @@ def parse_body(raw: bytes) -> tuple[dict[str, Any], str]:
     return body, model
 
 
-def conversation(dialect: Dialect, body: dict[str, Any], model: str) -> Conversation:
+def conversation(
+    dialect: Dialect, body: dict[str, Any], model: str, memo: HistoryMemo | None = None
+) -> Conversation:
     """The history of a body accepted by :func:`parse_body`, as messages.
+
+    With a ``memo``, only the messages after the longest prefix it has seen are
+    parsed and hashed, and the result carries its prefix hashes (``chain``); the
+    messages are the same either way.
 
     :class:`ValueError` when the history holds content :mod:`contextfold.formats`
     does not model (images by URL, files, audio, server tools...) or content that is
@@ -65,17 +73,23 @@ def conversation(dialect: Dialect, body: dict[str, Any], model: str) -> Conversa
     upstream judge it.
     """
     wire = body["messages"]
-    if dialect == "openai":
-        messages = from_openai(wire)
-    else:
+    system = None
+    if dialect == "anthropic":
         system = body.get("system")
         if system is not None and not isinstance(system, str | list):
             raise ValueError("field 'system' must be a string or a list of text blocks")
+    chain = None
+    if memo is not None:
+        parsed = memo.parse(dialect, model, wire, system)
+        messages, chain = parsed.messages, parsed.chain
+    elif dialect == "openai":
+        messages = from_openai(wire)
+    else:
         messages = from_anthropic(wire, system)
     lead = 0
     while lead < len(messages) and messages[lead].role == "system":
         lead += 1
-    return Conversation(dialect, body, model, messages, lead)
+    return Conversation(dialect, body, model, messages, lead, chain)
 
 
 def _parse(dialect: Dialect, wire: Sequence[Mapping[str, Any]]) -> list[Message]:

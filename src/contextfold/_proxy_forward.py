@@ -251,7 +251,7 @@ class Forwarder:
         except ValueError as exc:
             return self._error(dialect, 400, str(exc))
         try:
-            conv = conversation(dialect, body, model)
+            conv = conversation(dialect, body, model, self.planner.memo)
         except ValueError as exc:
             reason = f"not compacted: the proxy does not model this request's content ({exc})"
             return await self._forward(request, dialect, raw, Plan.unchanged(reason))

@@ -1,0 +1,240 @@
+"""Incremental parsing and hashing of the growing histories clients resend.
+
+A client resends its whole history with every request, one or two messages longer
+each time. :class:`HistoryMemo` remembers, per conversation, the last history it
+parsed (its messages, its prefix hashes, the running hash at each safe cut) and,
+for a new request, parses and hashes only the messages after the longest prefix it
+has already seen. Results are exactly those of :func:`contextfold.formats.from_openai`
+/ :func:`~contextfold.formats.from_anthropic` and
+:func:`~contextfold._proxy_cache.chain_hashes` on the whole history.
+
+Prefixes are recognised by text: the wire list is serialized once with
+:func:`json.dumps`, whose output for a list is ``[`` + the items' own encodings
+joined by ``", "`` + ``]``. JSON values are self-delimiting, so a history whose text
+starts with the first ``k`` items' text of a remembered one (followed by ``,`` or
+``]``) holds exactly those ``k`` items; equal text means equal values, types included.
+
+A parse may resume at wire index ``k`` only where nothing before ``k`` is changed by
+what follows: every Anthropic message parses on its own, while an OpenAI ``tool``
+or ``user`` message may merge into the message before it, so OpenAI histories are
+cut only before ``assistant``, ``system`` and ``developer`` messages. Memoized
+messages are shared between requests and must not be mutated.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from contextfold._proxy_cache import canonical
+from contextfold.formats import from_anthropic, from_openai
+from contextfold.messages import Message
+
+_FRESH_OPENAI_ROLES = frozenset({"assistant", "system", "developer"})
+_PER_GROUP = 4  # remembered histories per opening (diverging branches of one conversation)
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """A parsed history and ``chain``, its prefix hashes (``chain_hashes`` exactly)."""
+
+    messages: list[Message]
+    chain: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class _Cut:
+    wire_index: int  # the parse may resume here
+    message_count: int  # messages parsed from wire[:wire_index]
+    state: Any  # the running chain hash after those messages (hashlib object)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Entry:
+    text: str  # json.dumps of the wire list
+    ends: list[int]  # ends[i]: where item i's text ends in ``text``
+    cuts: list[_Cut]  # ascending wire_index; the last one is the whole history
+    parsed: Parsed
+
+
+def _fresh(dialect: str, wire: Any) -> bool:
+    """Whether parsing may start at ``wire`` without reading the messages before it."""
+    if dialect == "anthropic":
+        return True
+    return isinstance(wire, Mapping) and wire.get("role") in _FRESH_OPENAI_ROLES
+
+
+class HistoryMemo:
+    """Parses and hashes histories, reusing the longest prefix already seen.
+
+    Bounded: at most ``max_entries`` remembered histories holding at most
+    ``max_chars`` characters of serialized history, least recently used dropped
+    first. Forgetting only costs time: every answer equals a parse from scratch.
+    ``parses`` counts the messages handed to the parser, ``hashed`` those hashed.
+    """
+
+    def __init__(self, max_entries: int = 256, max_chars: int = 64 * 1024 * 1024) -> None:
+        if max_entries < 1 or max_chars < 1:
+            raise ValueError("max_entries and max_chars must be at least 1")
+        self.max_entries = max_entries
+        self.max_chars = max_chars
+        self.parses = 0
+        self.hashed = 0
+        self._groups: OrderedDict[tuple[str, ...], list[_Entry]] = OrderedDict()
+        self._chars = 0
+        self._entries = 0
+
+    def parse(
+        self,
+        dialect: str,
+        model: str,
+        wire: Sequence[Any],
+        system: str | Sequence[Mapping[str, Any]] | None = None,
+    ) -> Parsed:
+        """``wire`` (and Anthropic's ``system``) parsed and hashed under ``model``.
+
+        Raises the :class:`ValueError` the ``formats`` parser raises for the whole
+        history when it holds content the parser rejects.
+        """
+        try:
+            text = json.dumps(wire)
+            opening = json.dumps(wire[0]) if wire else ""
+            key = (dialect, model, json.dumps(system), opening)
+        except (TypeError, ValueError, RecursionError):
+            return self._scratch(dialect, model, wire, system)
+        group = self._groups.get(key, [])
+        best: tuple[_Entry, _Cut] | None = None
+        for entry in group:
+            cut = _resume(dialect, entry, text, wire)
+            if cut is not None and (best is None or cut.wire_index > best[1].wire_index):
+                best = (entry, cut)
+        try:
+            entry = self._extend(dialect, model, wire, system, text, best)
+        except ValueError:
+            return self._scratch(dialect, model, wire, system)
+        if best is not None and best[1] is best[0].cuts[-1] and best[0] in group:
+            group.remove(best[0])  # superseded: the new history extends it whole
+            self._forget(best[0])
+        group.insert(0, entry)
+        self._chars += len(entry.text)
+        self._entries += 1
+        while len(group) > _PER_GROUP:
+            self._forget(group.pop())
+        self._groups[key] = group
+        self._groups.move_to_end(key)
+        while self._groups and (self._entries > self.max_entries or self._chars > self.max_chars):
+            _, dropped = self._groups.popitem(last=False)
+            for old in dropped:
+                self._forget(old)
+        return entry.parsed
+
+    def _forget(self, entry: _Entry) -> None:
+        self._chars -= len(entry.text)
+        self._entries -= 1
+
+    def _scratch(
+        self,
+        dialect: str,
+        model: str,
+        wire: Sequence[Any],
+        system: str | Sequence[Mapping[str, Any]] | None,
+    ) -> Parsed:
+        """The whole history parsed from scratch, not remembered (the parser's errors raise)."""
+        self.parses += len(wire)
+        messages = from_openai(wire) if dialect == "openai" else from_anthropic(wire, system)
+        running = hashlib.sha256(model.encode(errors="surrogatepass"))
+        chain = [running.hexdigest()]
+        for message in messages:
+            _update(running, message)
+            chain.append(running.hexdigest())
+        self.hashed += len(messages)
+        return Parsed(messages, chain)
+
+    def _extend(
+        self,
+        dialect: str,
+        model: str,
+        wire: Sequence[Any],
+        system: str | Sequence[Mapping[str, Any]] | None,
+        text: str,
+        best: tuple[_Entry, _Cut] | None,
+    ) -> _Entry:
+        if best is None:
+            head = from_anthropic([], system) if dialect == "anthropic" else []
+            running = hashlib.sha256(model.encode(errors="surrogatepass"))
+            messages: list[Message] = []
+            chain = [running.hexdigest()]
+            start = 0
+            ends: list[int] = []
+            cuts: list[_Cut] = []
+            tail_head = head
+        else:
+            entry, cut = best
+            running = cut.state.copy()
+            messages = entry.parsed.messages[: cut.message_count]
+            chain = entry.parsed.chain[: cut.message_count + 1]
+            start = cut.wire_index
+            ends = entry.ends[:start]
+            cuts = [c for c in entry.cuts if c.wire_index < start]
+            tail_head = []
+        for message in tail_head:
+            messages.append(message)
+            _update(running, message)
+            chain.append(running.hexdigest())
+            self.hashed += 1
+        position = ends[-1] if ends else 1
+        for i in range(start, len(wire)):
+            position += len(json.dumps(wire[i])) + (2 if i else 0)
+            ends.append(position)
+        if position + 1 != len(text):
+            raise ValueError("the history's text is not its items' text joined")
+        i = start
+        while i < len(wire):
+            if _fresh(dialect, wire[i]):
+                cuts.append(_Cut(i, len(messages), running.copy()))
+            j = i + 1
+            while j < len(wire) and not _fresh(dialect, wire[j]):
+                j += 1
+            self.parses += j - i
+            segment = wire[i:j]
+            parsed = from_openai(segment) if dialect == "openai" else from_anthropic(segment)
+            for message in parsed:
+                messages.append(message)
+                _update(running, message)
+                chain.append(running.hexdigest())
+                self.hashed += 1
+            i = j
+        cuts.append(_Cut(len(wire), len(messages), running.copy()))
+        return _Entry(text, ends, cuts, Parsed(messages, chain))
+
+
+def _update(running: Any, message: Message) -> None:
+    data = canonical(message)
+    running.update(len(data).to_bytes(8, "big"))
+    running.update(data)
+
+
+def _resume(dialect: str, entry: _Entry, text: str, wire: Sequence[Any]) -> _Cut | None:
+    """The latest cut of ``entry`` that ``wire`` (serialized as ``text``) may resume at."""
+    low, high = 0, min(len(entry.ends), len(wire))  # items known equal: ``low``
+    while low < high:
+        mid = (low + high + 1) // 2
+        end = entry.ends[mid - 1]
+        if text.startswith(entry.text[:end]) and text[end : end + 1] in (",", "]"):
+            low = mid
+        else:
+            high = mid - 1
+    common = low
+    for cut in reversed(entry.cuts):
+        if cut.wire_index > common:
+            continue
+        # Past the common part the new history must start afresh (or end) here too.
+        if cut.wire_index == len(wire) or _fresh(dialect, wire[cut.wire_index]):
+            return cut
+        if cut.wire_index < common:
+            return cut
+    return None
