@@ -65,6 +65,20 @@ def summarizer(text: str = SUMMARY) -> FunctionTransport:
     return FunctionTransport(lambda request: make_text_response(text))
 
 
+class GatedSummarizer(FunctionTransport):
+    """A summarizer that signals ``started`` and answers only once ``release`` is set,
+    so a test can act while a compaction is in flight."""
+
+    def __init__(self) -> None:
+        self.started, self.release = asyncio.Event(), asyncio.Event()
+        super().__init__(self._reply)
+
+    async def _reply(self, request: StubRequest) -> StubResponse:
+        self.started.set()
+        await self.release.wait()
+        return make_text_response(SUMMARY)
+
+
 # --- compact_context -------------------------------------------------------------------
 
 
@@ -479,27 +493,20 @@ async def test_context_overflow_forces_compaction_and_the_agent_retries() -> Non
 
 
 async def test_messages_appended_during_summarization_are_kept_in_order() -> None:
-    release = asyncio.Event()
-    started = asyncio.Event()
-
-    async def slow(request: StubRequest) -> StubResponse:
-        started.set()
-        await release.wait()
-        return make_text_response(SUMMARY)
-
+    gated = GatedSummarizer()
     store = AutoCompactStore(
         MemoryContextStore(alternating(20)),
         StubTransport(model=WINDOW),
         keep_recent=2,
-        summary_transport=FunctionTransport(slow),
+        summary_transport=gated,
         proactive=False,
     )
     task = asyncio.create_task(store.add_context_tokens(3_500, 1))
-    await started.wait()
+    await gated.started.wait()
     late = [Message.assistant("late 1"), Message.user("late 2"), Message.assistant("late 3")]
     for m in late:
         await store.append(m)
-    release.set()
+    gated.release.set()
     await task
     history = await store.get_history()
     assert history[-3:] == late
@@ -667,22 +674,16 @@ async def test_appends_straight_to_the_inner_store_during_summarization_are_kept
     even one that bypasses the wrapper (another process sharing the session)."""
     for m in alternating(20):
         await store.append(m)
-    started, release = asyncio.Event(), asyncio.Event()
-
-    async def slow(request: StubRequest) -> StubResponse:
-        started.set()
-        await release.wait()
-        return make_text_response(SUMMARY)
-
+    gated = GatedSummarizer()
     wrapped = AutoCompactStore(
-        store, StubTransport(model=WINDOW), keep_recent=2, summary_transport=FunctionTransport(slow)
+        store, StubTransport(model=WINDOW), keep_recent=2, summary_transport=gated
     )
     task = asyncio.create_task(wrapped.add_context_tokens(3_500, 1))
-    await started.wait()
+    await gated.started.wait()
     late = [Message.user("from another process"), Message.assistant("answered elsewhere")]
     for m in late:
         await store.append(m)  # not through the wrapper
-    release.set()
+    gated.release.set()
     await task
     history = await store.get_history()
     assert wrapped.compactions == 1

@@ -29,7 +29,7 @@ from contextfold.testing import (
 )
 from contextfold.tokens import count_tokens
 from contextfold.validation import validate_history
-from tests.test_compaction import SUMMARY, WINDOW, alternating, summarizer
+from tests.test_compaction import SUMMARY, WINDOW, GatedSummarizer, alternating, summarizer
 
 
 class ListStore(ContextStore):
@@ -69,20 +69,14 @@ class NoClearStore(ContextStore):
 
 async def test_store_without_replace_prefix_compacts_and_keeps_concurrent_appends() -> None:
     inner = ListStore(alternating(20))
-    started, release = asyncio.Event(), asyncio.Event()
-
-    async def slow(request: StubRequest) -> StubResponse:
-        started.set()
-        await release.wait()
-        return make_text_response(SUMMARY)
-
+    gated = GatedSummarizer()
     store = AutoCompactStore(
-        inner, StubTransport(model=WINDOW), keep_recent=2, summary_transport=FunctionTransport(slow)
+        inner, StubTransport(model=WINDOW), keep_recent=2, summary_transport=gated
     )
     task = asyncio.create_task(store.add_context_tokens(3_500, 1))
-    await started.wait()
+    await gated.started.wait()
     await store.append(Message.user("late"))
-    release.set()
+    gated.release.set()
     await task
     history = await store.get_history()
     assert store.compactions == 1
@@ -319,24 +313,18 @@ async def test_a_hook_that_appends_during_a_conflict_does_not_deadlock() -> None
 
 @pytest.mark.parametrize("size", [1, 2])
 async def test_appends_during_compaction_are_not_counted_twice(size: int) -> None:
-    started, release = asyncio.Event(), asyncio.Event()
-
-    async def slow(request: StubRequest) -> StubResponse:
-        started.set()
-        await release.wait()
-        return make_text_response(SUMMARY)
-
+    gated = GatedSummarizer()
     store = AutoCompactStore(
         MemoryContextStore(alternating(20)),
         StubTransport(model=WINDOW),
         keep_recent=2,
-        summary_transport=FunctionTransport(slow),
+        summary_transport=gated,
     )
     compaction = asyncio.create_task(store.compact())
-    await started.wait()
+    await gated.started.wait()
     for _ in range(size):
         await store.append(Message("user", [TextBlock("z" * 2_000)]))
-    release.set()
+    gated.release.set()
     assert await compaction
     anchor = store.last_event.tokens_after if store.last_event else None
     assert anchor is not None
