@@ -32,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from contextfold._sqlstore import SQLStore
+from contextfold._sql.store import SQLStore
 from contextfold._storage import encode_message
 from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.messages import Message

@@ -14,7 +14,7 @@ import asyncio
 import sys
 import time
 
-from contextfold._sqlstore import SQLStore
+from contextfold._sql.store import SQLStore
 from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.messages import Message
 

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from contextfold import MemoryContextStore, Message, ModelInfo
 from contextfold._split import choose_cut
-from contextfold._summarizer import acknowledgement
 from contextfold.compaction import AutoCompactStore, compact_context
+from contextfold.compaction._summarizer import acknowledgement
 from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
 from contextfold.validation import validate_history
 from tests.strategies_hyp import histories, user_messages

@@ -11,7 +11,7 @@ from contextfold import (
     ToolUseBlock,
     compact_context,
 )
-from contextfold._extractive import SECTIONS, ExtractiveSummarizer
+from contextfold.cli._extractive import SECTIONS, ExtractiveSummarizer
 
 
 def session(start: int = 0, rounds: int = 6) -> list[Message]:

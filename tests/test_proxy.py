@@ -863,9 +863,9 @@ async def test_kept_messages_are_forwarded_with_fields_formats_does_not_model(
 
 
 def test_prefix_hashes_identify_exactly_their_prefix() -> None:
-    from contextfold._proxy_cache import chain_hashes
     from contextfold.blocks import TextBlock
     from contextfold.messages import Message
+    from contextfold.proxy._cache import chain_hashes
 
     base = [Message.system("s"), Message.user("hello"), Message.assistant("hi"), Message.user("q")]
     chain = chain_hashes("m", base)
@@ -893,8 +893,8 @@ async def test_any_httpx2_transport_can_be_the_upstream(make_app: MakeApp) -> No
 
 
 def test_history_memo_parses_and_hashes_only_what_a_growing_history_adds() -> None:
-    from contextfold._proxy_cache import chain_hashes
-    from contextfold._proxy_memo import HistoryMemo
+    from contextfold.proxy._cache import chain_hashes
+    from contextfold.proxy._memo import HistoryMemo
 
     memo = HistoryMemo()
     call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
@@ -927,8 +927,8 @@ def test_history_memo_parses_and_hashes_only_what_a_growing_history_adds() -> No
 
 
 def test_history_memo_matches_formats_for_anthropic_histories() -> None:
-    from contextfold._proxy_cache import chain_hashes
-    from contextfold._proxy_memo import HistoryMemo
+    from contextfold.proxy._cache import chain_hashes
+    from contextfold.proxy._memo import HistoryMemo
 
     memo = HistoryMemo()
     wire: list[dict[str, Any]] = [{"role": "user", "content": "hi"}]

@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 import psycopg
 from psycopg import AsyncConnection
 
-from contextfold._sqlschema import SQLSession, install_schema
-from contextfold._sqlstore import SQLStore
+from contextfold._sql.schema import SQLSession, install_schema
+from contextfold._sql.store import SQLStore
 from contextfold._storage import ArchivedMessage, CompactionRecord, state_of
 from contextfold.errors import StoreError
 
@@ -85,7 +85,7 @@ def _data_errors() -> Iterator[None]:
 
 
 class _Driver:
-    """:class:`~contextfold._sqlschema.SQLSession` over a psycopg async connection."""
+    """:class:`~contextfold._sql.schema.SQLSession` over a psycopg async connection."""
 
     def __init__(self, conn: Connection) -> None:
         self._conn = conn

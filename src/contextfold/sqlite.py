@@ -36,8 +36,8 @@ from typing import Any
 
 import aiosqlite
 
-from contextfold._sqlschema import SQLSession, Statement, install_schema
-from contextfold._sqlstore import SQLStore
+from contextfold._sql.schema import SQLSession, Statement, install_schema
+from contextfold._sql.store import SQLStore
 from contextfold._storage import ArchivedMessage, CompactionRecord, state_of
 
 __all__ = [
@@ -104,7 +104,7 @@ async def ensure_schema(conn: aiosqlite.Connection) -> None:
 
 
 class _Driver:
-    """:class:`~contextfold._sqlschema.SQLSession` over an aiosqlite connection."""
+    """:class:`~contextfold._sql.schema.SQLSession` over an aiosqlite connection."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn

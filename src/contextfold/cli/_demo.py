@@ -1,8 +1,8 @@
 """``contextfold demo``: a long agent session that compacts itself, shown live.
 
 By default everything is offline: the model is a :class:`~contextfold.testing.FunctionTransport`
-driven by :class:`~contextfold._demo_scenario.SimulatedCoder`, the summarizer is the
-:class:`~contextfold._extractive.ExtractiveSummarizer`, and the session lives in a
+driven by :class:`~contextfold.cli._scenario.SimulatedCoder`, the summarizer is the
+:class:`~contextfold.cli._extractive.ExtractiveSummarizer`, and the session lives in a
 SQLite database wrapped in :class:`~contextfold.compaction.AutoCompactStore` with a
 small simulated window. With ``provider`` set, a real model drives the same tools
 and also writes the summaries.
@@ -17,16 +17,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from contextfold._cli_output import DemoView, print_table
-from contextfold._demo_scenario import (
+from contextfold.agent import Agent
+from contextfold.cli._extractive import ExtractiveSummarizer
+from contextfold.cli._output import DemoView, print_table
+from contextfold.cli._scenario import (
     SYSTEM_PROMPT,
     SimulatedCoder,
     VirtualRepo,
     prompt_for,
     repo_tools,
 )
-from contextfold._extractive import ExtractiveSummarizer
-from contextfold.agent import Agent
 from contextfold.compaction import AutoCompactStore, CompactionEvent
 from contextfold.messages import Message
 from contextfold.sqlite import SQLiteContextStore, connect

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from contextfold._compactor import (
+from contextfold._split import truncate_tool_outputs
+from contextfold.compaction._engine import (
     CompactionEvent,
     CompactionHook,
     Options,
@@ -25,9 +26,8 @@ from contextfold._compactor import (
     compaction_limit,
     make_summarizer,
 )
-from contextfold._splice import splice
-from contextfold._split import truncate_tool_outputs
-from contextfold._summarizer import KEPT_TRUNCATION_MARKER, Summarizer
+from contextfold.compaction._splice import splice
+from contextfold.compaction._summarizer import KEPT_TRUNCATION_MARKER, Summarizer
 from contextfold.context import CompactionLocking, ContextStore, PrefixReplacing, SessionInfo
 from contextfold.errors import SummaryRejectedError
 from contextfold.messages import Message

@@ -17,12 +17,12 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from contextfold._compactor import Options, PromptLike, build_options
-from contextfold._manager_budget import request_budget
-from contextfold._manager_history import StoredHistory
-from contextfold._manager_parts import MediaAwareCounter
-from contextfold._manager_render import render_view
-from contextfold._manager_summary import SummaryStep, ViewSummarizer
+from contextfold.compaction._engine import Options, PromptLike, build_options
+from contextfold.manager._budget import request_budget
+from contextfold.manager._history import StoredHistory
+from contextfold.manager._parts import MediaAwareCounter
+from contextfold.manager._render import render_view
+from contextfold.manager._summary import SummaryStep, ViewSummarizer
 from contextfold.strategies import FitContextWindow, Pipeline, StrategyLike, TruncateToolOutputs
 from contextfold.tokens import CachedMessageCounter, TokenCounter, approx_token_counter
 from contextfold.transports.base import CompletionTransport, Usage

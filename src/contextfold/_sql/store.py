@@ -2,8 +2,8 @@
 
 :class:`SQLStore` implements the whole :class:`~contextfold.context.ContextStore`
 contract plus the archive (see :mod:`contextfold._storage` for the rules) against
-:class:`~contextfold._sqlschema.SQLSession`, a three-method driver interface with
-``?`` placeholders, over the tables of :mod:`contextfold._sqlschema`. A concrete
+:class:`~contextfold._sql.schema.SQLSession`, a three-method driver interface with
+``?`` placeholders, over the tables of :mod:`contextfold._sql.schema`. A concrete
 store only says how to get a connection inside a transaction and how to lock the
 session row.
 """
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Self
 
-from contextfold._sqlschema import (
+from contextfold._sql.schema import (
     FORK_COLUMNS,
     SESSION_TABLES,
     SQLSession,

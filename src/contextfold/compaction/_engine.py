@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from contextfold._split import choose_cut, safe_cut_points, shrink_cut, truncate_tool_outputs
-from contextfold._summarizer import (
+from contextfold.compaction._summarizer import (
     KEPT_TRUNCATION_MARKER,
     Summarizer,
     SummaryRun,

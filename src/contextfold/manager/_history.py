@@ -4,10 +4,10 @@
 (deep copies), the :class:`~contextfold.messages.Message` each group of dicts parses
 to, and a hash chain over the dicts, so that "is this summarized prefix still the
 start of the history?" is one comparison. Parsing happens once, when a message is
-added; :mod:`contextfold._manager_render` turns a view back into dicts.
+added; :mod:`contextfold.manager._render` turns a view back into dicts.
 
 Content parts formats does not model (remote images, audio, files, new part types)
-are parsed through a stand-in (see :mod:`contextfold._manager_parts`); the stored
+are parsed through a stand-in (see :mod:`contextfold.manager._parts`); the stored
 dict stays as given, so a view that keeps the message returns it unchanged.
 """
 
@@ -22,8 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from contextfold._manager_parts import stand_in
 from contextfold.formats import from_openai
+from contextfold.manager._parts import stand_in
 from contextfold.messages import Message
 
 

@@ -4,7 +4,7 @@ A conversation's history ``H`` arrives whole with every request. If the cache ho
 summary of a prefix ``H[:c]``, the *effective* history is ``systems of H[:c] +
 summary + acknowledgement + H[c:]`` (the shape :mod:`contextfold.compaction` makes).
 When the effective history's estimated size is over the model's limit, it is
-compacted with :func:`contextfold._compactor.compact_history`; a history that opens
+compacted with :func:`contextfold.compaction._engine.compact_history`; a history that opens
 with an earlier summary is summarized incrementally (that summary is the anchor), and
 the new summary is stored under the hash of the prefix it replaces.
 
@@ -25,13 +25,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-from contextfold._compactor import Options, compact_history
-from contextfold._proxy_cache import CachedSummary, SummaryCache, UsageAnchors, chain_hashes
-from contextfold._proxy_dialects import Conversation, rebuild, reparse
-from contextfold._proxy_memo import HistoryMemo
-from contextfold._summarizer import acknowledgement, render_summary_message
+from contextfold.compaction._engine import Options, compact_history
+from contextfold.compaction._summarizer import acknowledgement, render_summary_message
 from contextfold.errors import CompactionError, ContextfoldError
 from contextfold.messages import Message
+from contextfold.proxy._cache import CachedSummary, SummaryCache, UsageAnchors, chain_hashes
+from contextfold.proxy._dialects import Conversation, rebuild, reparse
+from contextfold.proxy._memo import HistoryMemo
 from contextfold.tokens import TokenCounter, count_tokens
 from contextfold.transports.base import CompletionTransport, lookup_model
 from contextfold.validation import history_problems

@@ -16,7 +16,7 @@ prefixed so the stores can share a database with other software:
 A ``contextfold_meta`` table records :data:`~contextfold._storage.SCHEMA_VERSION`.
 :func:`install_schema` creates and upgrades the tables; :class:`SQLSession` is the
 three-method driver interface (``?`` placeholders) that it and
-:class:`~contextfold._sqlstore.SQLStore` run their statements through.
+:class:`~contextfold._sql.store.SQLStore` run their statements through.
 """
 
 from __future__ import annotations

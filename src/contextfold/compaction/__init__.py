@@ -32,8 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from contextfold._autocompact import AutoCompactStore
-from contextfold._compactor import (
+from contextfold.compaction._engine import (
     DEFAULT_PROMPT,
     CompactionEvent,
     CompactionHook,
@@ -43,6 +42,7 @@ from contextfold._compactor import (
     compact_history,
     compaction_limit,
 )
+from contextfold.compaction._store import AutoCompactStore
 from contextfold.context import ContextStore
 from contextfold.messages import Message
 from contextfold.tokens import TokenCounter, approx_token_counter

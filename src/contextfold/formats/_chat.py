@@ -15,7 +15,6 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
-from contextfold._formats_anthropic import decode_image
 from contextfold.blocks import (
     ContentBlock,
     ImageBlock,
@@ -24,6 +23,7 @@ from contextfold.blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from contextfold.formats._messages import decode_image
 from contextfold.messages import Message
 
 __all__ = [

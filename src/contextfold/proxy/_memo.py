@@ -6,7 +6,7 @@ parsed (its messages, its prefix hashes, the running hash at each safe cut) and,
 for a new request, parses and hashes only the messages after the longest prefix it
 has already seen. Results are exactly those of :func:`contextfold.formats.from_openai`
 / :func:`~contextfold.formats.from_anthropic` and
-:func:`~contextfold._proxy_cache.chain_hashes` on the whole history.
+:func:`~contextfold.proxy._cache.chain_hashes` on the whole history.
 
 Prefixes are recognised by text: the wire list is serialized once with
 :func:`json.dumps`, whose output for a list is ``[`` + the items' own encodings
@@ -30,9 +30,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from contextfold._proxy_cache import canonical
 from contextfold.formats import from_anthropic, from_openai
 from contextfold.messages import Message
+from contextfold.proxy._cache import canonical
 
 _FRESH_OPENAI_ROLES = frozenset({"assistant", "system", "developer"})
 _PER_GROUP = 4  # remembered histories per opening (diverging branches of one conversation)

@@ -20,9 +20,9 @@ import bisect
 from collections.abc import Sequence
 from typing import Any
 
-from contextfold._manager_history import Snapshot, clone
 from contextfold.blocks import ToolResultBlock
 from contextfold.formats import to_openai
+from contextfold.manager._history import Snapshot, clone
 from contextfold.messages import Message
 
 __all__ = ["render_view"]

@@ -23,9 +23,9 @@ import openai
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from contextfold._proxy_bound import SizeBound
-from contextfold._proxy_compact import Plan, Planner, redact
-from contextfold._proxy_dialects import (
+from contextfold.proxy._bound import SizeBound
+from contextfold.proxy._compact import Plan, Planner, redact
+from contextfold.proxy._dialects import (
     Dialect,
     SSEUsageScanner,
     conversation,

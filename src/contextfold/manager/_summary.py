@@ -16,9 +16,9 @@ import logging
 from dataclasses import dataclass
 from typing import Literal
 
-from contextfold._compactor import Options, compact_history
-from contextfold._manager_history import CachedSummary, Snapshot, SummaryCache
+from contextfold.compaction._engine import Options, compact_history
 from contextfold.errors import ContextfoldError
+from contextfold.manager._history import CachedSummary, Snapshot, SummaryCache
 from contextfold.messages import Message
 from contextfold.tokens import CachedMessageCounter
 from contextfold.transports.base import CompletionTransport, Usage

@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from contextfold._proxy_memo import HistoryMemo
 from contextfold.formats import from_anthropic, from_openai, to_anthropic, to_openai
 from contextfold.messages import Message
+from contextfold.proxy._memo import HistoryMemo
 
 Dialect = Literal["openai", "anthropic"]
 

@@ -19,11 +19,11 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
-from contextfold._cli_databases import check_database_path, read_sessions
-from contextfold._cli_demo import DemoResult, print_summary, run_demo
-from contextfold._cli_output import PlainView, make_view, print_table
-from contextfold._cli_transcripts import dump_transcript, dumps, read_transcript, transcript_items
-from contextfold._extractive import ExtractiveSummarizer
+from contextfold.cli._databases import check_database_path, read_sessions
+from contextfold.cli._demo import DemoResult, print_summary, run_demo
+from contextfold.cli._extractive import ExtractiveSummarizer
+from contextfold.cli._output import PlainView, make_view, print_table
+from contextfold.cli._transcripts import dump_transcript, dumps, read_transcript, transcript_items
 from contextfold.compaction import compact_context
 from contextfold.messages import Message
 from contextfold.prompts import load_prompt

@@ -27,9 +27,9 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from contextfold._cli_commands import PROVIDERS, CLIError, cmd_compact, cmd_demo, cmd_sessions
-from contextfold._cli_databases import check_database_path
-from contextfold._cli_transcripts import FORMATS
+from contextfold.cli._commands import PROVIDERS, CLIError, cmd_compact, cmd_demo, cmd_sessions
+from contextfold.cli._databases import check_database_path
+from contextfold.cli._transcripts import FORMATS
 from contextfold.errors import ContextfoldError
 
 __all__ = ["build_parser", "main"]
@@ -191,7 +191,7 @@ def _check_address(host: str, port: int) -> None:
 async def _open_cache(path: Path) -> None:
     """Open and close the summary cache so that a bad ``--db`` fails here, in one line,
     rather than inside uvicorn's startup (a traceback and exit status 3)."""
-    from contextfold._proxy_cache import SummaryCache
+    from contextfold.proxy._cache import SummaryCache
 
     check_database_path(path)
     cache = SummaryCache(path)

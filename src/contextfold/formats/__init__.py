@@ -44,13 +44,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from contextfold._formats_anthropic import (
-    block_to_anthropic,
-    blocks_from_anthropic,
-    split_notes,
-    system_note,
-)
-from contextfold._formats_openai import (
+from contextfold.blocks import TextBlock, ToolResultBlock
+from contextfold.formats._chat import (
     TOOL_ERROR_PREFIX,
     assistant_from_openai,
     assistant_to_openai,
@@ -63,8 +58,13 @@ from contextfold._formats_openai import (
 )
 
 # Not in __all__: the OpenAI transport parses streamed tool calls with it.
-from contextfold._formats_openai import parse_openai_tool_call as parse_openai_tool_call
-from contextfold.blocks import TextBlock, ToolResultBlock
+from contextfold.formats._chat import parse_openai_tool_call as parse_openai_tool_call
+from contextfold.formats._messages import (
+    block_to_anthropic,
+    blocks_from_anthropic,
+    split_notes,
+    system_note,
+)
 from contextfold.messages import Message
 
 __all__ = [

@@ -74,11 +74,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from contextfold._compactor import build_options
-from contextfold._proxy_cache import SummaryCache, UsageAnchors
-from contextfold._proxy_compact import Planner
-from contextfold._proxy_forward import Forwarder
 from contextfold.compaction import PromptLike
+from contextfold.compaction._engine import build_options
+from contextfold.proxy._cache import SummaryCache, UsageAnchors
+from contextfold.proxy._compact import Planner
+from contextfold.proxy._forward import Forwarder
 from contextfold.tokens import TokenCounter, approx_token_counter
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "create_app", "serve"]
