@@ -323,6 +323,34 @@ async def test_loop_guard_when_kept_tail_alone_exceeds_threshold() -> None:
     assert store.compactions == 1
 
 
+async def test_kept_tool_output_is_bounded_per_result_not_per_block() -> None:
+    """A kept result of 40 text blocks x 1.5k chars is cut as a whole (all blocks together)."""
+    parts = [TextBlock(f"part {i} " + "y" * 1_500) for i in range(40)]
+    parts[-1] = TextBlock("final error line")
+    history = [
+        *alternating(10),
+        Message.user("run it"),
+        Message("assistant", [ToolUseBlock("t1", "run", {})]),
+        Message("user", [ToolResultBlock("t1", list(parts))]),
+    ]
+    store = AutoCompactStore(
+        MemoryContextStore(history),
+        StubTransport(model=ModelInfo("m", 8_000, 1_000)),
+        keep_recent=6,
+        summary_transport=summarizer(),
+        kept_tool_chars=1_000,
+    )
+    await store.add_context_tokens(20_000, 10)
+    compacted = await store.get_history()
+    validate_history(compacted)
+    assert store.compactions == 1
+    content = compacted[-1].tool_results[0].content
+    assert isinstance(content, list)
+    assert sum(len(p.text) for p in content if isinstance(p, TextBlock)) <= 1_000
+    assert content[-1] == TextBlock("final error line")  # the tail survives
+    assert count_tokens(compacted) < store.limit
+
+
 async def test_no_compaction_loop_when_nothing_can_be_freed() -> None:
     transport = StubTransport(model=WINDOW)
     calls = summarizer()

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contextfold import MemoryContextStore, Message, ModelInfo
-from contextfold._split import choose_cut
+from contextfold._history import choose_cut
 from contextfold.compaction import AutoCompactStore, compact_context
 from contextfold.compaction._summarizer import acknowledgement
 from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response

@@ -22,9 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from typing import TypeAlias
 
-from contextfold._rounds import split_rounds
-from contextfold._truncate import truncate_result
-from contextfold.blocks import ContentBlock, ToolResultBlock
+from contextfold._history import split_rounds, truncate_tool_outputs
 from contextfold.messages import Message
 from contextfold.tokens import (
     DEFAULT_PER_MESSAGE_OVERHEAD,
@@ -123,24 +121,7 @@ class TruncateToolOutputs(ContextStrategy):
         self.marker = marker
 
     async def compact(self, messages: list[Message]) -> list[Message]:
-        result: list[Message] | None = None
-        for index, message in enumerate(messages):
-            if message.role != "user":
-                continue
-            content: list[ContentBlock] | None = None
-            for position, block in enumerate(message.content):
-                if not isinstance(block, ToolResultBlock):
-                    continue
-                cut = truncate_result(block, self.max_chars, self.marker)
-                if cut is not block:
-                    if content is None:
-                        content = list(message.content)
-                    content[position] = cut
-            if content is not None:
-                if result is None:
-                    result = list(messages)
-                result[index] = Message(message.role, content)
-        return messages if result is None else result
+        return truncate_tool_outputs(messages, self.max_chars, self.marker)
 
     def __repr__(self) -> str:
         return f"TruncateToolOutputs({self.max_chars}, marker={self.marker!r})"

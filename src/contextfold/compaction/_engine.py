@@ -13,7 +13,12 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from contextfold._split import choose_cut, safe_cut_points, shrink_cut, truncate_tool_outputs
+from contextfold._history import (
+    choose_cut,
+    compaction_cut_points,
+    shrink_cut,
+    truncate_tool_outputs,
+)
 from contextfold.compaction._summarizer import (
     KEPT_TRUNCATION_MARKER,
     Summarizer,
@@ -75,14 +80,21 @@ def make_summarizer(transport: CompletionTransport, opts: Options) -> Summarizer
     )
 
 
-def _has_new_content(old: Sequence[Message]) -> bool:
-    """Whether ``old`` holds anything besides system messages and an earlier summary."""
+def _strip_previous(old: Sequence[Message]) -> tuple[str | None, list[Message]]:
+    """The earlier summary at the head of ``old`` (or ``None``) and the messages after it
+    and its acknowledgement, system messages left out."""
     body = [m for m in old if m.role != "system"]
-    if body and previous_summary(body[0]) is not None:
+    previous = previous_summary(body[0]) if body else None
+    if previous is not None:
         body = body[1:]
         if body and body[0].role == "assistant" and body[0].text == acknowledgement().text:
             body = body[1:]
-    return bool(body)
+    return previous, body
+
+
+def _has_new_content(old: Sequence[Message]) -> bool:
+    """Whether ``old`` holds anything besides system messages and an earlier summary."""
+    return bool(_strip_previous(old)[1])
 
 
 async def compact_history(
@@ -116,7 +128,7 @@ async def compact_history(
     cut = choose_cut(history, opts.keep_recent)
     if cut is None and target_tokens is not None and estimate(history) > target_tokens:
         cut = choose_cut(history, 1)  # over the target: keep fewer than keep_recent
-    points = safe_cut_points(history)
+    points = compaction_cut_points(history)
     while cut is not None and not _has_new_content(history[:cut]):
         cut = next((p for p in points if p > cut), None)  # nothing new: keep fewer
     if cut is None:
@@ -134,12 +146,7 @@ async def compact_history(
 
     old = history[:cut]
     systems = [m for m in old if m.role == "system"]
-    body = [m for m in old if m.role != "system"]
-    previous = previous_summary(body[0]) if body else None
-    if previous is not None:
-        body = body[1:]
-        if body and body[0].role == "assistant" and body[0].text == acknowledgement().text:
-            body = body[1:]
+    previous, body = _strip_previous(old)
 
     run: SummaryRun | None = None
     if opts.cache_friendly and estimate(old) <= summarizer.input_budget:

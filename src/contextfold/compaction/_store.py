@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from contextfold._split import truncate_tool_outputs
+from contextfold._history import truncate_tool_outputs
 from contextfold.compaction._engine import (
     CompactionEvent,
     CompactionHook,

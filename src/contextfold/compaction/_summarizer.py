@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from contextfold._split import head_tail
+from contextfold._history import truncate_text
 from contextfold.blocks import (
     ContentBlock,
     ImageBlock,
@@ -98,7 +98,7 @@ def _describe(block: ContentBlock, max_tool_chars: int) -> str | None:
         case ThinkingBlock():
             return None
         case ToolUseBlock(name=name, input=input_):
-            args = head_tail(
+            args = truncate_text(
                 json.dumps(input_, ensure_ascii=False), max_tool_chars, TRUNCATION_MARKER
             )
             return f"[tool call {name}] {args}"
@@ -111,7 +111,7 @@ def _describe(block: ContentBlock, max_tool_chars: int) -> str | None:
                     for part in content
                 )
             label = "[tool error]" if is_error else "[tool result]"
-            return f"{label} {head_tail(text, max_tool_chars, TRUNCATION_MARKER)}"
+            return f"{label} {truncate_text(text, max_tool_chars, TRUNCATION_MARKER)}"
     return None
 
 
@@ -182,7 +182,7 @@ class Summarizer:
         room = (self.input_budget - self.counter(system)) // 2
         if self.counter(summary) <= room:
             return summary
-        return head_tail(summary, int(room * self._chars_per_token()), TRUNCATION_MARKER)
+        return truncate_text(summary, int(room * self._chars_per_token()), TRUNCATION_MARKER)
 
     def _take_chunk(self, entries: list[str], start: int, budget: int) -> tuple[list[str], int]:
         """Entries from ``start`` that fit ``budget`` tokens (at least one, cut if needed)."""
@@ -193,7 +193,9 @@ class Summarizer:
             entry = entries[index]
             cost = self.counter(entry) + _ENTRY_OVERHEAD
             if cost > budget and not group:
-                entry = head_tail(entry, int(budget * self._chars_per_token()), TRUNCATION_MARKER)
+                entry = truncate_text(
+                    entry, int(budget * self._chars_per_token()), TRUNCATION_MARKER
+                )
                 cost = budget
             elif used + cost > budget:
                 break

@@ -1,11 +1,11 @@
-"""Safe cut points and rounds (``contextfold._rounds``), shared by strategies and compaction."""
+"""History operations (``contextfold._history``): cut points, rounds and truncation, shared by strategies and compaction."""
 
 from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
 
-from contextfold._rounds import is_tool_result_message, safe_cut_points, split_rounds
+from contextfold._history import is_tool_result_message, safe_cut_points, split_rounds
 from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.messages import Message
 from contextfold.validation import validate_history
