@@ -1,4 +1,4 @@
-"""History operations (``contextfold._history``): cut points, rounds and truncation, shared by strategies and compaction."""
+"""History operations (``contextfold._history``): cut points, rounds, truncation."""
 
 from __future__ import annotations
 
