@@ -2,9 +2,10 @@
 
 ``histories()`` draws histories that pass ``validate_history``: leading and
 mid-transcript system messages, a task with or without an image, text replies,
-thinking, tool loops with several parallel calls (results in any order, string or
-block content, images, errors), follow-up prompts, and optionally a last assistant
-turn whose tool calls are still pending (validate those with ``allow_pending=True``).
+thinking (a session thinks at the start of every turn or never), tool loops with
+several parallel calls (results in any order, string or block content, images,
+errors), follow-up prompts, and optionally a last assistant turn whose tool calls are
+still pending (validate those with ``allow_pending=True``).
 """
 
 from __future__ import annotations
@@ -44,15 +45,21 @@ def histories(draw: Any, *, max_turns: int = 14, pending: bool | None = None) ->
         task.append(ImageBlock("image/png", PNG))
     messages.append(Message("user", task))
     last_role = "user"
+    # A session runs with extended thinking or without: with it, the first assistant
+    # message of every turn starts with its thinking (Anthropic's rule), later ones may.
+    thinking = draw(st.booleans())
+    opens_turn = True
 
     for _ in range(draw(st.integers(0, max_turns))):
         if draw(st.integers(0, 5)) == 0:
             messages.append(system_message(draw))
         if last_role == "assistant" or draw(st.integers(0, 4)) == 0:
             messages.append(Message.user(draw(_words)))  # a follow-up prompt
+            opens_turn = True
         content: list[ContentBlock] = []
-        if draw(st.booleans()):
+        if thinking and (opens_turn or draw(st.booleans())):
             content.append(ThinkingBlock(draw(_words), signature="sig"))
+        opens_turn = False
         if draw(st.booleans()):
             content.append(TextBlock(draw(_words)))
         calls = [
@@ -73,7 +80,11 @@ def histories(draw: Any, *, max_turns: int = 14, pending: bool | None = None) ->
     if pending is True or (pending is None and draw(st.integers(0, 5)) == 0):
         if last_role == "assistant":
             messages.append(Message.user(draw(_words)))
-        messages.append(Message("assistant", [ToolUseBlock(next(ids), "run", {"cmd": "ls"})]))
+            opens_turn = True
+        final: list[ContentBlock] = [ToolUseBlock(next(ids), "run", {"cmd": "ls"})]
+        if thinking and opens_turn:
+            final.insert(0, ThinkingBlock(draw(_words), signature="sig"))
+        messages.append(Message("assistant", final))
     if draw(st.integers(0, 6)) == 0:
         messages.append(system_message(draw))
     return messages

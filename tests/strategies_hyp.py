@@ -194,14 +194,16 @@ def assistant_messages(
     tool_ids: list[str] | None = None,
     *,
     with_thinking: bool = True,
+    thinking_first: bool = False,
     max_text: int = 60,
 ) -> Message:
     """An assistant turn: optional thinking, text, then a tool use for each of ``tool_ids``.
 
-    Without tool ids it holds at least one text block.
+    Without tool ids it holds at least one text block; with ``thinking_first`` it
+    always starts with a thinking block.
     """
     content: list[ContentBlock] = []
-    if with_thinking and draw(st.booleans()):
+    if thinking_first or (with_thinking and draw(st.booleans())):
         content.append(draw(thinking_blocks()))
     if not tool_ids or draw(st.booleans()):
         content.append(draw(text_blocks(max_text=max_text)))
@@ -241,6 +243,9 @@ def histories(
     state = "start"  # start | user | tool_results | assistant_text | assistant_tools
     id_prefix = draw(st.sampled_from(["toolu_", "call_", "t"]))
     next_id = 0
+    # A session thinks or does not; when it does, the assistant message that opens a
+    # turn starts with its thinking (Anthropic's rule), later ones in the turn may.
+    thinking = with_thinking and draw(st.booleans())
 
     def system_message() -> Message:
         return Message("system", [draw(text_blocks(max_text=max_text))])
@@ -272,8 +277,16 @@ def histories(
             n_calls = draw(st.integers(0, max_parallel_tools)) if may_call_tools else 0
             ids = [f"{id_prefix}{next_id + k}" for k in range(n_calls)]
             next_id += n_calls
+            opens_turn = state == "user"
             history.append(
-                draw(assistant_messages(ids, with_thinking=with_thinking, max_text=max_text))
+                draw(
+                    assistant_messages(
+                        ids,
+                        with_thinking=thinking,
+                        thinking_first=thinking and opens_turn,
+                        max_text=max_text,
+                    )
+                )
             )
             pending = ids
             state = "assistant_tools" if ids else "assistant_text"

@@ -25,6 +25,7 @@ from contextfold.compaction import (
     AutoCompactStore,
     CompactionEvent,
     CompactionResult,
+    CompactionSettings,
     compact_context,
     compaction_limit,
 )
@@ -117,6 +118,7 @@ __all__ = [
     "CompactionLocking",
     "CompactionRecord",
     "CompactionResult",
+    "CompactionSettings",
     "Completion",
     "CompletionTransport",
     "ContentBlock",

@@ -14,9 +14,12 @@ One implementation of each way to take a history apart without breaking it:
   that answers it; system messages belong to the round they sit in or precede (system
   messages after the task with no round following stay in the head). Every round but
   possibly the first starts at a safe cut point, so keeping the head and any suffix of
-  rounds never orphans a tool result. :meth:`RoundSplit.keep_from` drops whole rounds
-  and keeps the system messages of the dropped rounds (moved, in order, right after the
-  head): nothing built on it drops a system message.
+  rounds never orphans a tool result. When the history holds thinking blocks, rounds
+  inside the turn in progress open only at an assistant message that starts with its
+  thinking (Anthropic requires the current tool-use cycle to start with it).
+  :meth:`RoundSplit.keep_from` drops whole rounds and keeps the system messages of the
+  dropped rounds (moved, in order, right after the head): nothing built on it drops a
+  system message.
 * **Head + tail truncation** - :func:`truncate_text`, :func:`truncate_result` and
   :func:`truncate_tool_outputs`. A cut text is exactly ``max_chars`` characters: the
   first ``(max_chars - len(marker)) // 2`` characters, ``marker``, then the last ones.
@@ -35,8 +38,9 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Literal
 
-from contextfold.blocks import ContentBlock, ImageBlock, TextBlock, ToolResultBlock
+from contextfold.blocks import ContentBlock, ImageBlock, TextBlock, ThinkingBlock, ToolResultBlock
 from contextfold.messages import Message
+from contextfold.validation import has_thinking
 
 __all__ = [
     "RoundSplit",
@@ -140,6 +144,9 @@ def split_rounds(messages: Sequence[Message]) -> RoundSplit:
         # nothing but system messages after the task: no round to keep or drop
         return RoundSplit(messages, n, ())
 
+    # With thinking on, a round inside the turn in progress may open only at an
+    # assistant message that starts with its thinking (see compaction_cut_points).
+    turn_start = _turn_start(messages) if has_thinking(messages) else n
     starts = [head_end]
     previous: Message | None = None  # previous non-system message inside the rounds
     run_start: int | None = None  # first index of the run of system messages before i
@@ -152,6 +159,8 @@ def split_rounds(messages: Sequence[Message]) -> RoundSplit:
         opens = not is_tool_result_message(message) and not (
             message.role == "assistant" and previous is not None and _is_plain_user(previous)
         )
+        if i > turn_start and not _opens_with_thinking(message):
+            opens = False
         start = run_start if run_start is not None else i
         if opens and previous is not None and start > starts[-1]:
             starts.append(start)
@@ -161,11 +170,36 @@ def split_rounds(messages: Sequence[Message]) -> RoundSplit:
 
 
 def compaction_cut_points(messages: Sequence[Message]) -> list[int]:
-    """The safe cut points that leave something on both sides: ``1 <= i`` and no later
-    than the last non-system message (the kept part must hold the turn the model is
-    answering, not only trailing system notes)."""
+    """The safe cut points compaction may use.
+
+    They leave something on both sides (``1 <= i``, and no later than the last
+    non-system message: the kept part must hold the turn the model is answering, not
+    only trailing system notes). When the history holds thinking blocks, a cut inside
+    the turn in progress (after its last prompt) must keep an assistant message that
+    starts with its thinking block first: the summary opens a new turn there, and
+    Anthropic requires the current tool-use cycle to start with its thinking.
+    """
     last = max((i for i, m in enumerate(messages) if m.role != "system"), default=-1)
-    return [p for p in safe_cut_points(messages) if 0 < p <= last]
+    points = [p for p in safe_cut_points(messages) if 0 < p <= last]
+    if not has_thinking(messages):
+        return points
+    turn_start = _turn_start(messages)
+
+    def allowed(point: int) -> bool:
+        first = next(m for m in messages[point:] if m.role != "system")
+        return point <= turn_start or _opens_with_thinking(first)
+
+    return [p for p in points if allowed(p)]
+
+
+def _turn_start(messages: Sequence[Message]) -> int:
+    """Index of the prompt (a plain user message) that opened the turn in progress."""
+    return max((i for i, m in enumerate(messages) if _is_plain_user(m)), default=-1)
+
+
+def _opens_with_thinking(message: Message) -> bool:
+    head = message.content[0] if message.content else None
+    return message.role == "assistant" and isinstance(head, ThinkingBlock)
 
 
 def choose_cut(messages: Sequence[Message], keep_recent: int) -> int | None:

@@ -9,14 +9,20 @@ Rules (``dialect="any"`` applies the union of both providers' rules):
 
 * the first non-system message is a user message;
 * no two assistant messages follow each other (system messages are transparent);
-* no message is empty;
+* no message is empty, and none holds only empty text; in the Anthropic dialect no
+  text block is empty;
 * user messages hold text, images and tool results; assistant messages hold text,
   thinking and tool uses; system messages hold text only;
 * every tool use is answered, in the very next non-system message, by a tool result
   with its id (unless ``allow_pending`` and it is the last message), and every tool
   result answers a tool use of the message right before it, exactly once;
 * tool use ids are unique; in the Anthropic dialect, tool results come before any
-  other block of their message.
+  other block of their message;
+* the thinking rule (Anthropic dialect, when thinking is on: ``thinking=True``, or by
+  default when the history holds a thinking block): in the
+  turn in progress (after the last user message that is not tool results), when it
+  uses tools, the first assistant message starts with its thinking block, as
+  Anthropic requires of the current tool-use cycle when thinking is enabled.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from contextfold.blocks import (
 from contextfold.errors import HistoryValidationError
 from contextfold.messages import Message
 
-__all__ = ["Dialect", "history_problems", "validate_history"]
+__all__ = ["Dialect", "has_thinking", "history_problems", "validate_history"]
 
 Dialect = Literal["any", "anthropic", "openai"]
 
@@ -46,9 +52,17 @@ _ALLOWED = {
 
 
 def history_problems(
-    messages: Sequence[Message], dialect: Dialect = "any", *, allow_pending: bool = False
+    messages: Sequence[Message],
+    dialect: Dialect = "any",
+    *,
+    allow_pending: bool = False,
+    thinking: bool | None = None,
 ) -> list[str]:
-    """Every rule ``messages`` breaks, as readable strings (empty when valid)."""
+    """Every rule ``messages`` breaks, as readable strings (empty when valid).
+
+    ``thinking`` says whether the provider has extended thinking on (for the thinking
+    rule); ``None`` infers it from the history holding any thinking block.
+    """
     if dialect not in ("any", "anthropic", "openai"):
         raise ValueError(f"dialect must be 'any', 'anthropic' or 'openai', got {dialect!r}")
     problems: list[str] = []
@@ -60,6 +74,12 @@ def history_problems(
     for i, message in enumerate(messages):
         if not message.content:
             problems.append(f"message {i} ({message.role}) is empty")
+        elif all(isinstance(b, TextBlock) and not b.text for b in message.content):
+            problems.append(f"message {i} ({message.role}) holds only empty text")
+        elif dialect in ("any", "anthropic") and any(
+            isinstance(b, TextBlock) and not b.text for b in message.content
+        ):
+            problems.append(f"message {i}: a text block is empty")
         for block in message.content:
             if not isinstance(block, _ALLOWED[message.role]):
                 problems.append(
@@ -111,6 +131,8 @@ def history_problems(
                 pending[use.id] = i
         previous = message
 
+    if dialect in ("any", "anthropic"):
+        problems.extend(_thinking_problems(messages, thinking))
     if pending and not allow_pending:
         index = next(iter(pending.values()))
         if index == last_index or all(m.role == "system" for m in messages[index + 1 :]):
@@ -120,14 +142,45 @@ def history_problems(
     return problems
 
 
+def _is_prompt(message: Message) -> bool:
+    """A user message that opens a turn (not one carrying tool results)."""
+    return message.role == "user" and not message.tool_results
+
+
+def has_thinking(messages: Sequence[Message]) -> bool:
+    """Whether any message of ``messages`` holds a thinking block."""
+    return any(isinstance(b, ThinkingBlock) for m in messages for b in m.content)
+
+
+def _thinking_problems(messages: Sequence[Message], thinking: bool | None) -> list[str]:
+    """The thinking rule of the turn in progress (see the module docstring)."""
+    if not (has_thinking(messages) if thinking is None else thinking):
+        return []
+    start = max((i for i, m in enumerate(messages) if _is_prompt(m)), default=-1)
+    turn = [(i, m) for i, m in enumerate(messages) if i > start and m.role == "assistant"]
+    if not turn or not any(m.tool_uses for _, m in turn):
+        return []
+    first, message = turn[0]
+    if message.content and isinstance(message.content[0], ThinkingBlock):
+        return []
+    return [
+        f"message {first}: the assistant turn in progress uses tools but does not start "
+        "with its thinking block (Anthropic rejects it when thinking is enabled)"
+    ]
+
+
 def validate_history(
-    messages: Sequence[Message], dialect: Dialect = "any", *, allow_pending: bool = False
+    messages: Sequence[Message],
+    dialect: Dialect = "any",
+    *,
+    allow_pending: bool = False,
+    thinking: bool | None = None,
 ) -> None:
     """Raise :class:`HistoryValidationError` if ``messages`` breaks any rule above.
 
     ``allow_pending`` accepts a history whose last message is an assistant turn
     whose tool calls have not been answered yet (an agent about to run them).
     """
-    problems = history_problems(messages, dialect, allow_pending=allow_pending)
+    problems = history_problems(messages, dialect, allow_pending=allow_pending, thinking=thinking)
     if problems:
         raise HistoryValidationError(problems)

@@ -12,6 +12,12 @@ an unknown format or provider, a missing API key, a failed model call) prints ex
 one line, ``contextfold: error: ...``, on stderr and returns 1 (2 for a command-line
 usage error), never a traceback. ``--json`` output goes to stdout alone. This is the
 only place in contextfold that starts an event loop.
+
+The room: :mod:`._commands` (compact, sessions, serve), :mod:`._demo` and
+:mod:`._scenario` (the offline demo session), :mod:`._extractive` (the offline
+extractive summarizer), :mod:`._transcripts` (reading and writing transcript files),
+:mod:`._databases` (opening the SQLite files ``sessions`` reads) and :mod:`._output`.
+The top face: it may import everything, and nothing imports it.
 """
 
 from __future__ import annotations

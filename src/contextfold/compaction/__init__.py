@@ -26,6 +26,16 @@ Guarantees (each has its own tests):
 8. *Proactive as well as reactive*: a large append that would push the next request
    past the limit compacts before that request; ``compact(force=True)`` (called by
    :class:`~contextfold.agent.Agent` on a context-overflow error) compacts at once.
+
+The room: :mod:`._engine` (the split, the summary run and the splice shape, options and
+events), :mod:`._summarizer` (the summarizer's sanitized, budgeted, chunked requests and
+the checks a summary must pass), :mod:`._splice` (committing a compaction over a store
+that may have changed), :mod:`._settings` (:class:`CompactionSettings`, shared with the
+manager and the proxy) and :mod:`._store` (:class:`AutoCompactStore`). It may import the
+ground, the contracts (``context``, ``tokens``, ``prompts``, ``validation``,
+``transports.base``) and :mod:`contextfold._history`; it talks to a store only through
+:class:`~contextfold.context.ContextStore` and to a model only through
+:class:`~contextfold.transports.base.CompletionTransport`, never the faces.
 """
 
 from __future__ import annotations
@@ -38,10 +48,10 @@ from contextfold.compaction._engine import (
     CompactionHook,
     CompactionResult,
     PromptLike,
-    build_options,
     compact_history,
     compaction_limit,
 )
+from contextfold.compaction._settings import CompactionSettings
 from contextfold.compaction._store import AutoCompactStore
 from contextfold.context import ContextStore
 from contextfold.messages import Message
@@ -54,6 +64,7 @@ __all__ = [
     "CompactionEvent",
     "CompactionHook",
     "CompactionResult",
+    "CompactionSettings",
     "PromptLike",
     "compact_context",
     "compaction_limit",
@@ -86,19 +97,16 @@ async def compact_context(
     :class:`~contextfold.prompts.Prompt`; ``{max_summary_tokens}`` and every key of
     ``prompt_vars`` are available to them as variables.
     """
-    opts = build_options(
+    opts = CompactionSettings(
         keep_recent=keep_recent,
         system_prompt=system_prompt,
         update_prompt=update_prompt,
-        prompt_vars=prompt_vars,
+        prompt_vars=prompt_vars or {},
         counter=counter,
         max_summary_tokens=max_summary_tokens,
         max_tool_chars=max_tool_chars,
         kept_tool_chars=max_tool_chars,
-        cache_friendly=False,
-        agent_system=None,
-        agent_tools=(),
-    )
+    ).options()
     history = await context.get_history() if isinstance(context, ContextStore) else list(context)
     if len(history) <= keep_recent:
         return None

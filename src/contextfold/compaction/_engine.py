@@ -32,7 +32,7 @@ from contextfold.messages import Message
 from contextfold.prompts import Prompt, builtin_prompt, load_prompt
 from contextfold.tokens import TokenCounter, count_tokens
 from contextfold.transports.base import DEFAULT_CONTEXT_WINDOW, CompletionTransport, ToolSpec, Usage
-from contextfold.validation import history_problems
+from contextfold.validation import has_thinking, history_problems
 
 logger = logging.getLogger("contextfold.compaction")
 
@@ -164,8 +164,9 @@ async def compact_history(
     if first_kept is None or first_kept.role == "user":
         head.append(acknowledgement())
     result = [*head, *recent]
-    problems = history_problems(result, allow_pending=True)
-    if problems and not history_problems(history, allow_pending=True):
+    thinking = has_thinking(history)
+    problems = history_problems(result, allow_pending=True, thinking=thinking)
+    if problems and not history_problems(history, allow_pending=True, thinking=thinking):
         raise CompactionError("compaction would produce an invalid history: " + "; ".join(problems))
     return CompactionResult(
         messages=result,
@@ -192,15 +193,6 @@ def build_options(
     agent_system: str | None,
     agent_tools: Iterable[ToolSpec],
 ) -> Options:
-    if keep_recent < 1:
-        raise ValueError(f"keep_recent must be at least 1, got {keep_recent}")
-    for name, value in (
-        ("max_summary_tokens", max_summary_tokens),
-        ("max_tool_chars", max_tool_chars),
-        ("kept_tool_chars", kept_tool_chars),
-    ):
-        if value < 64:
-            raise ValueError(f"{name} must be at least 64, got {value}")
     prompt = load_prompt(system_prompt) if system_prompt is not None else DEFAULT_PROMPT
     if update_prompt is not None:
         update = load_prompt(update_prompt)

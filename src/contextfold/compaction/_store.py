@@ -21,22 +21,17 @@ from contextfold.compaction._engine import (
     Outcome,
     PromptLike,
     Trigger,
-    build_options,
     compact_history,
     compaction_limit,
     make_summarizer,
 )
+from contextfold.compaction._settings import CompactionSettings
 from contextfold.compaction._splice import splice
 from contextfold.compaction._summarizer import KEPT_TRUNCATION_MARKER, Summarizer
 from contextfold.context import CompactionLocking, ContextStore, PrefixReplacing, SessionInfo
 from contextfold.errors import SummaryRejectedError
 from contextfold.messages import Message
-from contextfold.tokens import (
-    TokenCounter,
-    approx_token_counter,
-    count_message_tokens,
-    count_tokens,
-)
+from contextfold.tokens import TokenCounter, count_message_tokens, count_tokens
 from contextfold.transports.base import CompletionTransport, ToolSpec, Usage
 
 logger = logging.getLogger("contextfold.compaction")
@@ -76,6 +71,33 @@ class AutoCompactStore(ContextStore):
     SQLite, PostgreSQL) commit with ``replace_prefix``, which only touches the
     summarized snapshot, so appends from anywhere are kept. For other stores, appends
     must go through this wrapper to be kept when they race with the splice.
+
+    Args:
+        store: the store to wrap.
+        transport: the agent's transport; its ``model`` (read at every check) gives the
+            context window and output limit the compaction limit derives from.
+        settings: a :class:`~contextfold.compaction.CompactionSettings`; every keyword
+            below that is given (not ``None``) overrides the field of the same name.
+        summary_transport: the transport summaries are written with (default:
+            ``transport``), e.g. a cheaper model.
+        on_event: a hook or hooks called with a
+            :class:`~contextfold.compaction.CompactionEvent` before and after every
+            attempt; sync or async; a hook that raises is logged and ignored.
+        keep_recent, threshold, max_tokens, target_ratio, system_prompt, update_prompt,
+            prompt_vars, counter, max_summary_tokens, max_tool_chars, kept_tool_chars,
+            cache_friendly, agent_system, agent_tools, proactive, max_backoff: the
+            fields of :class:`~contextfold.compaction.CompactionSettings` (defaults
+            there: ``keep_recent=6``, ``threshold=0.75``, ``target_ratio=0.5``,
+            ``max_summary_tokens=4000``, ``max_tool_chars=8000``,
+            ``kept_tool_chars=2000``, ``proactive=True``, ``max_backoff=32``).
+
+    Attributes:
+        settings: the settings in force.
+        inner: the wrapped store.
+        limit: the prompt size that triggers compaction, read from ``transport`` now.
+        compactions: how many compactions this wrapper committed.
+        summarizer_usage: running total of the summarizer's usage, apart from the agent's.
+        last_event: the latest :class:`~contextfold.compaction.CompactionEvent`, or ``None``.
     """
 
     def __init__(
@@ -83,46 +105,30 @@ class AutoCompactStore(ContextStore):
         store: ContextStore,
         transport: CompletionTransport,
         *,
-        keep_recent: int = 6,
-        threshold: float = 0.75,
-        max_tokens: int | None = None,
+        settings: CompactionSettings | None = None,
         summary_transport: CompletionTransport | None = None,
+        on_event: CompactionHook | Iterable[CompactionHook] | None = None,
+        keep_recent: int | None = None,
+        threshold: float | None = None,
+        max_tokens: int | None = None,
         system_prompt: PromptLike | None = None,
         update_prompt: PromptLike | None = None,
         prompt_vars: dict[str, object] | None = None,
-        counter: TokenCounter = approx_token_counter,
-        max_summary_tokens: int = 4_000,
-        max_tool_chars: int = 8_000,
-        kept_tool_chars: int = 2_000,
-        target_ratio: float = 0.5,
-        cache_friendly: bool = False,
+        counter: TokenCounter | None = None,
+        max_summary_tokens: int | None = None,
+        max_tool_chars: int | None = None,
+        kept_tool_chars: int | None = None,
+        target_ratio: float | None = None,
+        cache_friendly: bool | None = None,
         agent_system: str | None = None,
-        agent_tools: Iterable[ToolSpec] = (),
-        on_event: CompactionHook | Iterable[CompactionHook] | None = None,
-        proactive: bool = True,
-        max_backoff: int = 32,
+        agent_tools: Iterable[ToolSpec] | None = None,
+        proactive: bool | None = None,
+        max_backoff: int | None = None,
     ) -> None:
-        if not 0 < threshold <= 1:
-            raise ValueError(f"threshold must be in (0, 1], got {threshold}")
-        if max_tokens is not None and max_tokens <= 0:
-            raise ValueError(f"max_tokens must be positive, got {max_tokens}")
-        if not 0 < target_ratio < 1:
-            raise ValueError(f"target_ratio must be in (0, 1), got {target_ratio}")
-        if max_backoff < 0:
-            raise ValueError(f"max_backoff must be non-negative, got {max_backoff}")
-        self._settings: dict[str, object] = {
-            k: v for k, v in locals().items() if k not in ("self", "store", "transport")
-        }
-        self.inner = store
-        self.transport = transport
-        self.summary_transport = summary_transport or transport
-        self.threshold = threshold
-        self.max_tokens = max_tokens
-        self.target_ratio = target_ratio
-        self.proactive = proactive
-        self.max_backoff = max_backoff
-        self._opts: Options = build_options(
+        self.settings: CompactionSettings = (settings or CompactionSettings()).replace(
             keep_recent=keep_recent,
+            threshold=threshold,
+            max_tokens=max_tokens,
             system_prompt=system_prompt,
             update_prompt=update_prompt,
             prompt_vars=prompt_vars,
@@ -130,10 +136,18 @@ class AutoCompactStore(ContextStore):
             max_summary_tokens=max_summary_tokens,
             max_tool_chars=max_tool_chars,
             kept_tool_chars=kept_tool_chars,
+            target_ratio=target_ratio,
             cache_friendly=cache_friendly,
             agent_system=agent_system,
-            agent_tools=agent_tools,
+            agent_tools=None if agent_tools is None else tuple(agent_tools),
+            proactive=proactive,
+            max_backoff=max_backoff,
         )
+        """Every setting in force (see :class:`CompactionSettings`)."""
+        self.inner = store
+        self.transport = transport
+        self.summary_transport = summary_transport or transport
+        self._opts: Options = self.settings.options()
         if callable(on_event):
             self._hooks: list[CompactionHook] = [on_event]
         else:
@@ -158,7 +172,15 @@ class AutoCompactStore(ContextStore):
 
     @property
     def keep_recent(self) -> int:
-        return self._opts.keep_recent
+        return self.settings.keep_recent
+
+    @property
+    def threshold(self) -> float:
+        return self.settings.threshold
+
+    @property
+    def max_tokens(self) -> int | None:
+        return self.settings.max_tokens
 
     @property
     def limit(self) -> int:
@@ -187,7 +209,7 @@ class AutoCompactStore(ContextStore):
         else:
             async with self._splice_lock:
                 await self.inner.append(message)
-        if self.proactive:
+        if self.settings.proactive:
             self._unestimated.append(message)
 
     async def get_history(self) -> list[Message]:
@@ -217,8 +239,13 @@ class AutoCompactStore(ContextStore):
     async def fork(self) -> AutoCompactStore:
         """An :class:`AutoCompactStore` with the same settings (hooks included) around
         ``inner.fork()``; it starts from the same usage anchor."""
-        settings = {**self._settings, "on_event": list(self._hooks)}
-        forked = AutoCompactStore(await self.inner.fork(), self.transport, **settings)  # type: ignore[arg-type]
+        forked = AutoCompactStore(
+            await self.inner.fork(),
+            self.transport,
+            settings=self.settings,
+            summary_transport=self.summary_transport,
+            on_event=list(self._hooks),
+        )
         forked._anchor, forked._since_anchor = self._anchor, self._since_anchor
         forked._unestimated = list(self._unestimated)
         return forked
@@ -317,7 +344,7 @@ class AutoCompactStore(ContextStore):
             return await self._compact_once(attempt)
         except Exception as exc:
             self._failures += 1
-            self._skip = min(2 ** (self._failures - 1), self.max_backoff)
+            self._skip = min(2 ** (self._failures - 1), self.settings.max_backoff)
             outcome: Outcome = "rejected" if isinstance(exc, SummaryRejectedError) else "failed"
             error = f"{type(exc).__name__}: {exc}"
             logger.warning(
@@ -339,7 +366,7 @@ class AutoCompactStore(ContextStore):
         tokens = attempt.tokens
         await self._emit(self._event("before", attempt.trigger, tokens, len(snapshot)))
         limit = self.limit
-        target = int(limit * self.target_ratio)
+        target = int(limit * self.settings.target_ratio)
         counter = self._opts.counter
         counted = count_tokens(snapshot, counter)
         # The real prompt = its messages + a fixed part (system prompt, tools) that the

@@ -37,6 +37,11 @@ Anthropic Messages
       whose one text block reads ``"<system>\\n...\\n</system>"``, or, when it sits
       between a tool call and its result, as that text block after the tool results.
       :func:`from_anthropic` turns such blocks back into system messages.
+
+The room: :mod:`._chat` (OpenAI Chat Completions) and :mod:`._messages` (Anthropic
+Messages); this package is the public face and keeps the documented losses. Only
+``formats`` and the provider transports know a provider's JSON. It imports only the
+ground (``blocks``, ``messages``).
 """
 
 from __future__ import annotations

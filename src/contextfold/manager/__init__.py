@@ -8,6 +8,12 @@ and :meth:`~CompactingContextManager.get_messages` always returns everything.
 
 Module-loading orchestrators (the ``amplifier.modules`` entry-point group, name
 ``contextfold-context``) call :func:`mount`.
+
+The room: :mod:`._history` (the stored dicts and their parsed form), :mod:`._parts`
+(unmodelled content parts), :mod:`._budget` (the request budget from a provider),
+:mod:`._summary` (cached, incremental view summaries) and :mod:`._render` (the view
+back as the caller's dicts). A face: it may import compaction, strategies and
+everything below them, never ``cli`` or ``proxy``.
 """
 
 from __future__ import annotations
@@ -17,14 +23,15 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from contextfold.compaction._engine import Options, PromptLike, build_options
+from contextfold.compaction._engine import Options, PromptLike
+from contextfold.compaction._settings import CompactionSettings, check_fraction, check_int
 from contextfold.manager._budget import request_budget
 from contextfold.manager._history import StoredHistory
 from contextfold.manager._parts import MediaAwareCounter
 from contextfold.manager._render import render_view
 from contextfold.manager._summary import SummaryStep, ViewSummarizer
 from contextfold.strategies import FitContextWindow, Pipeline, StrategyLike, TruncateToolOutputs
-from contextfold.tokens import CachedMessageCounter, TokenCounter, approx_token_counter
+from contextfold.tokens import CachedMessageCounter, TokenCounter
 from contextfold.transports.base import CompletionTransport, Usage
 
 __all__ = [
@@ -36,6 +43,9 @@ __all__ = [
 ]
 
 logger = logging.getLogger("contextfold.manager")
+
+_DEFAULT_MAX_TOKENS = 100_000  # the budget when neither a token_budget nor a provider gives one
+_DEFAULT_THRESHOLD = 0.8
 
 
 @runtime_checkable
@@ -67,23 +77,6 @@ class Coordinator(Protocol):
     """Where :func:`mount` registers the manager: ``mount(point, module, name=...)``."""
 
     def mount(self, mount_point: str, module: object, *, name: str | None = None) -> object: ...
-
-
-def _check_int(name: str, value: object, minimum: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
-    return value
-
-
-def _check_fraction(
-    name: str, value: object, *, zero_ok: bool = False, one_ok: bool = False
-) -> float:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        number = float(value)
-        if (0 < number < 1) or (zero_ok and number == 0) or (one_ok and number == 1):
-            return number
-    bounds = ("[0" if zero_ok else "(0") + ", " + ("1]" if one_ok else "1)")
-    raise ValueError(f"{name} must be a number in {bounds}, got {value!r}")
 
 
 class CompactingContextManager:
@@ -143,57 +136,64 @@ class CompactingContextManager:
     def __init__(
         self,
         *,
-        max_tokens: int = 100_000,
-        compaction_threshold: float = 0.8,
+        settings: CompactionSettings | None = None,
+        max_tokens: int | None = None,
+        compaction_threshold: float | None = None,
         transport: CompletionTransport | None = None,
-        keep_recent: int = 6,
+        keep_recent: int | None = None,
         hooks: EventHooks | None = None,
-        counter: TokenCounter = approx_token_counter,
+        counter: TokenCounter | None = None,
         safety_margin: float = 0.05,
         strategies: Sequence[StrategyLike] | None = None,
-        target_ratio: float = 0.5,
-        max_tool_chars: int = 8_000,
-        max_summary_tokens: int = 4_000,
+        target_ratio: float | None = None,
+        max_tool_chars: int | None = None,
+        max_summary_tokens: int | None = None,
         system_prompt: PromptLike | None = None,
         update_prompt: PromptLike | None = None,
         prompt_vars: dict[str, object] | None = None,
         cache_size: int = 8,
-        max_backoff: int = 32,
+        max_backoff: int | None = None,
     ) -> None:
-        self.max_tokens = _check_int("max_tokens", max_tokens, 1)
-        self.compaction_threshold = _check_fraction(
-            "compaction_threshold", compaction_threshold, one_ok=True
+        if compaction_threshold is not None:
+            check_fraction("compaction_threshold", compaction_threshold, one_ok=True)
+        base = settings or CompactionSettings(threshold=_DEFAULT_THRESHOLD)
+        self.settings: CompactionSettings = base.replace(
+            keep_recent=keep_recent,
+            threshold=compaction_threshold,
+            counter=counter,
+            target_ratio=target_ratio,
+            max_tool_chars=max_tool_chars,
+            max_summary_tokens=max_summary_tokens,
+            system_prompt=system_prompt,
+            update_prompt=update_prompt,
+            prompt_vars=prompt_vars,
+            max_backoff=max_backoff,
         )
-        self.safety_margin = _check_fraction("safety_margin", safety_margin, zero_ok=True)
-        self.target_ratio = _check_fraction("target_ratio", target_ratio)
-        self.max_backoff = _check_int("max_backoff", max_backoff, 0)
+        # The view cuts kept tool outputs to the same bound as the summarizer's copy.
+        self.settings = self.settings.replace(kept_tool_chars=self.settings.max_tool_chars)
+        """Every compaction setting in force (``threshold`` is ``compaction_threshold``)."""
+        settings = self.settings
+        if max_tokens is None:
+            max_tokens = settings.max_tokens or _DEFAULT_MAX_TOKENS
+        self.max_tokens = check_int("max_tokens", max_tokens, 1)
+        self.compaction_threshold = settings.threshold
+        self.safety_margin = check_fraction("safety_margin", safety_margin, zero_ok=True)
+        self.target_ratio = settings.target_ratio
+        self.max_backoff = settings.max_backoff
         if transport is not None and not isinstance(transport, CompletionTransport):
             raise ValueError(f"transport must be a CompletionTransport, got {transport!r}")
         if hooks is not None and not isinstance(hooks, EventHooks):
             raise ValueError(f"hooks must have an emit(event, data) method, got {hooks!r}")
-        if not callable(counter):
-            raise ValueError(f"counter must be a callable (text) -> int, got {counter!r}")
         self.transport = transport
         self.hooks = hooks
-        self.counter = counter
-        self._counter = MediaAwareCounter(counter)  # placeholders cost like an image
-        self._opts: Options = build_options(
-            keep_recent=keep_recent,
-            system_prompt=system_prompt,
-            update_prompt=update_prompt,
-            prompt_vars=prompt_vars,
-            counter=self._counter,
-            max_summary_tokens=max_summary_tokens,
-            max_tool_chars=max_tool_chars,
-            kept_tool_chars=max_tool_chars,
-            cache_friendly=False,
-            agent_system=None,
-            agent_tools=(),
-        )
+        self.counter = settings.counter
+        self._counter = MediaAwareCounter(settings.counter)  # placeholders cost like an image
+        self._opts: Options = settings.options(counter=self._counter)
+        max_tool_chars = settings.max_tool_chars
         self.strategies: tuple[StrategyLike, ...] = (
             (TruncateToolOutputs(max_tool_chars),) if strategies is None else tuple(strategies)
         )
-        cache_size = _check_int("cache_size", cache_size, 1)
+        cache_size = check_int("cache_size", cache_size, 1)
         self._count = CachedMessageCounter(self._counter)
         self._history = StoredHistory(self._count.count_message)
         self._fitters: dict[int, FitContextWindow] = {}

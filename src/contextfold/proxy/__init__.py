@@ -59,6 +59,13 @@ Guarantees:
 * Credentials are forwarded and used for summaries only; they are never logged,
   never put in a header or error, never stored (the cache holds summaries and
   hashes). Hop-by-hop headers, ``Host`` and ``Content-Length`` are not forwarded.
+
+The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialects`
+(a request body as a conversation and back), :mod:`._compact` (the per-request plan),
+:mod:`._memo` (incremental parsing of a resent history), :mod:`._cache` (summary cache
+and usage anchors) and :mod:`._bound` (the byte-size fast path). A face: it may import
+everything below it (compaction, transports, formats, stores), never ``cli`` or
+``manager``.
 """
 
 from __future__ import annotations
@@ -74,12 +81,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from contextfold.compaction import PromptLike
-from contextfold.compaction._engine import build_options
+from contextfold.compaction import CompactionSettings, PromptLike
 from contextfold.proxy._cache import SummaryCache, UsageAnchors
 from contextfold.proxy._compact import Planner
 from contextfold.proxy._forward import Forwarder
-from contextfold.tokens import TokenCounter, approx_token_counter
+from contextfold.tokens import TokenCounter
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "create_app", "serve"]
 
@@ -94,16 +100,17 @@ def create_app(
     upstream_openai: str = "https://api.openai.com/v1",
     upstream_anthropic: str = "https://api.anthropic.com",
     db_path: str | os.PathLike[str] | None = None,
-    threshold: float = 0.75,
-    keep_recent: int = 6,
+    settings: CompactionSettings | None = None,
+    threshold: float | None = None,
+    keep_recent: int | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     summary_model: str | None = None,
     http_client: httpx2.AsyncClient | None = None,
     context_window: int | None = None,
-    counter: TokenCounter = approx_token_counter,
+    counter: TokenCounter | None = None,
     system_prompt: PromptLike | None = None,
-    max_summary_tokens: int = 4_000,
-    target_ratio: float = 0.5,
+    max_summary_tokens: int | None = None,
+    target_ratio: float | None = None,
     summary_max_retries: int = 2,
     timeout: float = 600.0,
 ) -> Starlette:
@@ -117,19 +124,24 @@ def create_app(
     overrides the registry's window for every model (a local server). ``http_client``
     (an ``httpx2.AsyncClient``, the SDKs' HTTP library) carries every upstream call,
     forwarded and summarizing alike; the app closes it only if it made it.
-    ``counter``, ``system_prompt``, ``max_summary_tokens``, ``target_ratio`` (the
-    share of the limit a fresh compaction aims for) and ``keep_recent`` are the
-    options of :class:`~contextfold.compaction.AutoCompactStore`;
+    ``settings`` (a :class:`~contextfold.compaction.CompactionSettings`) holds the
+    compaction options; ``threshold``, ``keep_recent``, ``counter``, ``system_prompt``,
+    ``max_summary_tokens`` and ``target_ratio`` (the share of the limit a fresh
+    compaction aims for), when given, override its fields;
     ``summary_max_retries`` counts the summarizer's retries of transient errors and
     ``timeout`` bounds each upstream read in seconds.
 
     The SQLite file is opened by the app's lifespan (or on the first request when the
     server runs no lifespan). Bad settings raise :class:`ValueError` here.
     """
-    if not 0 < threshold <= 1:
-        raise ValueError(f"threshold must be in (0, 1], got {threshold}")
-    if not 0 < target_ratio < 1:
-        raise ValueError(f"target_ratio must be in (0, 1), got {target_ratio}")
+    settings = (settings or CompactionSettings()).replace(
+        threshold=threshold,
+        keep_recent=keep_recent,
+        counter=counter,
+        system_prompt=system_prompt,
+        max_summary_tokens=max_summary_tokens,
+        target_ratio=target_ratio,
+    )
     if max_body_bytes < 1:
         raise ValueError(f"max_body_bytes must be positive, got {max_body_bytes}")
     if context_window is not None and context_window < 1024:
@@ -142,25 +154,12 @@ def create_app(
     ):
         if not url.startswith(("http://", "https://")):
             raise ValueError(f"{name} must be an http(s) URL, got {url!r}")
-    opts = build_options(
-        keep_recent=keep_recent,
-        system_prompt=system_prompt,
-        update_prompt=None,
-        prompt_vars=None,
-        counter=counter,
-        max_summary_tokens=max_summary_tokens,
-        max_tool_chars=8_000,
-        kept_tool_chars=2_000,
-        cache_friendly=False,
-        agent_system=None,
-        agent_tools=(),
-    )
     planner = Planner(
         SummaryCache(db_path),
         UsageAnchors(),
-        opts,
-        threshold=threshold,
-        target_ratio=target_ratio,
+        settings.options(),
+        threshold=settings.threshold,
+        target_ratio=settings.target_ratio,
         context_window=context_window,
     )
     owns_client = http_client is None

@@ -9,11 +9,14 @@ import pytest
 
 from contextfold import (
     Agent,
+    ContentBlock,
     ContextStore,
+    HistoryValidationError,
     MemoryContextStore,
     Message,
     ModelInfo,
     TextBlock,
+    ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
     Usage,
@@ -29,7 +32,13 @@ from contextfold.testing import (
 )
 from contextfold.tokens import count_tokens
 from contextfold.validation import validate_history
-from tests.test_compaction import SUMMARY, WINDOW, GatedSummarizer, alternating, summarizer
+from tests.compaction.test_compaction import (
+    SUMMARY,
+    WINDOW,
+    GatedSummarizer,
+    alternating,
+    summarizer,
+)
 
 
 class ListStore(ContextStore):
@@ -332,3 +341,55 @@ async def test_appends_during_compaction_are_not_counted_twice(size: int) -> Non
     await store.get_history()  # the late messages are in the anchor already: no second count
     assert store.compactions == 1
     assert store._anchor + store._since_anchor == anchor
+
+
+# --- the thinking rule of the turn in progress (issue 13 item 8) ----------------------------
+
+
+def thinking_tool_loop(steps: int) -> list[Message]:
+    """One user turn: an assistant that thought once, then ``steps`` tool calls."""
+    history = [Message.user("fix the flaky test")]
+    for i in range(steps):
+        blocks: list[ContentBlock] = [ToolUseBlock(f"c{i}", "run", {"n": i})]
+        if i == 0:
+            blocks.insert(0, ThinkingBlock("plan the fix", signature="sig0"))
+        history.append(Message("assistant", blocks))
+        history.append(Message("user", [ToolResultBlock(f"c{i}", f"output {i} " + "x" * 300)]))
+    return history
+
+
+def test_validator_knows_the_thinking_rule_of_the_turn_in_progress() -> None:
+    loop = thinking_tool_loop(3)
+    validate_history(loop, "anthropic")
+    cut = [Message.user("summary"), *loop[3:]]  # the turn's thinking was summarized away
+    with pytest.raises(HistoryValidationError, match="thinking"):
+        validate_history(cut, "anthropic", thinking=True)
+    validate_history(cut, "openai", thinking=True)  # OpenAI has no such rule
+    finished = [*loop, Message.assistant("done"), Message.user("thanks")]
+    validate_history([Message.user("summary"), *finished[3:]], "anthropic", thinking=True)
+
+
+async def test_a_cut_inside_a_thinking_tool_loop_keeps_the_turn_valid_for_anthropic() -> None:
+    history = thinking_tool_loop(10)
+    store = AutoCompactStore(
+        MemoryContextStore(history),
+        StubTransport(model=ModelInfo("m", 8_000, 1_000)),
+        keep_recent=4,
+        summary_transport=summarizer(),
+    )
+    await store.compact()
+    compacted = await store.get_history()
+    validate_history(compacted, "anthropic", thinking=True, allow_pending=True)
+    first_assistant = next(m for m in compacted if m.role == "assistant")
+    assert isinstance(first_assistant.content[0], ThinkingBlock)
+
+
+def test_empty_text_messages_are_problems() -> None:
+    with pytest.raises(HistoryValidationError, match="empty text"):
+        validate_history([Message.user("hi"), Message.assistant("")])
+    with pytest.raises(HistoryValidationError, match="text block is empty"):
+        validate_history(
+            [Message.user("hi"), Message("assistant", [TextBlock(""), ToolUseBlock("a", "t", {})])],
+            "anthropic",
+            allow_pending=True,
+        )

@@ -67,7 +67,10 @@ def test_messages_appended_during_summarization_are_never_lost(
     """Appends interleave with the summarizer at arbitrary points; all survive, in order."""
 
     async def scenario() -> list[Message]:
+        started = asyncio.Event()
+
         async def slow(request: StubRequest) -> StubResponse:
+            started.set()
             for _ in range(sum(yields)):
                 await asyncio.sleep(0)
             return make_text_response(SUMMARY)
@@ -79,13 +82,19 @@ def test_messages_appended_during_summarization_are_never_lost(
             proactive=False,
         )
 
-        async def appender() -> None:
+        async def appender(compaction: asyncio.Task[None]) -> None:
+            # Appends made before the snapshot is read belong to it (and may be
+            # summarized); the ones under test land while the summarizer runs.
+            waiter = asyncio.ensure_future(started.wait())
+            await asyncio.wait([waiter, compaction], return_when=asyncio.FIRST_COMPLETED)
+            waiter.cancel()
             for message, pause in zip(late, yields, strict=False):
                 for _ in range(pause):
                     await asyncio.sleep(0)
                 await store.append(message)
 
-        await asyncio.gather(store.add_context_tokens(3_900, 1), appender())
+        compaction = asyncio.ensure_future(store.add_context_tokens(3_900, 1))
+        await asyncio.gather(compaction, appender(compaction))
         assert store.compactions == (choose_cut(history, 4) is not None)
         return await store.get_history()
 

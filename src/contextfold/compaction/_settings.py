@@ -1,0 +1,132 @@
+"""One set of compaction settings, shared by every face that compacts.
+
+:class:`~contextfold.compaction.AutoCompactStore`,
+:class:`~contextfold.manager.CompactingContextManager` and the proxy
+(:func:`~contextfold.proxy.create_app`) each take ``settings=CompactionSettings(...)``
+besides their own keywords; a keyword given explicitly wins over the same field of
+``settings``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from contextfold.compaction._engine import Options, PromptLike, build_options
+from contextfold.tokens import TokenCounter, approx_token_counter
+from contextfold.transports.base import ToolSpec
+
+__all__ = ["CompactionSettings", "check_fraction", "check_int"]
+
+
+def check_int(name: str, value: object, minimum: int) -> int:
+    """``value`` if it is an int (not a bool) of at least ``minimum``, else :class:`ValueError`."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
+    return value
+
+
+def check_fraction(
+    name: str, value: object, *, zero_ok: bool = False, one_ok: bool = False
+) -> float:
+    """``value`` as a float in (0, 1) (ends included as asked), else :class:`ValueError`."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        number = float(value)
+        if (0 < number < 1) or (zero_ok and number == 0) or (one_ok and number == 1):
+            return number
+    bounds = ("[0" if zero_ok else "(0") + ", " + ("1]" if one_ok else "1)")
+    raise ValueError(f"{name} must be a number in {bounds}, got {value!r}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompactionSettings:
+    """When to compact, what to keep and how to summarize.
+
+    Bad values raise :class:`ValueError` when the settings are made.
+
+    Attributes:
+        keep_recent: messages kept verbatim after the summary (moved to the nearest cut
+            that keeps tool calls with their results); at least 1.
+        threshold: share of the model's context window above which compaction runs,
+            in (0, 1].
+        max_tokens: an absolute prompt size that triggers compaction instead of
+            ``threshold × context_window``; it never goes above ``context_window −
+            max_output_tokens``.
+        target_ratio: share of the limit a compaction aims for, in (0, 1).
+        system_prompt: the summarization prompt: text, a file path or a
+            :class:`~contextfold.prompts.Prompt` (default: the built-in structured one).
+        update_prompt: the prompt for incremental updates of an earlier summary
+            (default: ``system_prompt`` when one is given, else the built-in update).
+        prompt_vars: extra variables for the prompts, besides ``max_summary_tokens``.
+        counter: the token counter estimates are made with.
+        max_summary_tokens: the summary's budget in tokens (at least 64).
+        max_tool_chars: tool outputs are cut to this many characters (head + tail) in
+            the summarizer's copy (at least 64).
+        kept_tool_chars: tool outputs of the kept part are cut to this many characters
+            when nothing else gets the history under the target (at least 64).
+        cache_friendly: summarize as a continuation of the agent's own prefix
+            (``agent_system`` and ``agent_tools``) so the provider's prompt cache is hit.
+        agent_system: the agent's system prompt, for ``cache_friendly``.
+        agent_tools: the agent's tools, for ``cache_friendly``.
+        proactive: compact before a request when appends since the last real usage
+            would push it past the limit.
+        max_backoff: after failed attempts, skip 1, 2, 4 ... up to this many triggers.
+    """
+
+    keep_recent: int = 6
+    threshold: float = 0.75
+    max_tokens: int | None = None
+    target_ratio: float = 0.5
+    system_prompt: PromptLike | None = None
+    update_prompt: PromptLike | None = None
+    prompt_vars: Mapping[str, object] = field(default_factory=dict)
+    counter: TokenCounter = approx_token_counter
+    max_summary_tokens: int = 4_000
+    max_tool_chars: int = 8_000
+    kept_tool_chars: int = 2_000
+    cache_friendly: bool = False
+    agent_system: str | None = None
+    agent_tools: tuple[ToolSpec, ...] = ()
+    proactive: bool = True
+    max_backoff: int = 32
+
+    def __post_init__(self) -> None:
+        check_fraction("threshold", self.threshold, one_ok=True)
+        if self.max_tokens is not None:
+            check_int("max_tokens", self.max_tokens, 1)
+        check_fraction("target_ratio", self.target_ratio)
+        check_int("max_backoff", self.max_backoff, 0)
+        check_int("keep_recent", self.keep_recent, 1)
+        for name in ("max_summary_tokens", "max_tool_chars", "kept_tool_chars"):
+            check_int(name, getattr(self, name), 64)
+        if not callable(self.counter):
+            raise ValueError(f"counter must be a callable (text) -> int, got {self.counter!r}")
+        # Frozen, but built from user arguments: own copies, so later changes to the
+        # caller's dict or list cannot reach in.
+        object.__setattr__(self, "prompt_vars", dict(self.prompt_vars))
+        object.__setattr__(self, "agent_tools", tuple(self.agent_tools))
+
+    def replace(self, **changes: Any) -> CompactionSettings:
+        """A copy with ``changes``; a change whose value is ``None`` is left out, so a
+        face can pass its keywords straight through (``None`` meaning "not given")."""
+        given = {name: value for name, value in changes.items() if value is not None}
+        return dataclasses.replace(self, **given) if given else self
+
+    def options(self, *, counter: TokenCounter | None = None) -> Options:
+        """The engine's options: prompts loaded and checked (a prompt with an unknown
+        variable raises :class:`~contextfold.errors.PromptError` here)."""
+        return build_options(
+            keep_recent=self.keep_recent,
+            system_prompt=self.system_prompt,
+            update_prompt=self.update_prompt,
+            prompt_vars=dict(self.prompt_vars),
+            counter=counter or self.counter,
+            max_summary_tokens=self.max_summary_tokens,
+            max_tool_chars=self.max_tool_chars,
+            kept_tool_chars=self.kept_tool_chars,
+            cache_friendly=self.cache_friendly,
+            agent_system=self.agent_system,
+            agent_tools=self.agent_tools,
+        )
