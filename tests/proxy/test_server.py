@@ -166,7 +166,7 @@ def test_serve_binds_loopback_unless_told(monkeypatch: pytest.MonkeyPatch) -> No
     assert (calls[1]["host"], calls[1]["port"]) == ("0.0.0.0", 9000)
 
 
-QUICKSTART = Path(__file__).parent.parent / "examples" / "proxy_quickstart.md"
+QUICKSTART = Path(__file__).resolve().parents[2] / "examples" / "proxy_quickstart.md"
 
 
 async def test_the_quickstart_python_snippets_run_against_the_proxy(
