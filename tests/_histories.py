@@ -67,8 +67,8 @@ def histories(draw: Any, *, max_turns: int = 14, pending: bool | None = None) ->
             for _ in range(draw(st.integers(0, 3)))
         ]
         content.extend(calls)
-        if not content:
-            content.append(TextBlock(draw(_words)))
+        if not content or all(isinstance(b, ThinkingBlock) for b in content):
+            content.append(TextBlock(draw(_words)))  # thinking is followed by an answer
         messages.append(Message("assistant", content))
         last_role = "assistant"
         if calls:

@@ -15,8 +15,10 @@ Rules every store obeys:
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import uuid
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -116,9 +118,15 @@ class ContextStore(ABC):
         return (0, 0)
 
     async def add_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
-        """Add one model call's usage to the cumulative counts."""
-        current_in, current_out = await self.get_context_tokens()
-        await self.set_context_tokens(current_in + input_tokens, current_out + output_tokens)
+        """Add one model call's usage to the cumulative counts.
+
+        The default reads, adds and writes under a lock of this store object, so
+        concurrent calls on it never lose an update (stores shared across processes
+        override it with an atomic increment).
+        """
+        async with _tokens_lock(self):
+            current_in, current_out = await self.get_context_tokens()
+            await self.set_context_tokens(current_in + input_tokens, current_out + output_tokens)
 
     async def list_sessions(self) -> list[SessionInfo]:
         """Sessions this store can see; by default just this one."""
@@ -281,3 +289,28 @@ class MemoryContextStore(ContextStore):
 
     def __len__(self) -> int:
         return len(self._messages)
+
+
+_token_locks: weakref.WeakKeyDictionary[ContextStore, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+
+def _tokens_lock(store: ContextStore) -> asyncio.Lock:
+    """The lock serialising the default ``add_context_tokens`` of ``store``.
+
+    Kept beside the store rather than on it: subclasses need not call
+    ``super().__init__()`` and may use ``__slots__``. A store that cannot be weakly
+    referenced (or hashed) keeps its lock in its instance dictionary, if it has one.
+    """
+    try:
+        lock = _token_locks.get(store)
+        if lock is None:
+            lock = _token_locks[store] = asyncio.Lock()
+        return lock
+    except TypeError:
+        attrs = getattr(store, "__dict__", None)
+        if attrs is None:
+            return asyncio.Lock()  # nowhere to keep one: no worse than no lock
+        lock = attrs.get("_contextfold_tokens_lock")
+        if not isinstance(lock, asyncio.Lock):
+            lock = attrs["_contextfold_tokens_lock"] = asyncio.Lock()
+        return lock

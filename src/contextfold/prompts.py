@@ -89,7 +89,10 @@ def load_prompt(prompt: str | os.PathLike[str] | Prompt) -> Prompt:
 
     A :class:`pathlib.Path` (or any path-like object) is read as a file. A ``str``
     is read as a file when it names an existing file and otherwise used as the
-    template text itself.
+    template text itself, except that a one-line string that looks like a path (it
+    starts with ``/``, ``./``, ``../`` or ``~``, or ends with a prompt file suffix such
+    as ``.md`` or ``.txt``) but names no file raises :class:`PromptError`: a typo in a
+    path never becomes the prompt.
     """
     if isinstance(prompt, Prompt):
         return prompt
@@ -100,15 +103,30 @@ def load_prompt(prompt: str | os.PathLike[str] | Prompt) -> Prompt:
         return Prompt(path.read_text(encoding="utf-8"), str(path))
     if not isinstance(prompt, str):
         raise PromptError(f"a prompt must be a string or a path, got {type(prompt).__name__}")
-    if len(prompt) < _MAX_PATH_CHARS and "\n" not in prompt and _is_file(prompt):
-        return Prompt(Path(prompt).read_text(encoding="utf-8"), prompt)
+    if len(prompt) < _MAX_PATH_CHARS and "\n" not in prompt:
+        if _is_file(prompt):
+            return Prompt(Path(prompt).expanduser().read_text(encoding="utf-8"), prompt)
+        if _looks_like_path(prompt):
+            raise PromptError(
+                f"prompt file {prompt} does not exist (pass the prompt text itself, or the "
+                "path of an existing file)"
+            )
     if not prompt.strip():
         raise PromptError("a prompt cannot be empty")
     return Prompt(prompt)
 
 
+_PATH_PREFIXES = ("/", "./", "../", "~", ".\\", "..\\")
+_PROMPT_SUFFIXES = (".md", ".markdown", ".txt", ".prompt", ".j2", ".jinja", ".tmpl", ".tpl")
+
+
+def _looks_like_path(candidate: str) -> bool:
+    text = candidate.strip()
+    return text.startswith(_PATH_PREFIXES) or text.lower().endswith(_PROMPT_SUFFIXES)
+
+
 def _is_file(candidate: str) -> bool:
     try:
-        return Path(candidate).is_file()
+        return Path(candidate).expanduser().is_file()
     except (OSError, ValueError):  # e.g. a NUL byte or a name too long for the OS
         return False

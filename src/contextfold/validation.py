@@ -9,8 +9,7 @@ Rules (``dialect="any"`` applies the union of both providers' rules):
 
 * the first non-system message is a user message;
 * no two assistant messages follow each other (system messages are transparent);
-* no message is empty, and none holds only empty text; in the Anthropic dialect no
-  text block is empty;
+* no message is empty; in the Anthropic dialect no text block is empty;
 * user messages hold text, images and tool results; assistant messages hold text,
   thinking and tool uses; system messages hold text only;
 * every tool use is answered, in the very next non-system message, by a tool result
@@ -74,8 +73,6 @@ def history_problems(
     for i, message in enumerate(messages):
         if not message.content:
             problems.append(f"message {i} ({message.role}) is empty")
-        elif all(isinstance(b, TextBlock) and not b.text for b in message.content):
-            problems.append(f"message {i} ({message.role}) holds only empty text")
         elif dialect in ("any", "anthropic") and any(
             isinstance(b, TextBlock) and not b.text for b in message.content
         ):

@@ -4,6 +4,7 @@ stores without ``replace_prefix``, and the accuracy of what it reports."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 import pytest
 
@@ -92,8 +93,15 @@ async def test_store_without_replace_prefix_compacts_and_keeps_concurrent_append
     assert [m.text for m in history[-3:]] == ["q18 uuuuuuuuuu", "a19 aaaaaaaaaa", "late"]
 
 
+class ReadOnlyStore(NoClearStore):
+    """A store whose rewrites fail (a read-only replica, a revoked grant)."""
+
+    async def replace_history(self, messages: Sequence[Message]) -> None:
+        raise OSError("read-only file system")
+
+
 async def test_a_store_that_cannot_rewrite_fails_the_compaction_not_the_agent() -> None:
-    inner = NoClearStore(alternating(20))
+    inner = ReadOnlyStore(alternating(20))
     before = await inner.get_history()
     transport = StubTransport(
         [make_text_response("the answer you paid for", usage=Usage(3_500, 10))], model=WINDOW
@@ -110,7 +118,15 @@ async def test_a_store_that_cannot_rewrite_fails_the_compaction_not_the_agent() 
     after = [e for e in events if e.phase == "after"]
     assert [e.outcome for e in after] == ["failed"]
     assert after[0].error is not None
-    assert "NotImplementedError" in after[0].error
+    assert "read-only" in after[0].error
+
+
+def test_a_store_with_only_append_and_get_history_is_refused_at_construction() -> None:
+    """Issue 13 item 7: it could never commit, so no summary is ever paid for."""
+    calls = summarizer()
+    with pytest.raises(TypeError, match="replace_history"):
+        AutoCompactStore(NoClearStore(alternating(4)), StubTransport(), summary_transport=calls)
+    assert calls.requests == []
 
 
 async def test_a_rewrite_failing_midway_is_rolled_back() -> None:
@@ -385,8 +401,9 @@ async def test_a_cut_inside_a_thinking_tool_loop_keeps_the_turn_valid_for_anthro
 
 
 def test_empty_text_messages_are_problems() -> None:
-    with pytest.raises(HistoryValidationError, match="empty text"):
+    with pytest.raises(HistoryValidationError, match="text block is empty"):
         validate_history([Message.user("hi"), Message.assistant("")])
+    validate_history([Message.user("hi"), Message.assistant("")], "openai")
     with pytest.raises(HistoryValidationError, match="text block is empty"):
         validate_history(
             [Message.user("hi"), Message("assistant", [TextBlock(""), ToolUseBlock("a", "t", {})])],

@@ -27,11 +27,16 @@ from contextfold.compaction._summarizer import (
     previous_summary,
     render_summary_message,
 )
-from contextfold.errors import CompactionError, ContextOverflowError, SummaryRejectedError
+from contextfold.errors import (
+    CompactionError,
+    ContextOverflowError,
+    PromptError,
+    SummaryRejectedError,
+)
 from contextfold.messages import Message
 from contextfold.prompts import Prompt, builtin_prompt, load_prompt
 from contextfold.tokens import TokenCounter, count_tokens
-from contextfold.transports.base import DEFAULT_CONTEXT_WINDOW, CompletionTransport, ToolSpec, Usage
+from contextfold.transports.base import CompletionTransport, ToolSpec, Usage, model_of
 from contextfold.validation import has_thinking, history_problems
 
 logger = logging.getLogger("contextfold.compaction")
@@ -58,6 +63,7 @@ class Options:
     keep_recent: int
     prompt: Prompt
     update_prompt: Prompt
+    continuation_prompt: Prompt
     prompt_vars: dict[str, object]
     counter: TokenCounter
     max_summary_tokens: int
@@ -152,7 +158,7 @@ async def compact_history(
     if opts.cache_friendly and estimate(old) <= summarizer.input_budget:
         try:
             run = await summarizer.continue_prefix(
-                old, opts.agent_system, opts.agent_tools, builtin_prompt("continuation")
+                old, opts.agent_system, opts.agent_tools, opts.continuation_prompt
             )
         except (ContextOverflowError, SummaryRejectedError) as exc:
             logger.info("cache-friendly summary failed (%s); summarizing a transcript instead", exc)
@@ -202,13 +208,25 @@ def build_options(
         update = prompt
     else:
         update = builtin_prompt("update")
+    # A custom prompt is also the instruction of a cache-friendly continuation, so the
+    # user's instructions are never silently replaced by the built-in ones.
+    continuation = prompt if system_prompt is not None else builtin_prompt("continuation")
     variables = dict(prompt_vars or {})
-    for p in (prompt, update):
+    prompts = (prompt, update, continuation) if cache_friendly else (prompt, update)
+    for p in prompts:
         p.render(max_summary_tokens=max_summary_tokens, **variables)  # fail early on typos
+    used = frozenset().union(*(p.variables for p in prompts))
+    unused = sorted(set(variables) - used)
+    if unused:
+        raise PromptError(
+            f"prompt_vars {', '.join(unused)} are used by no prompt "
+            f"(the prompts use: {', '.join(sorted(used)) or 'no variables'})"
+        )
     return Options(
         keep_recent=keep_recent,
         prompt=prompt,
         update_prompt=update,
+        continuation_prompt=continuation,
         prompt_vars=variables,
         counter=counter,
         max_summary_tokens=max_summary_tokens,
@@ -260,10 +278,7 @@ def compaction_limit(
     ``max_tokens`` if given, else ``threshold × context_window`` (128,000 when the
     transport has no model), never above ``context_window − max_output_tokens``.
     """
-    model = getattr(transport, "model", None)
-    window = getattr(model, "context_window", None)
-    window = window if isinstance(window, int) and window > 0 else DEFAULT_CONTEXT_WINDOW
-    max_output = getattr(model, "max_output_tokens", 0)
-    max_output = max_output if isinstance(max_output, int) and 0 <= max_output < window else 0
+    model = model_of(transport)
+    window, max_output = model.context_window, model.max_output_tokens
     limit = max_tokens if max_tokens is not None else int(threshold * window)
     return min(limit, window - max_output)

@@ -73,6 +73,9 @@ class CompactionSettings:
         proactive: compact before a request when appends since the last real usage
             would push it past the limit.
         max_backoff: after failed attempts, skip 1, 2, 4 ... up to this many triggers.
+        summary_timeout: seconds one summarization attempt may take (all its requests
+            together); past it the attempt ends as ``failed`` and the history is left
+            as it was. ``None`` waits for ever.
     """
 
     keep_recent: int = 6
@@ -91,6 +94,7 @@ class CompactionSettings:
     agent_tools: tuple[ToolSpec, ...] = ()
     proactive: bool = True
     max_backoff: int = 32
+    summary_timeout: float | None = 120.0
 
     def __post_init__(self) -> None:
         check_fraction("threshold", self.threshold, one_ok=True)
@@ -101,6 +105,11 @@ class CompactionSettings:
         check_int("keep_recent", self.keep_recent, 1)
         for name in ("max_summary_tokens", "max_tool_chars", "kept_tool_chars"):
             check_int(name, getattr(self, name), 64)
+        timeout = self.summary_timeout
+        if timeout is not None and (
+            not isinstance(timeout, int | float) or isinstance(timeout, bool) or not timeout > 0
+        ):
+            raise ValueError(f"summary_timeout must be a positive number or None, got {timeout!r}")
         if not callable(self.counter):
             raise ValueError(f"counter must be a callable (text) -> int, got {self.counter!r}")
         # Frozen, but built from user arguments: own copies, so later changes to the

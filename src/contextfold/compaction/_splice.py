@@ -49,7 +49,7 @@ async def splice(
         return appended
     try:
         await store.replace_history([*new_messages, *appended])
-    except Exception:
+    except BaseException:  # a cancellation half-way too: put the old history back
         await _restore(store, current)
         raise
     return appended

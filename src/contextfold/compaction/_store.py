@@ -29,7 +29,7 @@ from contextfold.compaction._settings import CompactionSettings
 from contextfold.compaction._splice import splice
 from contextfold.compaction._summarizer import KEPT_TRUNCATION_MARKER, Summarizer
 from contextfold.context import CompactionLocking, ContextStore, PrefixReplacing, SessionInfo
-from contextfold.errors import SummaryRejectedError
+from contextfold.errors import CompactionError, SummaryRejectedError
 from contextfold.messages import Message
 from contextfold.tokens import TokenCounter, count_message_tokens, count_tokens
 from contextfold.transports.base import CompletionTransport, ToolSpec, Usage
@@ -43,7 +43,7 @@ class _Attempt:
 
     trigger: Trigger
     tokens: int
-    summarizer: Summarizer
+    summarizer: Summarizer | None = None
     started: float = field(default_factory=time.monotonic)
     messages: int = 0
 
@@ -85,11 +85,13 @@ class AutoCompactStore(ContextStore):
             attempt; sync or async; a hook that raises is logged and ignored.
         keep_recent, threshold, max_tokens, target_ratio, system_prompt, update_prompt,
             prompt_vars, counter, max_summary_tokens, max_tool_chars, kept_tool_chars,
-            cache_friendly, agent_system, agent_tools, proactive, max_backoff: the
+            cache_friendly, agent_system, agent_tools, proactive, max_backoff,
+            summary_timeout: the
             fields of :class:`~contextfold.compaction.CompactionSettings` (defaults
             there: ``keep_recent=6``, ``threshold=0.75``, ``target_ratio=0.5``,
             ``max_summary_tokens=4000``, ``max_tool_chars=8000``,
-            ``kept_tool_chars=2000``, ``proactive=True``, ``max_backoff=32``).
+            ``kept_tool_chars=2000``, ``proactive=True``, ``max_backoff=32``,
+            ``summary_timeout=120.0`` seconds).
 
     Attributes:
         settings: the settings in force.
@@ -124,6 +126,7 @@ class AutoCompactStore(ContextStore):
         agent_tools: Iterable[ToolSpec] | None = None,
         proactive: bool | None = None,
         max_backoff: int | None = None,
+        summary_timeout: float | None = None,
     ) -> None:
         self.settings: CompactionSettings = (settings or CompactionSettings()).replace(
             keep_recent=keep_recent,
@@ -142,8 +145,15 @@ class AutoCompactStore(ContextStore):
             agent_tools=None if agent_tools is None else tuple(agent_tools),
             proactive=proactive,
             max_backoff=max_backoff,
+            summary_timeout=summary_timeout,
         )
         """Every setting in force (see :class:`CompactionSettings`)."""
+        if not _can_rewrite(store):
+            raise TypeError(
+                f"{type(store).__name__} can neither replace_history() nor clear(), so a "
+                "compaction could never be committed: implement replace_history (atomic, "
+                "best) or clear on it, or wrap a store that has them"
+            )
         self.inner = store
         self.transport = transport
         self.summary_transport = summary_transport or transport
@@ -157,7 +167,8 @@ class AutoCompactStore(ContextStore):
         self.compactions = 0
         """How many compactions were committed through this wrapper."""
         self.last_event: CompactionEvent | None = None
-        self._anchor = 0  # last real input tokens
+        self._anchor = 0  # last believed prompt size (real usage, or the estimate)
+        self._counted = False  # whether the history from before this wrapper was estimated
         self._since_anchor = 0  # estimated tokens appended since
         self._unestimated: list[Message] = []  # appended, not yet counted in _since_anchor
         self._failures = 0
@@ -209,8 +220,7 @@ class AutoCompactStore(ContextStore):
         else:
             async with self._splice_lock:
                 await self.inner.append(message)
-        if self.settings.proactive:
-            self._unestimated.append(message)
+        self._unestimated.append(message)
 
     async def get_history(self) -> list[Message]:
         """The inner store's history, compacted first if appends pushed it past the limit.
@@ -218,7 +228,7 @@ class AutoCompactStore(ContextStore):
         The proactive check lives here, on the read that precedes every model request,
         so each appended message is estimated once and appends stay cheap.
         """
-        if self._unestimated:
+        if self._unestimated and self.settings.proactive:
             self._fold_unestimated()
             estimate = self._anchor + self._since_anchor
             if estimate > self.limit:
@@ -231,10 +241,14 @@ class AutoCompactStore(ContextStore):
         self._anchor = self._since_anchor = 0
         self._unestimated = []
         self._floor = None
+        self._counted = True
 
     async def replace_history(self, messages: Sequence[Message]) -> None:
         async with self._splice_lock:
             await self.inner.replace_history(messages)
+        # A rewritten history is estimated anew; the old usage says nothing about it.
+        self._anchor = self._since_anchor = 0
+        self._unestimated, self._counted, self._floor = list(messages), True, None
 
     async def fork(self) -> AutoCompactStore:
         """An :class:`AutoCompactStore` with the same settings (hooks included) around
@@ -248,6 +262,7 @@ class AutoCompactStore(ContextStore):
         )
         forked._anchor, forked._since_anchor = self._anchor, self._since_anchor
         forked._unestimated = list(self._unestimated)
+        forked._counted = self._counted
         return forked
 
     async def close(self) -> None:
@@ -263,11 +278,31 @@ class AutoCompactStore(ContextStore):
         return await self.inner.list_sessions()
 
     async def add_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
-        """Record one model call's usage; compact when ``input_tokens`` exceeds :attr:`limit`."""
+        """Record one model call's usage; compact when the prompt size exceeds :attr:`limit`.
+
+        The prompt size is ``input_tokens``, but never less than the local estimate of
+        what was sent (the last believed size plus what was appended since): a
+        transport that reports 0, or leaves cache reads out, cannot hide a full window.
+        A report below half of that estimate is not believed as the base of the next
+        estimate either (the estimate stands in for it); a plausible one is, so the
+        counter's error never accumulates from turn to turn.
+        """
         await self.inner.add_context_tokens(input_tokens, output_tokens)
-        self._anchor, self._since_anchor, self._unestimated = input_tokens, 0, []
-        if input_tokens > self.limit:
-            await self._trigger("usage", input_tokens)
+        if not self._counted:
+            await self._count_history()
+        self._fold_unestimated()
+        sent = self._anchor + self._since_anchor
+        tokens = max(input_tokens, sent)
+        self._anchor = input_tokens if input_tokens >= sent // 2 else sent
+        self._since_anchor = 0
+        if tokens > self.limit:
+            await self._trigger("usage", tokens)
+
+    async def _count_history(self) -> None:
+        """Estimate a history this wrapper did not see appended (once, on first use)."""
+        self._counted = True
+        if self._anchor == 0:
+            self._since_anchor, self._unestimated = 0, await self.inner.get_history()
 
     async def compact(self, *, force: bool = False) -> bool:
         """Compact now, whatever the usage; return whether the history changed.
@@ -300,9 +335,13 @@ class AutoCompactStore(ContextStore):
             # After a compaction that could not get under the limit, only meaningful
             # growth (5 % of the limit) justifies another attempt.
             if self._floor is not None and tokens <= self._floor + self.limit // 20:
+                await self._held(
+                    trigger, tokens, "waiting for usage to grow 5% past the last attempt"
+                )
                 return False
             if self._skip > 0:
                 self._skip -= 1
+                await self._held(trigger, tokens, f"backing off after failures ({self._skip} more)")
                 return False
         self._running = asyncio.ensure_future(self._run(trigger, tokens))
         try:
@@ -311,16 +350,26 @@ class AutoCompactStore(ContextStore):
             if self._running is not None and self._running.done():
                 self._running = None
 
+    async def _held(self, trigger: Trigger, tokens: int, why: str) -> None:
+        """Report a trigger that back-off or the no-loop floor held back."""
+        logger.info("compaction of session %s held back: %s", self.session_id, why)
+        await self._emit(self._event("before", trigger, tokens, 0))
+        await self._emit(self._event("after", trigger, tokens, 0, outcome="skipped", error=why))
+
     async def _run(self, trigger: Trigger, tokens: int) -> bool:
-        if isinstance(self.inner, CompactionLocking):
-            async with self.inner.compaction_lock() as acquired:
-                if not acquired:
-                    count = len(await self.inner.get_history())
-                    await self._emit(self._event("before", trigger, tokens, count))
-                    await self._emit(self._event("after", trigger, tokens, count, outcome="busy"))
-                    return False
-                return await self._guarded(trigger, tokens)
-        return await self._guarded(trigger, tokens)
+        attempt = _Attempt(trigger, tokens)
+        try:
+            if isinstance(self.inner, CompactionLocking):
+                async with self.inner.compaction_lock() as acquired:
+                    if not acquired:
+                        await self._emit(self._event("before", trigger, tokens, 0))
+                        await self._after(attempt, "busy")
+                        return False
+                    return await self._guarded(attempt)
+            return await self._guarded(attempt)
+        except Exception as exc:  # the store's lock failed; the attempt never started
+            await self._failed(attempt, exc)
+            return False
 
     def _event(
         self,
@@ -332,33 +381,40 @@ class AutoCompactStore(ContextStore):
     ) -> CompactionEvent:
         return CompactionEvent(phase, self.session_id, trigger, self.limit, count, tokens, **fields)
 
-    async def _guarded(self, trigger: Trigger, tokens: int) -> bool:
+    async def _guarded(self, attempt: _Attempt) -> bool:
         """One attempt; whatever goes wrong is reported, backed off and never raised.
 
         Compaction runs inside the agent's turn (``add_context_tokens``,
         ``get_history``): a failure here must not lose the reply the agent already paid
         for, so it becomes a ``failed`` event and the history stays as it was.
         """
-        attempt = _Attempt(trigger, tokens, make_summarizer(self.summary_transport, self._opts))
         try:
+            attempt.summarizer = make_summarizer(self.summary_transport, self._opts)
             return await self._compact_once(attempt)
         except Exception as exc:
-            self._failures += 1
-            self._skip = min(2 ** (self._failures - 1), self.settings.max_backoff)
-            outcome: Outcome = "rejected" if isinstance(exc, SummaryRejectedError) else "failed"
-            error = f"{type(exc).__name__}: {exc}"
-            logger.warning(
-                "compaction of session %s %s (%s); history left untouched, "
-                "next %d trigger(s) skipped",
-                self.session_id,
-                outcome,
-                error,
-                self._skip,
-            )
-            await self._after(attempt, outcome, error=error)
+            await self._failed(attempt, exc)
             return False
+        except asyncio.CancelledError:
+            await self._after(attempt, "failed", error="cancelled; history left untouched")
+            raise
         finally:
-            self.summarizer_usage = self.summarizer_usage + attempt.summarizer.usage
+            if attempt.summarizer is not None:
+                self.summarizer_usage = self.summarizer_usage + attempt.summarizer.usage
+
+    async def _failed(self, attempt: _Attempt, exc: Exception) -> None:
+        """Back off and report ``exc`` as the end of ``attempt``."""
+        self._failures += 1
+        self._skip = min(2 ** (self._failures - 1), self.settings.max_backoff)
+        outcome: Outcome = "rejected" if isinstance(exc, SummaryRejectedError) else "failed"
+        error = f"{type(exc).__name__}: {exc}"
+        logger.warning(
+            "compaction of session %s %s (%s); history left untouched, next %d trigger(s) skipped",
+            self.session_id,
+            outcome,
+            error,
+            self._skip,
+        )
+        await self._after(attempt, outcome, error=error)
 
     async def _compact_once(self, attempt: _Attempt) -> bool:
         snapshot = await self.inner.get_history()
@@ -380,14 +436,21 @@ class AutoCompactStore(ContextStore):
 
         # What to keep is decided on the scaled estimate (the part compaction controls);
         # the new anchor below uses the conservative one, fixed part included.
-        result = await compact_history(
-            snapshot,
-            self.summary_transport,
-            self._opts,
-            target_tokens=target,
-            scale=scale,
-            summarizer=attempt.summarizer,
-        )
+        timeout = self.settings.summary_timeout
+        try:
+            async with asyncio.timeout(timeout):
+                result = await compact_history(
+                    snapshot,
+                    self.summary_transport,
+                    self._opts,
+                    target_tokens=target,
+                    scale=scale,
+                    summarizer=attempt.summarizer,
+                )
+        except TimeoutError:
+            raise CompactionError(
+                f"the summarizer did not finish within summary_timeout={timeout}s"
+            ) from None
         outcome: Outcome = "compacted"
         if result is not None:
             new_messages = result.messages
@@ -443,7 +506,14 @@ class AutoCompactStore(ContextStore):
             # Appends noted before the splice reads the history are part of the estimate
             # made after the commit; forget them so they are not counted twice.
             noted, noted_count = self._unestimated, len(self._unestimated)
-            appended = await splice(self.inner, snapshot, new_messages)
+            # A commit is never left half-done: cancelling the caller lets it finish
+            # (or roll back) before the cancellation goes on.
+            commit = asyncio.ensure_future(splice(self.inner, snapshot, new_messages))
+            try:
+                appended = await asyncio.shield(commit)
+            except asyncio.CancelledError:
+                await asyncio.wait([commit])
+                raise
             if appended is not None and self._unestimated is noted:
                 del noted[:noted_count]
         return appended
@@ -451,6 +521,8 @@ class AutoCompactStore(ContextStore):
     async def _after(self, attempt: _Attempt, outcome: Outcome, **fields: Any) -> None:
         """Report how ``attempt`` ended, with its duration and the summarizer's usage."""
         summarizer = attempt.summarizer
+        usage = summarizer.usage if summarizer is not None else Usage(0, 0)
+        requests = summarizer.requests if summarizer is not None else 0
         await self._emit(
             self._event(
                 "after",
@@ -458,8 +530,8 @@ class AutoCompactStore(ContextStore):
                 attempt.tokens,
                 attempt.messages,
                 outcome=outcome,
-                summarizer_usage=summarizer.usage,
-                summarizer_requests=summarizer.requests,
+                summarizer_usage=usage,
+                summarizer_requests=requests,
                 duration_s=time.monotonic() - attempt.started,
                 **fields,
             )
@@ -474,3 +546,14 @@ class AutoCompactStore(ContextStore):
                     await result
             except Exception:
                 logger.exception("compaction hook %r raised; ignoring it", hook)
+
+
+def _can_rewrite(store: ContextStore) -> bool:
+    """Whether ``store`` overrides a way to rewrite its history (the defaults of
+    :class:`ContextStore` end in ``clear()``, which raises)."""
+    kind = type(store)
+    return (
+        isinstance(store, PrefixReplacing)
+        or kind.replace_history is not ContextStore.replace_history
+        or kind.clear is not ContextStore.clear
+    )

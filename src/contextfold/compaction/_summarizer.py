@@ -30,7 +30,7 @@ from contextfold.errors import CompactionError, SummaryRejectedError
 from contextfold.messages import Message
 from contextfold.prompts import Prompt, builtin_prompt
 from contextfold.tokens import TokenCounter
-from contextfold.transports.base import Completion, CompletionTransport, ToolSpec, Usage
+from contextfold.transports.base import Completion, CompletionTransport, ToolSpec, Usage, model_of
 
 TRUNCATION_MARKER = "\n...[truncated for the summary]...\n"
 KEPT_TRUNCATION_MARKER = "\n...[truncated by contextfold to fit the context window]...\n"
@@ -163,7 +163,7 @@ class Summarizer:
         self.counter = counter
         self.max_tool_chars = max_tool_chars
         self.prompt_vars = prompt_vars
-        model = transport.model
+        model = model_of(transport)
         self.max_summary_tokens = min(max_summary_tokens, model.max_output_tokens)
         self.input_budget = int(model.input_budget * (1 - SAFETY_MARGIN))
         self.usage = Usage(0, 0)

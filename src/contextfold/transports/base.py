@@ -30,6 +30,7 @@ __all__ = [
     "ToolSpec",
     "Usage",
     "lookup_model",
+    "model_of",
 ]
 
 StopReason = Literal["end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn"]
@@ -61,6 +62,35 @@ class ModelInfo:
     def input_budget(self) -> int:
         """The most prompt tokens a request may carry and still leave room for a full reply."""
         return self.context_window - self.max_output_tokens
+
+
+def model_of(transport: object) -> ModelInfo:
+    """``transport.model`` as a :class:`ModelInfo`, read by duck typing; never raises.
+
+    A transport without ``model``, a model whose attributes are missing, raise, or are
+    not positive ints, or whose output limit is not below its window, gets the
+    defaults (128,000 / 8,192) for what it lacks, so compaction works with any object
+    that can ``complete``.
+    """
+    try:
+        model = getattr(transport, "model", None)
+        if isinstance(model, ModelInfo):
+            return model
+        name = getattr(model, "name", None)
+        window = getattr(model, "context_window", None)
+        output = getattr(model, "max_output_tokens", None)
+    except Exception:  # a property that raises is a model we cannot read
+        return ModelInfo("unknown")
+    size = window if isinstance(window, int) and _positive_int(window) and window >= 2 else 0
+    size = size or DEFAULT_CONTEXT_WINDOW
+    limit = output if isinstance(output, int) and _positive_int(output) else 0
+    if not 0 < limit < size:
+        limit = min(DEFAULT_MAX_OUTPUT_TOKENS, max(size // 4, 1))
+    return ModelInfo(name if isinstance(name, str) else "unknown", size, limit)
+
+
+def _positive_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 @dataclass(frozen=True, slots=True)
