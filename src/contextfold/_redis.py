@@ -16,8 +16,8 @@ import asyncio
 import hashlib
 import logging
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -228,38 +228,44 @@ class Keyspace:
 
     async def call(self, *args: Any) -> Any:
         """One command."""
-        try:
+        with self.translated():
             return await self._execute(*args)
-        except RedisError as exc:
-            raise self.mapped(exc) from exc
 
     async def run(self, script: Script, keys: Sequence[str], args: Sequence[Any]) -> Any:
         """Run a Lua script by its SHA, loading it first if the server does not know it."""
         command = ("EVALSHA", script.sha, len(keys), *keys, *args)
-        try:
+        with self.translated():
             try:
                 return await self._execute(*command)
             except NoScriptError:  # a new or restarted server: load the script, once
                 await self._execute("SCRIPT", "LOAD", script.source)
                 return await self._execute(*command)
-        except RedisError as exc:
-            raise self.mapped(exc) from exc
 
     async def batch(self, *commands: Sequence[Any], atomic: bool) -> list[Any]:
         """Several commands in one round trip; ``atomic`` wraps them in ``MULTI``/``EXEC``."""
-        async with self.client.pipeline(transaction=atomic) as pipe:
-            for command in commands:
-                pipe.execute_command(*command)
-            try:
+        with self.translated():
+            async with self.client.pipeline(transaction=atomic) as pipe:
+                for command in commands:
+                    pipe.execute_command(*command)
                 return list(await pipe.execute())
-            except RedisError as exc:
-                raise self.mapped(exc) from exc
+
+    @contextmanager
+    def translated(self) -> Iterator[None]:
+        """redis-py's errors, and replies a ``decode_responses`` client cannot decode, as ours.
+
+        (redis-py drops the connection after a reply it failed to read, so the next
+        command starts clean.)
+        """
+        try:
+            yield
+        except RedisError as exc:
+            raise self.mapped(exc) from exc
+        except UnicodeDecodeError as exc:
+            raise self._corrupt("value", exc) from exc
 
     def mapped(self, exc: RedisError) -> StoreError:
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        if isinstance(exc, ResponseError) and (
-            "WRONGTYPE" in detail or "not an integer" in detail or "overflow" in detail
-        ):
+        if isinstance(exc, ResponseError) and ("WRONGTYPE" in detail or "not an integer" in detail):
             return CorruptRecordError(
                 f"session {self.session_id!r}: a stored value under {self.prefix!r} has the "
                 f"wrong type or is out of range ({detail}); it was written by something "

@@ -190,7 +190,15 @@ class RedisContextStore(ContextStore):
         now = time.time()
         await self._ensure_indexed(now)
         r = self._redis
-        await r.run(TOKENS, [r.meta], (mode, add_in, add_out, -add_in, iso(now)))
+        try:
+            await r.run(TOKENS, [r.meta], (mode, add_in, add_out, -add_in, iso(now)))
+        except StoreError as exc:
+            if "overflow" not in str(exc):
+                raise
+            raise ValueError(
+                f"adding ({add_in}, {add_out}) tokens to session {self._session_id!r} would "
+                "overflow its signed 64-bit token counters; nothing was added"
+            ) from exc
 
     async def get_context_tokens(self) -> tuple[int, int]:
         r = self._redis
