@@ -5,7 +5,7 @@
 * ``compact WORKER ROUNDS``: appends ROUNDS tool-using rounds (``w<WORKER>-<i> ...``)
   through ``AutoCompactStore(RedisContextStore)``. A round is appended whole under a
   cross-process turn lock (as an agent runtime serialising turns would), and every
-  other round reports a usage over the limit, so every process keeps compacting the
+  other round reports a growing usage over the limit, so every process keeps compacting the
   session while the others append. The summarizer takes a moment, so rounds from
   other processes land during summarization. Prints the outcomes seen as JSON.
 * ``hold LEASE``: takes the session's compaction lock with a lease of LEASE seconds,
@@ -67,7 +67,7 @@ async def _compact(client: Redis, prefix: str, session_id: str, worker: int, rou
             for message in round_messages(worker, i):
                 await store.append(message)
         if i % 2 == 1:
-            await store.add_context_tokens(3_900 + i, 1)
+            await store.add_context_tokens(3_900 + 250 * i, 1)
     print(json.dumps(dict(outcomes)), flush=True)
 
 
