@@ -299,6 +299,44 @@ async def test_replace_prefix_refuses_a_rewritten_prefix_and_writes_nothing(
     assert await store.get_history() == []
 
 
+async def test_of_concurrent_swaps_from_one_snapshot_exactly_one_wins(
+    make: Callable[..., RedisContextStore],
+) -> None:
+    writers = [make("s") for _ in range(8)]
+    for m in _turns(10):
+        await writers[0].append(m)
+    snapshot = await writers[0].get_history()
+
+    async def swap(k: int) -> bool:
+        try:
+            await writers[k].replace_prefix(
+                8, [Message.user(f"summary {k}"), Message.assistant("ok")], expected=snapshot[:8]
+            )
+        except HistoryConflictError:
+            return False
+        return True
+
+    results = await asyncio.gather(
+        *(swap(k) for k in range(8)), *(writers[0].append(m) for m in _turns(4, 10))
+    )
+    [winner] = [k for k in range(8) if results[k]]
+    history = await writers[0].get_history()
+    assert [m.text for m in history[:4]] == [f"summary {winner}", "ok", "q8", "a9"]
+    assert sorted(m.text for m in history[4:]) == sorted(m.text for m in _turns(4, 10))
+    assert len(await writers[0].get_compactions()) == 1
+    assert await writers[0].get_full_transcript() == [*_turns(10), *history[4:]]
+
+
+async def test_text_round_trips_on_either_client(make: Callable[..., RedisContextStore]) -> None:
+    store = make()
+    odd = Message.user("nul \x00, lone \ud800, emoji 🦜, colons a:b:c, newline\n")
+    await store.append(odd)
+    await store.replace_prefix(0, [Message.user("\udfff summary")])
+    assert await store.get_history() == [Message.user("\udfff summary"), odd]
+    [info] = await store.list_sessions()
+    assert info.preview == "nul \ufffd, lone ?, emoji 🦜, colons a:b:c, newline"  # storable
+
+
 class _RewrittenAfterRead(RedisContextStore):
     """A store whose history another client rewrites right after a read, once armed:
     the race between compaction's last read and its commit, made to happen."""
