@@ -1,7 +1,8 @@
 """Benchmark the persistent stores against the physical floor, side by side in one run.
 
-    .venv/bin/python bench/stores.py            # SQLite, plus PostgreSQL if reachable
+    .venv/bin/python bench/stores.py            # SQLite, plus PostgreSQL and Redis if reachable
     CONTEXTFOLD_BENCH_PG_DSN="host=... dbname=..." .venv/bin/python bench/stores.py
+    CONTEXTFOLD_BENCH_REDIS_URL="redis://host:6379/0" .venv/bin/python bench/stores.py
 
 Every figure is measured in this run, and every ratio compares two measurements of
 this run on the same machine. The floor is raw ``sqlite3`` with the same rows
@@ -15,12 +16,17 @@ transaction) at a time; the 100,000-message session is loaded in one transaction
 cost is then measured with 1,000 appends on top of a 1,000- and a 100,000-message
 session (alternating batches of 333, best batch of each). PostgreSQL runs a smaller
 set (2,000 appends, a 10,000-message session) to stay within about two
-minutes. Prints a markdown table.
+minutes. Redis is compared with raw redis-py on the same client: ``RPUSH`` of the
+already-encoded JSON (the floor) and ``json.dumps`` + ``RPUSH`` (a hand-written store),
+``LRANGE`` alone and ``LRANGE`` + ``json.loads`` + ``Message.from_dict``; its flatness
+check loads a 50,000-message session with one ``replace_prefix(0, ...)``. Prints a
+markdown table.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sqlite3
 import sys
@@ -32,13 +38,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from contextfold._sql.store import SQLStore
 from contextfold._storage import encode_message
 from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
+from contextfold.context import ContextStore
 from contextfold.messages import Message
 from contextfold.sqlite import SQLiteContextStore, connect
 
 PG_DSN = os.environ.get("CONTEXTFOLD_BENCH_PG_DSN", "host=127.0.0.1 user=postgres dbname=test")
+REDIS_URL = os.environ.get("CONTEXTFOLD_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 ROWS: list[tuple[str, str, str, int]] = []  # the table body
 
 
@@ -114,7 +121,7 @@ def raw_insert(
         raw.execute("COMMIT")
 
 
-async def per_append_us(store: SQLStore, extra: list[Message]) -> float:
+async def per_append_us(store: ContextStore, extra: list[Message]) -> float:
     async def go() -> None:
         for m in extra:
             await store.append(m)
@@ -122,7 +129,9 @@ async def per_append_us(store: SQLStore, extra: list[Message]) -> float:
     return await timed(go) / len(extra) * 1e6
 
 
-async def flatness(short: SQLStore, long: SQLStore, extra: list[Message]) -> tuple[float, float]:
+async def flatness(
+    short: ContextStore, long: ContextStore, extra: list[Message]
+) -> tuple[float, float]:
     """Per-append µs on a short and a long session: batches alternate, best batch wins."""
     third = len(extra) // 3
     best_short = best_long = float("inf")
@@ -318,11 +327,80 @@ async def bench_postgres() -> None:
     del psycopg
 
 
+async def bench_redis() -> None:
+    """Redis: ours vs raw redis-py ``RPUSH`` / ``LRANGE`` of the same JSON, same client."""
+    try:
+        from redis.asyncio import Redis
+
+        from contextfold.redis import RedisContextStore
+
+        client = Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+        await client.ping()
+    except Exception as exc:  # any failure here only means "no Redis numbers"
+        ROWS.append(("Redis", "skipped", f"not reachable: {type(exc).__name__}", ""))
+        return
+    prefix = f"bench-{os.urandom(4).hex()}"
+    msgs = conversation(10_000)
+    encoded = [encode_message(m)[1] for m in msgs]
+    store = RedisContextStore(client, "a", prefix=prefix)
+
+    async def ours_append() -> None:
+        for m in msgs:
+            await store.append(m)
+
+    async def raw_append() -> None:  # the JSON already encoded: the floor
+        for content in encoded:
+            await client.rpush(f"{prefix}:raw", content)
+
+    async def naive_append() -> None:  # what a hand-written store does: encode, then RPUSH
+        for m in msgs:
+            await client.rpush(f"{prefix}:naive", json.dumps(m.to_dict()))
+
+    ours = await timed(ours_append)
+    row("Redis: append 10k, one `append` each", ours, await timed(raw_append), "raw RPUSH")
+    row(
+        "Redis: append 10k, one `append` each",
+        ours,
+        await timed(naive_append),
+        "json.dumps + RPUSH",
+    )
+    ours = await timed(store.get_history)
+    row(
+        "Redis: get_history 10k",
+        ours,
+        await timed(lambda: client.lrange(f"{prefix}:raw", 0, -1)),
+        "raw LRANGE, bytes only",
+    )
+
+    async def naive_history() -> list[Message]:
+        raw = await client.lrange(f"{prefix}:naive", 0, -1)
+        return [Message.from_dict(json.loads(r)) for r in raw]
+
+    row("Redis: get_history 10k", ours, await timed(naive_history), "LRANGE + json + Message")
+    big = RedisContextStore(client, "b", prefix=prefix)
+    await big.replace_prefix(0, conversation(50_000))
+    small = RedisContextStore(client, "c", prefix=prefix)
+    await small.replace_prefix(0, msgs[:1_000])
+    at_small, at_big = await flatness(small, big, conversation(999))
+    ROWS.append(
+        (
+            "Redis: one append on a 1k / 50k session",
+            f"{at_small:.0f} / {at_big:.0f} µs",
+            "",
+            f"{at_big / at_small:.2f}×",
+        )
+    )
+    keys = [k async for k in client.scan_iter(match=f"{prefix}:*", count=1000)]
+    await client.delete(*keys)
+    await client.aclose()
+
+
 async def main() -> None:
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         await bench_sqlite(Path(tmp))
     await bench_postgres()
+    await bench_redis()
     print("| operation | contextfold | floor / reference | ratio |")
     print("|---|---|---|---|")
     for r in ROWS:

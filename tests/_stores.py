@@ -4,13 +4,16 @@ Add a kind to :data:`STORE_KINDS` and a branch to :func:`open_store` and every
 contract test in ``tests/test_context.py`` runs against it.
 
 ``postgres`` uses the server named by ``CONTEXTFOLD_TEST_PG_DSN`` (default: the local
-``test`` database); when it is unreachable the test is skipped through
-``require_service`` (a failure in CI, where ``CONTEXTFOLD_REQUIRE_SERVICES=1``).
+``test`` database) and ``redis`` the one at ``CONTEXTFOLD_TEST_REDIS_URL`` (default:
+``redis://127.0.0.1:6379/0``, under a key prefix of its own that is deleted after the
+test); when a server is unreachable the test is skipped through ``require_service``
+(a failure in CI, where ``CONTEXTFOLD_REQUIRE_SERVICES=1``).
 """
 
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,7 +21,7 @@ from typing import Any
 
 from contextfold.context import ContextStore, MemoryContextStore
 
-STORE_KINDS = ["memory", "sqlite", "postgres"]
+STORE_KINDS = ["memory", "sqlite", "postgres", "redis"]
 
 PG_DSN = os.environ.get(
     "CONTEXTFOLD_TEST_PG_DSN", "host=127.0.0.1 port=5432 user=postgres dbname=test"
@@ -34,6 +37,36 @@ async def pg_connection_or_skip(require_service: Callable[[str], Any]) -> Any:
     except psycopg.OperationalError as exc:
         require_service(f"PostgreSQL is not reachable at {PG_DSN!r}: {exc}")
         raise
+
+
+REDIS_URL = os.environ.get("CONTEXTFOLD_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+async def redis_client_or_skip(require_service: Callable[[str], Any], **kwargs: Any) -> Any:
+    """A ``redis.asyncio.Redis`` to the test server, or skip/fail via ``require_service``."""
+    from redis.asyncio import Redis
+    from redis.exceptions import RedisError
+
+    client = Redis.from_url(REDIS_URL, socket_connect_timeout=3, **kwargs)
+    try:
+        await client.ping()
+    except (RedisError, OSError) as exc:
+        await client.aclose()
+        require_service(f"Redis is not reachable at {REDIS_URL!r}: {exc}")
+        raise
+    return client
+
+
+def redis_prefix() -> str:
+    """A key prefix no other test uses."""
+    return f"cftest-{uuid.uuid4().hex}"
+
+
+async def drop_prefix(client: Any, prefix: str) -> None:
+    """Delete every key under ``prefix`` (a test's clean-up)."""
+    keys = [key async for key in client.scan_iter(match=f"{prefix}:*", count=1000)]
+    if keys:
+        await client.delete(*keys)
 
 
 @asynccontextmanager
@@ -60,5 +93,16 @@ async def open_store(
             yield PostgresContextStore(pg)
         finally:
             await pg.close()
+        return
+    if kind == "redis":
+        from contextfold.redis import RedisContextStore
+
+        client = await redis_client_or_skip(require_service)
+        prefix = redis_prefix()
+        try:
+            yield RedisContextStore(client, prefix=prefix)
+        finally:
+            await drop_prefix(client, prefix)
+            await client.aclose()
         return
     raise ValueError(f"unknown store kind {kind!r}")

@@ -9,12 +9,14 @@ import pytest
 
 from contextfold import (
     ContextStore,
+    HistoryConflictError,
     MemoryContextStore,
     Message,
     TextBlock,
     ToolResultBlock,
     ToolUseBlock,
 )
+from contextfold.context import PrefixReplacing
 
 
 def _conversation(n: int) -> list[Message]:
@@ -161,6 +163,29 @@ async def test_list_sessions_describes_this_session(store: ContextStore) -> None
     assert len(mine.preview) <= 80
     assert (mine.input_tokens, mine.output_tokens) == (300, 20)
     datetime.fromisoformat(mine.created_at)
+
+
+async def test_replace_prefix_is_a_compare_and_swap(store: ContextStore) -> None:
+    assert isinstance(store, PrefixReplacing)
+    for m in _conversation(6):
+        await store.append(m)
+    snapshot = await store.get_history()
+    await store.replace_prefix(1, [Message.user("edited by someone else")])
+    with pytest.raises(HistoryConflictError):
+        await store.replace_prefix(4, [Message.user("summary")], expected=snapshot[:4])
+    assert [m.text for m in await store.get_history()] == [
+        "edited by someone else",
+        *(m.text for m in snapshot[1:]),
+    ]
+    current = await store.get_history()
+    await store.append(Message.user("appended meanwhile"))
+    await store.replace_prefix(4, [Message.user("summary")], expected=current[:4])
+    assert [m.text for m in await store.get_history()] == [
+        "summary",
+        "question 4",
+        "answer 5",
+        "appended meanwhile",
+    ]
 
 
 async def test_session_id_is_stable(store: ContextStore) -> None:

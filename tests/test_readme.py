@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests._stores import drop_prefix, redis_client_or_skip
+from tests.conftest import require_service
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -26,13 +30,24 @@ def test_the_readme_has_examples_with_output() -> None:
 
 
 @pytest.mark.parametrize(("code", "output"), EXAMPLES, ids=lambda v: str(v)[:40])
-def test_readme_example_prints_what_the_readme_says(code: str, output: str, tmp_path: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=tmp_path,  # examples that write files (a SQLite database) write them here
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+async def test_readme_example_prints_what_the_readme_says(
+    code: str, output: str, tmp_path: Path
+) -> None:
+    prefixes = re.findall(r'prefix="([^"]+)"', code) if "contextfold.redis" in code else []
+    client = await redis_client_or_skip(require_service) if prefixes else None
+    try:
+        result = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-c", code],
+            cwd=tmp_path,  # examples that write files (a SQLite database) write them here
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        if client is not None:  # the Redis example's sessions are removed afterwards
+            for prefix in set(prefixes):
+                await drop_prefix(client, prefix)
+            await client.aclose()
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == output.strip()

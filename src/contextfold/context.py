@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol, Self, runtime_checkable
 
 from contextfold.blocks import TextBlock
+from contextfold.errors import HistoryConflictError
 from contextfold.messages import Message
 
 __all__ = [
@@ -211,9 +212,19 @@ class PrefixReplacing(Protocol):
 
     Compaction commits through it when it can: messages appended after the snapshot
     (by this process or another) are never touched, so no lock is needed around appends.
+
+    With ``expected`` it is a compare-and-swap: when the first ``count`` messages are
+    no longer ``expected`` (another writer rewrote them since the caller read them),
+    nothing is written and :class:`~contextfold.errors.HistoryConflictError` is raised.
     """
 
-    async def replace_prefix(self, count: int, messages: Sequence[Message]) -> object: ...
+    async def replace_prefix(
+        self,
+        count: int,
+        messages: Sequence[Message],
+        *,
+        expected: Sequence[Message] | None = None,
+    ) -> object: ...
 
 
 class MemoryContextStore(ContextStore):
@@ -250,8 +261,23 @@ class MemoryContextStore(ContextStore):
         self._messages = [m.copy() for m in messages]
         self._note_preview(messages)
 
-    async def replace_prefix(self, count: int, messages: Sequence[Message]) -> None:
-        """Replace the first ``count`` messages with ``messages``, keeping the rest."""
+    async def replace_prefix(
+        self,
+        count: int,
+        messages: Sequence[Message],
+        *,
+        expected: Sequence[Message] | None = None,
+    ) -> None:
+        """Replace the first ``count`` messages with ``messages``, keeping the rest.
+
+        With ``expected``, raises :class:`~contextfold.errors.HistoryConflictError`
+        (changing nothing) unless the first ``count`` messages equal it.
+        """
+        if expected is not None and self._messages[:count] != list(expected):
+            raise HistoryConflictError(
+                f"session {self.session_id!r}: its first {count} messages changed since "
+                "they were read; nothing was replaced"
+            )
         if not 0 <= count <= len(self._messages):
             raise ValueError(
                 f"cannot replace {count} messages of a {len(self._messages)}-message history"

@@ -21,7 +21,8 @@ a failure. Errors that report invalid input also derive from :class:`ValueError`
     ├── StoreError                     a context store failed
     │   ├── SessionNotFoundError       no session with that id (also KeyError)
     │   ├── SchemaVersionError         the database was written by a newer contextfold
-    │   └── CorruptRecordError         a stored row cannot be decoded (also ValueError)
+    │   ├── CorruptRecordError         a stored row cannot be decoded (also ValueError)
+    │   └── HistoryConflictError       the history changed since it was read; nothing written
     ├── CompactionError                compaction could not produce a valid history
     │   └── SummaryRejectedError       the summarizer's reply was unusable (.reason)
     ├── HistoryValidationError         a history breaks provider rules (also ValueError)
@@ -43,6 +44,7 @@ __all__ = [
     "ContextOverflowError",
     "ContextfoldError",
     "CorruptRecordError",
+    "HistoryConflictError",
     "HistoryValidationError",
     "MaxIterationsError",
     "PromptError",
@@ -153,6 +155,15 @@ class SchemaVersionError(StoreError):
 
 class CorruptRecordError(StoreError, ValueError):
     """A stored record cannot be decoded; the message names the session and row."""
+
+
+class HistoryConflictError(StoreError):
+    """A compare-and-swap rewrite found the history changed since it was read.
+
+    Raised by ``replace_prefix(..., expected=...)`` when the messages it was to replace
+    are no longer the ones the caller read (another process rewrote them meanwhile);
+    nothing was written. Read the history again and decide anew.
+    """
 
 
 class CompactionError(ContextfoldError):

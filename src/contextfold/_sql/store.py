@@ -36,6 +36,7 @@ from contextfold._storage import (
     storable_text,
 )
 from contextfold.context import ContextStore, SessionInfo, preview_of
+from contextfold.errors import HistoryConflictError
 from contextfold.messages import Message
 
 __all__ = ["SQLStore"]
@@ -228,7 +229,11 @@ class SQLStore(ContextStore):
             await self._rewrite(db, None, new)
 
     async def replace_prefix(
-        self, count: int, messages: Sequence[Message]
+        self,
+        count: int,
+        messages: Sequence[Message],
+        *,
+        expected: Sequence[Message] | None = None,
     ) -> CompactionRecord | None:
         """Replace the first ``count`` messages with ``messages``, keeping the rest.
 
@@ -236,19 +241,33 @@ class SQLStore(ContextStore):
         compactor read the history (by this or another process) are kept, because
         only the first ``count`` rows are touched (of those, the ones ``messages``
         starts or ends with stay in place). Raises :class:`ValueError` (and changes
-        nothing) when the history has fewer than ``count`` messages. Returns the
-        record written, or ``None`` when nothing was archived.
+        nothing) when the history has fewer than ``count`` messages. With
+        ``expected``, the first ``count`` messages are compared with it inside the
+        transaction and :class:`~contextfold.errors.HistoryConflictError` is raised
+        (nothing written) when they differ. Returns the record written, or ``None``
+        when nothing was archived.
         """
         new = [m.copy() for m in messages]
         async with self._transaction(write=True) as db:
-            return await self._rewrite(db, count, new)
+            return await self._rewrite(db, count, new, expected)
 
     async def _rewrite(
-        self, db: SQLSession, count: int | None, new: Sequence[Message]
+        self,
+        db: SQLSession,
+        count: int | None,
+        new: Sequence[Message],
+        expected: Sequence[Message] | None = None,
     ) -> CompactionRecord | None:
         """Plan and apply replacing the first ``count`` rows (all when ``None``)."""
         sid = self.session_id
         next_seq = await self._lock_session(db)
+        if expected is not None and count is not None:
+            rows = await db.fetch(_HISTORY + " LIMIT ?", (sid, count))
+            if len(expected) != count or [self._decode(*r) for r in rows] != list(expected):
+                raise HistoryConflictError(
+                    f"session {sid!r}: its first {count} messages changed since they were "
+                    "read; nothing was replaced"
+                )
         rows = await db.fetch(
             "SELECT seq FROM contextfold_messages WHERE session_id = ? ORDER BY seq", (sid,)
         )
