@@ -30,12 +30,12 @@ FLOORS: dict[int, tuple[str, ...]] = {
         "_history",
         "_storage",
     ),
-    2: ("transports", "testing", "sqlite", "postgres", "redis", "_sql"),
+    2: ("transports", "testing", "sqlite", "postgres", "redis", "_redis", "_sql"),
     3: ("agent",),
     4: ("compaction", "strategies"),
     5: ("cli", "proxy", "manager"),
 }
-STORES = ("sqlite", "postgres", "redis", "_sql", "_storage", "context")
+STORES = ("sqlite", "postgres", "redis", "_redis", "_sql", "_storage", "context")
 FACES = ("cli", "proxy", "manager")
 
 
