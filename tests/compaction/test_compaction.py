@@ -202,8 +202,11 @@ async def test_rejected_summary_leaves_store_untouched_and_backs_off() -> None:
     assert await inner.get_history() == before
     assert len(bad.requests) == 3
     outcomes = [e.outcome for e in events if e.phase == "after"]
-    assert outcomes == ["rejected"] * 3
+    # Attempts on triggers 1, 3 and 6; each held-back trigger is reported too.
+    assert outcomes == ["rejected", "held", "rejected", "held", "held", "rejected", "held", "held"]
     assert all(e.error for e in events if e.phase == "after")
+    assert store.last_event is not None
+    assert store.last_event.outcome == "rejected"  # the last attempt, not a held trigger
     # Forcing (what the agent does after an overflow) ignores the back-off.
     assert await store.compact(force=True) is False
     assert len(bad.requests) == 4

@@ -233,7 +233,7 @@ async def test_held_back_triggers_leave_an_event_and_a_log(
     await store.add_context_tokens(3_900, 1)  # rejected; the next trigger is backed off
     with caplog.at_level(logging.INFO, logger="contextfold.compaction"):
         await store.add_context_tokens(3_950, 1)
-    held = [e for e in events if e.phase == "after" and e.outcome == "skipped"]
+    held = [e for e in events if e.phase == "after" and e.outcome == "held"]
     assert len(held) == 1
     assert held[0].error is not None
     assert "backing off" in held[0].error

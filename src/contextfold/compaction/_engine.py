@@ -239,7 +239,9 @@ def build_options(
 
 
 Trigger = Literal["usage", "append", "forced", "manual"]
-Outcome = Literal["compacted", "truncated", "skipped", "rejected", "failed", "conflict", "busy"]
+Outcome = Literal[
+    "compacted", "truncated", "skipped", "held", "rejected", "failed", "conflict", "busy"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +250,13 @@ class CompactionEvent:
 
     Token counts ``tokens_*`` are prompt sizes: ``tokens_before`` the real usage (or
     estimate) that triggered, ``tokens_after`` the estimated size of the new history.
+
+    ``outcome`` (``after`` events): ``compacted``; ``truncated`` (nothing to summarize,
+    kept tool outputs cut); ``skipped`` (nothing to summarize or free); ``held`` (a
+    trigger held back by back-off or the no-loop floor, ``error`` says which; no
+    attempt was made); ``rejected`` (a bad summary); ``failed`` (an error or the
+    ``summary_timeout``); ``conflict`` (the history changed under the attempt);
+    ``busy`` (another process holds the session's compaction lock).
     """
 
     phase: Literal["before", "after"]

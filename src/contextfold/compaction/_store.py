@@ -99,7 +99,9 @@ class AutoCompactStore(ContextStore):
         limit: the prompt size that triggers compaction, read from ``transport`` now.
         compactions: how many compactions this wrapper committed.
         summarizer_usage: running total of the summarizer's usage, apart from the agent's.
-        last_event: the latest :class:`~contextfold.compaction.CompactionEvent`, or ``None``.
+        last_event: the latest :class:`~contextfold.compaction.CompactionEvent` of an
+            attempt, or ``None`` (triggers held back by back-off or the no-loop floor
+            are reported to the hooks with outcome ``held``, not here).
     """
 
     def __init__(
@@ -353,8 +355,10 @@ class AutoCompactStore(ContextStore):
     async def _held(self, trigger: Trigger, tokens: int, why: str) -> None:
         """Report a trigger that back-off or the no-loop floor held back."""
         logger.info("compaction of session %s held back: %s", self.session_id, why)
-        await self._emit(self._event("before", trigger, tokens, 0))
-        await self._emit(self._event("after", trigger, tokens, 0, outcome="skipped", error=why))
+        await self._emit(self._event("before", trigger, tokens, 0), attempt=False)
+        await self._emit(
+            self._event("after", trigger, tokens, 0, outcome="held", error=why), attempt=False
+        )
 
     async def _run(self, trigger: Trigger, tokens: int) -> bool:
         attempt = _Attempt(trigger, tokens)
@@ -537,8 +541,9 @@ class AutoCompactStore(ContextStore):
             )
         )
 
-    async def _emit(self, event: CompactionEvent) -> None:
-        self.last_event = event
+    async def _emit(self, event: CompactionEvent, *, attempt: bool = True) -> None:
+        if attempt:  # a held-back trigger goes to the hooks only
+            self.last_event = event
         for hook in self._hooks:
             try:
                 result = hook(event)
