@@ -300,3 +300,52 @@ async def test_default_add_context_tokens_loses_no_update_under_concurrency() ->
     store = CountingStore()
     await asyncio.gather(*(store.add_context_tokens(10, 1) for _ in range(50)))
     assert await store.get_context_tokens() == (500, 50)
+
+
+# --- item 11: system messages stay bounded --------------------------------------------------------
+
+
+async def test_a_system_note_every_turn_never_overflows_the_window() -> None:
+    """500 turns, each with a fresh system note: the live history stays in the window."""
+    window = ModelInfo("m", 6_000, 1_000)
+    agent_model = FunctionTransport(
+        lambda r: make_text_response("ok, noted"), model=window, enforce_window=True
+    )
+    store = AutoCompactStore(
+        MemoryContextStore([Message.system("You are the build agent. Never push to main.")]),
+        agent_model,
+        keep_recent=4,
+        summary_transport=FunctionTransport(lambda r: make_text_response(SUMMARY), model=window),
+    )
+    agent = Agent(None, agent_model)
+    live_systems: list[int] = []
+    for turn in range(500):
+        await store.append(Message.system(f"note {turn}: CI run {turn} finished, 3 warnings"))
+        # enforce_window: a request over the window would raise here
+        assert await agent.run(f"turn {turn}: what next?", store) == "ok, noted"
+        history = await store.get_history()
+        live_systems.append(sum(m.role == "system" for m in history))
+        assert history[0].text == "You are the build agent. Never push to main."  # verbatim
+    assert store.compactions >= 3
+    # Bounded, not growing with the session: right after every compaction only the
+    # instructions and the newest notes that fit their budget are left.
+    after_compaction = [b for a, b in zip(live_systems, live_systems[1:], strict=False) if b < a]
+    assert len(after_compaction) == store.compactions
+    assert max(after_compaction) <= 40
+    assert max(live_systems) < 200  # an unbounded history reaches 500
+
+
+async def test_repeated_system_notes_are_kept_once() -> None:
+    note = Message.system("reminder: run the linter")
+    history = [Message.system("instructions")]
+    for i in range(12):
+        history += [note, Message.user(f"q{i}"), Message.assistant(f"a{i}")]
+    store = AutoCompactStore(
+        MemoryContextStore(history),
+        StubTransport(model=WINDOW),
+        keep_recent=2,
+        summary_transport=summarizer(),
+    )
+    assert await store.compact()
+    compacted = await store.get_history()
+    assert [m.text for m in compacted if m.role == "system"] == ["instructions", note.text]

@@ -35,7 +35,7 @@ from contextfold.errors import (
 )
 from contextfold.messages import Message
 from contextfold.prompts import Prompt, builtin_prompt, load_prompt
-from contextfold.tokens import TokenCounter, count_tokens
+from contextfold.tokens import TokenCounter, count_message_tokens, count_tokens
 from contextfold.transports.base import CompletionTransport, ToolSpec, Usage, model_of
 from contextfold.validation import has_thinking, history_problems
 
@@ -87,20 +87,47 @@ def make_summarizer(transport: CompletionTransport, opts: Options) -> Summarizer
 
 
 def _strip_previous(old: Sequence[Message]) -> tuple[str | None, list[Message]]:
-    """The earlier summary at the head of ``old`` (or ``None``) and the messages after it
-    and its acknowledgement, system messages left out."""
-    body = [m for m in old if m.role != "system"]
-    previous = previous_summary(body[0]) if body else None
-    if previous is not None:
-        body = body[1:]
-        if body and body[0].role == "assistant" and body[0].text == acknowledgement().text:
-            body = body[1:]
-    return previous, body
+    """The earlier summary at the head of ``old`` (or ``None``) and ``old`` without it
+    and its acknowledgement (system messages stay where they are)."""
+    rest = list(old)
+    first = next((i for i, m in enumerate(rest) if m.role != "system"), None)
+    previous = previous_summary(rest[first]) if first is not None else None
+    if first is not None and previous is not None:
+        del rest[first]
+        after = next((i for i in range(first, len(rest)) if rest[i].role != "system"), None)
+        if after is not None and rest[after] == acknowledgement():
+            del rest[after]
+    return previous, rest
 
 
 def _has_new_content(old: Sequence[Message]) -> bool:
     """Whether ``old`` holds anything besides system messages and an earlier summary."""
-    return bool(_strip_previous(old)[1])
+    return any(m.role != "system" for m in _strip_previous(old)[1])
+
+
+def kept_systems(old: Sequence[Message], budget: int, counter: TokenCounter) -> list[Message]:
+    """The system messages of the summarized part that stay verbatim, in order.
+
+    The first (the agent's instructions) always stays. Later ones stay once each (the
+    latest copy of a repeated note), newest first while they fit ``budget`` tokens; the
+    older ones are summarized with the rest, so a system note per turn cannot fill the
+    window.
+    """
+    systems = [(i, m) for i, m in enumerate(old) if m.role == "system"]
+    if not systems:
+        return []
+    kept = [systems[0]]
+    seen = {systems[0][1].text}
+    used = 0
+    for index, message in reversed(systems[1:]):
+        if message.text in seen:
+            continue
+        seen.add(message.text)
+        used += count_message_tokens(message, counter)
+        if used > budget:
+            break
+        kept.append((index, message))
+    return [m for _, m in sorted(kept, key=lambda pair: pair[0])]
 
 
 async def compact_history(
@@ -151,8 +178,12 @@ async def compact_history(
             recent = truncate_tool_outputs(recent, opts.kept_tool_chars, KEPT_TRUNCATION_MARKER)
 
     old = history[:cut]
-    systems = [m for m in old if m.role == "system"]
-    previous, body = _strip_previous(old)
+    budget = opts.max_summary_tokens // 2
+    if target_tokens is not None:
+        budget = min(budget, target_tokens // 8)
+    systems = kept_systems(old, budget, opts.counter)
+    kept_ids = {id(m) for m in systems}
+    previous, body = _strip_previous([m for m in old if id(m) not in kept_ids])
 
     run: SummaryRun | None = None
     if opts.cache_friendly and estimate(old) <= summarizer.input_budget:
