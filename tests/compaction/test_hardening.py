@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -329,7 +330,7 @@ async def test_a_system_note_every_turn_never_overflows_the_window() -> None:
     assert store.compactions >= 3
     # Bounded, not growing with the session: right after every compaction only the
     # instructions and the newest notes that fit their budget are left.
-    after_compaction = [b for a, b in zip(live_systems, live_systems[1:], strict=False) if b < a]
+    after_compaction = [b for a, b in pairwise(live_systems) if b < a]
     assert len(after_compaction) == store.compactions
     assert max(after_compaction) <= 40
     assert max(live_systems) < 200  # an unbounded history reaches 500
