@@ -6,14 +6,10 @@ Public users import it from :mod:`contextfold.compaction` (or :mod:`contextfold`
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
-import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
 
-from contextfold._history import truncate_tool_outputs
+from contextfold.compaction._anchor import UsageAnchor
 from contextfold.compaction._engine import (
     CompactionEvent,
     CompactionHook,
@@ -21,31 +17,21 @@ from contextfold.compaction._engine import (
     Outcome,
     PromptLike,
     Trigger,
-    compact_history,
     compaction_limit,
     make_summarizer,
 )
+from contextfold.compaction._plan import plan_compaction
+from contextfold.compaction._report import Attempt, Reporter
 from contextfold.compaction._settings import CompactionSettings
 from contextfold.compaction._splice import splice
-from contextfold.compaction._summarizer import KEPT_TRUNCATION_MARKER, Summarizer
+from contextfold.compaction._summarizer import Summarizer
 from contextfold.context import CompactionLocking, ContextStore, PrefixReplacing, SessionInfo
-from contextfold.errors import CompactionError, SummaryRejectedError
+from contextfold.errors import SummaryRejectedError
 from contextfold.messages import Message
-from contextfold.tokens import TokenCounter, count_message_tokens, count_tokens
+from contextfold.tokens import TokenCounter
 from contextfold.transports.base import CompletionTransport, ToolSpec, Usage
 
 logger = logging.getLogger("contextfold.compaction")
-
-
-@dataclass(slots=True)
-class _Attempt:
-    """One compaction attempt: what triggered it, and what it has cost so far."""
-
-    trigger: Trigger
-    tokens: int
-    summarizer: Summarizer | None = None
-    started: float = field(default_factory=time.monotonic)
-    messages: int = 0
 
 
 class AutoCompactStore(ContextStore):
@@ -160,19 +146,12 @@ class AutoCompactStore(ContextStore):
         self.transport = transport
         self.summary_transport = summary_transport or transport
         self._opts: Options = self.settings.options()
-        if callable(on_event):
-            self._hooks: list[CompactionHook] = [on_event]
-        else:
-            self._hooks = list(on_event or ())
+        self._report = Reporter(on_event, lambda: self.session_id, lambda: self.limit)
         self.summarizer_usage = Usage(0, 0)
         """Running total of what the summarizer cost (separate from the agent's usage)."""
         self.compactions = 0
         """How many compactions were committed through this wrapper."""
-        self.last_event: CompactionEvent | None = None
-        self._anchor = 0  # last believed prompt size (real usage, or the estimate)
-        self._counted = False  # whether the history from before this wrapper was estimated
-        self._since_anchor = 0  # estimated tokens appended since
-        self._unestimated: list[Message] = []  # appended, not yet counted in _since_anchor
+        self._anchor = UsageAnchor(self._opts.counter)
         self._failures = 0
         self._skip = 0
         self._floor: int | None = None  # no retry until usage exceeds this
@@ -202,9 +181,14 @@ class AutoCompactStore(ContextStore):
             self.transport, threshold=self.threshold, max_tokens=self.max_tokens
         )
 
+    @property
+    def last_event(self) -> CompactionEvent | None:
+        """The latest event of an attempt, or ``None``."""
+        return self._report.last_event
+
     def add_hook(self, hook: CompactionHook) -> None:
         """Call ``hook(event)`` before and after every compaction attempt."""
-        self._hooks.append(hook)
+        self._report.hooks.append(hook)
 
     # -- delegation ------------------------------------------------------------------
 
@@ -222,7 +206,7 @@ class AutoCompactStore(ContextStore):
         else:
             async with self._splice_lock:
                 await self.inner.append(message)
-        self._unestimated.append(message)
+        self._anchor.note(message)
 
     async def get_history(self) -> list[Message]:
         """The inner store's history, compacted first if appends pushed it past the limit.
@@ -230,9 +214,8 @@ class AutoCompactStore(ContextStore):
         The proactive check lives here, on the read that precedes every model request,
         so each appended message is estimated once and appends stay cheap.
         """
-        if self._unestimated and self.settings.proactive:
-            self._fold_unestimated()
-            estimate = self._anchor + self._since_anchor
+        if self._anchor.pending and self.settings.proactive:
+            estimate = self._anchor.estimate
             if estimate > self.limit:
                 await self._trigger("append", estimate)
         return await self.inner.get_history()
@@ -240,17 +223,15 @@ class AutoCompactStore(ContextStore):
     async def clear(self) -> None:
         async with self._splice_lock:
             await self.inner.clear()
-        self._anchor = self._since_anchor = 0
-        self._unestimated = []
+        self._anchor.reset()
         self._floor = None
-        self._counted = True
 
     async def replace_history(self, messages: Sequence[Message]) -> None:
         async with self._splice_lock:
             await self.inner.replace_history(messages)
         # A rewritten history is estimated anew; the old usage says nothing about it.
-        self._anchor = self._since_anchor = 0
-        self._unestimated, self._counted, self._floor = list(messages), True, None
+        self._anchor.reset(messages)
+        self._floor = None
 
     async def fork(self) -> AutoCompactStore:
         """An :class:`AutoCompactStore` with the same settings (hooks included) around
@@ -260,11 +241,9 @@ class AutoCompactStore(ContextStore):
             self.transport,
             settings=self.settings,
             summary_transport=self.summary_transport,
-            on_event=list(self._hooks),
+            on_event=list(self._report.hooks),
         )
-        forked._anchor, forked._since_anchor = self._anchor, self._since_anchor
-        forked._unestimated = list(self._unestimated)
-        forked._counted = self._counted
+        forked._anchor = self._anchor.copy()
         return forked
 
     async def close(self) -> None:
@@ -290,21 +269,11 @@ class AutoCompactStore(ContextStore):
         counter's error never accumulates from turn to turn.
         """
         await self.inner.add_context_tokens(input_tokens, output_tokens)
-        if not self._counted:
-            await self._count_history()
-        self._fold_unestimated()
-        sent = self._anchor + self._since_anchor
-        tokens = max(input_tokens, sent)
-        self._anchor = input_tokens if input_tokens >= sent // 2 else sent
-        self._since_anchor = 0
+        if self._anchor.needs_history():
+            self._anchor.take_history(await self.inner.get_history())
+        tokens = self._anchor.observe(input_tokens)
         if tokens > self.limit:
             await self._trigger("usage", tokens)
-
-    async def _count_history(self) -> None:
-        """Estimate a history this wrapper did not see appended (once, on first use)."""
-        self._counted = True
-        if self._anchor == 0:
-            self._since_anchor, self._unestimated = 0, await self.inner.get_history()
 
     async def compact(self, *, force: bool = False) -> bool:
         """Compact now, whatever the usage; return whether the history changed.
@@ -314,19 +283,11 @@ class AutoCompactStore(ContextStore):
         when the request cannot succeed otherwise. Without it, a compaction asked for
         while failures are being backed off is skipped (and ``False`` returned).
         """
-        self._fold_unestimated()
-        tokens = max(self._anchor + self._since_anchor, 0)
+        tokens = max(self._anchor.estimate, 0)
         if not force and self._skip > 0:
             self._skip -= 1
             return False
         return await self._trigger("forced" if force else "manual", tokens, force=True)
-
-    def _fold_unestimated(self) -> None:
-        """Count the messages appended since the last estimate into ``_since_anchor``."""
-        if self._unestimated:
-            pending, self._unestimated = self._unestimated, []
-            counter = self._opts.counter
-            self._since_anchor += sum(count_message_tokens(m, counter) for m in pending)
 
     # -- the run ---------------------------------------------------------------------
 
@@ -337,13 +298,15 @@ class AutoCompactStore(ContextStore):
             # After a compaction that could not get under the limit, only meaningful
             # growth (5 % of the limit) justifies another attempt.
             if self._floor is not None and tokens <= self._floor + self.limit // 20:
-                await self._held(
+                await self._report.held(
                     trigger, tokens, "waiting for usage to grow 5% past the last attempt"
                 )
                 return False
             if self._skip > 0:
                 self._skip -= 1
-                await self._held(trigger, tokens, f"backing off after failures ({self._skip} more)")
+                await self._report.held(
+                    trigger, tokens, f"backing off after failures ({self._skip} more)"
+                )
                 return False
         self._running = asyncio.ensure_future(self._run(trigger, tokens))
         try:
@@ -352,22 +315,14 @@ class AutoCompactStore(ContextStore):
             if self._running is not None and self._running.done():
                 self._running = None
 
-    async def _held(self, trigger: Trigger, tokens: int, why: str) -> None:
-        """Report a trigger that back-off or the no-loop floor held back."""
-        logger.info("compaction of session %s held back: %s", self.session_id, why)
-        await self._emit(self._event("before", trigger, tokens, 0), attempt=False)
-        await self._emit(
-            self._event("after", trigger, tokens, 0, outcome="held", error=why), attempt=False
-        )
-
     async def _run(self, trigger: Trigger, tokens: int) -> bool:
-        attempt = _Attempt(trigger, tokens)
+        attempt = Attempt(trigger, tokens)
         try:
             if isinstance(self.inner, CompactionLocking):
                 async with self.inner.compaction_lock() as acquired:
                     if not acquired:
-                        await self._emit(self._event("before", trigger, tokens, 0))
-                        await self._after(attempt, "busy")
+                        await self._report.before(attempt)
+                        await self._report.after(attempt, "busy")
                         return False
                     return await self._guarded(attempt)
             return await self._guarded(attempt)
@@ -375,17 +330,7 @@ class AutoCompactStore(ContextStore):
             await self._failed(attempt, exc)
             return False
 
-    def _event(
-        self,
-        phase: Literal["before", "after"],
-        trigger: Trigger,
-        tokens: int,
-        count: int,
-        **fields: Any,
-    ) -> CompactionEvent:
-        return CompactionEvent(phase, self.session_id, trigger, self.limit, count, tokens, **fields)
-
-    async def _guarded(self, attempt: _Attempt) -> bool:
+    async def _guarded(self, attempt: Attempt) -> bool:
         """One attempt; whatever goes wrong is reported, backed off and never raised.
 
         Compaction runs inside the agent's turn (``add_context_tokens``,
@@ -393,19 +338,19 @@ class AutoCompactStore(ContextStore):
         for, so it becomes a ``failed`` event and the history stays as it was.
         """
         try:
-            attempt.summarizer = make_summarizer(self.summary_transport, self._opts)
-            return await self._compact_once(attempt)
+            summarizer = attempt.summarizer = make_summarizer(self.summary_transport, self._opts)
+            return await self._compact_once(attempt, summarizer)
         except Exception as exc:
             await self._failed(attempt, exc)
             return False
         except asyncio.CancelledError:
-            await self._after(attempt, "failed", error="cancelled; history left untouched")
+            await self._report.after(attempt, "failed", error="cancelled; history left untouched")
             raise
         finally:
             if attempt.summarizer is not None:
                 self.summarizer_usage = self.summarizer_usage + attempt.summarizer.usage
 
-    async def _failed(self, attempt: _Attempt, exc: Exception) -> None:
+    async def _failed(self, attempt: Attempt, exc: Exception) -> None:
         """Back off and report ``exc`` as the end of ``attempt``."""
         self._failures += 1
         self._skip = min(2 ** (self._failures - 1), self.settings.max_backoff)
@@ -418,76 +363,46 @@ class AutoCompactStore(ContextStore):
             error,
             self._skip,
         )
-        await self._after(attempt, outcome, error=error)
+        await self._report.after(attempt, outcome, error=error)
 
-    async def _compact_once(self, attempt: _Attempt) -> bool:
+    async def _compact_once(self, attempt: Attempt, summarizer: Summarizer) -> bool:
         snapshot = await self.inner.get_history()
         attempt.messages = len(snapshot)
         tokens = attempt.tokens
-        await self._emit(self._event("before", attempt.trigger, tokens, len(snapshot)))
+        await self._report.before(attempt)
         limit = self.limit
-        target = int(limit * self.settings.target_ratio)
-        counter = self._opts.counter
-        counted = count_tokens(snapshot, counter)
-        # The real prompt = its messages + a fixed part (system prompt, tools) that the
-        # messages' count cannot see; estimates keep that part instead of scaling it away.
-        fixed = max(tokens - counted, 0)
-        scale = min(max(tokens / counted, 0.5), 4.0) if tokens and counted else 1.0
-
-        def estimate(messages: Sequence[Message]) -> int:
-            n = count_tokens(messages, counter)
-            return max(int(n * scale), fixed + n)
-
-        # What to keep is decided on the scaled estimate (the part compaction controls);
-        # the new anchor below uses the conservative one, fixed part included.
-        timeout = self.settings.summary_timeout
-        try:
-            async with asyncio.timeout(timeout):
-                result = await compact_history(
-                    snapshot,
-                    self.summary_transport,
-                    self._opts,
-                    target_tokens=target,
-                    scale=scale,
-                    summarizer=attempt.summarizer,
-                )
-        except TimeoutError:
-            raise CompactionError(
-                f"the summarizer did not finish within summary_timeout={timeout}s"
-            ) from None
-        outcome: Outcome = "compacted"
-        if result is not None:
-            new_messages = result.messages
-        else:
-            # Nothing to summarize; if the history is still over the target, cutting its
-            # tool outputs is the only room left to free.
-            new_messages = truncate_tool_outputs(
-                snapshot, self._opts.kept_tool_chars, KEPT_TRUNCATION_MARKER
-            )
-            if int(counted * scale) <= target or new_messages == snapshot:
-                self._floor = tokens
-                await self._after(attempt, "skipped")
-                return False
-            outcome = "truncated"
-
+        plan = await plan_compaction(
+            snapshot,
+            tokens,
+            target=int(limit * self.settings.target_ratio),
+            transport=self.summary_transport,
+            opts=self._opts,
+            summarizer=summarizer,
+            time_limit=self.settings.summary_timeout,
+        )
+        if plan is None:
+            self._floor = tokens
+            await self._report.after(attempt, "skipped")
+            return False
+        new_messages, result = plan.messages, plan.result
         appended = await self._commit(snapshot, new_messages)
         if appended is None:
-            await self._after(
+            await self._report.after(
                 attempt, "conflict", error="the history changed underneath the compaction"
             )
             return False
-        after = estimate([*new_messages, *appended])
+        after = plan.estimate([*new_messages, *appended])
         self.compactions += 1
         self._failures = self._skip = 0
-        self._anchor, self._since_anchor = after, 0
+        self._anchor.rebase(after)
         # Could not get under the limit: wait for usage to grow past this point again.
         self._floor = max(tokens, after) if after > limit else None
-        await self._after(
+        await self._report.after(
             attempt,
-            outcome,
+            plan.outcome,
             messages_after=len(new_messages) + len(appended),
             tokens_after=after,
-            summary_tokens=counter(result.summary) if result else 0,
+            summary_tokens=self._opts.counter(result.summary) if result else 0,
             summarized_messages=result.summarized_messages if result else 0,
         )
         logger.info(
@@ -498,7 +413,7 @@ class AutoCompactStore(ContextStore):
             tokens,
             after,
             attempt.trigger,
-            outcome,
+            plan.outcome,
         )
         return True
 
@@ -509,7 +424,8 @@ class AutoCompactStore(ContextStore):
         async with self._splice_lock:
             # Appends noted before the splice reads the history are part of the estimate
             # made after the commit; forget them so they are not counted twice.
-            noted, noted_count = self._unestimated, len(self._unestimated)
+            noted = self._anchor.pending
+            noted_count = len(noted)
             # A commit is never left half-done: cancelling the caller lets it finish
             # (or roll back) before the cancellation goes on.
             commit = asyncio.ensure_future(splice(self.inner, snapshot, new_messages))
@@ -518,39 +434,9 @@ class AutoCompactStore(ContextStore):
             except asyncio.CancelledError:
                 await asyncio.wait([commit])
                 raise
-            if appended is not None and self._unestimated is noted:
+            if appended is not None and self._anchor.pending is noted:
                 del noted[:noted_count]
         return appended
-
-    async def _after(self, attempt: _Attempt, outcome: Outcome, **fields: Any) -> None:
-        """Report how ``attempt`` ended, with its duration and the summarizer's usage."""
-        summarizer = attempt.summarizer
-        usage = summarizer.usage if summarizer is not None else Usage(0, 0)
-        requests = summarizer.requests if summarizer is not None else 0
-        await self._emit(
-            self._event(
-                "after",
-                attempt.trigger,
-                attempt.tokens,
-                attempt.messages,
-                outcome=outcome,
-                summarizer_usage=usage,
-                summarizer_requests=requests,
-                duration_s=time.monotonic() - attempt.started,
-                **fields,
-            )
-        )
-
-    async def _emit(self, event: CompactionEvent, *, attempt: bool = True) -> None:
-        if attempt:  # a held-back trigger goes to the hooks only
-            self.last_event = event
-        for hook in self._hooks:
-            try:
-                result = hook(event)
-                if inspect.isawaitable(result):
-                    await result
-            except Exception:
-                logger.exception("compaction hook %r raised; ignoring it", hook)
 
 
 def _can_rewrite(store: ContextStore) -> bool:

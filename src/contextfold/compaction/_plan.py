@@ -1,0 +1,103 @@
+"""What one compaction attempt would commit, decided on a snapshot of the history.
+
+:func:`plan_compaction` summarizes (or, when there is nothing left to summarize, cuts
+kept tool outputs) without touching any store; the caller commits the plan with a
+splice. A plan made ahead of the limit (background preparation) is committed the same
+way, later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from contextfold._history import truncate_tool_outputs
+from contextfold.compaction._engine import CompactionResult, Options, compact_history
+from contextfold.compaction._summarizer import KEPT_TRUNCATION_MARKER, Summarizer
+from contextfold.errors import CompactionError
+from contextfold.messages import Message
+from contextfold.tokens import count_tokens
+from contextfold.transports.base import CompletionTransport
+
+__all__ = ["Plan", "PromptEstimate", "plan_compaction"]
+
+
+@dataclass(frozen=True, slots=True)
+class PromptEstimate:
+    """Prompt sizes of message lists, anchored on one real (or estimated) prompt size.
+
+    The real prompt is its messages plus a fixed part (system prompt, tools) that a
+    count of the messages cannot see: :meth:`scaled` scales the count to the real
+    size (what compaction controls); :meth:`__call__` keeps the fixed part instead of
+    scaling it away (the conservative estimate a new anchor needs).
+    """
+
+    opts: Options
+    fixed: int
+    scale: float
+
+    @classmethod
+    def anchored(cls, snapshot: Sequence[Message], tokens: int, opts: Options) -> PromptEstimate:
+        counted = count_tokens(snapshot, opts.counter)
+        scale = min(max(tokens / counted, 0.5), 4.0) if tokens and counted else 1.0
+        return cls(opts, max(tokens - counted, 0), scale)
+
+    def scaled(self, messages: Sequence[Message]) -> int:
+        return int(count_tokens(messages, self.opts.counter) * self.scale)
+
+    def __call__(self, messages: Sequence[Message]) -> int:
+        n = count_tokens(messages, self.opts.counter)
+        return max(int(n * self.scale), self.fixed + n)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The messages to splice in place of the snapshot, and how they were made."""
+
+    messages: list[Message]
+    outcome: Literal["compacted", "truncated"]
+    result: CompactionResult | None
+    estimate: PromptEstimate
+
+
+async def plan_compaction(
+    snapshot: list[Message],
+    tokens: int,
+    *,
+    target: int,
+    transport: CompletionTransport,
+    opts: Options,
+    summarizer: Summarizer,
+    time_limit: float | None,
+) -> Plan | None:
+    """Summarize ``snapshot`` (whose prompt was ``tokens``) toward ``target`` tokens.
+
+    Returns ``None`` when nothing can be freed: nothing new to summarize and no kept
+    tool output to cut, or the history already under ``target``. The summarizer's
+    whole run is bounded by ``time_limit`` seconds (:class:`CompactionError` past it).
+    """
+    estimate = PromptEstimate.anchored(snapshot, tokens, opts)
+    try:
+        async with asyncio.timeout(time_limit):
+            result = await compact_history(
+                snapshot,
+                transport,
+                opts,
+                target_tokens=target,
+                scale=estimate.scale,
+                summarizer=summarizer,
+            )
+    except TimeoutError:
+        raise CompactionError(
+            f"the summarizer did not finish within summary_timeout={time_limit}s"
+        ) from None
+    if result is not None:
+        return Plan(result.messages, "compacted", result, estimate)
+    # Nothing to summarize; if the history is still over the target, cutting its tool
+    # outputs is the only room left to free.
+    cut = truncate_tool_outputs(snapshot, opts.kept_tool_chars, KEPT_TRUNCATION_MARKER)
+    if estimate.scaled(snapshot) <= target or cut == snapshot:
+        return None
+    return Plan(cut, "truncated", None, estimate)
