@@ -695,7 +695,8 @@ async def test_long_agent_run_with_tools_stays_under_the_window() -> None:
     assert max(r.input_tokens for r in transport.requests) <= window.input_budget
     assert store.compactions >= 10
     validate_history(await store.get_history())
-    assert all(e.outcome == "compacted" for e in events if e.phase == "after")
+    outcomes = {e.outcome for e in events if e.phase == "after"}
+    assert outcomes <= {"compacted", "prepared", "committed"}, outcomes
 
 
 async def test_appends_straight_to_the_inner_store_during_summarization_are_kept(

@@ -139,6 +139,7 @@ async def compact_history(
     scale: float = 1.0,
     fixed_tokens: int = 0,
     summarizer: Summarizer | None = None,
+    system_budget: int | None = None,
 ) -> CompactionResult | None:
     """Summarize the old part of ``history``; ``None`` when there is nothing to fold.
 
@@ -148,7 +149,8 @@ async def compact_history(
     ``target_tokens`` the kept part is shrunk (fewer messages, then truncated tool
     outputs) until the estimate of the result fits, and a history too short for
     ``keep_recent`` is still cut when it is over the target. ``summarizer`` lets the
-    caller read the usage of a run that failed part-way.
+    caller read the usage of a run that failed part-way. With ``system_budget`` the
+    old part's system messages are bounded (:func:`kept_systems`); without it all stay.
     """
     summarizer = summarizer or make_summarizer(transport, opts)
 
@@ -178,10 +180,10 @@ async def compact_history(
             recent = truncate_tool_outputs(recent, opts.kept_tool_chars, KEPT_TRUNCATION_MARKER)
 
     old = history[:cut]
-    budget = opts.max_summary_tokens // 2
-    if target_tokens is not None:
-        budget = min(budget, target_tokens // 8)
-    systems = kept_systems(old, budget, opts.counter)
+    if system_budget is None:  # a view (manager, proxy): every system message stays
+        systems = [m for m in old if m.role == "system"]
+    else:
+        systems = kept_systems(old, system_budget, opts.counter)
     kept_ids = {id(m) for m in systems}
     previous, body = _strip_previous([m for m in old if id(m) not in kept_ids])
 
@@ -269,9 +271,19 @@ def build_options(
     )
 
 
-Trigger = Literal["usage", "append", "forced", "manual"]
+Trigger = Literal["usage", "append", "forced", "manual", "prepare"]
 Outcome = Literal[
-    "compacted", "truncated", "skipped", "held", "rejected", "failed", "conflict", "busy"
+    "compacted",
+    "committed",
+    "prepared",
+    "discarded",
+    "truncated",
+    "skipped",
+    "held",
+    "rejected",
+    "failed",
+    "conflict",
+    "busy",
 ]
 
 
@@ -282,12 +294,17 @@ class CompactionEvent:
     Token counts ``tokens_*`` are prompt sizes: ``tokens_before`` the real usage (or
     estimate) that triggered, ``tokens_after`` the estimated size of the new history.
 
-    ``outcome`` (``after`` events): ``compacted``; ``truncated`` (nothing to summarize,
-    kept tool outputs cut); ``skipped`` (nothing to summarize or free); ``held`` (a
-    trigger held back by back-off or the no-loop floor, ``error`` says which; no
-    attempt was made); ``rejected`` (a bad summary); ``failed`` (an error or the
-    ``summary_timeout``); ``conflict`` (the history changed under the attempt);
-    ``busy`` (another process holds the session's compaction lock).
+    ``outcome`` (``after`` events): ``compacted`` (summarized while the caller
+    waited); ``prepared`` (a summary made in the background, trigger ``prepare``,
+    ready to commit); ``committed`` (a prepared summary spliced in without a model
+    call; ``waited_s`` is how long the caller waited); ``discarded`` (a prepared
+    summary paid for and never used: the history changed under it);
+    ``truncated`` (nothing to summarize, kept tool outputs cut); ``skipped``
+    (nothing to summarize or free); ``held`` (a trigger held back by back-off or the
+    no-loop floor, ``error`` says which; no attempt was made); ``rejected`` (a bad
+    summary); ``failed`` (an error or the ``summary_timeout``); ``conflict`` (the
+    history changed under the attempt); ``busy`` (another process holds the
+    session's compaction lock).
     """
 
     phase: Literal["before", "after"]
@@ -305,6 +322,7 @@ class CompactionEvent:
     duration_s: float = 0.0
     outcome: Outcome | None = None
     error: str | None = None
+    waited_s: float | None = None
 
 
 CompactionHook: TypeAlias = Callable[[CompactionEvent], Awaitable[None] | None]

@@ -88,6 +88,7 @@ async def plan_compaction(
                 target_tokens=target,
                 scale=estimate.scale,
                 summarizer=summarizer,
+                system_budget=min(opts.max_summary_tokens // 2, target // 8),
             )
     except TimeoutError:
         raise CompactionError(

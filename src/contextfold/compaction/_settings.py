@@ -10,15 +10,26 @@ besides their own keywords; a keyword given explicitly wins over the same field 
 from __future__ import annotations
 
 import dataclasses
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from contextfold.compaction._engine import Options, PromptLike, build_options
 from contextfold.tokens import TokenCounter, approx_token_counter
 from contextfold.transports.base import ToolSpec
 
-__all__ = ["CompactionSettings", "check_fraction", "check_int"]
+__all__ = ["UNSET", "CompactionSettings", "Unset", "check_fraction", "check_int"]
+
+
+class Unset(enum.Enum):
+    """The type of :data:`UNSET`: "not given", where ``None`` means something."""
+
+    UNSET = "UNSET"
+
+
+UNSET: Final = Unset.UNSET
+"""The default of keywords such as ``summary_timeout`` whose ``None`` turns a feature off."""
 
 
 def check_int(name: str, value: object, minimum: int) -> int:
@@ -76,6 +87,12 @@ class CompactionSettings:
         summary_timeout: seconds one summarization attempt may take (all its requests
             together); past it the attempt ends as ``failed`` and the history is left
             as it was. ``None`` waits for ever.
+        prepare_threshold: share of the context window at which a summary starts to
+            be prepared in the background, so that crossing ``threshold`` commits it
+            without waiting for a model (see :class:`AutoCompactStore`). ``None``, or a
+            value whose prompt size is not below the compaction limit, turns
+            preparation off. A session that ends between the two thresholds pays for
+            one summary it never uses.
     """
 
     keep_recent: int = 6
@@ -95,6 +112,7 @@ class CompactionSettings:
     proactive: bool = True
     max_backoff: int = 32
     summary_timeout: float | None = 120.0
+    prepare_threshold: float | None = 0.6
 
     def __post_init__(self) -> None:
         check_fraction("threshold", self.threshold, one_ok=True)
@@ -110,6 +128,8 @@ class CompactionSettings:
             not isinstance(timeout, int | float) or isinstance(timeout, bool) or not timeout > 0
         ):
             raise ValueError(f"summary_timeout must be a positive number or None, got {timeout!r}")
+        if self.prepare_threshold is not None:
+            check_fraction("prepare_threshold", self.prepare_threshold)
         if not callable(self.counter):
             raise ValueError(f"counter must be a callable (text) -> int, got {self.counter!r}")
         # Frozen, but built from user arguments: own copies, so later changes to the
@@ -118,9 +138,15 @@ class CompactionSettings:
         object.__setattr__(self, "agent_tools", tuple(self.agent_tools))
 
     def replace(self, **changes: Any) -> CompactionSettings:
-        """A copy with ``changes``; a change whose value is ``None`` is left out, so a
-        face can pass its keywords straight through (``None`` meaning "not given")."""
-        given = {name: value for name, value in changes.items() if value is not None}
+        """A copy with ``changes``; a change whose value is ``None`` or :data:`UNSET` is
+        left out, so a face can pass its keywords straight through ("not given").
+        ``summary_timeout`` and ``prepare_threshold``, whose ``None`` turns a feature
+        off, are left out only when :data:`UNSET`."""
+        given = {
+            name: value
+            for name, value in changes.items()
+            if value is not UNSET and (value is not None or name in _NONE_MEANS_OFF)
+        }
         return dataclasses.replace(self, **given) if given else self
 
     def options(self, *, counter: TokenCounter | None = None) -> Options:
@@ -139,3 +165,6 @@ class CompactionSettings:
             agent_system=self.agent_system,
             agent_tools=self.agent_tools,
         )
+
+
+_NONE_MEANS_OFF = frozenset({"summary_timeout", "prepare_threshold"})

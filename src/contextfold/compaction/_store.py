@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Iterable, Sequence
 
 from contextfold.compaction._anchor import UsageAnchor
@@ -20,16 +21,17 @@ from contextfold.compaction._engine import (
     compaction_limit,
     make_summarizer,
 )
-from contextfold.compaction._plan import plan_compaction
+from contextfold.compaction._plan import Plan, plan_compaction
+from contextfold.compaction._prepare import Preparation, Prepared
 from contextfold.compaction._report import Attempt, Reporter
-from contextfold.compaction._settings import CompactionSettings
+from contextfold.compaction._settings import UNSET, CompactionSettings, Unset
 from contextfold.compaction._splice import splice
 from contextfold.compaction._summarizer import Summarizer
 from contextfold.context import CompactionLocking, ContextStore, PrefixReplacing, SessionInfo
 from contextfold.errors import SummaryRejectedError
 from contextfold.messages import Message
 from contextfold.tokens import TokenCounter
-from contextfold.transports.base import CompletionTransport, ToolSpec, Usage
+from contextfold.transports.base import CompletionTransport, ToolSpec, Usage, model_of
 
 logger = logging.getLogger("contextfold.compaction")
 
@@ -72,12 +74,12 @@ class AutoCompactStore(ContextStore):
         keep_recent, threshold, max_tokens, target_ratio, system_prompt, update_prompt,
             prompt_vars, counter, max_summary_tokens, max_tool_chars, kept_tool_chars,
             cache_friendly, agent_system, agent_tools, proactive, max_backoff,
-            summary_timeout: the
+            summary_timeout, prepare_threshold: the
             fields of :class:`~contextfold.compaction.CompactionSettings` (defaults
             there: ``keep_recent=6``, ``threshold=0.75``, ``target_ratio=0.5``,
             ``max_summary_tokens=4000``, ``max_tool_chars=8000``,
             ``kept_tool_chars=2000``, ``proactive=True``, ``max_backoff=32``,
-            ``summary_timeout=120.0`` seconds).
+            ``summary_timeout=120.0`` seconds, ``prepare_threshold=0.6``).
 
     Attributes:
         settings: the settings in force.
@@ -114,7 +116,8 @@ class AutoCompactStore(ContextStore):
         agent_tools: Iterable[ToolSpec] | None = None,
         proactive: bool | None = None,
         max_backoff: int | None = None,
-        summary_timeout: float | None = None,
+        summary_timeout: float | Unset | None = UNSET,
+        prepare_threshold: float | Unset | None = UNSET,
     ) -> None:
         self.settings: CompactionSettings = (settings or CompactionSettings()).replace(
             keep_recent=keep_recent,
@@ -134,6 +137,7 @@ class AutoCompactStore(ContextStore):
             proactive=proactive,
             max_backoff=max_backoff,
             summary_timeout=summary_timeout,
+            prepare_threshold=prepare_threshold,
         )
         """Every setting in force (see :class:`CompactionSettings`)."""
         if not _can_rewrite(store):
@@ -152,6 +156,8 @@ class AutoCompactStore(ContextStore):
         self.compactions = 0
         """How many compactions were committed through this wrapper."""
         self._anchor = UsageAnchor(self._opts.counter)
+        self._prep = Preparation()
+        self._commit_when_ready = False  # the limit was crossed while preparing
         self._failures = 0
         self._skip = 0
         self._floor: int | None = None  # no retry until usage exceeds this
@@ -173,6 +179,15 @@ class AutoCompactStore(ContextStore):
     @property
     def max_tokens(self) -> int | None:
         return self.settings.max_tokens
+
+    @property
+    def prepare_limit(self) -> int | None:
+        """The prompt size at which a summary is prepared in the background, or ``None``."""
+        share = self.settings.prepare_threshold
+        if share is None:
+            return None
+        value = int(share * model_of(self.transport).context_window)
+        return value if value < self.limit else None
 
     @property
     def limit(self) -> int:
@@ -218,15 +233,19 @@ class AutoCompactStore(ContextStore):
             estimate = self._anchor.estimate
             if estimate > self.limit:
                 await self._trigger("append", estimate)
+            else:
+                self._maybe_prepare(estimate)
         return await self.inner.get_history()
 
     async def clear(self) -> None:
+        await self._discard(self._prep.take(), "the history was cleared")
         async with self._splice_lock:
             await self.inner.clear()
         self._anchor.reset()
         self._floor = None
 
     async def replace_history(self, messages: Sequence[Message]) -> None:
+        await self._discard(self._prep.take(), "the history was replaced")
         async with self._splice_lock:
             await self.inner.replace_history(messages)
         # A rewritten history is estimated anew; the old usage says nothing about it.
@@ -247,6 +266,8 @@ class AutoCompactStore(ContextStore):
         return forked
 
     async def close(self) -> None:
+        """Cancel a preparation in flight, then close the inner store."""
+        await self._prep.close()
         await self.inner.close()
 
     async def set_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
@@ -274,6 +295,8 @@ class AutoCompactStore(ContextStore):
         tokens = self._anchor.observe(input_tokens)
         if tokens > self.limit:
             await self._trigger("usage", tokens)
+        else:
+            self._maybe_prepare(tokens)
 
     async def compact(self, *, force: bool = False) -> bool:
         """Compact now, whatever the usage; return whether the history changed.
@@ -308,6 +331,16 @@ class AutoCompactStore(ContextStore):
                     trigger, tokens, f"backing off after failures ({self._skip} more)"
                 )
                 return False
+        if self._prep.running:
+            if not force and tokens <= self._wait_point():
+                # The next request still fits: commit the summary when it is ready.
+                self._commit_when_ready = True
+                await asyncio.sleep(0)  # let the preparation go on even if nothing else yields
+                return False
+            committed = self.compactions
+            await self._prep.wait(self.settings.summary_timeout)
+            if self.compactions > committed:  # it was ready and committed meanwhile
+                return True
         self._running = asyncio.ensure_future(self._run(trigger, tokens))
         try:
             return await asyncio.shield(self._running)
@@ -371,19 +404,19 @@ class AutoCompactStore(ContextStore):
         tokens = attempt.tokens
         await self._report.before(attempt)
         limit = self.limit
-        plan = await plan_compaction(
-            snapshot,
-            tokens,
-            target=int(limit * self.settings.target_ratio),
-            transport=self.summary_transport,
-            opts=self._opts,
-            summarizer=summarizer,
-            time_limit=self.settings.summary_timeout,
-        )
-        if plan is None:
-            self._floor = tokens
-            await self._report.after(attempt, "skipped")
-            return False
+        prepared = self._prep.take()
+        if prepared is not None and snapshot[: len(prepared.snapshot)] != prepared.snapshot:
+            await self._discard(prepared, "the history changed under the prepared summary")
+            prepared = None
+        if prepared is not None:  # summarized ahead of the limit: no model call now
+            plan, snapshot = prepared.plan, prepared.snapshot
+        else:
+            found = await self._plan(snapshot, tokens, summarizer)
+            if found is None:
+                self._floor = tokens
+                await self._report.after(attempt, "skipped")
+                return False
+            plan = found
         new_messages, result = plan.messages, plan.result
         appended = await self._commit(snapshot, new_messages)
         if appended is None:
@@ -399,11 +432,12 @@ class AutoCompactStore(ContextStore):
         self._floor = max(tokens, after) if after > limit else None
         await self._report.after(
             attempt,
-            plan.outcome,
+            "committed" if prepared is not None else plan.outcome,
             messages_after=len(new_messages) + len(appended),
             tokens_after=after,
             summary_tokens=self._opts.counter(result.summary) if result else 0,
             summarized_messages=result.summarized_messages if result else 0,
+            waited_s=time.monotonic() - attempt.started,
         )
         logger.info(
             "compacted session %s: %d -> %d messages, ~%d -> ~%d tokens (%s trigger, %s)",
@@ -413,9 +447,104 @@ class AutoCompactStore(ContextStore):
             tokens,
             after,
             attempt.trigger,
-            plan.outcome,
+            "committed" if prepared is not None else plan.outcome,
         )
+        if prepared is not None and after > int(limit * self.settings.target_ratio):
+            # What accumulated since the snapshot leaves the result over the target:
+            # update the summary now if the next request needs it, else in the background.
+            if after > limit:
+                return await self._compact_once(Attempt(attempt.trigger, after), summarizer)
+            self._maybe_prepare(after, due=True)
         return True
+
+    async def _plan(
+        self, snapshot: list[Message], tokens: int, summarizer: Summarizer, *, ahead: bool = False
+    ) -> Plan | None:
+        """Plan a compaction of ``snapshot``; ``ahead`` (a preparation) aims lower by the
+        growth still to come before the limit, so the commit lands near the target."""
+        limit = self.limit
+        target = int(limit * self.settings.target_ratio)
+        if ahead:
+            target = max(target - max(limit - tokens, 0), target // 2)
+        return await plan_compaction(
+            snapshot,
+            tokens,
+            target=target,
+            transport=self.summary_transport,
+            opts=self._opts,
+            summarizer=summarizer,
+            time_limit=self.settings.summary_timeout,
+        )
+
+    # -- background preparation ------------------------------------------------------
+
+    def _wait_point(self) -> int:
+        """Past this prompt size a caller waits for the summary in preparation: halfway
+        from the limit to the most the window takes with room for a full reply."""
+        limit = self.limit
+        return limit + max(model_of(self.transport).input_budget - limit, 0) // 2
+
+    def _maybe_prepare(self, tokens: int, *, due: bool = False) -> None:
+        """Start preparing a summary when ``tokens`` crossed the prepare limit."""
+        prepare_at = self.prepare_limit
+        if prepare_at is None or (tokens <= prepare_at and not due):
+            return
+        if self._skip > 0 or (self._running is not None and not self._running.done()):
+            return  # backing off, or a compaction runs: its result would make this stale
+        if self._prep.start(lambda: self._prepare(tokens)):
+            logger.debug("preparing a summary of session %s at ~%d tokens", self.session_id, tokens)
+
+    async def _prepare(self, tokens: int) -> None:
+        """Plan a compaction of the current history in the background (one attempt)."""
+        attempt = Attempt("prepare", tokens)
+        try:
+            summarizer = attempt.summarizer = make_summarizer(self.summary_transport, self._opts)
+            snapshot = await self.inner.get_history()
+            # The size now, not when the preparation was asked for (it may start late).
+            tokens = attempt.tokens = max(tokens, self._anchor.estimate)
+            attempt.messages = len(snapshot)
+            await self._report.before(attempt)
+            plan = await self._plan(snapshot, tokens, summarizer, ahead=True)
+        except Exception as exc:
+            await self._failed(attempt, exc)
+            return
+        except asyncio.CancelledError:
+            await self._report.after(attempt, "failed", error="cancelled")
+            raise
+        finally:
+            self.summarizer_usage = self.summarizer_usage + attempt.usage
+        if plan is None:
+            await self._report.after(attempt, "skipped")
+            return
+        self._prep.ready = Prepared(snapshot, plan, attempt.usage, summarizer.requests)
+        await self._report.after(
+            attempt,
+            "prepared",
+            messages_after=len(plan.messages),
+            tokens_after=plan.estimate(plan.messages),
+            summarized_messages=plan.result.summarized_messages if plan.result else 0,
+        )
+        if self._commit_when_ready:  # the limit was crossed meanwhile: commit now
+            self._commit_when_ready = False
+            self._prep.finish()
+            await self._trigger("usage", self._anchor.estimate)
+
+    async def _discard(self, prepared: Prepared | None, why: str) -> None:
+        """Report a prepared summary that was paid for and will never be used."""
+        if prepared is None:
+            return
+        logger.info("prepared summary of session %s discarded: %s", self.session_id, why)
+        event = self._report.event(
+            "after",
+            "prepare",
+            0,
+            len(prepared.snapshot),
+            outcome="discarded",
+            summarizer_usage=prepared.usage,
+            summarizer_requests=prepared.requests,
+            error=why,
+        )
+        await self._report.emit(event, attempt=False)
 
     async def _commit(
         self, snapshot: list[Message], new_messages: list[Message]

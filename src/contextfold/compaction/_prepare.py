@@ -1,0 +1,76 @@
+"""Background preparation: a summary made ahead of the limit, committed when it is reached.
+
+When the prompt crosses ``prepare_threshold`` of the window,
+:class:`~contextfold.compaction.AutoCompactStore` starts one background task that plans
+a compaction of a snapshot (:func:`~contextfold.compaction._plan.plan_compaction`); the
+call that noticed returns at once. When the prompt then crosses the limit, the ready
+plan is spliced in without a model call: everything appended after the snapshot stays
+after it. A plan whose snapshot is no longer a prefix of the history (a clear, a
+rewrite by another process) is discarded, never committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from contextfold.compaction._plan import Plan
+from contextfold.messages import Message
+from contextfold.transports.base import Usage
+
+__all__ = ["Preparation", "Prepared"]
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A plan ready to commit: the snapshot it replaces and what it cost."""
+
+    snapshot: list[Message]
+    plan: Plan
+    usage: Usage
+    requests: int
+    made_at: float = field(default_factory=time.monotonic)
+
+
+class Preparation:
+    """At most one preparation in flight per session, and at most one plan ready."""
+
+    def __init__(self) -> None:
+        self.ready: Prepared | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def start(self, work: Callable[[], Awaitable[None]]) -> bool:
+        """Run ``work()`` in the background unless a preparation runs or a plan is ready."""
+        if self.running or self.ready is not None:
+            return False
+        self._task = asyncio.ensure_future(work())
+        return True
+
+    async def wait(self, seconds: float | None) -> None:
+        """Wait up to ``seconds`` for the preparation in flight (if any) to finish."""
+        task = self._task
+        if task is not None and not task.done():
+            await asyncio.wait([task], timeout=seconds)
+
+    def finish(self) -> None:
+        """Called by the preparation itself when its work is done (it may go on to
+        commit, which must not wait for it)."""
+        self._task = None
+
+    def take(self) -> Prepared | None:
+        """The ready plan, handed over once."""
+        prepared, self.ready = self.ready, None
+        return prepared
+
+    async def close(self) -> None:
+        """Cancel a preparation in flight (the store is closing)."""
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+            await asyncio.wait([task])
