@@ -70,6 +70,8 @@ from typing import Any
 
 import httpx2
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -79,6 +81,7 @@ from contextfold.compaction._engine import build_options
 from contextfold.proxy._cache import SummaryCache, UsageAnchors
 from contextfold.proxy._compact import Planner
 from contextfold.proxy._forward import Forwarder
+from contextfold.proxy._guard import SafetyNet, http_error
 from contextfold.tokens import TokenCounter, approx_token_counter
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "create_app", "serve"]
@@ -204,6 +207,8 @@ def create_app(
             Route("/v1/messages", messages, methods=["POST"]),
             Route("/{path:path}", other, methods=_METHODS),
         ],
+        middleware=[Middleware(SafetyNet)],
+        exception_handlers={HTTPException: http_error},
         lifespan=lifespan,
     )
     app.state.forwarder = forwarder
