@@ -29,17 +29,6 @@ a history recurse through it, and no chat request needs a tenth of this depth.
 """
 
 
-def route_dialect(path: str, headers: Mapping[str, str]) -> Dialect:
-    """The dialect of a request to anything but the two chat routes, by its decoded path.
-
-    ``/v1/messages`` and what lies under it, or a request carrying an
-    ``anthropic-version`` header, is Anthropic's; the rest is OpenAI's.
-    """
-    if path == "/v1/messages" or path.startswith("/v1/messages/"):
-        return "anthropic"
-    return "anthropic" if "anthropic-version" in headers else "openai"
-
-
 @dataclass(frozen=True, slots=True)
 class Conversation:
     """A parsed chat request: its body, model and history (system messages included)."""

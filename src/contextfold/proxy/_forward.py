@@ -31,10 +31,10 @@ from contextfold.proxy._dialects import (
     conversation,
     error_body,
     parse_body,
-    route_dialect,
     usage_input_tokens,
 )
 from contextfold.proxy._guard import log_unexpected
+from contextfold.proxy._routing import BadTarget, route_dialect, upstream_url
 from contextfold.transports.anthropic import AnthropicTransport
 from contextfold.transports.base import CompletionTransport
 from contextfold.transports.openai import OpenAITransport
@@ -64,39 +64,11 @@ _UNSERIALIZABLE = (
     "so the rewritten body could not be written; forwarded unchanged"
 )
 
-_UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-_ESCAPE = re.compile(rb"%([0-9A-Fa-f]{2})")
-# What may stand unescaped in a path (RFC 3986 pchar and "/"), a query also "?";
-# a "%" that starts no escape is escaped itself.
-_PATH_UNSAFE = re.compile(rb"[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]|%(?![0-9A-Fa-f]{2})")
-_QUERY_UNSAFE = re.compile(rb"[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]|%(?![0-9A-Fa-f]{2})")
-_DOT_SEGMENT = (
-    "not forwarded: the request path holds a '.' or '..' segment, which would leave "
-    "the upstream's base path"
-)
-
 RawHeaders = list[tuple[bytes, bytes]]
 
 
 class _TooLarge(Exception):
     pass
-
-
-class _BadTarget(Exception):
-    pass
-
-
-def _normalized(raw: bytes, unsafe: re.Pattern[bytes]) -> str:
-    """``raw`` (a path or query as the client sent it) ready for an upstream URL.
-
-    Escapes of unreserved characters are decoded (an equivalent URI, RFC 3986
-    §6.2.2.2) and every byte a URL may not hold raw is escaped; every other escape
-    (``%00``, ``%2F``, bytes that are not UTF-8...) is relayed as sent, never decoded.
-    """
-    decoded = _ESCAPE.sub(
-        lambda m: bytes([int(m[1], 16)]) if int(m[1], 16) in _UNRESERVED else m[0], raw
-    )
-    return unsafe.sub(lambda m: b"%%%02X" % m[0][0], decoded).decode("ascii")
 
 
 def _drop(headers: Iterable[tuple[bytes, bytes]], extra: frozenset[bytes]) -> RawHeaders:
@@ -168,24 +140,12 @@ class Forwarder:
         return route_dialect(request.scope["path"], request.headers)
 
     def _url(self, dialect: Dialect, request: Request) -> str:
-        """The upstream URL: the path and query exactly as the client escaped them.
-
-        Built from the raw request target (the decoded path would turn ``%2F`` into
-        a separator and lose bytes that are not UTF-8). :class:`_BadTarget` for a
-        path with dot segments, which the upstream URL would resolve out of its base.
-        """
-        scope = request.scope
-        raw = scope.get("raw_path") or scope["path"].encode("utf-8", "surrogateescape")
-        path = _normalized(raw, _PATH_UNSAFE)
-        if any(segment in (".", "..") for segment in path.split("/")):
-            raise _BadTarget(_DOT_SEGMENT)
-        if dialect == "anthropic":
-            url = self.upstream_anthropic + path
-        else:
-            suffix = path[3:] if path == "/v1" or path.startswith("/v1/") else path
-            url = self.upstream_openai + suffix
-        query = _normalized(scope.get("query_string", b""), _QUERY_UNSAFE)
-        return f"{url}?{query}" if query else url
+        return upstream_url(
+            request.scope,
+            dialect,
+            openai_base=self.upstream_openai,
+            anthropic_base=self.upstream_anthropic,
+        )
 
     # -- requests ------------------------------------------------------------------
 
@@ -356,7 +316,7 @@ class Forwarder:
         headers.append((b"accept-encoding", b"identity"))
         try:
             url = self._url(dialect, request)
-        except _BadTarget as exc:
+        except BadTarget as exc:
             return self._error(dialect, 400, str(exc))
         upstream = self.client.build_request(request.method, url, headers=headers, content=body)
         try:

@@ -2,8 +2,8 @@
 
 Each fault a client can commit is answered where it is found, with a 4xx in the
 dialect's error shape (:func:`~contextfold.proxy._dialects.error_body`): malformed
-bodies in :mod:`~contextfold.proxy._dialects`, paths and sizes in
-:mod:`~contextfold.proxy._forward`. This module answers what is left:
+bodies in :mod:`~contextfold.proxy._dialects`, paths in :mod:`~contextfold.proxy._routing`,
+sizes in :mod:`~contextfold.proxy._forward`. This module answers what is left:
 
 * Routing errors Starlette raises (an unknown method: 405, a target that is no
   path: 404) are turned into the same JSON, instead of Starlette's plain text.
@@ -36,27 +36,12 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from contextfold.proxy._compact import redact
-from contextfold.proxy._dialects import Dialect, error_body, route_dialect
+from contextfold.proxy._dialects import Dialect, error_body
+from contextfold.proxy._routing import answer_dialect
 
 logger = logging.getLogger("contextfold.proxy")
 
-_CHAT_ROUTES: dict[str, Dialect] = {
-    "/v1/chat/completions": "openai",
-    "/v1/messages": "anthropic",
-}
 _SECRET_HEADERS = ("authorization", "proxy-authorization", "x-api-key", "api-key")
-
-
-def answer_dialect(scope: Scope) -> Dialect:
-    """The dialect a request's errors are written in, as its handler would choose it.
-
-    A POST to a chat route: that route's; anything else by path and header
-    (:func:`~contextfold.proxy._dialects.route_dialect`).
-    """
-    path = scope.get("path", "")
-    if scope.get("method") == "POST" and path in _CHAT_ROUTES:
-        return _CHAT_ROUTES[path]
-    return route_dialect(path, Headers(scope=scope))
 
 
 def json_error(dialect: Dialect, status: int, message: str) -> Response:
