@@ -156,11 +156,19 @@ class Connection:
 
 
 async def read_reply(reader: asyncio.StreamReader, *, head: bool = False) -> Reply:
-    """One response from ``reader`` (Content-Length, chunked or close-delimited body)."""
+    """One response from ``reader`` (Content-Length, chunked or close-delimited body).
+
+    A connection closed or reset before the whole response arrived reads as
+    ``Reply(None, ...)``.
+    """
     try:
-        head_bytes = await reader.readuntil(b"\r\n\r\n")
+        return await _read_reply(reader, head)
     except (asyncio.IncompleteReadError, ConnectionError):
         return Reply(None, {}, b"")
+
+
+async def _read_reply(reader: asyncio.StreamReader, head: bool) -> Reply:
+    head_bytes = await reader.readuntil(b"\r\n\r\n")
     lines = head_bytes.split(b"\r\n")
     status = int(lines[0].split(b" ")[1])
     headers: dict[bytes, bytes] = {}
