@@ -18,6 +18,16 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 SUMMARY_PROMPT_START = "You are the memory of a long-running AI agent."
+_ANY_METHOD = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+
+def malformed(dialect: str) -> dict[str, Any]:
+    """The 400 body each real API sends for a request it cannot read."""
+    message = "malformed request"
+    if dialect == "openai":
+        error = {"message": message, "type": "invalid_request_error", "param": None, "code": None}
+        return {"error": error}
+    return {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
 
 
 def json_reply(
@@ -38,6 +48,7 @@ class Seen:
     query: str
     headers: dict[str, str]
     raw: bytes
+    raw_path: bytes = b""  # the path as the proxy sent it, percent-encoding and all
 
     @property
     def json(self) -> Any:
@@ -67,7 +78,7 @@ class Upstream:
                 Route("/v1/chat/completions", self.openai, methods=["POST"]),
                 Route("/v1/messages", self.anthropic, methods=["POST"]),
                 Route("/v1/models", self.models, methods=["GET"]),
-                Route("/v1/{rest:path}", self.echo, methods=["GET", "POST", "DELETE"]),
+                Route("/{rest:path}", self.echo, methods=_ANY_METHOD),
             ]
         )
 
@@ -77,6 +88,7 @@ class Upstream:
             request.url.query,
             {k.lower(): v for k, v in request.headers.items()},
             await request.body(),
+            request.scope.get("raw_path", b""),
         )
         self.seen.append(seen)
         return seen
@@ -102,8 +114,12 @@ class Upstream:
             body = seen.json
             model = body["model"]
             system = _system_text(body)
+            tokens = self._prompt_tokens(body)
+            usage = bool(
+                body.get("stream") and (body.get("stream_options") or {}).get("include_usage")
+            )
         except Exception:  # a real API answers what it cannot read with a 400
-            return json_reply({"error": {"message": "malformed request"}}, status_code=400)
+            return json_reply(malformed("openai"), status_code=400)
         if system.startswith(SUMMARY_PROMPT_START):
             reply = await self._summary_reply(seen)
             if not isinstance(reply, str):
@@ -112,10 +128,8 @@ class Upstream:
         if self.fail_chat is not None:
             status, payload, headers = self.fail_chat
             return json_reply(payload, status_code=status, headers=headers)
-        tokens = self._prompt_tokens(body)
         if not body.get("stream"):
             return json_reply(_openai_completion(model, self.reply_text, tokens))
-        usage = (body.get("stream_options") or {}).get("include_usage", False)
         return StreamingResponse(
             self._openai_events(model, tokens, usage), media_type="text/event-stream"
         )
@@ -146,8 +160,9 @@ class Upstream:
             body = seen.json
             model = body["model"]
             system = _system_text(body)
+            tokens = self._prompt_tokens(body)
         except Exception:  # a real API answers what it cannot read with a 400
-            return json_reply({"error": {"message": "malformed request"}}, status_code=400)
+            return json_reply(malformed("anthropic"), status_code=400)
         if system.startswith(SUMMARY_PROMPT_START):
             reply = await self._summary_reply(seen)
             if not isinstance(reply, str):
@@ -156,7 +171,6 @@ class Upstream:
         if self.fail_chat is not None:
             status, payload, headers = self.fail_chat
             return json_reply(payload, status_code=status, headers=headers)
-        tokens = self._prompt_tokens(body)
         if not body.get("stream"):
             return json_reply(_anthropic_message(model, self.reply_text, tokens))
         return StreamingResponse(

@@ -194,6 +194,8 @@ def test_openai_system_argument_and_thinking() -> None:
     [
         ({"content": "hi"}, "missing field 'role'"),
         ({"role": "function", "content": "x"}, "unsupported role 'function'"),
+        ({"role": ["user"], "content": "x"}, r"unsupported role \['user'\]"),
+        ({"role": {"role": "user"}, "content": "x"}, "unsupported role"),
         ({"role": "user", "content": 42}, "'content' must be a string"),
         ({"role": "user", "content": [{"type": "audio"}]}, "unsupported content part"),
         (
@@ -318,6 +320,15 @@ def test_anthropic_system_blocks_and_string_content() -> None:
             "object",
         ),
         ({"role": "user", "content": 3}, "'content' must be"),
+        ({"role": ["user"], "content": "x"}, "unsupported role"),
+        ({"role": {"role": "user"}, "content": "x"}, "unsupported role"),
+        (
+            {
+                "role": "assistant",
+                "content": [{"type": "thinking", "thinking": "t", "signature": 5}],
+            },
+            "'signature' must be a string",
+        ),
     ],
 )
 def test_malformed_anthropic_messages_are_value_errors(wire: Any, problem: str) -> None:

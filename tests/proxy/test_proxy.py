@@ -546,6 +546,74 @@ async def test_histories_the_proxy_cannot_read_reach_the_upstream_byte_identical
 
 
 @pytest.mark.parametrize("path", ["/v1/chat/completions", "/v1/messages"])
+@pytest.mark.parametrize("role", [["user"], {"role": "user"}, 7, None, True])
+@pytest.mark.parametrize("parsed", [False, True], ids=["fast-path", "parsed"])
+async def test_a_role_of_the_wrong_type_reaches_the_upstream_unchanged(
+    app: Starlette, upstream: Upstream, path: str, role: Any, parsed: bool
+) -> None:
+    # Issue 12.4: a role that is a list or an object made the OpenAI route answer a
+    # plain-text 500, but only for bodies big enough to be parsed (over ~190 KB under
+    # ``contextfold serve``'s defaults; over ~16 KB with these settings).
+    history = [*openai_history(1), {"role": role, "content": "x"}]
+    if path == "/v1/messages":
+        history = [*anthropic_history(1), {"role": role, "content": "x"}]
+    body = {"model": MODEL, "max_tokens": 10, "messages": history}
+    raw = near_limit(body) if parsed else json.dumps(body).encode()
+    async with local(app) as client:
+        reply = await client.post(path, content=raw, headers={"x-api-key": ANTHROPIC_KEY})
+    assert reply.status_code == 200
+    assert upstream.seen[-1].raw == raw
+    assert reply.headers["x-contextfold-compacted"] == "false"
+    if parsed:
+        assert reply.headers["x-contextfold-error"].startswith("not compacted")
+
+
+def nested_results(depth: int) -> list[Any]:
+    content: list[Any] = [{"type": "text", "text": "leaf"}]
+    for i in range(depth):
+        content = [{"type": "tool_result", "tool_use_id": f"t{i}", "content": content}]
+    return content
+
+
+@pytest.mark.parametrize("depth", [60, 400])
+async def test_deeply_nested_histories_reach_the_upstream_unchanged(
+    app: Starlette, upstream: Upstream, caplog: pytest.LogCaptureFixture, depth: int
+) -> None:
+    # 400 tool results in tool results (800 JSON levels: json reads them) made the
+    # parser recurse past Python's limit: a RecursionError, a 500.
+    history = anthropic_history(20)
+    history[0]["content"] = nested_results(depth)
+    raw = json.dumps({"model": MODEL, "max_tokens": 10, "messages": history}).encode()
+    async with local(app) as client:
+        reply = await client.post("/v1/messages", content=raw, headers={"x-api-key": "k-1"})
+    assert reply.status_code == 200
+    assert upstream.seen[-1].raw == raw
+    assert reply.headers["x-contextfold-error"].startswith("not compacted")
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+@pytest.mark.parametrize(
+    ("sent", "forwarded"),
+    [
+        ("/v1/models%00/x", b"/v1/models%00/x"),  # issue 12.4: was a plain-text 500
+        ("/v1/files/a%2Fb", b"/v1/files/a%2Fb"),  # an encoded slash is no separator
+        ("/v1/models%2F..%2Fadmin", b"/v1/models%2F..%2Fadmin"),
+        ("/v1/files/%C3%A9t%C3%A9%20x", b"/v1/files/%C3%A9t%C3%A9%20x"),
+        ("/v1/files/%ff%fe", b"/v1/files/%ff%fe"),  # not UTF-8: relayed, not replaced
+        ("/v1/files/%7Ea", b"/v1/files/~a"),  # an unreserved character, decoded
+    ],
+)
+async def test_paths_reach_the_upstream_as_the_client_encoded_them(
+    app: Starlette, upstream: Upstream, sent: str, forwarded: bytes
+) -> None:
+    async with local(app) as client:
+        reply = await client.get(sent + "?q=a%00b%26c&r=%2F")
+    assert reply.status_code == 200
+    assert upstream.seen[-1].raw_path == forwarded
+    assert upstream.seen[-1].query == "q=a%00b%26c&r=%2F"
+
+
+@pytest.mark.parametrize("path", ["/v1/chat/completions", "/v1/messages"])
 @pytest.mark.parametrize(
     "raw",
     [

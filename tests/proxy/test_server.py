@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import asyncio
 import re
-import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -15,44 +14,15 @@ import httpx2
 import openai
 import pytest
 import uvicorn
-from starlette.types import ASGIApp
 
 from contextfold.formats import from_openai
 from contextfold.proxy import create_app, serve
 from contextfold.validation import validate_history
 from tests._proxy_upstream import Upstream, anthropic_history, openai_history
+from tests._raw_http import Served
 
 KEY = "sk-test-SERVER-DISTINCTIVE-77aa88bb"
 MODEL = "test-model"
-
-
-class Served:
-    """An ASGI app served by uvicorn on a free 127.0.0.1 port, in this event loop."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.port = self.sock.getsockname()[1]
-        config = uvicorn.Config(app, log_level="warning", lifespan="on")
-        self.server = uvicorn.Server(config)
-        self.task: asyncio.Task[None] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    async def __aenter__(self) -> Served:
-        self.task = asyncio.create_task(self.server.serve(sockets=[self.sock]))
-        async with asyncio.timeout(10):
-            while not self.server.started:  # noqa: ASYNC110 - uvicorn offers no event
-                await asyncio.sleep(0.01)
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        if self.task is not None:
-            await self.task
-        self.sock.close()
 
 
 @pytest.fixture
@@ -154,6 +124,22 @@ async def test_upstream_status_passes_through_over_real_sockets(
     assert reply.status_code == 429
     assert reply.json() == {"error": {"message": "slow down"}}
     assert reply.headers["retry-after"] == "3"
+
+
+async def test_a_long_failure_reason_never_breaks_the_response(
+    proxy_url: str, upstream: Upstream
+) -> None:
+    # The x-contextfold-error header is cut to 300 characters; cut on a space, it
+    # was a value HTTP forbids, and uvicorn dropped the connection.
+    history = [*openai_history(1), {"role": " " * 400, "content": "x"}]
+    body = {"model": MODEL, "messages": history, "metadata": {"pad": "p" * 20_000}}
+    async with httpx2.AsyncClient(base_url=proxy_url) as client:
+        reply = await client.post("/v1/chat/completions", json=body)
+    assert reply.status_code == 200
+    error = reply.headers["x-contextfold-error"]
+    assert error.startswith("not compacted")
+    assert "unsupported role" in error
+    assert error == error.strip()
 
 
 def test_serve_binds_loopback_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:

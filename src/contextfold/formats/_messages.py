@@ -146,7 +146,10 @@ def _parse_block(block: Any, where: str) -> ContentBlock:
                 is_error = block.get("is_error") is True
                 return ToolResultBlock(_str(block, "tool_use_id"), parsed, is_error)
             case "thinking":
-                return ThinkingBlock(_str(block, "thinking"), block.get("signature") or "")
+                signature = block.get("signature")
+                if signature is not None and not isinstance(signature, str):
+                    raise ValueError("thinking field 'signature' must be a string")
+                return ThinkingBlock(_str(block, "thinking"), signature or "")
             case "redacted_thinking":
                 return ThinkingBlock(_str(block, "data"), redacted=True)
             case None:

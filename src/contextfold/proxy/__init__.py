@@ -21,6 +21,9 @@ Routes:
 Anything else (``GET /v1/models``, ``/v1/embeddings``, ``/v1/messages/count_tokens``...)
     Proxied transparently: ``/v1/messages…`` and requests carrying an
     ``anthropic-version`` header go to the Anthropic upstream, the rest to OpenAI.
+    The path and query reach the upstream as the client escaped them (``%2F``,
+    ``%00`` and bytes that are not UTF-8 are relayed, not decoded); a path with a
+    ``.`` or ``..`` segment is refused with a 400.
     Limit: these are buffered whole, both ways (only server-sent event streams are
     relayed as they arrive), and their request bodies are held to
     ``max_body_bytes`` like chat requests; upload large files to the provider
@@ -54,8 +57,16 @@ Guarantees:
   ``x-contextfold-compacted: false`` and an ``x-contextfold-error`` saying why.
 * Malformed JSON or a body that is not a chat request (not an object, no string
   ``model``, ``messages`` not a list) gets a 400, a body over
-  ``max_body_bytes`` a 413, an unreachable upstream a 502 (504 on timeout), each
-  with a JSON error body in the dialect's own shape.
+  ``max_body_bytes`` a 413, an unknown method a 405, an unreachable upstream a 502
+  (504 on timeout), each with a JSON error body in the dialect's own shape. A
+  history that is readable JSON but malformed inside (a role that is a list, a
+  block of an unknown type, nesting deeper than 100 levels) is forwarded unchanged,
+  uncompacted, for the upstream to judge.
+* No request gets a 500 of the proxy's own or a dropped connection (a seeded fuzz
+  test of 3,000 hostile requests checks it). Should a defect still raise, it is
+  logged at ERROR with credentials scrubbed and answered with a JSON 500 in the
+  dialect's shape (see :mod:`contextfold.proxy._guard` for why 500); in compaction
+  planning it forwards the original request instead.
 * Credentials are forwarded and used for summaries only; they are never logged,
   never put in a header or error, never stored (the cache holds summaries and
   hashes). Hop-by-hop headers, ``Host`` and ``Content-Length`` are not forwarded.
@@ -77,6 +88,8 @@ from typing import Any
 
 import httpx2
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -85,6 +98,7 @@ from contextfold.compaction import CompactionSettings, PromptLike
 from contextfold.proxy._cache import SummaryCache, UsageAnchors
 from contextfold.proxy._compact import Planner
 from contextfold.proxy._forward import Forwarder
+from contextfold.proxy._guard import SafetyNet, http_error
 from contextfold.tokens import TokenCounter
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "create_app", "serve"]
@@ -203,6 +217,8 @@ def create_app(
             Route("/v1/messages", messages, methods=["POST"]),
             Route("/{path:path}", other, methods=_METHODS),
         ],
+        middleware=[Middleware(SafetyNet)],
+        exception_handlers={HTTPException: http_error},
         lifespan=lifespan,
     )
     app.state.forwarder = forwarder

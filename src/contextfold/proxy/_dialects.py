@@ -21,6 +21,13 @@ from contextfold.proxy._memo import HistoryMemo
 
 Dialect = Literal["openai", "anthropic"]
 
+MAX_DEPTH = 100
+"""How deeply a body the proxy parses may nest its JSON (objects and lists).
+
+Deeper bodies are forwarded unchanged, uncompacted: parsing, hashing and rewriting
+a history recurse through it, and no chat request needs a tenth of this depth.
+"""
+
 
 @dataclass(frozen=True, slots=True)
 class Conversation:
@@ -72,6 +79,8 @@ def conversation(
     not well formed; the proxy then forwards the request unchanged and lets the
     upstream judge it.
     """
+    if _deeper_than(body, MAX_DEPTH):
+        raise ValueError(f"the request nests JSON deeper than {MAX_DEPTH} levels")
     wire = body["messages"]
     system = None
     if dialect == "anthropic":
@@ -90,6 +99,20 @@ def conversation(
     while lead < len(messages) and messages[lead].role == "system":
         lead += 1
     return Conversation(dialect, body, model, messages, lead, chain)
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests objects and lists more than ``limit`` deep (no recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node
+        for child in children:
+            if isinstance(child, dict | list):
+                if depth == limit:
+                    return True
+                stack.append((child, depth + 1))
+    return False
 
 
 def _parse(dialect: Dialect, wire: Sequence[Mapping[str, Any]]) -> list[Message]:
@@ -208,7 +231,7 @@ class SSEUsageScanner:
                 continue
             try:
                 payload = json.loads(line[5:])
-            except (UnicodeDecodeError, json.JSONDecodeError):
+            except (ValueError, RecursionError):  # not JSON, or nested too deeply to read
                 continue
             tokens = usage_input_tokens(self.dialect, payload)
             if tokens:
@@ -220,14 +243,21 @@ class SSEUsageScanner:
 _ERROR_TYPES: dict[int, tuple[str, str]] = {
     # status: (openai type, anthropic type)
     400: ("invalid_request_error", "invalid_request_error"),
+    404: ("invalid_request_error", "not_found_error"),
+    405: ("invalid_request_error", "invalid_request_error"),
     413: ("invalid_request_error", "request_too_large"),
+    500: ("server_error", "api_error"),
     502: ("upstream_error", "api_error"),
     504: ("upstream_error", "timeout_error"),
 }
 
 
 def error_body(dialect: Dialect, status: int, message: str) -> dict[str, Any]:
-    """The error JSON that ``dialect``'s clients parse, for an error made by the proxy."""
+    """The error JSON that ``dialect``'s clients parse, for an error made by the proxy.
+
+    OpenAI: ``{"error": {"message", "type", "param", "code"}}``; Anthropic:
+    ``{"type": "error", "error": {"type", "message"}}``, each API's own error types.
+    """
     openai_type, anthropic_type = _ERROR_TYPES.get(status, ("api_error", "api_error"))
     if dialect == "openai":
         code = "request_too_large" if status == 413 else None

@@ -15,12 +15,12 @@ import logging
 import re
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import replace
-from typing import cast
+from typing import Any, cast
 
 import anthropic
 import httpx2
 import openai
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
 
 from contextfold.proxy._bound import SizeBound
@@ -33,6 +33,8 @@ from contextfold.proxy._dialects import (
     parse_body,
     usage_input_tokens,
 )
+from contextfold.proxy._guard import log_unexpected
+from contextfold.proxy._routing import BadTarget, route_dialect, upstream_url
 from contextfold.transports.anthropic import AnthropicTransport
 from contextfold.transports.base import CompletionTransport
 from contextfold.transports.openai import OpenAITransport
@@ -135,26 +137,21 @@ class Forwarder:
     # -- routing -------------------------------------------------------------------
 
     def _dialect_of(self, request: Request) -> Dialect:
-        path = request.url.path
-        if path == "/v1/messages" or path.startswith("/v1/messages/"):
-            return "anthropic"
-        return "anthropic" if "anthropic-version" in request.headers else "openai"
+        return route_dialect(request.scope["path"], request.headers)
 
     def _url(self, dialect: Dialect, request: Request) -> str:
-        path = request.url.path
-        if dialect == "anthropic":
-            url = self.upstream_anthropic + path
-        else:
-            suffix = path[3:] if path == "/v1" or path.startswith("/v1/") else path
-            url = self.upstream_openai + suffix
-        query = request.url.query
-        return f"{url}?{query}" if query else url
+        return upstream_url(
+            request.scope,
+            dialect,
+            openai_base=self.upstream_openai,
+            anthropic_base=self.upstream_anthropic,
+        )
 
     # -- requests ------------------------------------------------------------------
 
     async def _read(self, request: Request) -> bytes:
-        declared = request.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
+        declared = request.headers.get("content-length", "")
+        if declared.isascii() and declared.isdigit() and int(declared) > self.max_body_bytes:
             raise _TooLarge
         chunks: list[bytes] = []
         size = 0
@@ -171,6 +168,13 @@ class Forwarder:
             status_code=status,
             media_type="application/json",
         )
+
+    def _unread(self, dialect: Dialect, exc: Exception) -> Response:
+        """The answer to a body that could not be read (too large, or abandoned)."""
+        if isinstance(exc, _TooLarge):
+            return self._too_large(dialect)
+        # Nobody reads this: the client has gone. It ends the request quietly.
+        return self._error(dialect, 400, "the client left before the request body ended")
 
     def _too_large(self, dialect: Dialect) -> Response:
         return self._error(
@@ -241,8 +245,8 @@ class Forwarder:
         await self.start()
         try:
             raw = await self._read(request)
-        except _TooLarge:
-            return self._too_large(dialect)
+        except (_TooLarge, ClientDisconnect) as exc:
+            return self._unread(dialect, exc)
         bound = self.bound.far_under(raw)
         if bound is not None:  # no need to parse: forwarded as it is
             return await self._forward(request, dialect, raw, Plan(None, "", bound, bound))
@@ -251,30 +255,44 @@ class Forwarder:
         except ValueError as exc:
             return self._error(dialect, 400, str(exc))
         try:
+            forwarded, plan = await self._plan(request, dialect, raw, body, model)
+        except Exception as exc:
+            # A defect of the proxy's, not of the request: the promise holds that a
+            # failed compaction forwards the original rather than failing the call.
+            secrets = _secrets(request)
+            log_unexpected(exc, f"compaction planning failed for a {dialect} request", secrets)
+            reason = f"not compacted: internal error ({type(exc).__name__}); forwarded unchanged"
+            forwarded, plan = raw, Plan.unchanged(reason)
+        return await self._forward(request, dialect, forwarded, plan)
+
+    async def _plan(
+        self, request: Request, dialect: Dialect, raw: bytes, body: dict[str, Any], model: str
+    ) -> tuple[bytes, Plan]:
+        """What to forward for a parsed chat request, and the plan that made it."""
+        try:
             conv = conversation(dialect, body, model, self.planner.memo)
         except ValueError as exc:
             reason = f"not compacted: the proxy does not model this request's content ({exc})"
-            return await self._forward(request, dialect, raw, Plan.unchanged(reason))
+            return raw, Plan.unchanged(reason)
         plan = await self.planner.plan(
             conv,
             lambda: self._transport(request, dialect, self.summary_model or model),
             _secrets(request),
         )
-        forwarded = raw
-        if plan.body is not None:
-            try:
-                forwarded = json.dumps(plan.body, allow_nan=False).encode()
-            except ValueError:  # NaN or infinity (1e999) somewhere in the request
-                plan = replace(plan, body=None, usage_key="", error=_UNSERIALIZABLE)
-        return await self._forward(request, dialect, forwarded, plan)
+        if plan.body is None:
+            return raw, plan
+        try:
+            return json.dumps(plan.body, allow_nan=False).encode(), plan
+        except ValueError:  # NaN or infinity (1e999) somewhere in the request
+            return raw, replace(plan, body=None, usage_key="", error=_UNSERIALIZABLE)
 
     async def passthrough(self, request: Request) -> Response:
         """Any other route: forwarded as is to the upstream of its dialect."""
         dialect = self._dialect_of(request)
         try:
             raw = await self._read(request)
-        except _TooLarge:
-            return self._too_large(dialect)
+        except (_TooLarge, ClientDisconnect) as exc:
+            return self._unread(dialect, exc)
         return await self._forward(request, dialect, raw, None)
 
     # -- forwarding ----------------------------------------------------------------
@@ -287,7 +305,8 @@ class Forwarder:
         headers.append(("x-contextfold-summary", plan.summary))
         if plan.error is not None:
             text = _UNSAFE_HEADER_TEXT.sub(" ", redact(plan.error, secrets))
-            headers.append(("x-contextfold-error", text[:_ERROR_HEADER_CHARS]))
+            # HTTP forbids a header value that starts or ends with whitespace
+            headers.append(("x-contextfold-error", text[:_ERROR_HEADER_CHARS].strip()))
         return headers
 
     async def _forward(
@@ -295,9 +314,11 @@ class Forwarder:
     ) -> Response:
         headers = _drop(request.headers.raw, frozenset({b"accept-encoding"}))
         headers.append((b"accept-encoding", b"identity"))
-        upstream = self.client.build_request(
-            request.method, self._url(dialect, request), headers=headers, content=body
-        )
+        try:
+            url = self._url(dialect, request)
+        except BadTarget as exc:
+            return self._error(dialect, 400, str(exc))
+        upstream = self.client.build_request(request.method, url, headers=headers, content=body)
         try:
             reply = await self.client.send(upstream, stream=True)
         except httpx2.TimeoutException:

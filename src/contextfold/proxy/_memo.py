@@ -65,7 +65,9 @@ def _fresh(dialect: str, wire: Any) -> bool:
     """Whether parsing may start at ``wire`` without reading the messages before it."""
     if dialect == "anthropic":
         return True
-    return isinstance(wire, Mapping) and wire.get("role") in _FRESH_OPENAI_ROLES
+    # A role of any JSON type may arrive (a list is unhashable): only strings are roles.
+    role = wire.get("role") if isinstance(wire, Mapping) else None
+    return isinstance(role, str) and role in _FRESH_OPENAI_ROLES
 
 
 class HistoryMemo:
