@@ -9,6 +9,8 @@ declines nothing, must still be committed.
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from contextfold import MemoryContextStore, Message, ModelInfo
 from contextfold.compaction import AutoCompactStore, CompactionEvent, compact_context
@@ -253,3 +255,55 @@ def test_normalization_folds_typography_markup_and_accents() -> None:
         "a long first sentence about the build."
     )
     assert len(opening("word " * 500)) <= 200
+
+
+# --- attacks: what the phrase lists did not choose ---------------------------------------
+
+_settings = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_INVISIBLE = st.sampled_from(["", "\ufeff", "\u200b", " ", "\n", "  \t"])
+_EMPHASIS = st.sampled_from(["", "**", "*", "_", "__", "~~", "`"])
+FACTUAL_OPENINGS = [
+    "The user asked for a migration plan for the billing database.",
+    "## User requests and intent\nPort the importer to Go.",
+    "Work so far: the failing test in tests/test_io.py was fixed.",
+    "El usuario pidi\u00f3 un plan de migraci\u00f3n para la base de datos.",
+    "Der Nutzer bat um einen Migrationsplan f\u00fcr die Datenbank.",
+]
+
+
+@_settings
+@given(
+    pick=st.sampled_from(REFUSALS),
+    lead=_INVISIBLE,
+    mark=_EMPHASIS,
+    upper=st.booleans(),
+    curly=st.booleans(),
+    tail=st.text(max_size=300),
+)
+def test_a_refusal_stays_a_refusal_whatever_its_typography_and_whatever_follows(
+    pick: tuple[str, str], lead: str, mark: str, upper: bool, curly: bool, tail: str
+) -> None:
+    from contextfold.compaction._refusal import looks_like_refusal
+
+    _, text = pick
+    text = text.replace("'", "\u2019") if curly else text
+    text = text.upper() if upper else text
+    assert looks_like_refusal(f"{lead}{mark}{text}{mark}\n\n{tail}")
+
+
+@_settings
+@given(pick=st.sampled_from(REFUSALS), first=st.sampled_from(FACTUAL_OPENINGS))
+def test_a_refusal_after_a_factual_first_sentence_is_quoted_content(
+    pick: tuple[str, str], first: str
+) -> None:
+    from contextfold.compaction._refusal import looks_like_refusal
+
+    assert not looks_like_refusal(f"{first} {pick[1]}")
+
+
+@_settings
+@given(body=st.text(max_size=2_000))
+def test_the_default_summary_format_is_never_taken_for_a_refusal(body: str) -> None:
+    from contextfold.compaction._refusal import looks_like_refusal
+
+    assert not looks_like_refusal(f"## User requests and intent\n{body}")

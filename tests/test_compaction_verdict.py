@@ -13,9 +13,12 @@ The same guarantees over the real SDKs: ``tests/transports/test_compaction_over_
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from contextfold import MemoryContextStore, Message, ModelInfo
 from contextfold.compaction import AutoCompactStore, CompactionEvent, compact_context
@@ -338,3 +341,41 @@ async def test_the_summarizer_is_never_sent_a_lone_surrogate() -> None:
     [request] = transport.requests
     request.text.encode("utf-8")  # raises if anything unencodable was sent
     assert "half an emoji: \ufffd" in request.text
+
+
+async def test_a_refusal_that_mentions_the_tag_is_not_taken_for_a_summary() -> None:
+    reply = "I'm sorry, but I can't write a <summary> of this conversation."
+    model = StubTransport([make_text_response(reply)], scripted=False)
+    with pytest.raises(SummaryRejectedError) as info:
+        await compact_context(history(), model, keep_recent=2)
+    assert info.value.reason == "refusal"
+
+
+async def test_a_summary_that_quotes_its_own_tags_keeps_its_tail() -> None:
+    inner = f"{SUMMARY}\nThe user's template wraps notes in <summary></summary> tags. Tail kept."
+    model = StubTransport([make_text_response(f"<summary>{inner}</summary>")], scripted=False)
+    result = await compact_context(history(), model, keep_recent=2)
+    assert result is not None
+    assert "Tail kept." in result[0].text
+
+
+async def test_a_model_that_forgets_the_closing_tag_still_gets_its_summary_committed() -> None:
+    model = StubTransport([make_text_response(f"<summary>\n{SUMMARY}")], scripted=False)
+    result = await compact_context(history(), model, keep_recent=2)
+    assert result is not None
+    assert SUMMARY in result[0].text
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(reply=st.text(alphabet=st.characters(codec=None, exclude_categories=()), max_size=300))
+def test_whatever_a_summarizer_answers_nothing_unencodable_is_committed(reply: str) -> None:
+    try:
+        result = asyncio.run(
+            compact_context(history(), StubTransport([make_text_response(reply)]), keep_recent=2)
+        )
+    except SummaryRejectedError as exc:
+        result, reason = None, exc.reason
+    else:
+        reason = "committed"
+    assert reason in ("committed", "empty", "refusal")
+    assert result is None or _encodable(result)

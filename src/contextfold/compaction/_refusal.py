@@ -61,8 +61,7 @@ def normalize(text: str) -> str:
     """
     text = unicodedata.normalize("NFKC", text)
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
-    text = text.translate(_QUOTES)
-    text = _LINE_MARKER.sub("", _MARKUP.sub("", text))
+    text = _LINE_MARKER.sub("", _MARKUP.sub("", text)).translate(_QUOTES)
     folded: list[str] = []
     for ch in unicodedata.normalize("NFD", text):
         if unicodedata.combining(ch) and folded and folded[-1] < "\u0250":
@@ -74,13 +73,15 @@ def normalize(text: str) -> str:
 
 def opening(text: str) -> str:
     """The normalized start of ``text`` that :func:`looks_like_refusal` judges."""
-    text = normalize(text[: OPENING_CHARS * 4]).strip()
+    text = normalize(text[: OPENING_CHARS * 4]).strip().lstrip("'")
     if text[:1] == '"':
         close = text.find('"', 1)
         rest = text[close + 1 :] if close > 0 else ""
-        # A reply wrapped in quotes is unwrapped; one that opens by quoting someone
-        # ("'I can't help,' the user was told…") is judged on what follows the quote.
-        text = text[1:] if close < 0 or not rest.strip(" .,!?\n") else rest
+        # A reply (or its first line) wrapped in quotes is unwrapped; one that opens by
+        # quoting someone ('"I can't help," the user was told…') is judged on what
+        # follows the quote.
+        quoting = close > 0 and rest.split("\n", 1)[0].strip(" .,!?")
+        text = rest if quoting else text[1:]
     sentences = [s.strip() for s in _SENTENCE_END.split(text.strip()) if s.strip()]
     if not sentences:
         return ""

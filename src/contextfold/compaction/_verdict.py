@@ -95,8 +95,9 @@ def repair_text(text: str) -> str:
     return text
 
 
-def extract_tagged(text: str) -> str | None:
-    """The text between the first ``<summary>`` and the last ``</summary>``.
+def extract_tagged(text: str) -> tuple[str, bool] | None:
+    """The text between the first ``<summary>`` and the last ``</summary>``, and
+    whether the closing tag was there.
 
     ``None`` when there is no opening tag. A missing closing tag takes the rest of
     the reply (a model that forgot it still ended normally); the last closing tag is
@@ -107,14 +108,14 @@ def extract_tagged(text: str) -> str | None:
         return None
     closes = list(_CLOSE.finditer(text, start.end()))
     end = closes[-1].start() if closes else len(text)
-    return text[start.end() : end]
+    return text[start.end() : end], bool(closes)
 
 
 def _unwrap(text: str) -> str:
     """A reply that is wholly wrapped in ``<summary>`` tags, unwrapped; else as it is."""
     if _OPEN.match(text) and re.search(r"</summary\s*>\Z", text, re.IGNORECASE):
-        inner = extract_tagged(text)
-        return text if inner is None else inner.strip()
+        found = extract_tagged(text)
+        return text if found is None else found[0].strip()
     return text
 
 
@@ -153,8 +154,14 @@ def check_summary(
     if not text:
         raise _rejected("empty", "the summarizer returned no text")
     if tagged:
-        inner = extract_tagged(text)
-        if inner is not None:
+        found = extract_tagged(text)
+        if found is not None:
+            inner, closed = found
+            if not closed and looks_like_refusal(text):
+                # "I can't write a <summary> of this." mentions the tag; it holds no summary.
+                raise _rejected(
+                    "refusal", f"the summarizer refused: {opening(text)[:_QUOTE_CHARS]!r}"
+                )
             text = inner.strip()
         elif strict:
             raise _rejected(
