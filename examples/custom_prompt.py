@@ -22,16 +22,25 @@ PROMPT = Path(__file__).parent / "prompts" / "support_handoff.md"
 def conversation() -> list[Message]:
     turns = [
         (
-            "Hi, I'm Dana (account AC-7781). Sync stopped on my Pro plan yesterday.",
-            "Sorry about that, Dana. Could you sign out and back in?",
+            "Hi, I'm Dana (account AC-7781). Sync stopped on my Pro plan yesterday: the laptop "
+            "and the phone both show old versions of my project folders since about 6 pm.",
+            "Sorry about that, Dana. Sync issues after an app update are usually fixed by a "
+            "fresh session. Could you sign out of the desktop app, sign back in, and tell me "
+            "what the status bar says once it has finished loading?",
         ),
         (
-            "Did that, still stuck at 'Waiting for server'.",
-            "Thanks. I reset your sync token; please try again in five minutes.",
+            "Did that, still stuck at 'Waiting for server'. The phone says the same thing, and "
+            "nothing new has uploaded from either device since yesterday evening.",
+            "Thanks for checking both devices. I have reset the sync token on your account, "
+            "which forces every device to reconnect from scratch. Please try again in five "
+            "minutes and keep the app open while it re-indexes your folders.",
         ),
         (
-            "Still stuck. Order ORD-5521 was my upgrade last week, is that related?",
-            "Possibly. I escalated to engineering and promised an update by Friday.",
+            "Still stuck. Order ORD-5521 was my upgrade to Pro last week, is that related? The "
+            "problem started a few days after I paid.",
+            "Possibly: a plan change moves the account to another storage cluster. I escalated "
+            "your case to engineering with the order number and promised you an update by "
+            "Friday at the latest.",
         ),
         ("OK. Also the desktop app shows version 4.2.1.", "Noted, that is the latest."),
     ]

@@ -104,7 +104,9 @@ class Upstream:
         if self.fail_summary is not None:
             return self.fail_summary
         update = "summarized before" in _system_text(seen.json)
-        return f"SUMMARY-{len(self.summaries)} ({'update' if update else 'fresh'})"
+        # A model following the built-in prompt: the summary inside <summary> tags.
+        kind = "update" if update else "fresh"
+        return f"<summary>SUMMARY-{len(self.summaries)} ({kind})</summary>"
 
     # -- OpenAI ----------------------------------------------------------------------
 

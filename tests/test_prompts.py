@@ -73,7 +73,7 @@ async def test_custom_prompt_with_variables_reaches_the_summarizer(tmp_path: Pat
     file = tmp_path / "billing.md"
     file.write_text("You summarize work on {project}. Stay under {max_summary_tokens} tokens.")
     transport = FunctionTransport(lambda r: make_text_response("## Current state\nok"))
-    history = [Message.user("a"), Message.assistant("b")] * 5
+    history = [Message.user("a " * 100), Message.assistant("b " * 100)] * 5
     result = await compact_context(
         history,
         transport,

@@ -226,3 +226,27 @@ async def test_a_handler_returning_the_wrong_type_is_a_clear_type_error() -> Non
     transport = FunctionTransport(lambda request: "just a string")  # type: ignore[arg-type, return-value]
     with pytest.raises(TypeError, match=r"must give a StubResponse .* got 'just a string'"):
         await transport.complete([Message.user("x")])
+
+
+async def test_the_output_cap_is_recorded_and_seen_by_a_handler() -> None:
+    seen: list[int | None] = []
+
+    def handler(request: StubRequest) -> StubResponse:
+        seen.append(request.max_output_tokens)
+        return make_text_response("ok")
+
+    transport = FunctionTransport(handler)
+    await transport.complete([Message.user("a")])
+    await transport.complete([Message.user("b")], max_output_tokens=300)
+    [item async for item in transport.stream([Message.user("c")], max_output_tokens=40)]
+    assert seen == [None, 300, 40]
+    assert [r.max_output_tokens for r in transport.requests] == [None, 300, 40]
+    with pytest.raises(ValueError, match="max_output_tokens"):
+        await transport.complete([Message.user("d")], max_output_tokens=0)
+    assert len(transport.requests) == 3  # an invalid cap is not a request
+
+
+def test_stub_replies_are_scripted_unless_told_otherwise() -> None:
+    assert StubTransport().scripted is True
+    assert FunctionTransport(lambda r: make_text_response("x")).scripted is True
+    assert StubTransport(scripted=False).scripted is False

@@ -190,3 +190,83 @@ def test_registry_entries_are_consistent() -> None:
     for key, info in MODEL_REGISTRY.items():
         assert key == info.name
         assert info.input_budget > 0
+
+
+# The optional output cap of ``complete`` (issue 13, item 2)
+
+
+class _Recorder:
+    """Transports of every shape a user may have written: which keywords reach them."""
+
+    model = ModelInfo("m", 8_000, 1_000)
+
+    def __init__(self) -> None:
+        self.calls: list[dict[str, object]] = []
+
+    def _reply(self, **seen: object) -> Completion:
+        self.calls.append(seen)
+        return Completion([TextBlock("ok")], "end_turn", Usage(1, 1))
+
+
+class _Old(_Recorder):
+    async def complete(self, messages, tools=(), system=None):  # type: ignore[no-untyped-def]
+        return self._reply()
+
+
+class _Capped(_Recorder):
+    async def complete(self, messages, tools=(), system=None, *, max_output_tokens=None):  # type: ignore[no-untyped-def]
+        return self._reply(max_output_tokens=max_output_tokens)
+
+
+class _Kwargs(_Recorder):
+    async def complete(self, messages, tools=(), system=None, **options):  # type: ignore[no-untyped-def]
+        return self._reply(**options)
+
+
+class _PositionalOnly(_Recorder):
+    async def complete(self, messages, tools=(), system=None, max_output_tokens=None, /):  # type: ignore[no-untyped-def]
+        return self._reply(positional=max_output_tokens)
+
+
+@pytest.mark.parametrize(
+    ("cls", "accepts", "seen"),
+    [
+        (_Old, False, {}),
+        (_Capped, True, {"max_output_tokens": 99}),
+        (_Kwargs, True, {"max_output_tokens": 99}),
+        (_PositionalOnly, False, {"positional": None}),
+    ],
+)
+async def test_complete_with_cap_passes_the_cap_only_where_it_is_accepted(
+    cls: type[_Recorder], accepts: bool, seen: dict[str, object]
+) -> None:
+    from contextfold.transports.base import accepts_output_cap, complete_with_cap
+
+    transport = cls()
+    assert accepts_output_cap(transport) is accepts
+    completion = await complete_with_cap(transport, [Message.user("hi")], max_output_tokens=99)  # type: ignore[arg-type]
+    assert completion.text == "ok"
+    assert transport.calls == [seen]
+
+
+async def test_complete_with_cap_without_a_cap_calls_plainly() -> None:
+    from contextfold.transports.base import complete_with_cap
+
+    transport = _Capped()
+    await complete_with_cap(transport, [Message.user("hi")])  # type: ignore[arg-type]
+    assert transport.calls == [{"max_output_tokens": None}]
+
+
+def test_a_callable_object_or_a_missing_complete_is_handled() -> None:
+    class Callable_:
+        __hash__ = None  # type: ignore[assignment]
+
+        def __call__(self, messages: object, *, max_output_tokens: int | None = None) -> None: ...
+
+    from contextfold.transports.base import accepts_output_cap
+
+    holder = type("Holder", (), {})()
+    holder.complete = Callable_()
+    assert accepts_output_cap(holder) is True
+    assert accepts_output_cap(object()) is False
+    assert accepts_output_cap(StubTransport()) is True

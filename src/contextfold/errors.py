@@ -173,7 +173,11 @@ class CompactionError(ContextfoldError):
 class SummaryRejectedError(CompactionError):
     """The summarizer's reply was unusable and was not committed.
 
-    ``reason`` is one of ``"empty"``, ``"refusal"``, ``"truncated"``, ``"tool_call"``.
+    ``reason`` is one of ``"empty"``, ``"refusal"``, ``"truncated"`` (cut at the
+    output limit), ``"incomplete"`` (another stop than a normal end, e.g.
+    ``pause_turn``), ``"tool_call"``, ``"format"`` (a model's reply to a prompt that
+    asks for ``<summary>`` tags has none), ``"too_long"`` (over the summary budget) or
+    ``"not_smaller"`` (the compacted history would not be smaller than the original).
     """
 
     def __init__(self, message: str, *, reason: str) -> None:

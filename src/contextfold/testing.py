@@ -2,10 +2,15 @@
 
 :class:`StubTransport` answers from a script; :class:`FunctionTransport` answers by
 calling your function. Both record every request they receive (messages, tools,
-system) in ``requests`` so a test can assert exactly what a model saw, both report
+system, output cap) in ``requests`` so a test can assert exactly what a model saw, both report
 realistic usage (input tokens grow with the conversation they are sent), and both
 can enforce their model's context window by raising
 :class:`~contextfold.errors.ContextOverflowError` like a real provider would.
+
+Their replies are *scripted* (``scripted=True``, the default): written by a person,
+not generated from the prompt, so compaction does not insist that a summary comes
+inside the ``<summary>`` tags its built-in prompts ask a model for (refusals and
+every other check still apply). ``scripted=False`` makes a stub judged like a model.
 
 >>> stub = StubTransport([make_text_response("Done!")])
 """
@@ -29,7 +34,14 @@ from contextfold.errors import (
 )
 from contextfold.messages import Message
 from contextfold.tokens import TokenCounter, approx_token_counter, count_tokens
-from contextfold.transports.base import Completion, ModelInfo, StopReason, ToolSpec, Usage
+from contextfold.transports.base import (
+    Completion,
+    ModelInfo,
+    StopReason,
+    ToolSpec,
+    Usage,
+    check_output_cap,
+)
 
 __all__ = [
     "FunctionTransport",
@@ -55,6 +67,8 @@ class StubRequest:
     tools: list[ToolSpec]
     system: str | None
     input_tokens: int
+    max_output_tokens: int | None = None
+    """The output cap the caller asked for (``complete(..., max_output_tokens=N)``)."""
 
     @property
     def text(self) -> str:
@@ -137,6 +151,7 @@ class _RecordingTransport:
         counter: TokenCounter,
         enforce_window: bool,
         stream_chunk_chars: int,
+        scripted: bool,
     ) -> None:
         if isinstance(model, str):
             model = ModelInfo(model, STUB_MODEL.context_window, STUB_MODEL.max_output_tokens)
@@ -144,6 +159,8 @@ class _RecordingTransport:
         self.counter = counter
         self.enforce_window = enforce_window
         self.stream_chunk_chars = stream_chunk_chars
+        self.scripted = scripted
+        """Replies are written by a person, not a model following the prompt."""
         self.requests: list[StubRequest] = []
         self.usage_total = Usage(0, 0)
 
@@ -168,9 +185,16 @@ class _RecordingTransport:
         messages: Sequence[Message],
         tools: Sequence[ToolSpec] = (),
         system: str | None = None,
+        *,
+        max_output_tokens: int | None = None,
     ) -> Completion:
+        """The next reply; ``max_output_tokens`` is recorded, not enforced."""
+        if max_output_tokens is not None:
+            check_output_cap(max_output_tokens)
         input_tokens = self.estimate_input_tokens(messages, tools, system)
-        request = StubRequest([m.copy() for m in messages], list(tools), system, input_tokens)
+        request = StubRequest(
+            [m.copy() for m in messages], list(tools), system, input_tokens, max_output_tokens
+        )
         self.requests.append(request)
         if self.enforce_window and input_tokens > self._model.input_budget:
             raise ContextOverflowError(
@@ -206,9 +230,13 @@ class _RecordingTransport:
         messages: Sequence[Message],
         tools: Sequence[ToolSpec] = (),
         system: str | None = None,
+        *,
+        max_output_tokens: int | None = None,
     ) -> AsyncIterator[str | Completion]:
         """Yield the reply's text in chunks, then the full :class:`Completion`."""
-        completion = await self.complete(messages, tools, system)
+        completion = await self.complete(
+            messages, tools, system, max_output_tokens=max_output_tokens
+        )
         text = completion.text
         for start in range(0, len(text), self.stream_chunk_chars):
             yield text[start : start + self.stream_chunk_chars]
@@ -233,12 +261,14 @@ class StubTransport(_RecordingTransport):
         counter: TokenCounter = approx_token_counter,
         enforce_window: bool = False,
         stream_chunk_chars: int = 8,
+        scripted: bool = True,
     ) -> None:
         super().__init__(
             model=model,
             counter=counter,
             enforce_window=enforce_window,
             stream_chunk_chars=stream_chunk_chars,
+            scripted=scripted,
         )
         self._script: deque[Reply | Handler] = deque(responses)
 
@@ -278,12 +308,14 @@ class FunctionTransport(_RecordingTransport):
         counter: TokenCounter = approx_token_counter,
         enforce_window: bool = False,
         stream_chunk_chars: int = 8,
+        scripted: bool = True,
     ) -> None:
         super().__init__(
             model=model,
             counter=counter,
             enforce_window=enforce_window,
             stream_chunk_chars=stream_chunk_chars,
+            scripted=scripted,
         )
         self.handler = handler
 

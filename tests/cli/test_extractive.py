@@ -13,6 +13,9 @@ from contextfold import (
 )
 from contextfold.cli._extractive import SECTIONS, ExtractiveSummarizer
 
+# The files read are long enough that a summary is much smaller than the transcript.
+_BODY = "".join(f"    rows = normalize(rows, pass_={k})\n" for k in range(40))
+
 
 def session(start: int = 0, rounds: int = 6) -> list[Message]:
     messages = [
@@ -34,7 +37,7 @@ def session(start: int = 0, rounds: int = 6) -> list[Message]:
         output = (
             f"Error: FileNotFoundError: No such file: 'src/etl/chunk_{i}.py'"
             if i % 3 == 1
-            else f"def load_rows_{i}():\n    return ImportBatch(size={i})"
+            else f"def load_rows_{i}():\n" + _BODY + f"    return ImportBatch(size={i})"
         )
         messages.append(Message("user", [ToolResultBlock(f"t{i}", output, is_error=i % 3 == 1)]))
     messages.append(Message.assistant("Chunks read. Next I will add the upsert in load_rows."))

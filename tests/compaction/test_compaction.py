@@ -45,7 +45,7 @@ SUMMARY = "## User requests and intent\nThe user asked questions.\n## Current st
 WINDOW = ModelInfo("small-model", 4_000, 500)
 
 
-def alternating(n: int, size: int = 10) -> list[Message]:
+def alternating(n: int, size: int = 80) -> list[Message]:
     return [
         Message.user(f"q{i} " + "u" * size)
         if i % 2 == 0
@@ -133,7 +133,7 @@ async def test_summarizer_sees_the_old_part_as_a_transcript() -> None:
 async def test_cut_never_separates_a_tool_call_from_its_result() -> None:
     history = [Message.user("task")]
     for i in range(6):
-        history += tool_round(i)
+        history += tool_round(i, "PASS test_io.py\n" * 20)
     history.append(Message.assistant("done"))
     # keep_recent=2 would start the kept part at a tool result; the cut moves earlier.
     result = await compact_context(history, summarizer(), keep_recent=2)
@@ -620,7 +620,7 @@ def test_limit_is_read_from_the_transport_at_check_time() -> None:
 
 async def test_fork_wraps_the_inner_fork_with_the_same_settings() -> None:
     store = AutoCompactStore(
-        MemoryContextStore(alternating(4)),
+        MemoryContextStore(alternating(4, size=600)),  # the one old message outweighs a summary
         StubTransport(model=WINDOW),
         keep_recent=3,
         threshold=0.5,

@@ -100,6 +100,8 @@ def test_summary_timeout_is_checked() -> None:
 class NoModel:
     """A duck-typed transport: it can complete, but has no ``model``."""
 
+    scripted = True  # its replies are written here, not by a model: no <summary> tags
+
     def __init__(self) -> None:
         self.calls = 0
 

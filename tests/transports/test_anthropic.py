@@ -611,3 +611,39 @@ def test_env_key_and_injected_clients(monkeypatch: pytest.MonkeyPatch) -> None:
     assert client.max_retries == 5
     with pytest.raises(TypeError, match=r"httpx2\.AsyncClient"):
         AnthropicTransport(MODEL, api_key="k", http_client=object())  # type: ignore[arg-type]
+
+
+# --- the output cap (issue 13, item 2) -------------------------------------------------------
+
+
+async def test_a_call_cap_lowers_max_tokens_and_keeps_the_reply_non_streaming(
+    anthropic_api: respx.MockRouter, policy: RetryPolicy
+) -> None:
+    transport = AnthropicTransport(MODEL, api_key="k", retry=policy)  # 64,000 by default
+    route = anthropic_api.post("/v1/messages").respond(json=text_reply())
+    await transport.complete([Message.user("Hi")], max_output_tokens=500)
+    sent = body(route)
+    assert sent["max_tokens"] == 500
+    assert "stream" not in sent  # a short cap needs no streaming
+    route = anthropic_api.post("/v1/messages").mock(return_value=streamed(stream_events()))
+    items = [i async for i in transport.stream([Message.user("Rome?")], max_output_tokens=700)]
+    assert isinstance(items[-1], Completion)
+    assert body(route)["max_tokens"] == 700
+
+
+async def test_a_cap_above_the_model_limit_is_the_model_limit(
+    anthropic_api: respx.MockRouter, transport: AnthropicTransport
+) -> None:
+    route = anthropic_api.post("/v1/messages").respond(json=text_reply())
+    await transport.complete([Message.user("Hi")], max_output_tokens=1_000_000)
+    assert body(route)["max_tokens"] == 8192
+
+
+@pytest.mark.parametrize("cap", [0, -5, 2.5, True, "100"])
+async def test_an_invalid_cap_is_a_value_error_before_any_request(
+    anthropic_api: respx.MockRouter, transport: AnthropicTransport, cap: object
+) -> None:
+    route = anthropic_api.post("/v1/messages").respond(json=text_reply())
+    with pytest.raises(ValueError, match="max_output_tokens"):
+        await transport.complete([Message.user("Hi")], max_output_tokens=cap)  # type: ignore[arg-type]
+    assert not route.called

@@ -471,3 +471,47 @@ def test_missing_key_names_the_env_var(monkeypatch: pytest.MonkeyPatch) -> None:
     transport = OpenAITransport(MODEL, client=client)
     assert transport._client.max_retries == 0
     assert client.max_retries == 7
+
+
+# --- the output cap (issue 13, item 2) -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("model", "key", "expected"),
+    [
+        ("gpt-4.1", "max_tokens", 700),
+        ("gpt-4o", "max_tokens", 700),
+        ("o3-mini", "max_completion_tokens", 700 + 25_000),  # OpenAI: reserve ~25k to reason
+        ("o1-mini", "max_completion_tokens", 65_536),  # never above the model's own limit
+    ],
+)
+async def test_a_call_cap_is_sent_in_the_models_parameter(
+    openai_api: respx.MockRouter, policy: RetryPolicy, model: str, key: str, expected: int
+) -> None:
+    route = openai_api.post("/chat/completions").respond(json=text_json())
+    transport = OpenAITransport(model, api_key="k", retry=policy)
+    if model == "o1-mini":
+        await transport.complete([Message.user("Hi")], max_output_tokens=60_000)
+    else:
+        await transport.complete([Message.user("Hi")], max_output_tokens=700)
+    sent = body(route)
+    assert sent[key] == expected
+    assert not ({"max_tokens", "max_completion_tokens"} - {key}) & set(sent)
+
+
+async def test_a_streamed_reply_takes_the_cap_too(
+    openai_api: respx.MockRouter, transport: OpenAITransport
+) -> None:
+    chunk = {
+        "id": "c",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": MODEL,
+        "choices": [{"index": 0, "delta": {"content": "Hi"}, "finish_reason": "stop"}],
+    }
+    route = openai_api.post("/chat/completions").mock(
+        return_value=streamed(sse([(None, chunk), (None, "[DONE]")]))
+    )
+    items = [i async for i in transport.stream([Message.user("Hi")], max_output_tokens=321)]
+    assert isinstance(items[-1], Completion)
+    assert body(route)["max_tokens"] == 321

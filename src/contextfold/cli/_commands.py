@@ -25,10 +25,18 @@ from contextfold.cli._extractive import ExtractiveSummarizer
 from contextfold.cli._output import PlainView, make_view, print_table
 from contextfold.cli._transcripts import dump_transcript, dumps, read_transcript, transcript_items
 from contextfold.compaction import compact_context
+from contextfold.errors import SummaryRejectedError
 from contextfold.messages import Message
 from contextfold.prompts import load_prompt
 from contextfold.tokens import count_tokens
-from contextfold.transports.base import Completion, CompletionTransport, ModelInfo, ToolSpec, Usage
+from contextfold.transports.base import (
+    Completion,
+    CompletionTransport,
+    ModelInfo,
+    ToolSpec,
+    Usage,
+    complete_with_cap,
+)
 
 __all__ = ["PROVIDERS", "CLIError", "cmd_compact", "cmd_demo", "cmd_sessions", "make_transport"]
 
@@ -131,8 +139,12 @@ class _MeteredSummarizer:
         messages: Sequence[Message],
         tools: Sequence[ToolSpec] = (),
         system: str | None = None,
+        *,
+        max_output_tokens: int | None = None,
     ) -> Completion:
-        completion = await self.inner.complete(messages, tools, system)
+        completion = await complete_with_cap(
+            self.inner, messages, tools, system, max_output_tokens=max_output_tokens
+        )
         self.usage = self.usage + completion.usage
         self.requests += 1
         return completion
@@ -165,9 +177,14 @@ async def cmd_compact(args: argparse.Namespace) -> int:
     }
     if prompt is not None:
         kwargs["system_prompt"] = prompt
+    not_smaller: str | None = None
     try:
         with _spinner(f"summarizing {len(before)} messages with {inner.model.name}"):
             compacted = await compact_context(before, summarizer, **kwargs)
+    except SummaryRejectedError as exc:
+        if exc.reason != "not_smaller":
+            raise
+        compacted, not_smaller = None, str(exc)  # a bigger transcript is never written
     finally:
         await _close(inner)
     after = compacted if compacted is not None else before
@@ -212,15 +229,15 @@ async def cmd_compact(args: argparse.Namespace) -> int:
             f"{stats['messages_before']} -> {stats['messages_after']} messages, "
             f"~{stats['tokens_before']:,} -> ~{stats['tokens_after']:,} tokens"
             if compacted is not None
+            else "left unchanged"
+            if not_smaller
             else f"nothing to compact: {len(before)} messages <= --keep-recent {args.keep_recent}"
         )
         print(f"contextfold: {what} ({inner.model.name})", file=sys.stderr)
-    if compacted is not None and tokens_after >= tokens_before:
-        # Written anyway (it was asked for), but never silently: compaction made it bigger.
+    if not_smaller:
+        # Never silently: the summary would outweigh the messages it replaces.
         print(
-            f"contextfold: warning: the compacted transcript is not smaller than the input "
-            f"(~{tokens_before:,} -> ~{tokens_after:,} tokens): the summary outweighs the "
-            "messages it replaces",
+            f"contextfold: warning: the transcript is left unchanged: {not_smaller}",
             file=sys.stderr,
         )
     if prompt is not None and args.provider is None:

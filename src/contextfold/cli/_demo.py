@@ -31,7 +31,14 @@ from contextfold.compaction import AutoCompactStore, CompactionEvent
 from contextfold.messages import Message
 from contextfold.sqlite import SQLiteContextStore, connect
 from contextfold.testing import FunctionTransport
-from contextfold.transports.base import Completion, CompletionTransport, ModelInfo, ToolSpec, Usage
+from contextfold.transports.base import (
+    Completion,
+    CompletionTransport,
+    ModelInfo,
+    ToolSpec,
+    Usage,
+    complete_with_cap,
+)
 
 __all__ = ["DemoResult", "run_demo"]
 
@@ -51,8 +58,12 @@ class _Metered:
         messages: Sequence[Message],
         tools: Sequence[ToolSpec] = (),
         system: str | None = None,
+        *,
+        max_output_tokens: int | None = None,
     ) -> Completion:
-        completion = await self.inner.complete(messages, tools, system)
+        completion = await complete_with_cap(
+            self.inner, messages, tools, system, max_output_tokens=max_output_tokens
+        )
         usage = completion.usage
         self.result.model_calls += 1
         self.result.agent_usage = self.result.agent_usage + usage
@@ -177,7 +188,7 @@ async def run_demo(
         def on_event(event: CompactionEvent) -> None:
             if event.phase != "after":
                 return
-            if event.outcome == "compacted":
+            if event.outcome in ("compacted", "committed", "truncated"):
                 _record_compaction(result, event, current_turn, view)
             elif event.outcome in ("rejected", "failed"):
                 result.failed_compactions += 1

@@ -14,7 +14,8 @@ Guarantees: deterministic output for the same request; every line of the summary
 copied (possibly shortened) from the request, never invented; the text stays under
 ``max_summary_chars``; a previous summary is merged (its items kept, newest items
 added), so repeated compactions anchor on it instead of drifting. The custom prompt
-in ``system`` is ignored: the sections are fixed.
+in ``system`` is ignored: the sections are fixed, and the reply is always inside
+``<summary>`` tags (compaction unwraps them).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from contextfold.tokens import approx_token_counter, count_tokens
 from contextfold.transports.base import Completion, ModelInfo, ToolSpec, Usage
 
 __all__ = ["SECTIONS", "ExtractiveSummarizer"]
+
+_MIN_CAPPED_CHARS = 200
 
 SECTIONS = (
     "User requests and intent",
@@ -242,6 +245,9 @@ class ExtractiveSummarizer:
 
     def summarize(self, messages: Sequence[Message]) -> str:
         """The summary for a request's messages (the work behind :meth:`complete`)."""
+        return self._summary(messages, self.max_summary_chars)
+
+    def _summary(self, messages: Sequence[Message], max_chars: int) -> str:
         sections = _Sections()
         last = messages[-1].text if messages else ""
         previous = re.search(_TAG.format("previous-summary"), last, re.DOTALL)
@@ -256,16 +262,25 @@ class ExtractiveSummarizer:
         else:
             entries = _entries_from_messages(messages)
         _extract(entries, sections)
-        return sections.render(self.max_summary_chars)
+        return sections.render(max_chars)
 
     async def complete(
         self,
         messages: Sequence[Message],
         tools: Sequence[ToolSpec] = (),
         system: str | None = None,
+        *,
+        max_output_tokens: int | None = None,
     ) -> Completion:
+        """The summary, inside ``<summary>`` tags as the built-in prompts ask.
+
+        ``max_output_tokens`` lowers the character limit to three characters a token.
+        """
         self.requests += 1
-        text = self.summarize(messages)
+        limit = self.max_summary_chars
+        if max_output_tokens is not None:
+            limit = min(limit, max(_MIN_CAPPED_CHARS, max_output_tokens * 3))
+        text = f"<summary>\n{self._summary(messages, limit)}\n</summary>"
         usage = Usage(
             count_tokens(messages, approx_token_counter, system=system),
             approx_token_counter(text),

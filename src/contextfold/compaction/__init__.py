@@ -13,8 +13,13 @@ Guarantees (each has its own tests):
    is committed.
 2. *No lost messages*: compaction summarizes a snapshot and splices; messages
    appended while the summarizer ran are kept, in order, after the recent part.
-3. *A bad summary is never committed*: empty, refused, truncated or tool-calling
-   replies are rejected, the history stays untouched and the next attempts back off.
+3. *A bad summary is never committed*: empty, refused (in any common phrasing of
+   eleven languages), truncated, unfinished (any stop but a normal end), tool-calling
+   and over-budget replies are rejected, and so is a model's reply without the
+   ``<summary>`` tags the built-in prompts ask for; lone surrogates are repaired. The
+   history stays untouched and the next attempts back off. Every summarizer request
+   carries an output cap (the summary budget plus slack), and a compaction that would
+   not make the history smaller is rejected.
 4. *The summarizer's request fits its own window*: sanitized, budgeted, chunked.
 5. *No loops*: what would remain is estimated first; when it would not free room,
    fewer messages are kept and kept tool outputs are truncated; after a compaction

@@ -151,6 +151,8 @@ async def compact_history(
     ``keep_recent`` is still cut when it is over the target. ``summarizer`` lets the
     caller read the usage of a run that failed part-way. With ``system_budget`` the
     old part's system messages are bounded (:func:`kept_systems`); without it all stay.
+    A result whose estimate is not below the estimate of ``history`` raises
+    :class:`~contextfold.errors.SummaryRejectedError` (``reason="not_smaller"``).
     """
     summarizer = summarizer or make_summarizer(transport, opts)
 
@@ -207,6 +209,16 @@ async def compact_history(
     problems = history_problems(result, allow_pending=True, thinking=thinking)
     if problems and not history_problems(history, allow_pending=True, thinking=thinking):
         raise CompactionError("compaction would produce an invalid history: " + "; ".join(problems))
+    # -- a compaction must shrink what it replaces (issue 13, item 2) --------------------
+    before, after = estimate(history), estimate(result)
+    if after >= before:
+        raise SummaryRejectedError(
+            f"the compacted history (~{after:,} tokens) is not smaller than the history it "
+            f"would replace (~{before:,} tokens); lower max_summary_tokens or keep fewer "
+            "recent messages",
+            reason="not_smaller",
+        )
+    # -- end ------------------------------------------------------------------------------
     return CompactionResult(
         messages=result,
         summary=run.text,

@@ -5,14 +5,21 @@ transcript in which images and documents become placeholders, thinking is droppe
 and huge tool outputs are cut to head + tail. The request is budgeted against the
 summarizer's *own* window; a transcript that does not fit is summarized in chunks,
 each chunk updating a running summary. A previous summary is the anchor of the
-next one. A reply that is empty, a refusal, cut off at the output limit or a tool
-call raises :class:`~contextfold.errors.SummaryRejectedError`.
+next one.
+
+Every request carries an output cap, the summary budget plus slack
+(:func:`~contextfold.compaction._verdict.summary_allowance`), through
+:func:`~contextfold.transports.base.complete_with_cap`. Every reply passes
+:func:`~contextfold.compaction._verdict.check_summary` before it is used: an empty,
+refused, truncated, unfinished, tool-calling, untagged (a model answering a prompt
+that asks for ``<summary>`` tags) or over-long reply raises
+:class:`~contextfold.errors.SummaryRejectedError`. Lone surrogates are repaired in
+everything sent and in the summary (see :mod:`~contextfold.compaction._verdict`).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -26,11 +33,24 @@ from contextfold.blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from contextfold.errors import CompactionError, SummaryRejectedError
+from contextfold.compaction._verdict import (
+    asks_for_tags,
+    check_summary,
+    repair_text,
+    summary_allowance,
+)
+from contextfold.errors import CompactionError
 from contextfold.messages import Message
 from contextfold.prompts import Prompt, builtin_prompt
 from contextfold.tokens import TokenCounter
-from contextfold.transports.base import Completion, CompletionTransport, ToolSpec, Usage, model_of
+from contextfold.transports.base import (
+    Completion,
+    CompletionTransport,
+    ToolSpec,
+    Usage,
+    complete_with_cap,
+    model_of,
+)
 
 TRUNCATION_MARKER = "\n...[truncated for the summary]...\n"
 KEPT_TRUNCATION_MARKER = "\n...[truncated by contextfold to fit the context window]...\n"
@@ -38,13 +58,6 @@ KEPT_TRUNCATION_MARKER = "\n...[truncated by contextfold to fit the context wind
 SAFETY_MARGIN = 0.1
 _ENTRY_OVERHEAD = 8
 _MIN_CHUNK_TOKENS = 256
-
-_REFUSAL = re.compile(
-    r"^\s*(i['’]m sorry|i am sorry|sorry,? (but )?i|i can(no|')t|i won['’]t|"
-    r"i['’]m (not able|unable)|i am (not able|unable)|as an ai)",
-    re.IGNORECASE,
-)
-_REFUSAL_MAX_CHARS = 600
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,26 +134,8 @@ def transcript_entries(messages: Sequence[Message], max_tool_chars: int) -> list
     for message in messages:
         parts = [p for b in message.content if (p := _describe(b, max_tool_chars))]
         if parts:
-            entries.append(f"[{message.role}] " + "\n".join(parts))
+            entries.append(repair_text(f"[{message.role}] " + "\n".join(parts)))
     return entries
-
-
-def check_summary(completion: Completion) -> str:
-    """The summary text, or :class:`SummaryRejectedError` saying why it is unusable."""
-    if completion.tool_uses:
-        raise SummaryRejectedError("the summarizer called a tool", reason="tool_call")
-    if completion.stop_reason == "max_tokens":
-        raise SummaryRejectedError(
-            "the summary was cut off at the output limit", reason="truncated"
-        )
-    text = completion.text.strip()
-    if not text:
-        raise SummaryRejectedError("the summarizer returned no text", reason="empty")
-    if completion.stop_reason == "refusal" or (
-        len(text) < _REFUSAL_MAX_CHARS and _REFUSAL.match(text)
-    ):
-        raise SummaryRejectedError(f"the summarizer refused: {text[:120]!r}", reason="refusal")
-    return text
 
 
 class Summarizer:
@@ -165,13 +160,45 @@ class Summarizer:
         self.prompt_vars = prompt_vars
         model = model_of(transport)
         self.max_summary_tokens = min(max_summary_tokens, model.max_output_tokens)
+        self.max_reply_tokens = summary_allowance(self.max_summary_tokens)
+        """The most tokens a summary may count (the budget plus slack)."""
+        self.output_cap = min(self.max_reply_tokens, model.max_output_tokens)
+        """The ``max_output_tokens`` sent with every request."""
+        # Replies written by a person (stub transports) need not follow the prompt's format.
+        self.strict = getattr(transport, "scripted", False) is not True
         self.input_budget = int(model.input_budget * (1 - SAFETY_MARGIN))
         self.usage = Usage(0, 0)
         """What every request this summarizer made has cost so far."""
         self.requests = 0
 
     def _system(self, prompt: Prompt) -> str:
-        return prompt.render(max_summary_tokens=self.max_summary_tokens, **self.prompt_vars)
+        rendered = prompt.render(max_summary_tokens=self.max_summary_tokens, **self.prompt_vars)
+        return repair_text(rendered)
+
+    async def _ask(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        system: str | None,
+        instructions: str,
+    ) -> tuple[str, Usage]:
+        """One capped request; its usage is counted, its reply checked (see the module doc).
+
+        ``instructions`` is the prompt text that says what format to answer in.
+        """
+        completion: Completion = await complete_with_cap(
+            self.transport, messages, tools, system, max_output_tokens=self.output_cap
+        )
+        self.usage = self.usage + completion.usage
+        self.requests += 1
+        summary = check_summary(
+            completion,
+            tagged=asks_for_tags(instructions),
+            strict=self.strict,
+            counter=self.counter,
+            max_tokens=self.max_reply_tokens,
+        )
+        return summary, completion.usage
 
     def _chars_per_token(self) -> float:
         sample = "The quick brown fox jumps over the lazy dog. " * 40
@@ -215,7 +242,7 @@ class Summarizer:
         entries = transcript_entries(messages, self.max_tool_chars)
         if not entries and previous is None:
             raise CompactionError("nothing to summarize: the old part has no content")
-        summary = previous
+        summary = None if previous is None else repair_text(previous)
         start = 0
         while start < len(entries) or start == 0:
             prompt = self.prompt if summary is None else self.update_prompt
@@ -223,8 +250,9 @@ class Summarizer:
             anchor = "" if summary is None else self._fit_summary(summary, system)
             budget = self.input_budget - self.counter(system) - self.counter(anchor) - 64
             if budget < _MIN_CHUNK_TOKENS:
+                window = model_of(self.transport).context_window
                 raise CompactionError(
-                    f"the summarizer's window ({self.transport.model.context_window} tokens) is "
+                    f"the summarizer's window ({window} tokens) is "
                     "too small for its prompt and summary; use a summary_transport with a larger "
                     "window or lower max_summary_tokens"
                 )
@@ -235,10 +263,7 @@ class Summarizer:
                 if summary is None
                 else f"<previous-summary>\n{anchor}\n</previous-summary>\n\n{transcript}"
             )
-            completion = await self.transport.complete([Message.user(body)], (), system)
-            self.usage = self.usage + completion.usage
-            self.requests += 1
-            summary = check_summary(completion)
+            summary, _ = await self._ask([Message.user(body)], (), system, system)
             if not entries:
                 break
         assert summary is not None
@@ -252,13 +277,11 @@ class Summarizer:
         instruction: Prompt,
     ) -> SummaryRun:
         """Cache-friendly mode: the agent's own prefix with the summary instruction appended."""
-        text = instruction.render(max_summary_tokens=self.max_summary_tokens, **self.prompt_vars)
+        text = self._system(instruction)
         request = [m.copy() for m in prefix]
         if request and request[-1].role == "user":
             request[-1].content.append(TextBlock(text))
         else:
             request.append(Message.user(text))
-        completion = await self.transport.complete(request, tools, system)
-        self.usage = self.usage + completion.usage
-        self.requests += 1
-        return SummaryRun(check_summary(completion), completion.usage, 1)
+        summary, usage = await self._ask(request, tools, system, text)
+        return SummaryRun(summary, usage, 1)

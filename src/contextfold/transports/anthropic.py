@@ -5,9 +5,11 @@
 
 What it sends: text, images, tools and tool results (``is_error`` kept), thinking
 blocks with their signatures, the system prompt, ``max_tokens`` = the model's output
-limit (or ``max_output_tokens``), and - unless ``cache=False`` - three prompt-cache
-breakpoints (``cache_control: {"type": "ephemeral"}``): the system prompt, the last
-tool definition and the last block of the last message (Anthropic allows four).
+limit (or ``max_output_tokens``; a call's ``max_output_tokens=`` cap lowers it - plus the
+thinking budget when thinking is on, since Anthropic counts thinking in ``max_tokens``),
+and - unless ``cache=False`` - three prompt-cache breakpoints (``cache_control:
+{"type": "ephemeral"}``): the system prompt, the last tool definition and the last
+block of the last message (Anthropic allows four).
 
 What it reports: :class:`~contextfold.transports.base.Usage` whose ``input_tokens``
 adds cache reads and writes back to the uncached input. Failures are retried by
@@ -35,6 +37,7 @@ from contextfold.transports.base import (
     StopReason,
     ToolSpec,
     Usage,
+    check_output_cap,
     lookup_model,
 )
 
@@ -124,12 +127,21 @@ class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
         messages: Sequence[Message],
         tools: Sequence[ToolSpec] = (),
         system: str | None = None,
+        *,
+        max_output_tokens: int | None = None,
     ) -> dict[str, Any]:
-        """The keyword arguments this transport passes to ``messages.create``."""
+        """The keyword arguments this transport passes to ``messages.create``.
+
+        ``max_output_tokens`` caps this reply's text below the model's output limit.
+        """
         top, wire = to_anthropic(messages, system)
+        limit = self._model.max_output_tokens
+        if max_output_tokens is not None:
+            check_output_cap(max_output_tokens)
+            limit = min(limit, max_output_tokens + (self.thinking or 0))
         params: dict[str, Any] = {
             "model": self._model.name,
-            "max_tokens": self._model.max_output_tokens,
+            "max_tokens": limit,
             "messages": wire,
         }
         if top:
@@ -150,14 +162,17 @@ class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
         messages: Sequence[Message],
         tools: Sequence[ToolSpec] = (),
         system: str | None = None,
+        *,
+        max_output_tokens: int | None = None,
     ) -> Completion:
         """One model call, retried on transient failures; see the module doc.
 
+        ``max_output_tokens`` caps the reply (``stop_reason="max_tokens"`` when cut).
         A long reply (``max_tokens`` above 8,192 with no explicit ``timeout``) is
         fetched through the streaming API, as the SDK requires for requests that may
         outlast an idle HTTP connection; the result is the same :class:`Completion`.
         """
-        params = self.request_params(messages, tools, system)
+        params = self.request_params(messages, tools, system, max_output_tokens=max_output_tokens)
         if params["max_tokens"] > _NONSTREAMING_MAX_TOKENS and not self._timeout_set:
             async for item in self._streamed(params, retry_after_output=True):
                 if isinstance(item, Completion):
@@ -172,13 +187,15 @@ class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
         messages: Sequence[Message],
         tools: Sequence[ToolSpec] = (),
         system: str | None = None,
+        *,
+        max_output_tokens: int | None = None,
     ) -> AsyncIterator[str | Completion]:
         """Yield text deltas as they arrive, then the full :class:`Completion`.
 
         A failure before the first delta is retried like :meth:`complete`; once
         text has been yielded, a failure is raised (a retry would repeat output).
         """
-        params = self.request_params(messages, tools, system)
+        params = self.request_params(messages, tools, system, max_output_tokens=max_output_tokens)
         async for item in self._streamed(params, retry_after_output=False):
             yield item
 

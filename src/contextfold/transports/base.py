@@ -5,14 +5,24 @@ A transport exposes ``model`` (a :class:`ModelInfo`) and
 offer ``stream(messages, tools, system)``: an async iterator of text deltas (``str``)
 that ends with the full :class:`Completion`.
 
+**Output cap.** ``complete`` (and ``stream``) may also take a keyword
+``max_output_tokens: int | None = None``: when it is given, the reply is limited to
+that many output tokens (the provider's ``max_tokens``), and a reply cut there ends
+with ``stop_reason="max_tokens"``. Every transport of this library accepts it;
+a transport of yours need not: :func:`complete_with_cap` (what compaction calls)
+passes the cap only to a ``complete`` whose signature takes it (a parameter of that
+name, or ``**kwargs``), and calls the others without it.
+
 :class:`Usage` follows one rule everywhere: ``input_tokens`` is the **whole prompt**
 of that request, cache reads and cache writes included. Compaction triggers on it.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+import inspect
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from contextfold.blocks import ContentBlock, TextBlock, ToolUseBlock
@@ -29,6 +39,9 @@ __all__ = [
     "StreamingTransport",
     "ToolSpec",
     "Usage",
+    "accepts_output_cap",
+    "check_output_cap",
+    "complete_with_cap",
     "lookup_model",
     "model_of",
 ]
@@ -168,7 +181,11 @@ class ToolSpec:
 
 @runtime_checkable
 class CompletionTransport(Protocol):
-    """Anything that can answer a conversation. Implement it to plug in a provider."""
+    """Anything that can answer a conversation. Implement it to plug in a provider.
+
+    ``complete`` may also take the keyword ``max_output_tokens`` (see the module
+    docstring); it is optional so that existing transports keep working.
+    """
 
     @property
     def model(self) -> ModelInfo: ...
@@ -191,6 +208,68 @@ class StreamingTransport(CompletionTransport, Protocol):
         tools: Sequence[ToolSpec] = (),
         system: str | None = None,
     ) -> AsyncIterator[str | Completion]: ...
+
+
+def check_output_cap(max_output_tokens: object) -> None:
+    """Raise :class:`ValueError` unless ``max_output_tokens`` is a positive int."""
+    if (
+        not isinstance(max_output_tokens, int)
+        or isinstance(max_output_tokens, bool)
+        or max_output_tokens <= 0
+    ):
+        raise ValueError(f"max_output_tokens must be a positive int, got {max_output_tokens!r}")
+
+
+def accepts_output_cap(transport: object) -> bool:
+    """Whether ``transport.complete`` takes the ``max_output_tokens`` keyword.
+
+    True for a parameter of that name (not positional-only) or a ``**kwargs``. The
+    signature is read once per function and cached.
+    """
+    complete = getattr(transport, "complete", None)
+    if complete is None:
+        return False
+    function = getattr(complete, "__func__", complete)
+    try:
+        return _takes_cap(function)
+    except TypeError:  # an unhashable callable object: inspect it every time
+        return _takes_cap.__wrapped__(function)
+
+
+@lru_cache(maxsize=256)
+def _takes_cap(function: Callable[..., object]) -> bool:
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):  # a builtin or an object without a signature
+        return False
+    return any(
+        p.kind is p.VAR_KEYWORD
+        or (p.name == "max_output_tokens" and p.kind is not p.POSITIONAL_ONLY)
+        for p in parameters
+    )
+
+
+async def complete_with_cap(
+    transport: CompletionTransport,
+    messages: Sequence[Message],
+    tools: Sequence[ToolSpec] = (),
+    system: str | None = None,
+    *,
+    max_output_tokens: int | None = None,
+) -> Completion:
+    """``transport.complete(...)``, passing ``max_output_tokens`` when it accepts it.
+
+    A transport whose ``complete`` does not take the keyword is called without it:
+    its reply is then bounded only by its own limit, so a caller that needs a bound
+    must also check the reply (compaction counts the summary's tokens).
+    """
+    if max_output_tokens is not None and accepts_output_cap(transport):
+        complete: Callable[..., Any] = transport.complete
+        result: Completion = await complete(
+            messages, tools, system, max_output_tokens=max_output_tokens
+        )
+        return result
+    return await transport.complete(messages, tools, system)
 
 
 # Context windows and output limits of current model families, matched by prefix

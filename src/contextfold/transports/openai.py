@@ -9,7 +9,10 @@ mapping of :func:`contextfold.formats.to_openai` (tool calls as ``tool_calls``, 
 results as ``role: "tool"``, images as data URLs). The output limit goes out as
 ``max_completion_tokens`` to reasoning models (o-series, gpt-5) and as ``max_tokens``
 to the others - and only when it is known (a registry model or an explicit
-``max_output_tokens``), so a small local model keeps its server's default.
+``max_output_tokens``), so a small local model keeps its server's default. A call's
+``max_output_tokens=`` cap is always sent (below the model's limit); a reasoning model
+spends hidden reasoning tokens out of ``max_completion_tokens``, so it gets the cap plus
+:data:`REASONING_ALLOWANCE` (OpenAI's advice: reserve about 25,000 for reasoning).
 
 Usage: ``prompt_tokens`` already includes cached tokens; ``cached_tokens`` becomes
 ``cache_read_tokens``. A server that reports no usage gets a local estimate
@@ -42,10 +45,14 @@ from contextfold.transports.base import (
     StopReason,
     ToolSpec,
     Usage,
+    check_output_cap,
     lookup_model,
 )
 
-__all__ = ["OpenAITransport"]
+__all__ = ["REASONING_ALLOWANCE", "OpenAITransport"]
+
+REASONING_ALLOWANCE = 25_000
+"""Tokens added to a reasoning model's output cap for the reasoning it does first."""
 
 _FINISH_REASONS: dict[str, StopReason] = {
     "stop": "end_turn",
@@ -120,8 +127,13 @@ class OpenAITransport(SDKTransport[openai.AsyncOpenAI]):
         messages: Sequence[Message],
         tools: Sequence[ToolSpec] = (),
         system: str | None = None,
+        *,
+        max_output_tokens: int | None = None,
     ) -> dict[str, Any]:
-        """The keyword arguments this transport passes to ``chat.completions.create``."""
+        """The keyword arguments this transport passes to ``chat.completions.create``.
+
+        ``max_output_tokens`` caps this reply below the model's output limit.
+        """
         params: dict[str, Any] = {
             "model": self._model.name,
             "messages": to_openai(messages, system),
@@ -138,9 +150,13 @@ class OpenAITransport(SDKTransport[openai.AsyncOpenAI]):
                 }
                 for t in tools
             ]
-        if self.send_max_tokens:
-            reasoning = self._model.name.startswith(_REASONING_PREFIXES)
-            key = "max_completion_tokens" if reasoning else "max_tokens"
+        reasoning = self._model.name.startswith(_REASONING_PREFIXES)
+        key = "max_completion_tokens" if reasoning else "max_tokens"
+        if max_output_tokens is not None:
+            check_output_cap(max_output_tokens)
+            allowance = REASONING_ALLOWANCE if reasoning else 0
+            params[key] = min(max_output_tokens + allowance, self._model.max_output_tokens)
+        elif self.send_max_tokens:
             params[key] = self._model.max_output_tokens
         return params
 
@@ -149,9 +165,14 @@ class OpenAITransport(SDKTransport[openai.AsyncOpenAI]):
         messages: Sequence[Message],
         tools: Sequence[ToolSpec] = (),
         system: str | None = None,
+        *,
+        max_output_tokens: int | None = None,
     ) -> Completion:
-        """One model call, retried on transient failures; see the module doc."""
-        params = self.request_params(messages, tools, system)
+        """One model call, retried on transient failures; see the module doc.
+
+        ``max_output_tokens`` caps the reply (``stop_reason="max_tokens"`` when cut).
+        """
+        params = self.request_params(messages, tools, system, max_output_tokens=max_output_tokens)
         reply = await self._retried(
             lambda: self._client.chat.completions.create(**params), ChatCompletion
         )
@@ -174,13 +195,15 @@ class OpenAITransport(SDKTransport[openai.AsyncOpenAI]):
         messages: Sequence[Message],
         tools: Sequence[ToolSpec] = (),
         system: str | None = None,
+        *,
+        max_output_tokens: int | None = None,
     ) -> AsyncIterator[str | Completion]:
         """Yield text deltas as they arrive, then the full :class:`Completion`.
 
         Asks for a final usage chunk (``stream_options.include_usage``). A failure
         before the first delta is retried like :meth:`complete`; after it, raised.
         """
-        params = self.request_params(messages, tools, system)
+        params = self.request_params(messages, tools, system, max_output_tokens=max_output_tokens)
         params["stream_options"] = {"include_usage": True}
 
         async def attempt() -> AsyncGenerator[str | _Turn, None]:

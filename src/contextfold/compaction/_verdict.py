@@ -1,0 +1,186 @@
+"""What the summarizer may answer: the checks a reply passes before it can be committed.
+
+:func:`check_summary` turns a summarizer's :class:`~contextfold.transports.base.Completion`
+into the summary text, or raises :class:`~contextfold.errors.SummaryRejectedError` whose
+``reason`` says why the reply is unusable:
+
+``"tool_call"``
+    the summarizer called a tool (or stopped to wait for one).
+``"truncated"``
+    the reply was cut at the output limit (``stop_reason="max_tokens"``).
+``"incomplete"``
+    any other stop than a normal end (``end_turn``, ``stop_sequence``): ``pause_turn``,
+    or a value this library does not know.
+``"empty"``
+    no text.
+``"format"``
+    the prompt asked for the summary inside ``<summary>…</summary>`` (the built-in
+    prompts do) and a model's reply has no ``<summary>`` tag. A refusal, in any
+    language, has none; a compliant reply may add a preamble around the tags, which is
+    dropped. Replies written by a person rather than a model (a transport whose
+    ``scripted`` attribute is true, such as the stub transports of
+    :mod:`contextfold.testing`) are exempt and judged by the refusal detector alone.
+``"refusal"``
+    ``stop_reason="refusal"``, or the reply (the part inside the tags, when there are
+    tags) opens by declining the task (:func:`~contextfold.compaction._refusal.looks_like_refusal`).
+``"too_long"``
+    the summary counts more than the summary budget plus slack
+    (:func:`summary_allowance`) with the configured token counter.
+
+Text that cannot be encoded (lone UTF-16 surrogates, as a broken stream or a
+mis-decoded ``\\ud83d`` escape leaves behind) is *repaired*, not rejected: each lone
+surrogate becomes U+FFFD and split surrogate pairs are joined. Rejecting would throw
+away a paid summary for one unreadable character; letting it through would make every
+later request to a provider that encodes UTF-8 fail. :func:`repair_text` is also
+applied to everything the summarizer is sent.
+"""
+
+from __future__ import annotations
+
+import re
+
+from contextfold.compaction._refusal import looks_like_refusal, opening
+from contextfold.errors import SummaryRejectedError
+from contextfold.tokens import TokenCounter
+from contextfold.transports.base import Completion
+
+__all__ = [
+    "NORMAL_STOPS",
+    "SUMMARY_SLACK",
+    "asks_for_tags",
+    "check_summary",
+    "extract_tagged",
+    "repair_text",
+    "summary_allowance",
+]
+
+NORMAL_STOPS = frozenset({"end_turn", "stop_sequence"})
+"""Stop reasons of a reply that ended on its own."""
+
+SUMMARY_SLACK = 1.25
+"""A summary may exceed ``max_summary_tokens`` by this factor (plus a few tokens):
+the prompt asks for the budget in the provider's tokens, the check counts with ours."""
+
+_SLACK_TOKENS = 64
+_OPEN = re.compile(r"<summary\s*>", re.IGNORECASE)
+_CLOSE = re.compile(r"</summary\s*>", re.IGNORECASE)
+_QUOTE_CHARS = 120
+
+
+def summary_allowance(max_summary_tokens: int) -> int:
+    """The most tokens a summary may count: the budget plus :data:`SUMMARY_SLACK`.
+
+    It is also the output cap sent with every summarizer request, so a reply that
+    would run past it is cut by the provider and rejected as ``"truncated"``.
+    """
+    return int(max_summary_tokens * SUMMARY_SLACK) + _SLACK_TOKENS
+
+
+def asks_for_tags(prompt_text: str) -> bool:
+    """Whether a rendered prompt asks for the summary inside ``<summary>`` tags."""
+    return bool(_OPEN.search(prompt_text) and _CLOSE.search(prompt_text))
+
+
+def repair_text(text: str) -> str:
+    """``text`` with lone surrogates replaced by U+FFFD and split pairs joined.
+
+    Text that UTF-8 can encode is returned unchanged (the same object).
+    """
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
+
+
+def extract_tagged(text: str) -> tuple[str, bool] | None:
+    """The text between the first ``<summary>`` and the last ``</summary>``, and
+    whether the closing tag was there.
+
+    ``None`` when there is no opening tag. A missing closing tag takes the rest of
+    the reply (a model that forgot it still ended normally); the last closing tag is
+    used so a summary that quotes ``</summary>`` keeps its tail.
+    """
+    start = _OPEN.search(text)
+    if start is None:
+        return None
+    closes = list(_CLOSE.finditer(text, start.end()))
+    end = closes[-1].start() if closes else len(text)
+    return text[start.end() : end], bool(closes)
+
+
+def _unwrap(text: str) -> str:
+    """A reply that is wholly wrapped in ``<summary>`` tags, unwrapped; else as it is."""
+    if _OPEN.match(text) and re.search(r"</summary\s*>\Z", text, re.IGNORECASE):
+        found = extract_tagged(text)
+        return text if found is None else found[0].strip()
+    return text
+
+
+def _rejected(reason: str, message: str) -> SummaryRejectedError:
+    return SummaryRejectedError(message, reason=reason)
+
+
+def check_summary(
+    completion: Completion,
+    *,
+    tagged: bool = False,
+    strict: bool = False,
+    counter: TokenCounter | None = None,
+    max_tokens: int | None = None,
+) -> str:
+    """The summary text of ``completion``, or :class:`SummaryRejectedError` saying why not.
+
+    ``tagged``: the prompt asked for ``<summary>`` tags; the summary is what they
+    enclose. ``strict``: a tagged reply without the tags is rejected (``"format"``);
+    otherwise it is judged as a whole. ``max_tokens`` (counted with ``counter``)
+    bounds the summary (``"too_long"``). The returned text is stripped and repaired
+    (see :func:`repair_text`).
+    """
+    stop = completion.stop_reason
+    if completion.tool_uses or stop == "tool_use":
+        raise _rejected("tool_call", "the summarizer called a tool instead of summarizing")
+    if stop == "max_tokens":
+        raise _rejected("truncated", "the summary was cut off at the output limit")
+    if stop == "refusal":
+        raise _rejected("refusal", "the summarizer refused (stop_reason 'refusal')")
+    if stop not in NORMAL_STOPS:
+        raise _rejected(
+            "incomplete", f"the summarizer stopped with {stop!r}, not a normal end of its reply"
+        )
+    text = repair_text(completion.text).strip()
+    if not text:
+        raise _rejected("empty", "the summarizer returned no text")
+    if tagged:
+        found = extract_tagged(text)
+        if found is not None:
+            inner, closed = found
+            if not closed and looks_like_refusal(text):
+                # "I can't write a <summary> of this." mentions the tag; it holds no summary.
+                raise _rejected(
+                    "refusal", f"the summarizer refused: {opening(text)[:_QUOTE_CHARS]!r}"
+                )
+            text = inner.strip()
+        elif strict:
+            raise _rejected(
+                "format",
+                "the prompt asks for the summary inside <summary>...</summary> and the reply "
+                f"has no <summary> tag: {text[:_QUOTE_CHARS]!r}",
+            )
+    else:
+        text = _unwrap(text)
+    if not text:
+        raise _rejected("empty", "the summarizer's <summary> tags hold no text")
+    if looks_like_refusal(text):
+        raise _rejected("refusal", f"the summarizer refused: {opening(text)[:_QUOTE_CHARS]!r}")
+    if counter is not None and max_tokens is not None:
+        size = counter(text)
+        if size > max_tokens:
+            raise _rejected(
+                "too_long",
+                f"the summary has ~{size:,} tokens, over the {max_tokens:,} allowed "
+                "(max_summary_tokens plus slack)",
+            )
+    return text
