@@ -352,3 +352,52 @@ async def test_repeated_system_notes_are_kept_once() -> None:
     assert await store.compact()
     compacted = await store.get_history()
     assert [m.text for m in compacted if m.role == "system"] == ["instructions", note.text]
+
+
+# --- item 10: budgets hold for every language ----------------------------------------------------
+
+CJK = "这是一个关于上下文压缩的测试句子，我们需要确保摘要请求不会超过窗口。"
+TEXTS = {
+    "zh": CJK * 12,
+    "ja": "これは日本語のテキストです。圧縮のテストをしています。" * 12,
+    "code": "def f(x):\n    return [i * x for i in range(10) if i % 3]\n" * 10,
+    "json": '{"id": 17, "tags": ["a", "b"], "ok": true, "v": 3.25}' * 10,
+    "en": "The build failed because the migration ran twice on the replica. " * 8,
+}
+
+
+@pytest.mark.parametrize(
+    ("kind", "counted_by"),
+    [(kind, "tiktoken") for kind in sorted(TEXTS)]
+    # The default heuristic is pessimistic for prose and CJK (a wide character is a
+    # token); it undercounts dense JSON and code, where TiktokenCounter is the answer.
+    + [("zh", "heuristic"), ("ja", "heuristic"), ("en", "heuristic")],
+)
+async def test_the_summarizer_request_fits_its_window_in_every_language(
+    kind: str, counted_by: str
+) -> None:
+    """The summarizer's window is enforced with an exact tiktoken count."""
+    from contextfold.tokens import TiktokenCounter, approx_token_counter
+
+    exact = TiktokenCounter()
+    window = ModelInfo("small", 7_000, 1_000)
+    summary_model = FunctionTransport(
+        lambda r: make_text_response(SUMMARY), model=window, counter=exact, enforce_window=True
+    )
+    history = [
+        m
+        for i in range(40)
+        for m in (Message.user(f"{i}: {TEXTS[kind]}"), Message.assistant(f"{i}: {TEXTS[kind]}"))
+    ]
+    events: list[CompactionEvent] = []
+    store = AutoCompactStore(
+        MemoryContextStore(history),
+        StubTransport(model=ModelInfo("agent", 200_000, 8_000)),
+        keep_recent=2,
+        summary_transport=summary_model,
+        counter=exact if counted_by == "tiktoken" else approx_token_counter,
+        on_event=events.append,
+    )
+    assert await store.compact(force=True), [e.error for e in events if e.error]
+    assert summary_model.requests
+    assert all(r.input_tokens <= window.input_budget for r in summary_model.requests)

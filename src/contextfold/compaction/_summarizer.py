@@ -200,16 +200,27 @@ class Summarizer:
         )
         return summary, completion.usage
 
-    def _chars_per_token(self) -> float:
-        sample = "The quick brown fox jumps over the lazy dog. " * 40
-        return len(sample) / max(self.counter(sample), 1)
+    def _cut_to_tokens(self, text: str, tokens: int) -> str:
+        """``text`` cut to head + tail so the counter gives it at most ``tokens``.
+
+        The characters a token holds are measured on ``text`` itself (CJK, code and JSON
+        pack very differently from English), then checked; a few rounds converge.
+        """
+        cut = text
+        for _ in range(6):
+            cost = self.counter(cut)
+            if cost <= tokens:
+                return cut
+            chars = int(tokens * len(cut) / max(cost, 1) * 0.95)
+            cut = truncate_text(text, max(min(chars, len(cut) - 1), 0), TRUNCATION_MARKER)
+        return cut
 
     def _fit_summary(self, summary: str, system: str) -> str:
         """The running summary, cut to head + tail if it alone would crowd out the transcript."""
         room = (self.input_budget - self.counter(system)) // 2
         if self.counter(summary) <= room:
             return summary
-        return truncate_text(summary, int(room * self._chars_per_token()), TRUNCATION_MARKER)
+        return self._cut_to_tokens(summary, room)
 
     def _take_chunk(self, entries: list[str], start: int, budget: int) -> tuple[list[str], int]:
         """Entries from ``start`` that fit ``budget`` tokens (at least one, cut if needed)."""
@@ -220,9 +231,7 @@ class Summarizer:
             entry = entries[index]
             cost = self.counter(entry) + _ENTRY_OVERHEAD
             if cost > budget and not group:
-                entry = truncate_text(
-                    entry, int(budget * self._chars_per_token()), TRUNCATION_MARKER
-                )
+                entry = self._cut_to_tokens(entry, budget - _ENTRY_OVERHEAD)
                 cost = budget
             elif used + cost > budget:
                 break
