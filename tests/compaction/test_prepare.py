@@ -1,0 +1,190 @@
+"""Background preparation (issue 14): the agent never waits for a summary.
+
+WINDOW is 4,000 tokens with 500 of output: compaction at 3,000 (0.75), preparation at
+2,400 (0.6), and a caller waits for a summary in preparation only past 3,250 (halfway
+from the limit to the 3,500 the window takes with room for a full reply).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from contextfold import AutoCompactStore, CompactionEvent, MemoryContextStore, Message
+from contextfold.testing import StubTransport
+from contextfold.validation import validate_history
+from tests.compaction.test_compaction import SUMMARY, WINDOW, GatedSummarizer, alternating
+
+
+def outcomes(events: list[CompactionEvent]) -> list[str | None]:
+    return [e.outcome for e in events if e.phase == "after"]
+
+
+def make_store(
+    history: list[Message],
+    summary: GatedSummarizer,
+    events: list[CompactionEvent],
+    **options: object,
+) -> AutoCompactStore:
+    return AutoCompactStore(
+        MemoryContextStore(history),
+        StubTransport(model=WINDOW),
+        keep_recent=4,
+        summary_transport=summary,
+        on_event=events.append,
+        **options,  # type: ignore[arg-type]
+    )
+
+
+async def settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+async def test_the_call_that_crosses_the_prepare_threshold_returns_at_once() -> None:
+    summary = GatedSummarizer()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(30), summary, events)
+    assert store.prepare_limit == 2_400
+    await store.add_context_tokens(2_000, 10)  # under: nothing happens
+    await settle()
+    assert not summary.started.is_set()
+    await store.add_context_tokens(2_600, 10)  # over: preparing, and returned already
+    await asyncio.wait_for(summary.started.wait(), 5)
+    assert len(await store.get_history()) == 30  # nothing committed yet
+    summary.release.set()
+    await settle()
+    assert outcomes(events) == ["prepared"]
+    assert store.compactions == 0
+
+
+async def test_a_prepared_summary_is_committed_at_the_limit_without_a_model_call() -> None:
+    summary = GatedSummarizer()
+    summary.release.set()
+    events: list[CompactionEvent] = []
+    history = alternating(30)
+    store = make_store(history, summary, events)
+    await store.add_context_tokens(2_600, 10)
+    await settle()
+    assert outcomes(events) == ["prepared"]
+    requests = len(summary.requests)
+    late = [Message.user("appended after the snapshot"), Message.assistant("and kept")]
+    for message in late:
+        await store.append(message)
+    await store.add_context_tokens(3_100, 10)
+    assert len(summary.requests) == requests  # no model call at the limit
+    assert outcomes(events) == ["prepared", "committed"]
+    committed = events[-1]
+    assert committed.waited_s is not None
+    assert committed.waited_s < 1.0
+    compacted = await store.get_history()
+    validate_history(compacted)
+    assert SUMMARY in compacted[0].text
+    assert compacted[-2:] == late  # appends after the snapshot stay after it, in order
+    assert store.compactions == 1
+
+
+async def test_the_limit_before_the_summary_is_ready_does_not_wait_when_there_is_room() -> None:
+    summary = GatedSummarizer()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(30), summary, events)
+    await store.add_context_tokens(2_600, 10)
+    await asyncio.wait_for(summary.started.wait(), 5)
+    # Over the limit, under the wait point: the call returns with the summary pending.
+    await asyncio.wait_for(store.add_context_tokens(3_100, 10), 1)
+    assert store.compactions == 0
+    summary.release.set()
+    await settle()
+    assert outcomes(events) == ["prepared", "committed"]  # committed as soon as it arrived
+    assert store.compactions == 1
+
+
+async def test_the_caller_waits_only_when_the_next_request_would_not_fit() -> None:
+    summary = GatedSummarizer()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(30), summary, events)
+    await store.add_context_tokens(2_600, 10)
+    await asyncio.wait_for(summary.started.wait(), 5)
+    crossing = asyncio.ensure_future(store.add_context_tokens(3_400, 10))  # past 3,250
+    await settle()
+    assert not crossing.done()  # it waits for the summary in preparation
+    summary.release.set()
+    await asyncio.wait_for(crossing, 5)
+    assert store.compactions == 1
+    assert outcomes(events) == ["prepared", "committed"]
+    assert len(summary.requests) == 1  # the same summary, not a second one
+
+
+async def test_a_stale_prepared_summary_is_discarded_never_committed() -> None:
+    summary = GatedSummarizer()
+    summary.release.set()
+    events: list[CompactionEvent] = []
+    inner_history = alternating(30)
+    store = make_store(inner_history, summary, events)
+    await store.add_context_tokens(2_600, 10)
+    await settle()
+    # Another process rewrites the history under the prepared summary.
+    rewritten = [
+        Message.user(f"B-task {i} " + "x" * 80) if i % 2 == 0 else Message.assistant(f"B{i}")
+        for i in range(30)
+    ]
+    await store.inner.replace_history(rewritten)
+    await store.add_context_tokens(3_100, 10)
+    assert outcomes(events)[:3] == ["prepared", "discarded", "compacted"]
+    discarded = next(e for e in events if e.outcome == "discarded")
+    assert discarded.summarizer_usage is not None
+    assert discarded.summarizer_usage.input_tokens > 0  # paid for, and reported
+    history = await store.get_history()
+    validate_history(history)
+    assert history[-2:] == rewritten[-2:]
+    assert not any(m.text.startswith(("q", "a")) for m in history[2:])  # nothing of the old
+
+
+async def test_clearing_discards_a_prepared_summary() -> None:
+    summary = GatedSummarizer()
+    summary.release.set()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(30), summary, events)
+    await store.add_context_tokens(2_600, 10)
+    await settle()
+    await store.clear()
+    assert outcomes(events) == ["prepared", "discarded"]
+    await store.append(Message.user("fresh start"))
+    await store.add_context_tokens(3_100, 10)
+    assert await store.get_history() == [Message.user("fresh start")]
+
+
+@pytest.mark.parametrize("share", [None, 0.8])
+async def test_preparation_off(share: float | None) -> None:
+    summary = GatedSummarizer()
+    summary.release.set()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(30), summary, events, prepare_threshold=share)
+    assert store.prepare_limit is None  # None, or at/above the compaction threshold
+    await store.add_context_tokens(2_900, 10)
+    await settle()
+    assert outcomes(events) == []
+    await store.add_context_tokens(3_100, 10)
+    assert outcomes(events) == ["compacted"]
+
+
+async def test_appends_interleaved_with_preparation_and_commit_are_all_kept() -> None:
+    summary = GatedSummarizer()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(30), summary, events)
+    await store.add_context_tokens(2_600, 10)
+    await asyncio.wait_for(summary.started.wait(), 5)
+    added = [
+        Message.user(f"during {i}") if i % 2 == 0 else Message.assistant(f"r{i}") for i in range(6)
+    ]
+    for message in added[:3]:
+        await store.append(message)
+    summary.release.set()
+    await settle()
+    for message in added[3:]:
+        await store.append(message)
+    await store.add_context_tokens(3_100, 10)
+    history = await store.get_history()
+    assert history[-6:] == added
+    assert outcomes(events) == ["prepared", "committed"]
