@@ -157,6 +157,9 @@ class AutoCompactStore(ContextStore):
         """How many compactions were committed through this wrapper."""
         self._anchor = UsageAnchor(self._opts.counter)
         self._prep = Preparation()
+        # Commits so far, and how many there had been at the last read: a usage report
+        # for a request read before a commit describes a history that no longer exists.
+        self._generation = self._read_generation = 0
         self._commit_when_ready = False  # the limit was crossed while preparing
         self._failures = 0
         self._skip = 0
@@ -235,6 +238,7 @@ class AutoCompactStore(ContextStore):
                 await self._trigger("append", estimate)
             else:
                 self._maybe_prepare(estimate)
+        self._read_generation = self._generation
         return await self.inner.get_history()
 
     async def clear(self) -> None:
@@ -292,7 +296,13 @@ class AutoCompactStore(ContextStore):
         await self.inner.add_context_tokens(input_tokens, output_tokens)
         if self._anchor.needs_history():
             self._anchor.take_history(await self.inner.get_history())
-        tokens = self._anchor.observe(input_tokens)
+        if self._read_generation != self._generation:
+            # The request was read before a commit (a summary prepared in the background
+            # landed while the model answered): its usage says nothing about the history
+            # now, so the estimate of what is live stands in for it.
+            tokens = self._anchor.estimate
+        else:
+            tokens = self._anchor.observe(input_tokens)
         if tokens > self.limit:
             await self._trigger("usage", tokens)
         else:
@@ -426,6 +436,7 @@ class AutoCompactStore(ContextStore):
             return False
         after = plan.estimate([*new_messages, *appended])
         self.compactions += 1
+        self._generation += 1
         self._failures = self._skip = 0
         self._anchor.rebase(after)
         # Could not get under the limit: wait for usage to grow past this point again.
