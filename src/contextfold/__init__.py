@@ -35,6 +35,7 @@ from contextfold.context import (
     MemoryContextStore,
     PrefixReplacing,
     SessionInfo,
+    SnapshotReplacing,
 )
 from contextfold.errors import (
     AuthenticationError,
@@ -150,6 +151,7 @@ __all__ = [
     "SchemaVersionError",
     "SessionInfo",
     "SessionNotFoundError",
+    "SnapshotReplacing",
     "StopReason",
     "StoreError",
     "StreamingTransport",

@@ -10,7 +10,10 @@ Rules every store obeys:
 * ``append`` is atomic: once awaited, the message is visible to the next
   ``get_history``;
 * ``get_history`` returns a fresh list in insertion order; mutating it (or the
-  messages in it) never changes the store.
+  messages in it) never changes the store;
+* a message the store could not read back (see
+  :func:`~contextfold.messages.check_message`) is refused with :class:`ValueError`
+  at ``append`` / ``replace_history``, and nothing is written.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol, Self, runtime_checkable
 
 from contextfold.blocks import TextBlock
-from contextfold.messages import Message
+from contextfold.messages import Message, check_message, check_messages
 
 __all__ = [
     "Compactable",
@@ -34,6 +37,7 @@ __all__ = [
     "MemoryContextStore",
     "PrefixReplacing",
     "SessionInfo",
+    "SnapshotReplacing",
     "preview_of",
 ]
 
@@ -142,9 +146,11 @@ class ContextStore(ABC):
     async def replace_history(self, messages: Sequence[Message]) -> None:
         """Replace the whole history with ``messages``.
 
-        The default is ``clear()`` then ``append`` for each message; persistent
-        stores override it with one atomic transaction.
+        The default checks every message first (:class:`ValueError` and nothing
+        written when one could not be read back), then runs ``clear()`` and ``append``
+        for each message; persistent stores override it with one atomic transaction.
         """
+        check_messages(messages)
         await self.clear()
         for message in messages:
             await self.append(message)
@@ -208,6 +214,22 @@ class PrefixReplacing(Protocol):
     async def replace_prefix(self, count: int, messages: Sequence[Message]) -> object: ...
 
 
+@runtime_checkable
+class SnapshotReplacing(Protocol):
+    """A store whose compaction commit is a compare-and-swap on the summarized snapshot.
+
+    ``replace_snapshot(snapshot, messages)`` checks, atomically with the write, that
+    the history still starts with exactly ``snapshot``; if so it puts ``messages`` in
+    its place, keeps every later message, and returns ``True``. If anything in that
+    range changed or moved (another connection or process rewrote it), it writes
+    nothing and returns ``False``.
+    """
+
+    async def replace_snapshot(
+        self, snapshot: Sequence[Message], messages: Sequence[Message]
+    ) -> bool: ...
+
+
 class MemoryContextStore(ContextStore):
     """A store that keeps one session in process memory.
 
@@ -227,6 +249,7 @@ class MemoryContextStore(ContextStore):
             self._preview = preview_of(messages)
 
     async def append(self, message: Message) -> None:
+        check_message(message)
         self._messages.append(message.copy())
         if not self._preview and message.role == "user":
             self._note_preview([message])
@@ -239,17 +262,33 @@ class MemoryContextStore(ContextStore):
         self._preview = ""
 
     async def replace_history(self, messages: Sequence[Message]) -> None:
+        check_messages(messages)
         self._messages = [m.copy() for m in messages]
         self._note_preview(messages)
 
     async def replace_prefix(self, count: int, messages: Sequence[Message]) -> None:
         """Replace the first ``count`` messages with ``messages``, keeping the rest."""
+        check_messages(messages)
         if not 0 <= count <= len(self._messages):
             raise ValueError(
                 f"cannot replace {count} messages of a {len(self._messages)}-message history"
             )
         self._messages[:count] = [m.copy() for m in messages]
         self._note_preview(messages)
+
+    async def replace_snapshot(
+        self, snapshot: Sequence[Message], messages: Sequence[Message]
+    ) -> bool:
+        """Put ``messages`` in place of ``snapshot`` if the history still starts with it.
+
+        See :class:`SnapshotReplacing`; returns ``False`` and changes nothing otherwise.
+        """
+        check_messages(messages)
+        if self._messages[: len(snapshot)] != list(snapshot):
+            return False
+        self._messages[: len(snapshot)] = [m.copy() for m in messages]
+        self._note_preview(messages)
+        return True
 
     async def fork(self) -> MemoryContextStore:
         forked = MemoryContextStore(copy.deepcopy(self._messages))

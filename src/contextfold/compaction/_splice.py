@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from contextfold.context import ContextStore, PrefixReplacing
+from contextfold.context import ContextStore, PrefixReplacing, SnapshotReplacing
 from contextfold.messages import Message
 
 logger = logging.getLogger("contextfold.compaction")
@@ -32,15 +32,20 @@ async def splice(
 
     Returns the messages appended after the snapshot, which stay after the new ones,
     or ``None`` (and changes nothing) when the history no longer starts with
-    ``snapshot``. Stores implementing :class:`~contextfold.context.PrefixReplacing`
-    rewrite only the summarized rows, atomically; for others the whole history goes
-    through ``replace_history`` and, if that fails part-way, the old history is put
-    back before the error propagates.
+    ``snapshot``. Stores implementing :class:`~contextfold.context.SnapshotReplacing`
+    commit with a compare-and-swap (``None`` when it finds the history changed);
+    :class:`~contextfold.context.PrefixReplacing` ones rewrite only the summarized
+    rows, atomically; for others the whole history goes through ``replace_history``
+    and, if that fails part-way, the old history is put back before the error
+    propagates.
     """
     current = await store.get_history()
     if current[: len(snapshot)] != list(snapshot):
         return None
     appended = current[len(snapshot) :]
+    if isinstance(store, SnapshotReplacing):
+        # Another connection or process may commit between the read above and the write.
+        return appended if await store.replace_snapshot(snapshot, new_messages) else None
     if isinstance(store, PrefixReplacing):
         # The kept tail (when verbatim) and later appends, even from other processes,
         # stay where they are.
