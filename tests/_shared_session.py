@@ -29,6 +29,7 @@ import fcntl
 import json
 import os
 import re
+import subprocess
 import sys
 import uuid
 from collections import Counter
@@ -48,6 +49,8 @@ TAG = re.compile(r"\bw\d+m\d+\b")
 SUMMARY_ID = re.compile(r"\bsummary-[0-9a-f]{12}\b")
 WINDOW = ModelInfo("shared-session-stub", 4_000, 500)  # limit: 0.75 x 4,000 = 3,000 tokens
 OVER_LIMIT = 3_900
+
+ROOT = Path(__file__).resolve().parent.parent
 
 TurnLock = Callable[[], AbstractAsyncContextManager[object]]
 
@@ -243,6 +246,82 @@ async def open_store(
 @contextlib.asynccontextmanager
 async def _no_lock(self: object) -> AsyncIterator[bool]:
     yield True
+
+
+def _spawn(
+    kind: str, target: str, sid: str, writer: int, rounds: int, logdir: Path, mode: str
+) -> Any:
+    args = [kind, target, sid, str(writer), str(rounds), str(logdir), mode]
+    path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests._shared_session", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": path},
+    )
+
+
+async def run_processes(
+    kind: str, target: str, sid: str, rounds: int, logdir: Path, *, compacting: int = 4
+) -> Counter[str]:
+    """``compacting`` compacting processes and one bare appender; their summed counts.
+
+    Summary logs go to ``logdir`` (read them with :func:`read_logs`). Raises
+    :class:`RuntimeError` when a child fails.
+    """
+    modes = ["compact"] * compacting + ["bare"]
+    children = [_spawn(kind, target, sid, w, rounds, logdir, m) for w, m in enumerate(modes)]
+    outputs = await asyncio.gather(*(asyncio.to_thread(c.communicate) for c in children))
+    if any(c.returncode for c in children):
+        raise RuntimeError(f"a writer failed: {[c.returncode for c in children]}")
+    total: Counter[str] = Counter()
+    for out, _ in outputs:
+        total.update(json.loads(out))
+    return total
+
+
+async def run_connections(
+    kind: str, target: str, sid: str, rounds: int, writers: int, *, single_flight: bool = True
+) -> tuple[Counter[str], list[dict[str, Any]]]:
+    """``writers`` stores on their own connections in this process, the last one bare.
+
+    Returns the summed counts and the summary log.
+    """
+    counts: Counter[str] = Counter()
+    log = SummaryLog()
+    turn = asyncio.Lock()
+    opened = [
+        await open_store(kind, target, sid, single_flight=single_flight) for _ in range(writers)
+    ]
+    try:
+        stores = [
+            compacting(store, log, counts) if w < writers - 1 else store
+            for w, (store, _) in enumerate(opened)
+        ]
+        await asyncio.gather(
+            *(write_rounds(s, w, rounds, lambda: turn, counts) for w, s in enumerate(stores))
+        )
+    finally:
+        for _, conn in opened:
+            await conn.close()
+    return counts, log.entries
+
+
+async def account(
+    store: Any, writers: int, rounds: int, summaries: Sequence[dict[str, Any]]
+) -> Verdict:
+    """:func:`verify` on ``store``'s session after ``writers`` wrote ``rounds`` rounds each.
+
+    ``store`` is a SQLite or PostgreSQL store (it needs the archive).
+    """
+    return verify(
+        await store.get_history(),
+        await store.get_archive(),
+        await store.get_full_transcript(),
+        expected_messages(writers, rounds),
+        summaries,
+    )
 
 
 async def _child(argv: Sequence[str]) -> None:

@@ -9,11 +9,6 @@ Runs on SQLite (processes on one file; connections in one process) and PostgreSQ
 
 from __future__ import annotations
 
-import asyncio
-import json
-import os
-import subprocess
-import sys
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -28,73 +23,9 @@ from contextfold.sqlite import SQLiteContextStore
 from contextfold.validation import validate_history
 from tests import _shared_session as shared
 from tests._stores import PG_DSN
-from tests.test_postgres import _spawn, pg  # noqa: F401  (pg is a fixture)
+from tests.test_postgres import pg  # noqa: F401  (pg is a fixture)
 
-ROOT = Path(__file__).resolve().parent.parent
 ROUNDS = 38  # 152 messages per writer
-
-
-def _child(kind: str, target: str, sid: str, writer: int, logdir: Path, mode: str) -> Any:
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tests._shared_session",
-            kind,
-            target,
-            sid,
-            str(writer),
-            str(ROUNDS),
-            str(logdir),
-            mode,
-        ],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-        env={
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-        },
-    )
-
-
-async def _processes(kind: str, target: str, sid: str, logdir: Path) -> Counter[str]:
-    """Four compacting processes and one bare appender; their summed counts."""
-    modes = ["compact"] * 4 + ["bare"]
-    children = [_child(kind, target, sid, w, logdir, mode) for w, mode in enumerate(modes)]
-    outputs = await asyncio.gather(*(asyncio.to_thread(c.communicate) for c in children))
-    assert [c.returncode for c in children] == [0] * len(children)
-    total: Counter[str] = Counter()
-    for out, _ in outputs:
-        total.update(json.loads(out))
-    return total
-
-
-async def _connections(
-    kind: str, target: str, sid: str, writers: int, *, single_flight: bool
-) -> tuple[Counter[str], Any]:
-    """``writers`` stores on their own connections in this process (the last one bare)."""
-    counts: Counter[str] = Counter()
-    log = shared.SummaryLog()
-    turn = asyncio.Lock()
-    opened = [
-        await shared.open_store(kind, target, sid, single_flight=single_flight)
-        for _ in range(writers)
-    ]
-    try:
-        stores = [
-            shared.compacting(store, log, counts) if w < writers - 1 else store
-            for w, (store, _) in enumerate(opened)
-        ]
-        rounds = [
-            shared.write_rounds(s, w, ROUNDS // 2, lambda: turn, counts)
-            for w, s in enumerate(stores)
-        ]
-        await asyncio.gather(*rounds)
-    finally:
-        for _, conn in opened:
-            await conn.close()
-    return counts, log.entries
 
 
 async def _drop(conn: psycopg.AsyncConnection[Any], sid: str) -> None:
@@ -104,14 +35,7 @@ async def _drop(conn: psycopg.AsyncConnection[Any], sid: str) -> None:
 
 
 async def _account(store: Any, writers: int, rounds: int, counts: Counter[str], logs: Any) -> None:
-    history = await store.get_history()
-    verdict = shared.verify(
-        history,
-        await store.get_archive(),
-        await store.get_full_transcript(),
-        shared.expected_messages(writers, rounds),
-        logs,
-    )
+    verdict = await shared.account(store, writers, rounds, logs)
     summary = (
         f"appended={verdict.appended} live={verdict.live} summarized={verdict.summarized} "
         f"lost={len(verdict.lost)} duplicated={len(verdict.duplicated)} counts={dict(counts)}"
@@ -124,14 +48,14 @@ async def _account(store: Any, writers: int, rounds: int, counts: Counter[str], 
     assert counts.get("compacted", 0) >= 3, summary
     assert "failed" not in counts, summary
     assert verdict.live + verdict.summarized == verdict.appended
-    validate_history(history)
+    validate_history(await store.get_history())
 
 
 async def test_four_processes_and_an_appender_on_one_sqlite_file_lose_nothing(
     tmp_path: Path,
 ) -> None:
     path, sid = tmp_path / "shared.db", "shared"
-    counts = await _processes("sqlite", str(path), sid, tmp_path)
+    counts = await shared.run_processes("sqlite", str(path), sid, ROUNDS, tmp_path)
     store, conn = await shared.open_store("sqlite", str(path), sid)
     try:
         await _account(store, 5, ROUNDS, counts, shared.read_logs(tmp_path))
@@ -151,7 +75,9 @@ async def test_eight_connections_in_one_process_on_one_sqlite_file_lose_nothing(
     tmp_path: Path, single_flight: bool
 ) -> None:
     path, sid = tmp_path / "shared.db", "shared"
-    counts, logs = await _connections("sqlite", str(path), sid, 8, single_flight=single_flight)
+    counts, logs = await shared.run_connections(
+        "sqlite", str(path), sid, ROUNDS // 2, 8, single_flight=single_flight
+    )
     store, conn = await shared.open_store("sqlite", str(path), sid)
     try:
         assert isinstance(store, SQLiteContextStore)
@@ -166,7 +92,7 @@ async def test_four_processes_and_an_appender_on_one_postgres_session_lose_nothi
 ) -> None:
     sid = f"test-{uuid.uuid4().hex}"
     try:
-        counts = await _processes("postgres", PG_DSN, sid, tmp_path)
+        counts = await shared.run_processes("postgres", PG_DSN, sid, ROUNDS, tmp_path)
         await _account(PostgresContextStore(pg, sid), 5, ROUNDS, counts, shared.read_logs(tmp_path))
     finally:
         await _drop(pg, sid)
@@ -179,7 +105,9 @@ async def test_eight_connections_in_one_process_on_one_postgres_session_lose_not
 ) -> None:
     sid = f"test-{uuid.uuid4().hex}"
     try:
-        counts, logs = await _connections("postgres", PG_DSN, sid, 8, single_flight=single_flight)
+        counts, logs = await shared.run_connections(
+            "postgres", PG_DSN, sid, ROUNDS // 2, 8, single_flight=single_flight
+        )
         await _account(PostgresContextStore(pg, sid), 8, ROUNDS // 2, counts, logs)
     finally:
         await _drop(pg, sid)

@@ -73,6 +73,15 @@ class Sticker(ContentBlock):
     url: str
 
 
+@dataclass(frozen=True, slots=True)
+class Shouting(TextBlock):
+    """A subclass would be read back as a plain TextBlock."""
+
+
+class NoteMessage(Message):
+    """A subclass would be read back as a plain Message."""
+
+
 def _forced(block: ContentBlock, **fields: object) -> ContentBlock:
     """``block`` with fields set past the dataclass (as a buggy caller could)."""
     for name, value in fields.items():
@@ -156,7 +165,19 @@ UNREADABLE = {
     ),
     "input-too-deep": (
         Message("assistant", [ToolUseBlock("t1", "f", {"x": _deep(100_000)})]),
-        r"field 'input' is nested too deeply",
+        r"field 'input'\['x'\](\[0\]){7}\[…\] is nested more than 200 levels deep",
+    ),
+    "input-deep-enough-to-fail-reads": (
+        Message("assistant", [ToolUseBlock("t1", "f", {"x": _deep(950)})]),
+        r"is nested more than 200 levels deep",
+    ),
+    "block-subclass": (
+        Message("user", [Shouting("hi")]),
+        r"Shouting is not a content block",
+    ),
+    "message-subclass": (
+        NoteMessage("user", [TextBlock("x")]),
+        r"expected a Message, got NoteMessage",
     ),
     "input-not-a-dict": (
         Message("assistant", [ToolUseBlock("t1", "f", ["a"])]),  # type: ignore[arg-type]
@@ -221,7 +242,13 @@ async def test_storable_edge_values_are_accepted_and_read_back_equal(store: Cont
                 ToolUseBlock(
                     "t1",
                     "f",
-                    {"big": 10**300, "neg0": -0.0, "tiny": 5e-324, "nested": [[{"": None}]]},
+                    {
+                        "big": 10**300,
+                        "neg0": -0.0,
+                        "tiny": 5e-324,
+                        "nested": [[{"": None}]],
+                        "deep": _deep(198),  # 200 levels, the input included
+                    },
                 ),
             ],
         ),

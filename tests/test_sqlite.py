@@ -584,6 +584,28 @@ async def test_lease_is_renewed_while_its_holder_works(tmp_path: Path) -> None:
         await second.close()
 
 
+async def test_a_holder_that_outlived_its_lease_leaves_the_new_holder_alone(
+    tmp_path: Path,
+) -> None:
+    first, second = await connect(tmp_path / "s.db"), await connect(tmp_path / "s.db")
+    try:
+        stalled, fresh = SQLiteContextStore(first, "s"), SQLiteContextStore(second, "s")
+        stalled_lock, fresh_lock = stalled.compaction_lock(), fresh.compaction_lock()
+        assert await stalled_lock.__aenter__()
+        await first.execute("UPDATE contextfold_leases SET expires_at = 0")  # it stalled
+        assert await fresh_lock.__aenter__()  # so the lease is taken over
+        [(_, new_holder, _)] = await _leases(first)
+        await stalled_lock.__aexit__(None, None, None)
+        assert [row[1] for row in await _leases(first)] == [new_holder]  # not released
+        async with SQLiteContextStore(first, "s").compaction_lock() as third:
+            assert not third
+        await fresh_lock.__aexit__(None, None, None)
+        assert await _leases(first) == []
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_lease_is_released_on_error_and_on_cancellation(conn: aiosqlite.Connection) -> None:
     store = SQLiteContextStore(conn, "s")
 

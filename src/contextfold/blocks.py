@@ -210,62 +210,69 @@ def check_block(block: object) -> None:
     content a string or a list of text and image blocks), the image media type, and
     that a tool call's ``input`` is JSON data: objects with string keys, lists,
     strings, ``bool``, ``None``, integers JSON can spell and finite floats (no sets,
-    tuples, arbitrary objects, NaN or infinity). The message names the field, e.g.
-    ``ToolResultBlock field 'tool_use_id' must be str, got NoneType``. Any other
-    object, including an unknown :class:`ContentBlock` subclass, is refused. The cost
-    is a few type checks, plus one walk over a tool call's ``input``.
+    tuples, arbitrary objects, NaN or infinity), nested at most 200 levels deep. The
+    message names the field, e.g. ``ToolResultBlock field 'tool_use_id' must be str,
+    got NoneType``. Any other object is refused, subclasses of the five included (they
+    would read back as their base class). The cost is a few type checks, plus one walk
+    over a tool call's ``input``.
     """
     check = _CHECKS.get(type(block))
     if check is None:
-        check = next((c for kind, c in _CHECKS.items() if isinstance(block, kind)), None)
-        if check is None:
-            raise ValueError(
-                f"{type(block).__name__} is not a content block contextfold can store "
-                "(TextBlock, ImageBlock, ToolUseBlock, ToolResultBlock or ThinkingBlock)"
-            )
+        raise ValueError(
+            f"{type(block).__name__} is not a content block contextfold can store "
+            "(TextBlock, ImageBlock, ToolUseBlock, ToolResultBlock or ThinkingBlock; "
+            "a subclass would read back as its base class)"
+        )
     check(block)
 
 
-def _check_type(block: object, name: str, kind: type) -> None:
+def _wrong_type(block: object, name: str, kind: type) -> ValueError:
     value = getattr(block, name)
-    if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-        raise ValueError(
-            f"{type(block).__name__} field {name!r} must be {kind.__name__}, "
-            f"got {type(value).__name__}"
-        )
+    return ValueError(
+        f"{type(block).__name__} field {name!r} must be {kind.__name__}, got {type(value).__name__}"
+    )
+
+
+# One function per kind, checking fields inline: append is a hot path.
 
 
 def _check_text(block: Any) -> None:
-    _check_type(block, "text", str)
+    if not isinstance(block.text, str):
+        raise _wrong_type(block, "text", str)
 
 
 def _check_image(block: Any) -> None:
-    _check_type(block, "media_type", str)
+    if not isinstance(block.media_type, str):
+        raise _wrong_type(block, "media_type", str)
     if block.media_type not in IMAGE_MEDIA_TYPES:
         raise ValueError(
             f"ImageBlock field 'media_type' is {block.media_type!r}, not one of: "
             + ", ".join(sorted(IMAGE_MEDIA_TYPES))
         )
-    _check_type(block, "data", bytes)
+    if not isinstance(block.data, bytes):
+        raise _wrong_type(block, "data", bytes)
 
 
 def _check_tool_use(block: Any) -> None:
-    _check_type(block, "id", str)
-    _check_type(block, "name", str)
-    _check_type(block, "input", dict)
-    try:
-        problem = _json_problem(block.input)
-    except RecursionError:
-        problem = ([], "is nested too deeply")
+    if not isinstance(block.id, str):
+        raise _wrong_type(block, "id", str)
+    if not isinstance(block.name, str):
+        raise _wrong_type(block, "name", str)
+    if not isinstance(block.input, dict):
+        raise _wrong_type(block, "input", dict)
+    problem = _json_problem(block.input, _MAX_DEPTH)
     if problem is not None:
         path, reason = problem
-        where = "".join(f"[{part!r}]" for part in reversed(path))
+        path.reverse()
+        where = "".join(f"[{part!r}]" for part in path[:8]) + ("[…]" if len(path) > 8 else "")
         raise ValueError(f"ToolUseBlock field 'input'{where} {reason}")
 
 
 def _check_tool_result(block: Any) -> None:
-    _check_type(block, "tool_use_id", str)
-    _check_type(block, "is_error", bool)
+    if not isinstance(block.tool_use_id, str):
+        raise _wrong_type(block, "tool_use_id", str)
+    if block.is_error is not True and block.is_error is not False:
+        raise _wrong_type(block, "is_error", bool)
     content = block.content
     if isinstance(content, str):
         return
@@ -287,9 +294,12 @@ def _check_tool_result(block: Any) -> None:
 
 
 def _check_thinking(block: Any) -> None:
-    _check_type(block, "thinking", str)
-    _check_type(block, "signature", str)
-    _check_type(block, "redacted", bool)
+    if not isinstance(block.thinking, str):
+        raise _wrong_type(block, "thinking", str)
+    if not isinstance(block.signature, str):
+        raise _wrong_type(block, "signature", str)
+    if block.redacted is not True and block.redacted is not False:
+        raise _wrong_type(block, "redacted", bool)
 
 
 _CHECKS: Final[dict[type, Any]] = {
@@ -302,14 +312,41 @@ _CHECKS: Final[dict[type, Any]] = {
 
 # json.loads refuses integers longer than this many digits (sys.int_info default).
 _MAX_INT_BITS: Final = 14_000
+# Reading JSON back recurses once per level; past ~950 levels a read from a deep stack
+# fails even where the write succeeded, so a bound well inside that is enforced here.
+_MAX_DEPTH: Final = 200
 
 
-def _json_problem(value: object) -> tuple[list[object], str] | None:
+_PLAIN: Final = frozenset({str, bool, type(None)})
+
+
+def _json_problem(value: object, depth: int) -> tuple[list[object], str] | None:
     """``None`` when ``value`` is JSON data that reads back equal, else (path, reason).
 
-    The path is built innermost first, only on failure, to keep the common case cheap.
+    ``depth`` is how many more levels of dicts and lists may follow. Exact types are
+    tried first (the common case, kept cheap); subclasses of the JSON types pass too,
+    since they read back equal. The path is built innermost first, only on failure.
     """
-    if isinstance(value, str | bool) or value is None:
+    if type(value) in _PLAIN:
+        return None
+    if depth <= 0 and isinstance(value, dict | list):
+        return [], f"is nested more than {_MAX_DEPTH} levels deep"
+    if type(value) is dict or isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return [], (
+                    f"is not JSON data: its key {key!r} is {type(key).__name__}, "
+                    "and JSON keys are strings"
+                )
+            if type(item) not in _PLAIN and (problem := _json_problem(item, depth - 1)) is not None:
+                problem[0].append(key)
+                return problem
+        return None
+    if type(value) is list or isinstance(value, list):
+        for i, item in enumerate(value):
+            if type(item) not in _PLAIN and (problem := _json_problem(item, depth - 1)) is not None:
+                problem[0].append(i)
+                return problem
         return None
     if isinstance(value, int):
         if value.bit_length() > _MAX_INT_BITS:
@@ -319,24 +356,7 @@ def _json_problem(value: object) -> tuple[list[object], str] | None:
         if math.isfinite(value):
             return None
         return [], f"is not JSON data: {value!r} (JSON has no NaN or infinity)"
-    if isinstance(value, list):
-        for i, item in enumerate(value):
-            problem = _json_problem(item)
-            if problem is not None:
-                problem[0].append(i)
-                return problem
-        return None
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                return [], (
-                    f"is not JSON data: its key {key!r} is {type(key).__name__}, "
-                    "and JSON keys are strings"
-                )
-            problem = _json_problem(item)
-            if problem is not None:
-                problem[0].append(key)
-                return problem
+    if isinstance(value, str):
         return None
     return [], (
         f"is not JSON data: {type(value).__name__} (use dicts with string keys, lists, "

@@ -207,8 +207,10 @@ class CompactionLocking(Protocol):
 class PrefixReplacing(Protocol):
     """A store that can replace the first ``count`` messages and keep the rest, atomically.
 
-    Compaction commits through it when it can: messages appended after the snapshot
-    (by this process or another) are never touched, so no lock is needed around appends.
+    Compaction commits through it when the store is not :class:`SnapshotReplacing`:
+    messages appended after the snapshot (by this process or another) are never
+    touched, so no lock is needed around appends. It does not check what the prefix
+    holds; a store shared across processes should also be :class:`SnapshotReplacing`.
     """
 
     async def replace_prefix(self, count: int, messages: Sequence[Message]) -> object: ...

@@ -150,13 +150,14 @@ def check_message(message: object, *, index: int | None = None) -> None:
     Every store calls this before writing, so a message it could not read back is
     refused at ``append`` / ``replace_history`` time rather than breaking every later
     read. Checks that ``message`` is a :class:`Message` with one of the three roles and
-    a list of blocks, and each block with :func:`~contextfold.blocks.check_block`.
+    a list of blocks (a subclass of :class:`Message` is refused: it would read back
+    as a plain one), and each block with :func:`~contextfold.blocks.check_block`.
     The error names the message (``index`` when the caller passes a list), the block
     and the field, e.g. ``cannot store message 3 (user): block 0: ToolResultBlock
     field 'tool_use_id' must be str, got NoneType``.
     """
     where = "this message" if index is None else f"message {index}"
-    if not isinstance(message, Message):
+    if type(message) is not Message:  # a subclass would read back as a Message
         raise ValueError(f"cannot store {where}: expected a Message, got {type(message).__name__}")
     role, content = message.role, message.content
     if not _is_role(role):

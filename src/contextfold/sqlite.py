@@ -154,9 +154,9 @@ class SQLiteContextStore(SQLStore):
     session to open or create; ``None`` starts a new one with a random id. The session
     row is written on the first write, so opening a store costs nothing. Besides the
     :class:`~contextfold.context.ContextStore` contract it offers
-    :meth:`replace_prefix`, :meth:`get_archive`, :meth:`get_full_transcript`,
-    :meth:`get_compactions` and :meth:`compaction_lock`. :meth:`close` does nothing:
-    the caller owns the connection.
+    :meth:`replace_prefix`, :meth:`replace_snapshot`, :meth:`get_archive`,
+    :meth:`get_full_transcript`, :meth:`get_compactions` and :meth:`compaction_lock`.
+    :meth:`close` does nothing: the caller owns the connection.
 
     ``compaction_lease`` is how long, in seconds, a compaction lease lasts without
     renewal: how long a compactor that died blocks the next compaction of its session.
