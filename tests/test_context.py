@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from datetime import datetime
 
 import pytest
 
 from contextfold import (
+    ContentBlock,
     ContextStore,
-    HistoryConflictError,
+    ImageBlock,
     MemoryContextStore,
     Message,
+    PrefixReplacing,
+    SnapshotReplacing,
     TextBlock,
+    ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
 )
-from contextfold.context import PrefixReplacing
 
 
 def _conversation(n: int) -> list[Message]:
@@ -62,25 +66,238 @@ async def test_nul_and_unpaired_surrogates_round_trip(store: ContextStore) -> No
     assert mine.preview.startswith("binary")
 
 
-@pytest.mark.parametrize(
-    "bad_input",
-    [{"x": float("nan")}, {"x": float("inf")}, {"x": [float("-inf")]}, {"x": object()}],
-    ids=["nan", "inf", "nested-inf", "object"],
-)
-async def test_content_json_cannot_hold_is_rejected_and_nothing_written(
-    store: ContextStore, bad_input: dict[str, object]
+@dataclass(frozen=True, slots=True)
+class Sticker(ContentBlock):
+    """A block kind contextfold does not know."""
+
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
+class Shouting(TextBlock):
+    """A subclass would be read back as a plain TextBlock."""
+
+
+class NoteMessage(Message):
+    """A subclass would be read back as a plain Message."""
+
+
+def _forced(block: ContentBlock, **fields: object) -> ContentBlock:
+    """``block`` with fields set past the dataclass (as a buggy caller could)."""
+    for name, value in fields.items():
+        object.__setattr__(block, name, value)
+    return block
+
+
+def _with(message: Message, **fields: object) -> Message:
+    for name, value in fields.items():
+        setattr(message, name, value)
+    return message
+
+
+def _deep(depth: int) -> object:
+    value: object = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+# Each message below would be written and then fail every later read of the session.
+# The expected error names the field (and the store's message names message and block).
+UNREADABLE = {
+    "tool-use-id-none": (
+        Message("user", [ToolResultBlock(None, "out")]),  # type: ignore[arg-type]
+        r"block 0: ToolResultBlock field 'tool_use_id' must be str, got NoneType",
+    ),
+    "text-int": (
+        Message("user", [TextBlock("fine"), TextBlock(5)]),  # type: ignore[arg-type]
+        r"block 1: TextBlock field 'text' must be str, got int",
+    ),
+    "image-str-data": (
+        Message("user", [ImageBlock("image/png", "aGk=")]),  # type: ignore[arg-type]
+        r"ImageBlock field 'data' must be bytes, got str",
+    ),
+    "image-media-type": (
+        Message("user", [_forced(ImageBlock("image/png", b"x"), media_type="image/bmp")]),
+        r"ImageBlock field 'media_type' is 'image/bmp'",
+    ),
+    "unknown-block": (
+        Message("assistant", [Sticker("https://example.invalid/s.png")]),
+        r"Sticker is not a content block",
+    ),
+    "non-block-in-content": (
+        _with(Message.user("x"), content=[TextBlock("x"), "a string"]),
+        r"block 1: str is not a content block",
+    ),
+    "content-not-a-list": (
+        _with(Message.user("x"), content="hello"),
+        r"field 'content' must be a list",
+    ),
+    "role-tool": (_with(Message.user("x"), role="tool"), r"field 'role' must be one of"),
+    "role-none": (_with(Message.user("x"), role=None), r"field 'role' must be one of"),
+    "input-set": (
+        Message("assistant", [ToolUseBlock("t1", "f", {"ids": {1, 2}})]),
+        r"ToolUseBlock field 'input'\['ids'\] is not JSON data: set",
+    ),
+    "input-object": (
+        Message("assistant", [ToolUseBlock("t1", "f", {"x": object()})]),
+        r"field 'input'\['x'\] is not JSON data: object",
+    ),
+    "input-tuple": (
+        Message("assistant", [ToolUseBlock("t1", "f", {"xy": (1, 2)})]),
+        r"field 'input'\['xy'\] is not JSON data: tuple",
+    ),
+    "input-int-key": (
+        Message("assistant", [ToolUseBlock("t1", "f", {"a": {1: "one"}})]),
+        r"field 'input'\['a'\] is not JSON data: its key 1 is int",
+    ),
+    "input-nan": (
+        Message("assistant", [ToolUseBlock("t1", "f", {"x": float("nan")})]),
+        r"field 'input'\['x'\] is not JSON data: nan",
+    ),
+    "input-nested-inf": (
+        Message("assistant", [ToolUseBlock("t1", "f", {"x": [1.0, {"y": float("-inf")}]})]),
+        r"field 'input'\['x'\]\[1\]\['y'\] is not JSON data: -inf",
+    ),
+    "input-huge-int": (
+        Message("assistant", [ToolUseBlock("t1", "f", {"n": 10**5000})]),
+        r"an integer of over 4,000 digits",
+    ),
+    "input-too-deep": (
+        Message("assistant", [ToolUseBlock("t1", "f", {"x": _deep(100_000)})]),
+        r"field 'input'\['x'\](\[0\]){7}\[…\] is nested more than 200 levels deep",
+    ),
+    "input-deep-enough-to-fail-reads": (
+        Message("assistant", [ToolUseBlock("t1", "f", {"x": _deep(950)})]),
+        r"is nested more than 200 levels deep",
+    ),
+    "block-subclass": (
+        Message("user", [Shouting("hi")]),
+        r"Shouting is not a content block",
+    ),
+    "message-subclass": (
+        NoteMessage("user", [TextBlock("x")]),
+        r"expected a Message, got NoteMessage",
+    ),
+    "input-not-a-dict": (
+        Message("assistant", [ToolUseBlock("t1", "f", ["a"])]),  # type: ignore[arg-type]
+        r"field 'input' must be dict, got list",
+    ),
+    "tool-name-bytes": (
+        Message("assistant", [ToolUseBlock("t1", b"f", {})]),  # type: ignore[arg-type]
+        r"field 'name' must be str, got bytes",
+    ),
+    "is-error-int": (
+        Message("user", [ToolResultBlock("t1", "out", is_error=1)]),  # type: ignore[arg-type]
+        r"field 'is_error' must be bool, got int",
+    ),
+    "result-holds-tool-use": (
+        Message("user", [ToolResultBlock("t1", [ToolUseBlock("t2", "f", {})])]),  # type: ignore[list-item]
+        r"field 'content'\[0\] must be a TextBlock or ImageBlock",
+    ),
+    "result-part-bad": (
+        Message("user", [ToolResultBlock("t1", [TextBlock(None)])]),  # type: ignore[arg-type]
+        r"field 'content'\[0\]: TextBlock field 'text' must be str, got NoneType",
+    ),
+    "thinking-signature-none": (
+        Message("assistant", [ThinkingBlock("hmm", None)]),  # type: ignore[arg-type]
+        r"ThinkingBlock field 'signature' must be str",
+    ),
+    "not-a-message": ({"role": "user", "content": []}, r"expected a Message, got dict"),
+}
+
+
+@pytest.mark.parametrize("case", list(UNREADABLE), ids=list(UNREADABLE))
+async def test_a_message_that_could_not_be_read_back_is_rejected_and_nothing_written(
+    store: ContextStore, case: str
 ) -> None:
-    if isinstance(store, MemoryContextStore):
-        pytest.skip("the memory store keeps Message objects and never encodes them as JSON")
-    bad = Message("assistant", [ToolUseBlock("t1", "f", bad_input)])
+    bad, field = UNREADABLE[case]
     await store.append(Message.user("before"))
-    with pytest.raises(ValueError, match="not JSON data"):
-        await store.append(bad)
-    with pytest.raises(ValueError, match="not JSON data"):
-        await store.replace_history([Message.user("summary"), bad])
+    with pytest.raises(ValueError, match=r"cannot store this message.*" + field):
+        await store.append(bad)  # type: ignore[arg-type]
+    replacement = [Message.user("summary"), Message.assistant("ok"), bad]
+    with pytest.raises(ValueError, match=r"cannot store message 2.*" + field):
+        await store.replace_history(replacement)  # type: ignore[arg-type]
+    if isinstance(store, PrefixReplacing):
+        with pytest.raises(ValueError, match=field):
+            await store.replace_prefix(1, [bad])  # type: ignore[list-item]
+    if isinstance(store, SnapshotReplacing):
+        with pytest.raises(ValueError, match=field):
+            await store.replace_snapshot([Message.user("before")], [bad])  # type: ignore[list-item]
+    # nothing was written, and the session reads and takes appends as before
     assert await store.get_history() == [Message.user("before")]
     await store.append(Message.assistant("after"))
-    assert [m.text for m in await store.get_history()] == ["before", "after"]
+    assert await store.get_history() == [Message.user("before"), Message.assistant("after")]
+    listed = next(s for s in await store.list_sessions() if s.session_id == store.session_id)
+    assert listed.message_count == 2
+
+
+async def test_storable_edge_values_are_accepted_and_read_back_equal(store: ContextStore) -> None:
+    tricky = [
+        Message.user("nul \x00 and surrogate \ud800 and emoji \U0001f600"),
+        Message(
+            "assistant",
+            [
+                ThinkingBlock("", "", redacted=True),
+                ToolUseBlock(
+                    "t1",
+                    "f",
+                    {
+                        "big": 10**300,
+                        "neg0": -0.0,
+                        "tiny": 5e-324,
+                        "nested": [[{"": None}]],
+                        "deep": _deep(198),  # 200 levels, the input included
+                    },
+                ),
+            ],
+        ),
+        Message("user", [ToolResultBlock("t1", [TextBlock(""), ImageBlock("image/gif", b"")])]),
+    ]
+    for message in tricky:
+        await store.append(message)
+    await store.replace_history([*tricky, Message.assistant("done")])
+    assert await store.get_history() == [*tricky, Message.assistant("done")]
+
+
+async def test_replace_snapshot_commits_while_the_history_starts_with_the_snapshot(
+    store: ContextStore,
+) -> None:
+    assert isinstance(store, SnapshotReplacing)
+    for m in _conversation(10):
+        await store.append(m)
+    snapshot = (await store.get_history())[:8]
+    await store.append(Message.user("appended while summarizing"))
+    summary = [Message.user("summary"), Message.assistant("ok"), *snapshot[-2:]]
+    assert await store.replace_snapshot(snapshot, summary) is True
+    after = [*summary, *_conversation(10)[8:], Message.user("appended while summarizing")]
+    assert await store.get_history() == after
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["edited", "rewritten-prefix", "removed", "reordered", "cleared", "shorter"],
+)
+async def test_replace_snapshot_writes_nothing_when_the_range_changed(
+    store: ContextStore, change: str
+) -> None:
+    assert isinstance(store, SnapshotReplacing)
+    history = _conversation(10)
+    await store.replace_history(history)
+    snapshot = await store.get_history()
+    changed = {
+        "edited": [*history[:4], Message.user("question 4, edited"), *history[5:]],
+        "rewritten-prefix": [Message.user("other summary"), Message.assistant("ok"), *history[6:]],
+        "removed": history[:3] + history[4:],
+        "reordered": [history[1], history[0], *history[2:]],
+        "cleared": [],
+        "shorter": history[:9],
+    }[change]
+    await store.replace_history(changed)
+    await store.append(Message.user("appended"))
+    before = await store.get_history()
+    assert await store.replace_snapshot(snapshot, [Message.user("mine"), *history[-2:]]) is False
+    assert await store.get_history() == before
 
 
 async def test_token_counts_beyond_64_bits_are_rejected(store: ContextStore) -> None:
@@ -163,29 +380,6 @@ async def test_list_sessions_describes_this_session(store: ContextStore) -> None
     assert len(mine.preview) <= 80
     assert (mine.input_tokens, mine.output_tokens) == (300, 20)
     datetime.fromisoformat(mine.created_at)
-
-
-async def test_replace_prefix_is_a_compare_and_swap(store: ContextStore) -> None:
-    assert isinstance(store, PrefixReplacing)
-    for m in _conversation(6):
-        await store.append(m)
-    snapshot = await store.get_history()
-    await store.replace_prefix(1, [Message.user("edited by someone else")])
-    with pytest.raises(HistoryConflictError):
-        await store.replace_prefix(4, [Message.user("summary")], expected=snapshot[:4])
-    assert [m.text for m in await store.get_history()] == [
-        "edited by someone else",
-        *(m.text for m in snapshot[1:]),
-    ]
-    current = await store.get_history()
-    await store.append(Message.user("appended meanwhile"))
-    await store.replace_prefix(4, [Message.user("summary")], expected=current[:4])
-    assert [m.text for m in await store.get_history()] == [
-        "summary",
-        "question 4",
-        "answer 5",
-        "appended meanwhile",
-    ]
 
 
 async def test_session_id_is_stable(store: ContextStore) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from contextfold import (
     ImageBlock,
@@ -17,6 +18,8 @@ from contextfold import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from contextfold._storage import decode_message, encode_message
+from contextfold.messages import check_message
 from tests.strategies_hyp import histories, messages
 
 
@@ -112,3 +115,99 @@ def test_constructor_rejects_content_that_is_not_a_list_of_blocks() -> None:
         Message("user", "hello")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="non-block: 'hello'"):
         Message("user", ["hello"])  # type: ignore[list-item]
+
+
+# --- check_message: what the stores refuse --------------------------------------------
+
+_JSONISH = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=5)
+    | st.binary(max_size=3)
+    | st.builds(object)
+    | st.frozensets(st.integers(), max_size=2),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(max_size=3) | st.integers(), inner, max_size=3)
+        | st.tuples(inner, inner)
+        | st.sets(st.integers(), max_size=2)
+    ),
+    max_leaves=8,
+)
+
+
+def _raw(cls: type, **fields: Any) -> Any:
+    """An instance of ``cls`` with exactly ``fields``, bypassing its constructor."""
+    block = object.__new__(cls)
+    for name, value in fields.items():
+        object.__setattr__(block, name, value)
+    return block
+
+
+def _either(right: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return right | _JSONISH
+
+
+_TEXTS = st.text(max_size=8)
+_PARTS = st.builds(_raw, st.just(TextBlock), text=_either(_TEXTS)) | st.builds(
+    _raw,
+    st.just(ImageBlock),
+    media_type=st.sampled_from(["image/png", "image/bmp"]) | _JSONISH,
+    data=_either(st.binary(max_size=4)),
+)
+_ANY_BLOCK = st.one_of(
+    _PARTS,
+    st.builds(
+        _raw,
+        st.just(ToolUseBlock),
+        id=_either(_TEXTS),
+        name=_either(_TEXTS),
+        input=st.dictionaries(_TEXTS, _JSONISH, max_size=3) | _JSONISH,
+    ),
+    st.builds(
+        _raw,
+        st.just(ToolResultBlock),
+        tool_use_id=_either(_TEXTS),
+        content=_TEXTS | st.lists(_PARTS | _JSONISH, max_size=3) | _JSONISH,
+        is_error=_either(st.booleans()),
+    ),
+    st.builds(
+        _raw,
+        st.just(ThinkingBlock),
+        thinking=_either(_TEXTS),
+        signature=_either(_TEXTS),
+        redacted=_either(st.booleans()),
+    ),
+    _JSONISH,
+)
+_ANY_MESSAGE = st.builds(
+    _raw,
+    st.just(Message),
+    role=st.sampled_from(["user", "assistant", "system", "tool"]) | _JSONISH,
+    content=st.lists(_ANY_BLOCK, max_size=3) | _JSONISH,
+)
+
+
+@given(_ANY_MESSAGE)
+def test_a_message_check_message_accepts_reads_back_equal_from_a_store_row(
+    message: Message,
+) -> None:
+    try:
+        check_message(message)
+    except ValueError as exc:
+        refused: str | None = str(exc)
+    else:
+        refused = None
+    if refused is not None:
+        assert refused.startswith("cannot store this message")
+        return
+    role, content, _ = encode_message(message)
+    assert decode_message("s", 1, role, content) == message
+    assert Message.from_dict(json.loads(json.dumps(message.to_dict()))) == message
+
+
+@given(messages())
+def test_check_message_accepts_every_well_formed_message(message: Message) -> None:
+    check_message(message)

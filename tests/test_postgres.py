@@ -167,6 +167,53 @@ async def test_compaction_lock_excludes_other_connections(
         assert (await cur.fetchone()) == (1,)
 
 
+_HOLDER = """
+import asyncio, sys
+from contextfold.postgres import PostgresContextStore, connect
+
+async def main():
+    conn = await connect(sys.argv[1])
+    try:
+        async with PostgresContextStore(conn, sys.argv[2]).compaction_lock() as held:
+            print("held" if held else "busy", flush=True)
+            await asyncio.Event().wait()
+    finally:
+        await conn.close()
+
+asyncio.run(main())
+"""
+
+
+def _start_holder(sid: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, PG_DSN, sid], stdout=subprocess.PIPE, text=True
+    )
+
+
+async def test_compaction_lock_of_a_killed_process_is_released(
+    pg: psycopg.AsyncConnection[Any],
+) -> None:
+    sid = _sid()
+    child = _start_holder(sid)
+    assert child.stdout is not None
+    try:
+        first_line = await asyncio.wait_for(asyncio.to_thread(child.stdout.readline), 60)
+        assert first_line.strip() == "held"
+        async with PostgresContextStore(pg, sid).compaction_lock() as held:
+            assert not held  # the live process holds it
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    store = PostgresContextStore(pg, sid)
+    for _ in range(300):  # the server ends the dead client's session and its locks
+        async with store.compaction_lock() as held:
+            if held:
+                break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the advisory lock of a killed process was never released")
+
+
 async def test_corrupt_row_names_session_and_row(pg: psycopg.AsyncConnection[Any]) -> None:
     store = PostgresContextStore(pg, _sid())
     await store.append(Message.user("ok"))

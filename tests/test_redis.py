@@ -60,9 +60,11 @@ def make(client: Redis, prefix: str) -> Callable[..., RedisContextStore]:
     return factory
 
 
-def _turns(n: int, start: int = 0) -> list[Message]:
+def _turns(n: int, start: int = 0, *, size: int = 0) -> list[Message]:
+    """Alternating turns; ``size`` pads each so a summary is smaller than what it replaces."""
+    pad = " " + "x" * size if size else ""
     return [
-        Message.user(f"q{i}") if i % 2 == 0 else Message.assistant(f"a{i}")
+        Message.user(f"q{i}{pad}") if i % 2 == 0 else Message.assistant(f"a{i}{pad}")
         for i in range(start, start + n)
     ]
 
@@ -370,14 +372,14 @@ async def test_compaction_reports_a_conflict_when_another_process_rewrote_meanwh
         on_event=events.append,
         proactive=False,
     )
-    for m in _turns(12):
+    for m in _turns(12, size=200):
         await auto.append(m)
     assert not await auto.compact(force=True)
     assert [e.outcome for e in events if e.phase == "after"] == ["conflict"]
     # the rival's edit survives (without the compare-and-swap the compaction would have
     # archived it silently, as if it were part of what was summarized)
-    assert await store.get_history() == [Message.user("rival edit"), *_turns(11, 1)]
-    assert await store.get_full_transcript() == _turns(12)
+    assert await store.get_history() == [Message.user("rival edit"), *_turns(11, 1, size=200)]
+    assert await store.get_full_transcript() == _turns(12, size=200)
 
 
 # --- the lease lock -----------------------------------------------------------------

@@ -10,6 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -464,6 +465,195 @@ async def test_compaction_lock_is_single_flight(conn: aiosqlite.Connection) -> N
             assert unrelated
     async with same_session.compaction_lock() as again:
         assert again
+
+
+async def test_compaction_lock_excludes_other_connections(tmp_path: Path) -> None:
+    first, second = await connect(tmp_path / "s.db"), await connect(tmp_path / "s.db")
+    try:
+        here, there = SQLiteContextStore(first, "s"), SQLiteContextStore(second, "s")
+        async with here.compaction_lock() as held:
+            assert held
+            async with there.compaction_lock() as other:
+                assert not other  # another connection, as another process would be
+            async with SQLiteContextStore(second, "unrelated").compaction_lock() as unrelated:
+                assert unrelated
+        async with there.compaction_lock() as after:
+            assert after
+        assert await _leases(first) == []  # released on exit
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def _leases(conn: aiosqlite.Connection) -> list[tuple[str, str, int]]:
+    rows = await conn.execute_fetchall(
+        "SELECT session_id, holder, expires_at FROM contextfold_leases"
+    )
+    return [tuple(r) for r in rows]  # type: ignore[misc]
+
+
+async def _write_lease(conn: aiosqlite.Connection, holder: str, expires_in_s: float) -> None:
+    expires = int((time.time() + expires_in_s) * 1000)
+    await conn.execute(
+        "INSERT OR REPLACE INTO contextfold_leases VALUES ('s', ?, ?)", (holder, expires)
+    )
+
+
+async def test_lease_of_a_dead_holder_is_taken_over_and_a_live_one_is_respected(
+    conn: aiosqlite.Connection,
+) -> None:
+    store = SQLiteContextStore(conn, "s")
+    await _write_lease(conn, "a-holder-that-died", -1)
+    async with store.compaction_lock() as held:
+        assert held
+        [(_, holder, _)] = await _leases(conn)
+        assert holder != "a-holder-that-died"
+    await _write_lease(conn, "a-live-holder", 3600)
+    async with store.compaction_lock() as held:
+        assert not held
+    assert [row[1] for row in await _leases(conn)] == ["a-live-holder"]  # not released by us
+
+
+_HOLDER = """
+import asyncio, sys
+from contextfold.sqlite import SQLiteContextStore, connect
+
+async def main():
+    conn = await connect(sys.argv[1])
+    try:
+        store = SQLiteContextStore(conn, "s", compaction_lease=float(sys.argv[2]))
+        async with store.compaction_lock() as held:
+            print("held" if held else "busy", flush=True)
+            await asyncio.Event().wait()
+    finally:
+        await conn.close()
+
+asyncio.run(main())
+"""
+
+
+def _start_holder(path: Path, lease_s: float) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, str(path), str(lease_s)], stdout=subprocess.PIPE, text=True
+    )
+
+
+async def test_lease_of_a_killed_process_expires(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    child = _start_holder(path, 1.0)
+    assert child.stdout is not None
+    try:
+        first_line = await asyncio.wait_for(asyncio.to_thread(child.stdout.readline), 60)
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    assert first_line.strip() == "held"
+    conn = await connect(path)
+    try:
+        store = SQLiteContextStore(conn, "s")
+        [(_, dead_holder, _)] = await _leases(conn)
+        for _ in range(300):  # the dead holder's lease runs out; nobody renews it
+            async with store.compaction_lock() as held:
+                if held:
+                    [(_, holder, _)] = await _leases(conn)
+                    assert holder != dead_holder
+                    break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the lease of a killed process never expired")
+    finally:
+        await conn.close()
+
+
+async def test_lease_is_renewed_while_its_holder_works(tmp_path: Path) -> None:
+    first, second = await connect(tmp_path / "s.db"), await connect(tmp_path / "s.db")
+    try:
+        holder = SQLiteContextStore(first, "s", compaction_lease=0.8)
+        other = SQLiteContextStore(second, "s", compaction_lease=0.8)
+        async with holder.compaction_lock() as held:
+            assert held
+            [(_, _, first_expiry)] = await _leases(first)
+            for _ in range(25):  # 2.5 s: three lease lengths
+                await asyncio.sleep(0.1)
+                async with other.compaction_lock() as stolen:
+                    assert not stolen
+            [(_, _, later_expiry)] = await _leases(first)
+            assert later_expiry > first_expiry
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_holder_that_outlived_its_lease_leaves_the_new_holder_alone(
+    tmp_path: Path,
+) -> None:
+    first, second = await connect(tmp_path / "s.db"), await connect(tmp_path / "s.db")
+    try:
+        stalled, fresh = SQLiteContextStore(first, "s"), SQLiteContextStore(second, "s")
+        stalled_lock, fresh_lock = stalled.compaction_lock(), fresh.compaction_lock()
+        assert await stalled_lock.__aenter__()
+        await first.execute("UPDATE contextfold_leases SET expires_at = 0")  # it stalled
+        assert await fresh_lock.__aenter__()  # so the lease is taken over
+        [(_, new_holder, _)] = await _leases(first)
+        await stalled_lock.__aexit__(None, None, None)
+        assert [row[1] for row in await _leases(first)] == [new_holder]  # not released
+        async with SQLiteContextStore(first, "s").compaction_lock() as third:
+            assert not third
+        await fresh_lock.__aexit__(None, None, None)
+        assert await _leases(first) == []
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_lease_is_released_on_error_and_on_cancellation(conn: aiosqlite.Connection) -> None:
+    store = SQLiteContextStore(conn, "s")
+
+    async def fail_inside() -> None:
+        async with store.compaction_lock() as held:
+            assert held
+            raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        await fail_inside()
+    assert await _leases(conn) == []
+    inside = asyncio.Event()
+
+    async def hold() -> None:
+        async with store.compaction_lock() as held:
+            assert held
+            inside.set()
+            await asyncio.Event().wait()
+
+    task = asyncio.create_task(hold())
+    await inside.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await _leases(conn) == []
+
+
+async def test_a_lease_that_cannot_be_claimed_reads_as_busy(
+    conn: aiosqlite.Connection, tmp_path: Path
+) -> None:
+    blocker = sqlite3.connect(tmp_path / "store.db", isolation_level=None)
+    quick = await connect(tmp_path / "store.db", busy_timeout_ms=50)
+    try:
+        blocker.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        async with SQLiteContextStore(quick, "s").compaction_lock() as held:
+            assert not held
+        blocker.execute("ROLLBACK")
+        async with SQLiteContextStore(quick, "s").compaction_lock() as held:
+            assert held
+    finally:
+        blocker.close()
+        await quick.close()
+
+
+@pytest.mark.parametrize("lease", [0, -1, float("nan"), float("inf"), "30", True])
+def test_invalid_compaction_lease(lease: object) -> None:
+    with pytest.raises(ValueError, match="compaction_lease must be a positive number"):
+        SQLiteContextStore(None, "s", compaction_lease=lease)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("session_id", ["", "a\x00b", "a\ud800b"])

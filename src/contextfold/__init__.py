@@ -36,6 +36,7 @@ from contextfold.context import (
     MemoryContextStore,
     PrefixReplacing,
     SessionInfo,
+    SnapshotReplacing,
 )
 from contextfold.errors import (
     AuthenticationError,
@@ -154,6 +155,7 @@ __all__ = [
     "SchemaVersionError",
     "SessionInfo",
     "SessionNotFoundError",
+    "SnapshotReplacing",
     "StopReason",
     "StoreError",
     "StreamingTransport",

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from contextfold.errors import CorruptRecordError
-from contextfold.messages import Message
+from contextfold.messages import Message, check_message
 from contextfold.tokens import count_message_tokens
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "RewritePlan",
     "StoreState",
     "decode_message",
+    "encode_content",
     "encode_message",
     "integer_column",
     "plan_rewrite",
@@ -107,19 +108,25 @@ class ArchivedMessage:
 def encode_message(message: Message) -> tuple[str, str, int]:
     """``(role, content JSON, estimated tokens)`` for a message row.
 
-    The JSON is strict: it raises :class:`ValueError` (before anything is written)
-    for content JSON cannot represent, such as a NaN or infinite float or an object
-    that is not JSON data in a tool input. Characters that a database cannot store
-    raw (NUL, unpaired surrogates) are written as JSON escapes, so they round-trip.
+    Raises :class:`ValueError` (before anything is written) for a message that could
+    not be read back, naming the block and field
+    (:func:`~contextfold.messages.check_message`): a wrong-typed field, an unknown
+    block, a role outside the three, content JSON cannot represent (NaN, a set, an
+    arbitrary object in a tool input). Characters that a database cannot store raw
+    (NUL, unpaired surrogates) are written as JSON escapes, so they round-trip.
     """
+    check_message(message)
+    return message.role, encode_content(message), count_message_tokens(message)
+
+
+def encode_content(message: Message) -> str:
+    """The JSON stored in a row's ``content`` column (``message`` already checked)."""
     blocks = message.to_dict()["content"]
     try:
         content = json.dumps(blocks, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError) as exc:  # check_message lets none through; kept as a guard
         raise ValueError(
-            f"cannot store this {message.role} message: its content is not JSON data "
-            f"({exc}); tool inputs and results must hold only JSON values (no NaN or "
-            "Infinity, no arbitrary objects)"
+            f"cannot store this {message.role} message: its content is not JSON data ({exc})"
         ) from exc
     except RecursionError as exc:
         raise ValueError(
@@ -128,7 +135,7 @@ def encode_message(message: Message) -> tuple[str, str, int]:
     if not content.isascii() and not _utf8_encodable(content):
         # Unpaired surrogates: escape everything non-ASCII; json.loads restores them.
         content = json.dumps(blocks, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
-    return message.role, content, count_message_tokens(message)
+    return content
 
 
 def _utf8_encodable(text: str) -> bool:

@@ -3,7 +3,9 @@
 Every block is a frozen, slotted dataclass deriving from :class:`ContentBlock`.
 :func:`to_dict` and :func:`from_dict` round-trip exactly; image bytes travel as
 base64 in the dict form. Any malformed dict raises :class:`ValueError` naming the
-offending field, so bad input never turns into a half-built block.
+offending field, so bad input never turns into a half-built block. Blocks do not
+check their fields when built; :func:`check_block` does, for the stores, which must
+never write a block they could not read back.
 
 This module is the ground floor of the package: it imports nothing of ours.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -24,6 +27,7 @@ __all__ = [
     "ThinkingBlock",
     "ToolResultBlock",
     "ToolUseBlock",
+    "check_block",
     "from_dict",
     "to_dict",
 ]
@@ -196,3 +200,165 @@ def _result_part(part: Any) -> TextBlock | ImageBlock:
             f"tool_result content may hold only text and image blocks, got {part.get('type')!r}"
         )
     return block
+
+
+def check_block(block: object) -> None:
+    """Raise :class:`ValueError` unless ``block`` survives :func:`to_dict` / :func:`from_dict`.
+
+    Checks the field types of the five block kinds (a ``str`` where the dataclass says
+    ``str``, a real ``bool`` for flags, ``bytes`` for image data, a tool result's
+    content a string or a list of text and image blocks), the image media type, and
+    that a tool call's ``input`` is JSON data: objects with string keys, lists,
+    strings, ``bool``, ``None``, integers JSON can spell and finite floats (no sets,
+    tuples, arbitrary objects, NaN or infinity), nested at most 200 levels deep. The
+    message names the field, e.g. ``ToolResultBlock field 'tool_use_id' must be str,
+    got NoneType``. Any other object is refused, subclasses of the five included (they
+    would read back as their base class). The cost is a few type checks, plus one walk
+    over a tool call's ``input``.
+    """
+    check = _CHECKS.get(type(block))
+    if check is None:
+        raise ValueError(
+            f"{type(block).__name__} is not a content block contextfold can store "
+            "(TextBlock, ImageBlock, ToolUseBlock, ToolResultBlock or ThinkingBlock; "
+            "a subclass would read back as its base class)"
+        )
+    check(block)
+
+
+def _wrong_type(block: object, name: str, kind: type) -> ValueError:
+    value = getattr(block, name)
+    return ValueError(
+        f"{type(block).__name__} field {name!r} must be {kind.__name__}, got {type(value).__name__}"
+    )
+
+
+# One function per kind, checking fields inline: append is a hot path.
+
+
+def _check_text(block: Any) -> None:
+    if not isinstance(block.text, str):
+        raise _wrong_type(block, "text", str)
+
+
+def _check_image(block: Any) -> None:
+    if not isinstance(block.media_type, str):
+        raise _wrong_type(block, "media_type", str)
+    if block.media_type not in IMAGE_MEDIA_TYPES:
+        raise ValueError(
+            f"ImageBlock field 'media_type' is {block.media_type!r}, not one of: "
+            + ", ".join(sorted(IMAGE_MEDIA_TYPES))
+        )
+    if not isinstance(block.data, bytes):
+        raise _wrong_type(block, "data", bytes)
+
+
+def _check_tool_use(block: Any) -> None:
+    if not isinstance(block.id, str):
+        raise _wrong_type(block, "id", str)
+    if not isinstance(block.name, str):
+        raise _wrong_type(block, "name", str)
+    if not isinstance(block.input, dict):
+        raise _wrong_type(block, "input", dict)
+    problem = _json_problem(block.input, _MAX_DEPTH)
+    if problem is not None:
+        path, reason = problem
+        path.reverse()
+        where = "".join(f"[{part!r}]" for part in path[:8]) + ("[…]" if len(path) > 8 else "")
+        raise ValueError(f"ToolUseBlock field 'input'{where} {reason}")
+
+
+def _check_tool_result(block: Any) -> None:
+    if not isinstance(block.tool_use_id, str):
+        raise _wrong_type(block, "tool_use_id", str)
+    if block.is_error is not True and block.is_error is not False:
+        raise _wrong_type(block, "is_error", bool)
+    content = block.content
+    if isinstance(content, str):
+        return
+    if not isinstance(content, list):
+        raise ValueError(
+            "ToolResultBlock field 'content' must be str or a list of TextBlock/ImageBlock, "
+            f"got {type(content).__name__}"
+        )
+    for i, part in enumerate(content):
+        if not isinstance(part, TextBlock | ImageBlock):
+            raise ValueError(
+                f"ToolResultBlock field 'content'[{i}] must be a TextBlock or ImageBlock, "
+                f"got {type(part).__name__}"
+            )
+        try:
+            check_block(part)
+        except ValueError as exc:
+            raise ValueError(f"ToolResultBlock field 'content'[{i}]: {exc}") from None
+
+
+def _check_thinking(block: Any) -> None:
+    if not isinstance(block.thinking, str):
+        raise _wrong_type(block, "thinking", str)
+    if not isinstance(block.signature, str):
+        raise _wrong_type(block, "signature", str)
+    if block.redacted is not True and block.redacted is not False:
+        raise _wrong_type(block, "redacted", bool)
+
+
+_CHECKS: Final[dict[type, Any]] = {
+    TextBlock: _check_text,
+    ToolUseBlock: _check_tool_use,
+    ToolResultBlock: _check_tool_result,
+    ThinkingBlock: _check_thinking,
+    ImageBlock: _check_image,
+}
+
+# json.loads refuses integers longer than this many digits (sys.int_info default).
+_MAX_INT_BITS: Final = 14_000
+# Reading JSON back recurses once per level; past ~950 levels a read from a deep stack
+# fails even where the write succeeded, so a bound well inside that is enforced here.
+_MAX_DEPTH: Final = 200
+
+
+_PLAIN: Final = frozenset({str, bool, type(None)})
+
+
+def _json_problem(value: object, depth: int) -> tuple[list[object], str] | None:
+    """``None`` when ``value`` is JSON data that reads back equal, else (path, reason).
+
+    ``depth`` is how many more levels of dicts and lists may follow. Exact types are
+    tried first (the common case, kept cheap); subclasses of the JSON types pass too,
+    since they read back equal. The path is built innermost first, only on failure.
+    """
+    if type(value) in _PLAIN:
+        return None
+    if depth <= 0 and isinstance(value, dict | list):
+        return [], f"is nested more than {_MAX_DEPTH} levels deep"
+    if type(value) is dict or isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return [], (
+                    f"is not JSON data: its key {key!r} is {type(key).__name__}, "
+                    "and JSON keys are strings"
+                )
+            if type(item) not in _PLAIN and (problem := _json_problem(item, depth - 1)) is not None:
+                problem[0].append(key)
+                return problem
+        return None
+    if type(value) is list or isinstance(value, list):
+        for i, item in enumerate(value):
+            if type(item) not in _PLAIN and (problem := _json_problem(item, depth - 1)) is not None:
+                problem[0].append(i)
+                return problem
+        return None
+    if isinstance(value, int):
+        if value.bit_length() > _MAX_INT_BITS:
+            return [], "is not JSON data that reads back: an integer of over 4,000 digits"
+        return None
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return None
+        return [], f"is not JSON data: {value!r} (JSON has no NaN or infinity)"
+    if isinstance(value, str):
+        return None
+    return [], (
+        f"is not JSON data: {type(value).__name__} (use dicts with string keys, lists, "
+        "strings, numbers, booleans and None)"
+    )

@@ -10,7 +10,10 @@ Rules every store obeys:
 * ``append`` is atomic: once awaited, the message is visible to the next
   ``get_history``;
 * ``get_history`` returns a fresh list in insertion order; mutating it (or the
-  messages in it) never changes the store.
+  messages in it) never changes the store;
+* a message the store could not read back (see
+  :func:`~contextfold.messages.check_message`) is refused with :class:`ValueError`
+  at ``append`` / ``replace_history``, and nothing is written.
 """
 
 from __future__ import annotations
@@ -27,8 +30,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol, Self, runtime_checkable
 
 from contextfold.blocks import TextBlock
-from contextfold.errors import HistoryConflictError
-from contextfold.messages import Message
+from contextfold.messages import Message, check_message, check_messages
 
 __all__ = [
     "Compactable",
@@ -37,6 +39,7 @@ __all__ = [
     "MemoryContextStore",
     "PrefixReplacing",
     "SessionInfo",
+    "SnapshotReplacing",
     "preview_of",
 ]
 
@@ -151,9 +154,11 @@ class ContextStore(ABC):
     async def replace_history(self, messages: Sequence[Message]) -> None:
         """Replace the whole history with ``messages``.
 
-        The default is ``clear()`` then ``append`` for each message; persistent
-        stores override it with one atomic transaction.
+        The default checks every message first (:class:`ValueError` and nothing
+        written when one could not be read back), then runs ``clear()`` and ``append``
+        for each message; persistent stores override it with one atomic transaction.
         """
+        check_messages(messages)
         await self.clear()
         for message in messages:
             await self.append(message)
@@ -210,21 +215,29 @@ class CompactionLocking(Protocol):
 class PrefixReplacing(Protocol):
     """A store that can replace the first ``count`` messages and keep the rest, atomically.
 
-    Compaction commits through it when it can: messages appended after the snapshot
-    (by this process or another) are never touched, so no lock is needed around appends.
-
-    With ``expected`` it is a compare-and-swap: when the first ``count`` messages are
-    no longer ``expected`` (another writer rewrote them since the caller read them),
-    nothing is written and :class:`~contextfold.errors.HistoryConflictError` is raised.
+    Compaction commits through it when the store is not :class:`SnapshotReplacing`:
+    messages appended after the snapshot (by this process or another) are never
+    touched, so no lock is needed around appends. It does not check what the prefix
+    holds; a store shared across processes should also be :class:`SnapshotReplacing`.
     """
 
-    async def replace_prefix(
-        self,
-        count: int,
-        messages: Sequence[Message],
-        *,
-        expected: Sequence[Message] | None = None,
-    ) -> object: ...
+    async def replace_prefix(self, count: int, messages: Sequence[Message]) -> object: ...
+
+
+@runtime_checkable
+class SnapshotReplacing(Protocol):
+    """A store whose compaction commit is a compare-and-swap on the summarized snapshot.
+
+    ``replace_snapshot(snapshot, messages)`` checks, atomically with the write, that
+    the history still starts with exactly ``snapshot``; if so it puts ``messages`` in
+    its place, keeps every later message, and returns ``True``. If anything in that
+    range changed or moved (another connection or process rewrote it), it writes
+    nothing and returns ``False``.
+    """
+
+    async def replace_snapshot(
+        self, snapshot: Sequence[Message], messages: Sequence[Message]
+    ) -> bool: ...
 
 
 class MemoryContextStore(ContextStore):
@@ -246,6 +259,7 @@ class MemoryContextStore(ContextStore):
             self._preview = preview_of(messages)
 
     async def append(self, message: Message) -> None:
+        check_message(message)
         self._messages.append(message.copy())
         if not self._preview and message.role == "user":
             self._note_preview([message])
@@ -258,32 +272,33 @@ class MemoryContextStore(ContextStore):
         self._preview = ""
 
     async def replace_history(self, messages: Sequence[Message]) -> None:
+        check_messages(messages)
         self._messages = [m.copy() for m in messages]
         self._note_preview(messages)
 
-    async def replace_prefix(
-        self,
-        count: int,
-        messages: Sequence[Message],
-        *,
-        expected: Sequence[Message] | None = None,
-    ) -> None:
-        """Replace the first ``count`` messages with ``messages``, keeping the rest.
-
-        With ``expected``, raises :class:`~contextfold.errors.HistoryConflictError`
-        (changing nothing) unless the first ``count`` messages equal it.
-        """
-        if expected is not None and self._messages[:count] != list(expected):
-            raise HistoryConflictError(
-                f"session {self.session_id!r}: its first {count} messages changed since "
-                "they were read; nothing was replaced"
-            )
+    async def replace_prefix(self, count: int, messages: Sequence[Message]) -> None:
+        """Replace the first ``count`` messages with ``messages``, keeping the rest."""
+        check_messages(messages)
         if not 0 <= count <= len(self._messages):
             raise ValueError(
                 f"cannot replace {count} messages of a {len(self._messages)}-message history"
             )
         self._messages[:count] = [m.copy() for m in messages]
         self._note_preview(messages)
+
+    async def replace_snapshot(
+        self, snapshot: Sequence[Message], messages: Sequence[Message]
+    ) -> bool:
+        """Put ``messages`` in place of ``snapshot`` if the history still starts with it.
+
+        See :class:`SnapshotReplacing`; returns ``False`` and changes nothing otherwise.
+        """
+        check_messages(messages)
+        if self._messages[: len(snapshot)] != list(snapshot):
+            return False
+        self._messages[: len(snapshot)] = [m.copy() for m in messages]
+        self._note_preview(messages)
+        return True
 
     async def fork(self) -> MemoryContextStore:
         forked = MemoryContextStore(copy.deepcopy(self._messages))

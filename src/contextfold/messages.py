@@ -11,7 +11,7 @@ Conventions shared by every part of contextfold:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard, get_args
 
@@ -21,11 +21,12 @@ from contextfold.blocks import (
     ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
+    check_block,
     from_dict,
     to_dict,
 )
 
-__all__ = ["Message", "Role"]
+__all__ = ["Message", "Role", "check_message", "check_messages"]
 
 
 def _json_copy(value: Any) -> Any:
@@ -141,3 +142,42 @@ class Message:
                 f"message field 'content' must be a list of blocks, got {type(content).__name__}"
             )
         return cls(role, [from_dict(b) for b in content])
+
+
+def check_message(message: object, *, index: int | None = None) -> None:
+    """Raise :class:`ValueError` unless ``message`` reads back equal from its dict form.
+
+    Every store calls this before writing, so a message it could not read back is
+    refused at ``append`` / ``replace_history`` time rather than breaking every later
+    read. Checks that ``message`` is a :class:`Message` with one of the three roles and
+    a list of blocks (a subclass of :class:`Message` is refused: it would read back
+    as a plain one), and each block with :func:`~contextfold.blocks.check_block`.
+    The error names the message (``index`` when the caller passes a list), the block
+    and the field, e.g. ``cannot store message 3 (user): block 0: ToolResultBlock
+    field 'tool_use_id' must be str, got NoneType``.
+    """
+    where = "this message" if index is None else f"message {index}"
+    if type(message) is not Message:  # a subclass would read back as a Message
+        raise ValueError(f"cannot store {where}: expected a Message, got {type(message).__name__}")
+    role, content = message.role, message.content
+    if not _is_role(role):
+        raise ValueError(
+            f"cannot store {where}: field 'role' must be one of user, assistant, system; "
+            f"got {role!r}"
+        )
+    if not isinstance(content, list):
+        raise ValueError(
+            f"cannot store {where} ({role}): field 'content' must be a list of content "
+            f"blocks, got {type(content).__name__}"
+        )
+    for i, block in enumerate(content):
+        try:
+            check_block(block)
+        except ValueError as exc:
+            raise ValueError(f"cannot store {where} ({role}): block {i}: {exc}") from None
+
+
+def check_messages(messages: Sequence[object]) -> None:
+    """:func:`check_message` on each of ``messages``, naming the first bad one by index."""
+    for i, message in enumerate(messages):
+        check_message(message, index=i)

@@ -17,7 +17,12 @@ and guarantees, across any number of processes:
   before anything is written, and a value the server refuses raises
   :class:`~contextfold.errors.StoreError`, never a psycopg exception;
 * :meth:`PostgresContextStore.compaction_lock` is single-flight across processes, via
-  ``pg_try_advisory_lock`` on a key derived from the session id.
+  ``pg_try_advisory_lock`` on a key derived from the session id (the server releases
+  it when the holder's connection ends, so a dead holder blocks nobody);
+* a compaction commits with :meth:`~PostgresContextStore.replace_snapshot`, a
+  compare-and-swap on the snapshot it summarized: if another commit changed that
+  range since (a holder whose lock was lost, a store without the lock), nothing is
+  written (``tests/test_compaction_multiprocess.py``).
 
 Requires the ``postgres`` extra (``pip install contextfold[postgres]``).
 """
@@ -160,8 +165,9 @@ class PostgresContextStore(SQLStore):
     ``target`` is a psycopg ``AsyncConnection`` or ``AsyncConnectionPool``; the schema
     is created on first use. ``session_id`` names the session to open or create;
     ``None`` starts a new one. Same extras as the SQLite store
-    (:meth:`replace_prefix`, :meth:`get_archive`, :meth:`get_full_transcript`,
-    :meth:`get_compactions`), and a cross-process :meth:`compaction_lock`.
+    (:meth:`replace_prefix`, :meth:`replace_snapshot`, :meth:`get_archive`,
+    :meth:`get_full_transcript`, :meth:`get_compactions`), and a cross-process
+    :meth:`compaction_lock`.
     :meth:`close` does nothing: the caller owns the connection or pool.
     """
 

@@ -71,7 +71,7 @@ from contextfold._storage import (
 )
 from contextfold.context import ContextStore, SessionInfo
 from contextfold.errors import CorruptRecordError, HistoryConflictError, StoreError
-from contextfold.messages import Message
+from contextfold.messages import Message, check_messages
 
 __all__ = ["ArchivedMessage", "CompactionRecord", "RedisContextStore"]
 
@@ -244,7 +244,7 @@ class RedisContextStore(ContextStore):
         from another client lands wholly before the rewrite (and is replaced) or
         after it (and is kept).
         """
-        await self._rewrite(None, [m.copy() for m in messages], None)
+        await self._rewrite(None, _checked_copies(messages), None)
 
     async def replace_prefix(
         self,
@@ -262,7 +262,22 @@ class RedisContextStore(ContextStore):
         nothing is written and :class:`~contextfold.errors.HistoryConflictError` is
         raised. Returns the record written, or ``None`` when nothing was archived.
         """
-        return await self._rewrite(count, [m.copy() for m in messages], expected)
+        return await self._rewrite(count, _checked_copies(messages), expected)
+
+    async def replace_snapshot(
+        self, snapshot: Sequence[Message], messages: Sequence[Message]
+    ) -> bool:
+        """Compare-and-swap (:class:`~contextfold.context.SnapshotReplacing`): replace
+        ``snapshot`` with ``messages`` if the history still starts with it, keeping every
+        later message; ``False`` (nothing written) if any of it changed or moved."""
+        check_messages(messages)  # a message it could not read back is an error, not a race
+        try:
+            await self.replace_prefix(len(snapshot), messages, expected=snapshot)
+        except HistoryConflictError:
+            return False
+        except ValueError:  # the history is shorter than the snapshot now
+            return False
+        return True
 
     async def _snapshot(self) -> tuple[str, int, list[Row]]:
         """``(version, last_seq, live rows)``, read in one ``MULTI``/``EXEC``."""
@@ -280,7 +295,8 @@ class RedisContextStore(ContextStore):
 
         Plans from a snapshot and commits with ``REWRITE``, which writes only if no
         rewrite (and, when the plan numbers rows after the last one, no append) has
-        happened since the snapshot; otherwise it reads and plans again.
+        happened since the snapshot; otherwise it reads and plans again. A message it
+        could not read back raises :class:`ValueError` before anything is read or written.
         """
         encoded = {id(m): encode_message(m) for m in new}  # bad content fails before writing
         r = self._redis
@@ -394,3 +410,9 @@ class RedisContextStore(ContextStore):
         commit stays safe, because compaction commits with a compare-and-swap.
         """
         return lease(self._redis, self._lease_ms)
+
+
+def _checked_copies(messages: Sequence[Message]) -> list[Message]:
+    """Copies of ``messages``, after refusing any the store could not read back."""
+    check_messages(messages)
+    return [m.copy() for m in messages]

@@ -22,6 +22,14 @@ Stores sharing one connection serialise their statements on a per-connection loc
 so concurrent coroutines never interleave transactions. Several processes may open
 the same file: writes take SQLite's write lock (``BEGIN IMMEDIATE``) and wait up to
 the busy timeout for it.
+
+Compaction of a session is single-flight across every connection and process sharing
+the file: :meth:`SQLiteContextStore.compaction_lock` is a lease row in the database,
+renewed while held and expiring if its holder dies; and a compaction commits with
+:meth:`~SQLiteContextStore.replace_snapshot`, a compare-and-swap on the snapshot it
+summarized, so even a holder that outlived its lease cannot replace messages it did
+not summarize. Appends from anywhere are never lost or duplicated
+(``tests/test_compaction_multiprocess.py``).
 """
 
 from __future__ import annotations
@@ -30,12 +38,13 @@ import asyncio
 import functools
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from os import PathLike
 from typing import Any
 
 import aiosqlite
 
+from contextfold._sql.lease import LEASE_TABLE, hold_lease
 from contextfold._sql.schema import SQLSession, Statement, install_schema
 from contextfold._sql.store import SQLStore
 from contextfold._storage import ArchivedMessage, CompactionRecord, state_of
@@ -100,6 +109,7 @@ async def ensure_schema(conn: aiosqlite.Connection) -> None:
             return
         async with _transaction(conn):
             await install_schema(_Driver(conn), integer="INTEGER", upgrades={})  # 1 -> 2: no change
+            await conn.execute(LEASE_TABLE)
         state.schema_ready = True
 
 
@@ -144,13 +154,29 @@ class SQLiteContextStore(SQLStore):
     session to open or create; ``None`` starts a new one with a random id. The session
     row is written on the first write, so opening a store costs nothing. Besides the
     :class:`~contextfold.context.ContextStore` contract it offers
-    :meth:`replace_prefix`, :meth:`get_archive`, :meth:`get_full_transcript`,
-    :meth:`get_compactions` and :meth:`compaction_lock`. :meth:`close` does nothing:
-    the caller owns the connection.
+    :meth:`replace_prefix`, :meth:`replace_snapshot`, :meth:`get_archive`,
+    :meth:`get_full_transcript`, :meth:`get_compactions` and :meth:`compaction_lock`.
+    :meth:`close` does nothing: the caller owns the connection.
+
+    ``compaction_lease`` is how long, in seconds, a compaction lease lasts without
+    renewal: how long a compactor that died blocks the next compaction of its session.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, session_id: str | None = None) -> None:
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        session_id: str | None = None,
+        *,
+        compaction_lease: float = 30.0,
+    ) -> None:
+        if isinstance(compaction_lease, bool) or not (
+            isinstance(compaction_lease, int | float) and 0 < compaction_lease < 2**31
+        ):
+            raise ValueError(
+                f"compaction_lease must be a positive number of seconds, got {compaction_lease!r}"
+            )
         self._conn = conn
+        self._lease = float(compaction_lease)
         self._init_session(session_id)
 
     @property
@@ -159,7 +185,7 @@ class SQLiteContextStore(SQLStore):
         return self._conn
 
     def _sibling(self) -> SQLiteContextStore:
-        return SQLiteContextStore(self._conn)
+        return SQLiteContextStore(self._conn, compaction_lease=self._lease)
 
     @asynccontextmanager
     async def _transaction(self, *, write: bool) -> AsyncIterator[SQLSession]:
@@ -188,16 +214,21 @@ class SQLiteContextStore(SQLStore):
 
     @asynccontextmanager
     async def compaction_lock(self) -> AsyncIterator[bool]:
-        """Non-blocking try-lock: yields ``True`` while this caller holds the session's
-        compaction lock, ``False`` if another coroutine on this connection holds it.
+        """Non-blocking try-lock on this session's compaction, across connections and processes.
 
-        The lock is per connection and process; use the PostgreSQL store when several
-        processes compact one session.
+        Yields ``True`` while this caller holds the session's compaction lease,
+        ``False`` when another coroutine, connection or process holds it (skip
+        compacting). The lease is a row in the database (see :mod:`contextfold.sqlite`):
+        renewed every quarter of ``compaction_lease`` while the block runs, deleted on
+        exit, and taken over by the next claim if its holder dies and stops renewing.
         """
         locks = state_of(self._conn).compaction_locks
         lock = locks.setdefault(self.session_id, asyncio.Lock())
         if lock.locked():
             yield False
             return
-        async with lock:
-            yield True
+        async with lock, hold_lease(self._write_transaction, self.session_id, self._lease) as held:
+            yield held
+
+    def _write_transaction(self) -> AbstractAsyncContextManager[SQLSession]:
+        return self._transaction(write=True)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Self
 
+from contextfold._sql.rewrite import HISTORY, holds_snapshot, lock_session, rewrite
 from contextfold._sql.schema import (
     FORK_COLUMNS,
     SESSION_TABLES,
@@ -27,17 +28,13 @@ from contextfold._sql.schema import (
 from contextfold._storage import (
     ArchivedMessage,
     CompactionRecord,
-    RewritePlan,
     decode_message,
     encode_message,
     integer_column,
-    plan_rewrite,
-    rewrite_window,
     storable_text,
 )
 from contextfold.context import ContextStore, SessionInfo, preview_of
-from contextfold.errors import HistoryConflictError
-from contextfold.messages import Message
+from contextfold.messages import Message, check_messages
 
 __all__ = ["SQLStore"]
 
@@ -52,10 +49,6 @@ _APPEND = """
 _APPEND_MESSAGE = """
     INSERT INTO contextfold_messages (session_id, seq, role, content, tokens, synthetic)
     VALUES (?, (SELECT next_seq - 1 FROM contextfold_sessions WHERE session_id = ?), ?, ?, ?, 0)"""
-_INSERT_MESSAGE = """
-    INSERT INTO contextfold_messages (session_id, seq, role, content, tokens, synthetic)
-    VALUES (?, ?, ?, ?, ?, ?)"""
-_HISTORY = "SELECT seq, role, content FROM contextfold_messages WHERE session_id = ? ORDER BY seq"
 
 
 class SQLStore(ContextStore):
@@ -107,7 +100,7 @@ class SQLStore(ContextStore):
 
     async def get_history(self) -> list[Message]:
         async with self._transaction(write=False) as db:
-            rows = await db.fetch(_HISTORY, (self.session_id,))
+            rows = await db.fetch(HISTORY, (self.session_id,))
         return [self._decode(*row) for row in rows]
 
     async def clear(self) -> None:
@@ -222,18 +215,16 @@ class SQLStore(ContextStore):
         (see :meth:`get_archive`) under a new :class:`CompactionRecord`, and the new
         ones between are written. New messages after an unchanged history are
         appends: they join the transcript, and no record is written. A crash mid-way
-        leaves the old history.
+        leaves the old history; a message that could not be read back raises
+        :class:`ValueError` and nothing is written.
         """
+        check_messages(messages)
         new = [m.copy() for m in messages]
         async with self._transaction(write=True) as db:
-            await self._rewrite(db, None, new)
+            await rewrite(db, self.session_id, None, new, for_update=self._FOR_UPDATE)
 
     async def replace_prefix(
-        self,
-        count: int,
-        messages: Sequence[Message],
-        *,
-        expected: Sequence[Message] | None = None,
+        self, count: int, messages: Sequence[Message]
     ) -> CompactionRecord | None:
         """Replace the first ``count`` messages with ``messages``, keeping the rest.
 
@@ -241,126 +232,37 @@ class SQLStore(ContextStore):
         compactor read the history (by this or another process) are kept, because
         only the first ``count`` rows are touched (of those, the ones ``messages``
         starts or ends with stay in place). Raises :class:`ValueError` (and changes
-        nothing) when the history has fewer than ``count`` messages. With
-        ``expected``, the first ``count`` messages are compared with it inside the
-        transaction and :class:`~contextfold.errors.HistoryConflictError` is raised
-        (nothing written) when they differ. Returns the record written, or ``None``
-        when nothing was archived.
+        nothing) when the history has fewer than ``count`` messages or a message
+        could not be read back. Returns the record written, or ``None`` when nothing
+        was archived. It does not check what the first ``count`` rows hold: to commit
+        a compaction, use :meth:`replace_snapshot`.
         """
+        check_messages(messages)
         new = [m.copy() for m in messages]
         async with self._transaction(write=True) as db:
-            return await self._rewrite(db, count, new, expected)
+            return await rewrite(db, self.session_id, count, new, for_update=self._FOR_UPDATE)
 
-    async def _rewrite(
-        self,
-        db: SQLSession,
-        count: int | None,
-        new: Sequence[Message],
-        expected: Sequence[Message] | None = None,
-    ) -> CompactionRecord | None:
-        """Plan and apply replacing the first ``count`` rows (all when ``None``)."""
-        sid = self.session_id
-        next_seq = await self._lock_session(db)
-        if expected is not None and count is not None:
-            rows = await db.fetch(_HISTORY + " LIMIT ?", (sid, count))
-            if len(expected) != count or [self._decode(*r) for r in rows] != list(expected):
-                raise HistoryConflictError(
-                    f"session {sid!r}: its first {count} messages changed since they were "
-                    "read; nothing was replaced"
-                )
-        rows = await db.fetch(
-            "SELECT seq FROM contextfold_messages WHERE session_id = ? ORDER BY seq", (sid,)
-        )
-        seqs = [integer_column(sid, "message seq", row[0]) for row in rows]
-        count = len(seqs) if count is None else count
-        old: dict[int, Message] = {}
-        head, tail = rewrite_window(count, len(new))
-        if head and 0 <= count <= len(seqs):
-            # Only the rows that can match are read and decoded.
-            index = {seq: i for i, seq in enumerate(seqs)}
-            rows = await db.fetch(
-                "SELECT seq, role, content FROM contextfold_messages WHERE session_id = ? "
-                "AND (seq <= ? OR (seq >= ? AND seq <= ?)) ORDER BY seq",
-                (sid, seqs[head[-1]], seqs[tail[0]], seqs[tail[-1]]),
-            )
-            old = {index[row[0]]: self._decode(*row) for row in rows}
-        return await self._apply(db, plan_rewrite(seqs, count, old, new, next_seq))
+    async def replace_snapshot(
+        self, snapshot: Sequence[Message], messages: Sequence[Message]
+    ) -> bool:
+        """Compare-and-swap: replace ``snapshot`` with ``messages`` if the history starts with it.
 
-    async def _lock_session(self, db: SQLSession) -> int:
-        """Create the session row if needed, lock it, and return its ``next_seq``."""
-        await db.execute(
-            "INSERT INTO contextfold_sessions (session_id, created_at) VALUES (?, ?) "
-            "ON CONFLICT (session_id) DO NOTHING",
-            (self.session_id, now_iso()),
-        )
-        rows = await db.fetch(
-            "SELECT next_seq FROM contextfold_sessions WHERE session_id = ?" + self._FOR_UPDATE,
-            (self.session_id,),
-        )
-        return integer_column(self.session_id, "next_seq", rows[0][0])
-
-    async def _apply(self, db: SQLSession, plan: RewritePlan) -> CompactionRecord | None:
-        sid = self.session_id
-        encoded = [encode_message(m) for m in plan.inserts]
-        span = (plan.archive_from, plan.archive_to)
-        record: CompactionRecord | None = None
-        if plan.archive_count:
-            [(count_before, tokens_before, tokens_archived, number)] = await db.fetch(
-                "SELECT COUNT(*), COALESCE(SUM(tokens), 0), COALESCE(SUM(CASE WHEN seq >= ? "
-                "AND seq < ? THEN tokens END), 0), (SELECT COALESCE(MAX(number), 0) + 1 FROM "
-                "contextfold_compactions WHERE session_id = ?) FROM contextfold_messages "
-                "WHERE session_id = ?",
-                (*span, sid, sid),
-            )
-            record = CompactionRecord(
-                session_id=sid,
-                number=int(number),
-                created_at=now_iso(),
-                messages_before=int(count_before),
-                messages_after=int(count_before) - plan.archive_count + len(encoded),
-                tokens_before=int(tokens_before),
-                tokens_after=int(tokens_before - tokens_archived) + sum(e[2] for e in encoded),
-                archived=plan.archive_count,
-            )
-            await db.execute(
-                "INSERT INTO contextfold_compactions (session_id, number, created_at, "
-                "messages_before, messages_after, tokens_before, tokens_after, archived) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    sid,
-                    record.number,
-                    record.created_at,
-                    record.messages_before,
-                    record.messages_after,
-                    record.tokens_before,
-                    record.tokens_after,
-                    record.archived,
-                ),
-            )
-            await db.execute(
-                "INSERT INTO contextfold_archive (session_id, compaction, seq, role, content, "
-                "tokens, synthetic) SELECT session_id, ?, seq, role, content, tokens, synthetic "
-                "FROM contextfold_messages WHERE session_id = ? AND seq >= ? AND seq < ?",
-                (record.number, sid, *span),
-            )
-            await db.execute(
-                "DELETE FROM contextfold_messages WHERE session_id = ? AND seq >= ? AND seq < ?",
-                (sid, *span),
-            )
-        if not encoded and record is None:
-            return None  # nothing replaced, nothing new: leave the session as it is
-        synthetic = 1 if plan.synthetic else 0
-        if encoded:
-            await db.executemany(
-                _INSERT_MESSAGE,
-                [(sid, plan.first_seq + i, *e, synthetic) for i, e in enumerate(encoded)],
-            )
-        await db.execute(
-            "UPDATE contextfold_sessions SET next_seq = ?, preview = CASE WHEN preview = '' "
-            "THEN ? ELSE preview END WHERE session_id = ?",
-            (plan.next_seq, storable_text(preview_of(plan.inserts)), sid),
-        )
-        return record
+        In one write transaction, with the session row locked (so no append or rewrite
+        from any connection or process commits in between), the first
+        ``len(snapshot)`` live rows are compared with ``snapshot``; only if they hold
+        exactly its messages, in order, are they replaced as :meth:`replace_prefix`
+        does (archived under a new record; later rows kept). Otherwise nothing is
+        written and ``False`` is returned: another compaction committed since the
+        snapshot was read, and its summary did not cover what this one would replace.
+        """
+        check_messages(messages)
+        expected, new = list(snapshot), [m.copy() for m in messages]
+        async with self._transaction(write=True) as db:
+            await lock_session(db, self.session_id, self._FOR_UPDATE)
+            if not await holds_snapshot(db, self.session_id, expected):
+                return False
+            await rewrite(db, self.session_id, len(expected), new, for_update=self._FOR_UPDATE)
+        return True
 
     async def get_compactions(self) -> list[CompactionRecord]:
         """The session's rewrite records, oldest first."""

@@ -7,12 +7,10 @@ must not be overwritten.
 
 from __future__ import annotations
 
-import inspect
 import logging
 from collections.abc import Sequence
 
-from contextfold.context import ContextStore, PrefixReplacing
-from contextfold.errors import HistoryConflictError
+from contextfold.context import ContextStore, PrefixReplacing, SnapshotReplacing
 from contextfold.messages import Message
 
 logger = logging.getLogger("contextfold.compaction")
@@ -34,31 +32,27 @@ async def splice(
 
     Returns the messages appended after the snapshot, which stay after the new ones,
     or ``None`` (and changes nothing) when the history no longer starts with
-    ``snapshot``. Stores implementing :class:`~contextfold.context.PrefixReplacing`
-    rewrite only the summarized rows, atomically, and only if they still hold what
-    the snapshot read (``None`` otherwise); for others the whole history goes
-    through ``replace_history`` and, if that fails part-way, the old history is put
-    back before the error propagates.
+    ``snapshot``. Stores implementing :class:`~contextfold.context.SnapshotReplacing`
+    commit with a compare-and-swap (``None`` when it finds the history changed);
+    :class:`~contextfold.context.PrefixReplacing` ones rewrite only the summarized
+    rows, atomically; for others the whole history goes through ``replace_history``
+    and, if that fails part-way, the old history is put back before the error
+    propagates.
     """
     current = await store.get_history()
     if current[: len(snapshot)] != list(snapshot):
         return None
     appended = current[len(snapshot) :]
+    if isinstance(store, SnapshotReplacing):
+        # Another connection or process may commit between the read above and the write.
+        return appended if await store.replace_snapshot(snapshot, new_messages) else None
     if isinstance(store, PrefixReplacing):
         # The kept tail (when verbatim) and later appends, even from other processes,
         # stay where they are.
         kept = common_suffix(snapshot, new_messages)
         count = len(snapshot) - kept
         replacement = new_messages[: len(new_messages) - kept]
-        if not _compares(store):  # a store written before replace_prefix took ``expected``
-            await store.replace_prefix(count, replacement)
-            return appended
-        try:
-            # A compare-and-swap: another process may rewrite the history between the
-            # read above and this write (its compaction lease expired, say).
-            await store.replace_prefix(count, replacement, expected=snapshot[:count])
-        except HistoryConflictError:
-            return None
+        await store.replace_prefix(count, replacement)
         return appended
     try:
         await store.replace_history([*new_messages, *appended])
@@ -66,17 +60,6 @@ async def splice(
         await _restore(store, current)
         raise
     return appended
-
-
-def _compares(store: PrefixReplacing) -> bool:
-    """Whether ``store.replace_prefix`` takes the ``expected`` keyword (compare-and-swap)."""
-    try:
-        parameters = inspect.signature(store.replace_prefix).parameters
-    except (TypeError, ValueError):
-        return False
-    return "expected" in parameters or any(
-        p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()
-    )
 
 
 async def _restore(store: ContextStore, history: list[Message]) -> None:

@@ -157,8 +157,9 @@ class AutoCompactStore(ContextStore):
         """How many compactions were committed through this wrapper."""
         self._anchor = UsageAnchor(self._opts.counter)
         self._prep = Preparation()
-        # Commits so far, and how many there had been at the last read: a usage report
-        # for a request read before a commit describes a history that no longer exists.
+        # Commits made in the background, and how many there had been at the last read:
+        # a usage report for a request read before such a commit describes a history
+        # that no longer exists.
         self._generation = self._read_generation = 0
         self._commit_when_ready = False  # the limit was crossed while preparing
         self._failures = 0
@@ -436,7 +437,6 @@ class AutoCompactStore(ContextStore):
             return False
         after = plan.estimate([*new_messages, *appended])
         self.compactions += 1
-        self._generation += 1
         self._failures = self._skip = 0
         self._anchor.rebase(after)
         # Could not get under the limit: wait for usage to grow past this point again.
@@ -538,7 +538,8 @@ class AutoCompactStore(ContextStore):
         if self._commit_when_ready:  # the limit was crossed meanwhile: commit now
             self._commit_when_ready = False
             self._prep.finish()
-            await self._trigger("usage", self._anchor.estimate)
+            if await self._trigger("usage", self._anchor.estimate):
+                self._generation += 1
 
     async def _discard(self, prepared: Prepared | None, why: str) -> None:
         """Report a prepared summary that was paid for and will never be used."""
