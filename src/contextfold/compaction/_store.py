@@ -55,10 +55,19 @@ class AutoCompactStore(ContextStore):
     failure is reported, and the next attempts back off (1, 2, 4 ... up to
     ``max_backoff`` skipped triggers). Cumulative token counts are never rewritten.
 
-    Stores implementing :class:`~contextfold.context.PrefixReplacing` (memory,
-    SQLite, PostgreSQL) commit with ``replace_prefix``, which only touches the
-    summarized snapshot, so appends from anywhere are kept. For other stores, appends
-    must go through this wrapper to be kept when they race with the splice.
+    Stores implementing :class:`~contextfold.context.SnapshotReplacing` (memory,
+    SQLite, PostgreSQL, Redis) commit with ``replace_snapshot``, a compare-and-swap that
+    only touches the summarized snapshot: appends from anywhere are kept, and a history
+    another process rewrote meanwhile is never overwritten (outcome ``conflict``). For
+    other stores, appends must go through this wrapper to be kept when they race with
+    the splice.
+
+    With ``prepare_threshold`` (0.6 of the window by default), crossing it starts one
+    background summary of a snapshot and returns at once; crossing :attr:`limit` then
+    commits it without a model call (outcome ``committed``, with ``waited_s``). A caller
+    waits for a summary still in preparation only past halfway from the limit to the
+    window's input budget; a prepared summary whose snapshot is no longer a prefix of
+    the history is discarded (outcome ``discarded``, with what it cost).
 
     Args:
         store: the store to wrap.
