@@ -58,13 +58,18 @@ Guarantees:
   with a JSON error body in the dialect's own shape.
 * Credentials are forwarded and used for summaries only; they are never logged,
   never put in a header or error, never stored (the cache holds summaries and
-  hashes). Hop-by-hop headers, ``Host`` and ``Content-Length`` are not forwarded.
+  hashes; a summary that repeats one has it redacted). Credentials are the values of
+  ``Authorization``, ``x-api-key``, ``api-key``, ``Cookie`` and of the headers named
+  in ``secret_headers``; they are scrubbed also where an upstream echoes them (in an
+  error, or at ``DEBUG`` in the SDKs' and ``httpx``'s logs). An upstream's own answer
+  is relayed as it is: its echo goes back only to the caller who sent the credential.
+  Hop-by-hop headers, ``Host`` and ``Content-Length`` are not forwarded.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -106,6 +111,7 @@ def create_app(
     target_ratio: float = 0.5,
     summary_max_retries: int = 2,
     timeout: float = 600.0,
+    secret_headers: Iterable[str] = (),
 ) -> Starlette:
     """The proxy as a Starlette (ASGI) application.
 
@@ -121,7 +127,9 @@ def create_app(
     share of the limit a fresh compaction aims for) and ``keep_recent`` are the
     options of :class:`~contextfold.compaction.AutoCompactStore`;
     ``summary_max_retries`` counts the summarizer's retries of transient errors and
-    ``timeout`` bounds each upstream read in seconds.
+    ``timeout`` bounds each upstream read in seconds. ``secret_headers`` names request
+    headers whose values are credentials too (a gateway's own key header, say), to be
+    scrubbed like ``Authorization``.
 
     The SQLite file is opened by the app's lifespan (or on the first request when the
     server runs no lifespan). Bad settings raise :class:`ValueError` here.
@@ -136,6 +144,8 @@ def create_app(
         raise ValueError(f"context_window must be at least 1024, got {context_window}")
     if summary_max_retries < 0:
         raise ValueError(f"summary_max_retries must be non-negative, got {summary_max_retries}")
+    if isinstance(secret_headers, str):
+        raise ValueError(f"secret_headers must be a list of header names, got {secret_headers!r}")
     for name, url in (
         ("upstream_openai", upstream_openai),
         ("upstream_anthropic", upstream_anthropic),
@@ -177,6 +187,7 @@ def create_app(
         summary_model=summary_model,
         context_window=context_window,
         summary_max_retries=summary_max_retries,
+        secret_headers=secret_headers,
     )
 
     @asynccontextmanager
