@@ -264,10 +264,13 @@ _LOGGER_PREFIXES = ("contextfold", "anthropic", "openai", "httpx", "httpcore", "
 # Loggers that may not exist yet when the first transport is made (created here, so
 # that the module which later asks for one gets the filtered logger).
 _KNOWN_LOGGERS = (
+    *(f"contextfold.{part}" for part in ("agent", "compaction", "manager", "proxy", "transports")),
     "anthropic._base_client",
     "openai._base_client",
     "httpx",
     "httpx2",
+    "uvicorn.error",
+    "uvicorn.access",
     *(
         f"{package}.{part}"
         for package in ("httpcore", "httpcore2")
