@@ -9,6 +9,8 @@ import logging
 from urllib.parse import quote, quote_plus
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from contextfold._secrets import (
     REDACTED,
@@ -195,3 +197,34 @@ def test_watching_does_not_outlive_the_holder() -> None:
         watch(Secrets([f"per-request-token-{i:04d}-abcdef"]))
     gc.collect()
     assert not any(v.startswith("per-request-token-") for v in _watched().values)
+
+
+_SECRET_CHARS = st.characters(min_codepoint=33, max_codepoint=0x2FF, exclude_characters="\x85\xa0")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    secret=st.text(_SECRET_CHARS, min_size=12, max_size=80),
+    before=st.text(max_size=60),
+    after=st.text(max_size=60),
+    cuts=st.lists(st.tuples(st.integers(1, 79), st.sampled_from([" ", "\n", "\r\n  ", "\t"]))),
+)
+def test_an_inserted_credential_never_survives(
+    secret: str, before: str, after: str, cuts: list[tuple[int, str]]
+) -> None:
+    echoed = secret
+    for at, space in sorted(cuts, reverse=True):  # whitespace wedged in anywhere
+        if at < len(echoed):
+            echoed = echoed[:at] + space + echoed[at:]
+    secrets = Secrets([secret])
+    clean = secrets.text(f"{before}{echoed}{after}")
+    assert secret not in "".join(clean.split())
+    assert secrets.text(clean) == clean  # idempotent: nothing left to find
+
+
+def test_a_short_toy_key_does_not_garble_the_logs(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    toy = watch(Secrets(["k", "Bearer x"]))
+    logging.getLogger("contextfold.proxy").info("kept a key-free line; x marks the spot")
+    assert "kept a key-free line; x marks the spot" in caplog.text
+    assert toy.text("k") == REDACTED  # errors still redact it

@@ -13,7 +13,7 @@ also catches as a backstop. What it finds:
 * the same values URL-encoded, JSON-escaped (``\\/`` too) and base64-encoded (values
   of 8 characters or more);
 * any stretch of 12 or more characters of those (a truncated echo, or a value cut by
-  markup), in texts up to 1 MiB (longer ones: whole values only);
+  markup);
 * all of it also when whitespace was inserted anywhere (an echo wrapped over lines).
 
 Every match, together with the whitespace inside it, becomes ``[REDACTED]``.
@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import bisect
 import json
 import logging
 import re
@@ -60,11 +59,16 @@ SECRET_HEADERS: Final = frozenset(
 
 # Anthropic, OpenAI and look-alike keys, redacted even when no transport knows them.
 _KEY_PATTERN = re.compile(r"\b(?:sk|key)-[A-Za-z0-9_\-*.]{8,}")
-_NON_SPACE = re.compile(r"\S+")
 _AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "apikey", "key"})
 _FRAGMENT = 12  # the shortest stretch of a secret redacted on its own
+# Every 12-character stretch of a text holds the 6 characters at some position that
+# is a multiple of 7: only those are looked up among the secrets' 6-character pieces,
+# and the stretches around a hit are then checked (cost: len(text) / 7 set lookups,
+# however many secrets are known).
+_ANCHOR = 6
+_STRIDE = _FRAGMENT - _ANCHOR + 1
+_BLOCK = 1024  # characters counted at once when mapping a match back into the text
 _ENCODED_MIN = 8  # shorter values are not also searched for in encoded forms
-_FRAGMENT_SCAN_LIMIT = 1 << 20
 
 
 def _credential_forms(value: str) -> set[str]:
@@ -107,9 +111,11 @@ class Secrets:
     identity: each holder keeps its own.
     """
 
-    __slots__ = ("__weakref__", "_fragments", "_long", "_short", "_values")
+    __slots__ = ("__weakref__", "_anchors", "_fragments", "_short", "_values")
 
-    def __init__(self, values: Iterable[str | None] = ()) -> None:
+    def __init__(self, values: Iterable[str | None] = (), *, min_length: int = 1) -> None:
+        """``min_length``: shorter forms (values, or credentials found inside them) are
+        not looked for."""
         given = {v.strip() for v in values if v and v.strip()}
         forms: set[str] = set()
         for value in given:
@@ -117,16 +123,16 @@ class Secrets:
                 forms.add(form)
                 forms.update(_encoded_forms(form))
         # Whitespace is ignored when matching, so it is dropped from the forms too.
-        flat = {"".join(form.split()) for form in forms} - {""}
+        flat = {f for f in ("".join(form.split()) for form in forms) if len(f) >= min_length}
         self._values: frozenset[str] = frozenset(given)
-        self._short = sorted((f for f in flat if len(f) <= _FRAGMENT), key=len, reverse=True)
+        long = [form for form in flat if len(form) > _FRAGMENT]
+        self._short = [form for form in flat if len(form) <= _FRAGMENT]
         self._fragments = {
-            form[i : i + _FRAGMENT]
-            for form in flat
-            if len(form) > _FRAGMENT
-            for i in range(len(form) - _FRAGMENT + 1)
+            form[i : i + _FRAGMENT] for form in long for i in range(len(form) - _FRAGMENT + 1)
         }
-        self._long = sorted((f for f in flat if len(f) > _FRAGMENT), key=len, reverse=True)
+        self._anchors = {
+            form[i : i + _ANCHOR] for form in long for i in range(len(form) - _ANCHOR + 1)
+        }
 
     @property
     def values(self) -> frozenset[str]:
@@ -147,7 +153,9 @@ class Secrets:
         (``sk-...``) too unless ``key_like=False`` (for content, such as a summary)."""
         if self._values and text:
             text = self._redact_known(text)
-        return _KEY_PATTERN.sub(REDACTED, text) if key_like else text
+        if key_like and ("sk-" in text or "key-" in text):
+            return _KEY_PATTERN.sub(REDACTED, text)
+        return text
 
     def value(self, value: object) -> object:
         """A JSON-like ``value`` with :meth:`text` applied to every string, keys included."""
@@ -160,47 +168,33 @@ class Secrets:
         return value
 
     def _redact_known(self, text: str) -> str:
-        runs = [(m.start(), m.group()) for m in _NON_SPACE.finditer(text)]
-        flat = "".join(run for _, run in runs)
-        spans = self._spans(flat)
+        spans = self._spans("".join(text.split()))
         if not spans:
             return text
-        # Map positions in ``flat`` back to ``text``: run k starts at offsets[k] in flat.
-        offsets: list[int] = []
-        total = 0
-        for _, run in runs:
-            offsets.append(total)
-            total += len(run)
-
-        def where(index: int) -> int:
-            k = bisect.bisect_right(offsets, index) - 1
-            return runs[k][0] + index - offsets[k]
-
+        ends = _positions(text, [i for span in spans for i in (span[0], span[1] - 1)])
         out: list[str] = []
         done = 0
-        for start, end in spans:
-            begin, stop = where(start), where(end - 1) + 1
+        for begin, last in zip(ends[::2], ends[1::2], strict=True):
             out += [text[done:begin], REDACTED]
-            done = stop
+            done = last + 1
         out.append(text[done:])
         return "".join(out)
 
     def _spans(self, flat: str) -> list[tuple[int, int]]:
         """Merged ``[start, end)`` ranges of ``flat`` that are (parts of) secrets."""
         marks: list[tuple[int, int]] = []
-        exact = self._short if len(flat) <= _FRAGMENT_SCAN_LIMIT else self._short + self._long
-        for form in exact:
+        for form in self._short:
             at = flat.find(form)
             while at != -1:
                 marks.append((at, at + len(form)))
                 at = flat.find(form, at + 1)
-        if self._fragments and len(flat) <= _FRAGMENT_SCAN_LIMIT:
-            grams = self._fragments
-            marks += [
-                (i, i + _FRAGMENT)
-                for i in range(len(flat) - _FRAGMENT + 1)
-                if flat[i : i + _FRAGMENT] in grams
-            ]
+        anchors, fragments = self._anchors, self._fragments
+        if anchors:
+            for at in range(0, len(flat) - _ANCHOR + 1, _STRIDE):
+                if flat[at : at + _ANCHOR] in anchors:
+                    for i in range(max(0, at + _ANCHOR - _FRAGMENT), at + 1):
+                        if flat[i : i + _FRAGMENT] in fragments:
+                            marks.append((i, i + _FRAGMENT))
         marks.sort()
         merged: list[tuple[int, int]] = []
         for start, end in marks:
@@ -209,6 +203,27 @@ class Secrets:
             else:
                 merged.append((start, end))
         return merged
+
+
+def _positions(text: str, wanted: list[int]) -> list[int]:
+    """Where in ``text`` its non-whitespace characters number ``wanted`` (ascending) are."""
+    out: list[int] = []
+    seen = 0  # non-whitespace characters before ``start``
+    for start in range(0, len(text), _BLOCK):
+        block = text[start : start + _BLOCK]
+        size = sum(map(len, block.split()))
+        if seen + size <= wanted[len(out)]:
+            seen += size
+            continue
+        for offset, char in enumerate(block):
+            if char.isspace():
+                continue
+            while len(out) < len(wanted) and wanted[len(out)] == seen:
+                out.append(start + offset)
+            if len(out) == len(wanted):
+                return out
+            seen += 1
+    return out
 
 
 def header_secrets(
@@ -277,6 +292,7 @@ _KNOWN_LOGGERS = (
         for part in ("connection", "connection_pool", "http11", "http2", "proxy", "socks")
     ),
 )
+_LOG_MIN_LENGTH = 8
 _live: weakref.WeakSet[Secrets] = weakref.WeakSet()
 _lock = threading.Lock()
 _union: tuple[frozenset[int], Secrets] = (frozenset(), Secrets())
@@ -284,7 +300,12 @@ _union: tuple[frozenset[int], Secrets] = (frozenset(), Secrets())
 
 def watch(secrets: Secrets) -> Secrets:
     """Keep ``secrets`` out of the log records of the libraries named in the module
-    doc for as long as ``secrets`` is alive; returns it. Idempotent."""
+    doc for as long as ``secrets`` is alive; returns it. Idempotent.
+
+    Only forms of 8 characters or more are looked for in logs: a shorter "key" (a
+    test's ``api_key="k"``, a caller's ``Bearer x``) is no real credential, and
+    redacting it would garble every record while it lives (errors still redact it).
+    """
     if secrets:
         with _lock:
             _live.add(secrets)
@@ -299,7 +320,8 @@ def _watched() -> Secrets:
         live = list(_live)
         ids = frozenset(id(s) for s in live)
         if ids != _union[0]:
-            _union = (ids, Secrets(v for s in live for v in s.values))
+            values = (v for s in live for v in s.values)
+            _union = (ids, Secrets(values, min_length=_LOG_MIN_LENGTH))
         return _union[1]
 
 

@@ -207,7 +207,7 @@ async def test_an_echoed_credential_reaches_no_error_chain_or_log(
     assert_logs_clean(caplog, case.secrets)
     assert "[REDACTED]" in str(exc)  # the echo did come back, scrubbed
     assert exc.status == status
-    assert exc.request_id == "[REDACTED]"  # echoed too; a real id is kept (test_sdk.py)
+    assert exc.request_id == "[REDACTED]"  # echoed too (a real one is kept: see below)
     if status == 503:
         assert "retry 1 of 1" in caplog.text
 
@@ -257,3 +257,19 @@ async def test_a_failed_compaction_reports_no_credential(
 
 def stored_files(folder: Path) -> dict[str, bytes]:
     return {f.name: f.read_bytes() for f in folder.iterdir()}
+
+
+@pytest.mark.parametrize("case", [CASES[1], CASES[5]], ids=[CASES[1].id, CASES[5].id])
+async def test_an_error_keeps_the_providers_request_id(case: Case, policy: RetryPolicy) -> None:
+    # The SDK's exception is no longer chained: its request id travels on ours.
+    base, path = case.url
+    payload = {"error": {"type": "invalid_request_error", "message": "max_tokens: too large"}}
+    headers = {"request-id": "req_011CUa7x", "x-request-id": "req_011CUa7x"}
+    with respx.mock(base_url=base) as router:
+        router.post(path).respond(400, json=payload, headers=headers)
+        with pytest.raises(TransportError) as caught:
+            await case.make(policy).complete([Message.user("Hi")])
+    assert caught.value.request_id == "req_011CUa7x"
+    assert caught.value.status == 400
+    assert caught.value.body in (payload, payload["error"])  # the OpenAI SDK unwraps it
+    assert "max_tokens: too large" in str(caught.value)
