@@ -273,3 +273,51 @@ async def test_an_error_keeps_the_providers_request_id(case: Case, policy: Retry
     assert caught.value.status == 400
     assert caught.value.body in (payload, payload["error"])  # the OpenAI SDK unwraps it
     assert "max_tokens: too large" in str(caught.value)
+
+
+def _error_event(provider: str, secret: str) -> bytes:
+    """A 200 event stream that starts a reply, then fails with an error event echoing ``secret``."""
+    message = f"overloaded while serving {secret}"
+    if provider == "anthropic":
+        start = {
+            "type": "message_start",
+            "message": {
+                "id": "msg_1",
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-haiku-4-5",
+                "content": [],
+                "stop_reason": None,
+                "stop_sequence": None,
+                "usage": {"input_tokens": 5, "output_tokens": 0},
+            },
+        }
+        error = {"type": "error", "error": {"type": "overloaded_error", "message": message}}
+        return (
+            f"event: message_start\ndata: {json.dumps(start)}\n\n"
+            f"event: error\ndata: {json.dumps(error)}\n\n"
+        ).encode()
+    return (
+        f"data: {json.dumps({'error': {'message': message, 'type': 'server_error'}})}\n\n".encode()
+    )
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+async def test_an_error_event_inside_a_stream_is_scrubbed(
+    case: Case, caplog: pytest.LogCaptureFixture
+) -> None:
+    debug_logging(caplog)
+    base, path = case.url
+    secret = case.secrets[0]
+    reply = httpx.Response(
+        200,
+        content=_error_event(case.provider, secret),
+        headers={"content-type": "text/event-stream"},
+    )
+    with respx.mock(base_url=base) as router:
+        router.post(path).mock(return_value=reply)
+        with pytest.raises(TransportError) as caught:
+            await call_model(case.make(RetryPolicy(max_attempts=1)), "stream")
+    assert_exception_clean(caught.value, case.secrets)
+    assert_logs_clean(caplog, case.secrets)
+    assert "[REDACTED]" in str(caught.value)
