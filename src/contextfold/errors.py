@@ -2,13 +2,15 @@
 
 Every error the library raises on purpose derives from :class:`ContextfoldError`.
 Provider SDK and HTTP exceptions are translated at the transport boundary
-(``raise Mapped(...) from exc``), so callers never need to import an SDK to catch
-a failure. Errors that report invalid input also derive from :class:`ValueError`.
+(``raise Mapped(...) from None``: the SDK's exception holds the request and its
+credentials, so it is not chained; the status, body and request id are carried
+over, scrubbed), so callers never need to import an SDK to catch a failure.
+Errors that report invalid input also derive from :class:`ValueError`.
 
 ::
 
     ContextfoldError
-    ├── TransportError                 a model call failed (.provider .model .status .body)
+    ├── TransportError                 a model call failed (.status .body .request_id .model)
     │   ├── AuthenticationError        401/403: the API key is missing or wrong
     │   ├── BadRequestError            400/404/422: the request itself is wrong; not retried
     │   │   └── ContextOverflowError   the prompt is longer than the model's window
@@ -70,7 +72,11 @@ class TransportError(ContextfoldError):
     """A model call failed.
 
     ``status`` is the HTTP status when there was one, ``body`` the provider's error
-    payload (never containing credentials), ``provider`` and ``model`` say where.
+    payload, ``request_id`` the provider's id of the failed request (quote it to its
+    support), ``provider`` and ``model`` say where. None of them, nor the message,
+    holds a credential; and an error raised by a transport in place of an SDK's or
+    ``httpx``'s exception does not chain that exception (it carries the request, and
+    with it the credentials).
     """
 
     def __init__(
@@ -81,6 +87,7 @@ class TransportError(ContextfoldError):
         model: str | None = None,
         status: int | None = None,
         body: Any = None,
+        request_id: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -88,6 +95,7 @@ class TransportError(ContextfoldError):
         self.model = model
         self.status = status
         self.body = body
+        self.request_id = request_id
 
 
 class AuthenticationError(TransportError):

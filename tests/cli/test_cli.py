@@ -463,7 +463,10 @@ def test_serve_starts_the_proxy_on_localhost(tmp_path: Path) -> None:
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     proc = subprocess.Popen(
-        [CLI, "serve", "--port", str(port), "--db", str(tmp_path / "cache.db")],
+        [
+            *(CLI, "serve", "--port", str(port), "--db", str(tmp_path / "cache.db")),
+            *("--secret-header", "x-portkey-api-key", "--secret-header", "x-tenant-token"),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

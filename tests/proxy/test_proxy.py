@@ -810,11 +810,11 @@ async def test_summaries_use_only_the_callers_credentials(
         assert "x-api-key" not in seen.headers
 
 
-async def test_the_proxy_scrubs_the_callers_token_where_the_transport_does_not(
+async def test_the_proxy_scrubs_the_callers_bearer_token(
     app: Starlette, upstream: Upstream, caplog: pytest.LogCaptureFixture
 ) -> None:
-    # An OAuth bearer token is no SDK api_key: the transport cannot know it is secret,
-    # so only the proxy's own redaction keeps the upstream's echo of it out.
+    # An OAuth bearer token is no SDK api_key and does not look like a key: it is
+    # known as the caller's credential, by value (tests/test_secret_leaks.py goes further).
     token = "client-oauth-SECRET-4d3c2b1a"
     upstream.fail_summary = (401, {"error": {"message": f"token {token} has expired"}})
     async with local(app) as client:
@@ -824,7 +824,7 @@ async def test_the_proxy_scrubs_the_callers_token_where_the_transport_does_not(
             headers={"authorization": f"Bearer {token}"},
         )
     error = reply.headers["x-contextfold-error"]
-    assert "token [redacted] has expired" in error
+    assert "token [REDACTED] has expired" in error
     assert token not in error
     assert token not in caplog.text
     assert "summarization failed" in caplog.text

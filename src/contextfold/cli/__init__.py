@@ -138,6 +138,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--upstream-openai", metavar="URL", help="OpenAI-compatible upstream")
     serve.add_argument("--upstream-anthropic", metavar="URL", help="Anthropic upstream")
     serve.add_argument("--db", metavar="PATH", help="summary cache database")
+    serve.add_argument(
+        "--secret-header",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="a request header holding a credential, scrubbed like Authorization (repeatable)",
+    )
     return parser
 
 
@@ -168,6 +175,8 @@ def _serve(args: argparse.Namespace) -> object:
     if args.db is not None:
         asyncio.run(_open_cache(Path(args.db)))
     options: dict[str, Any] = {"db_path": args.db}
+    if args.secret_header:
+        options["secret_headers"] = args.secret_header
     if args.upstream_openai:
         options["upstream_openai"] = args.upstream_openai
     if args.upstream_anthropic:

@@ -69,7 +69,12 @@ Guarantees:
   planning it forwards the original request instead.
 * Credentials are forwarded and used for summaries only; they are never logged,
   never put in a header or error, never stored (the cache holds summaries and
-  hashes). Hop-by-hop headers, ``Host`` and ``Content-Length`` are not forwarded.
+  hashes; a summary that repeats one has it redacted). Credentials are the values of
+  ``Authorization``, ``x-api-key``, ``api-key``, ``Cookie`` and of the headers named
+  in ``secret_headers``; they are scrubbed also where an upstream echoes them (in an
+  error, or at ``DEBUG`` in the SDKs' and ``httpx``'s logs). An upstream's own answer
+  is relayed as it is: its echo goes back only to the caller who sent the credential.
+  Hop-by-hop headers, ``Host`` and ``Content-Length`` are not forwarded.
 
 The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialects`
 (a request body as a conversation and back), :mod:`._compact` (the per-request plan),
@@ -82,7 +87,7 @@ everything below it (compaction, transports, formats, stores), never ``cli`` or
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -127,6 +132,7 @@ def create_app(
     target_ratio: float | None = None,
     summary_max_retries: int = 2,
     timeout: float = 600.0,
+    secret_headers: Iterable[str] = (),
 ) -> Starlette:
     """The proxy as a Starlette (ASGI) application.
 
@@ -143,7 +149,9 @@ def create_app(
     ``max_summary_tokens`` and ``target_ratio`` (the share of the limit a fresh
     compaction aims for), when given, override its fields;
     ``summary_max_retries`` counts the summarizer's retries of transient errors and
-    ``timeout`` bounds each upstream read in seconds.
+    ``timeout`` bounds each upstream read in seconds. ``secret_headers`` names request
+    headers whose values are credentials too (a gateway's own key header, say), to be
+    scrubbed like ``Authorization``.
 
     The SQLite file is opened by the app's lifespan (or on the first request when the
     server runs no lifespan). Bad settings raise :class:`ValueError` here.
@@ -162,6 +170,8 @@ def create_app(
         raise ValueError(f"context_window must be at least 1024, got {context_window}")
     if summary_max_retries < 0:
         raise ValueError(f"summary_max_retries must be non-negative, got {summary_max_retries}")
+    if isinstance(secret_headers, str):
+        raise ValueError(f"secret_headers must be a list of header names, got {secret_headers!r}")
     for name, url in (
         ("upstream_openai", upstream_openai),
         ("upstream_anthropic", upstream_anthropic),
@@ -190,6 +200,7 @@ def create_app(
         summary_model=summary_model,
         context_window=context_window,
         summary_max_retries=summary_max_retries,
+        secret_headers=secret_headers,
     )
 
     @asynccontextmanager

@@ -21,11 +21,12 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
-from contextfold.compaction._engine import Options, compact_history
+from contextfold._secrets import Secrets
+from contextfold.compaction._engine import CompactionResult, Options, compact_history
 from contextfold.compaction._summarizer import acknowledgement, render_summary_message
 from contextfold.errors import CompactionError, ContextfoldError
 from contextfold.messages import Message
@@ -113,14 +114,16 @@ class Planner:
         self,
         conv: Conversation,
         make_transport: Callable[[], CompletionTransport | None],
-        secrets: Sequence[str | None] = (),
+        secrets: Secrets | None = None,
     ) -> Plan:
-        """The plan for ``conv``; ``secrets`` are scrubbed from any error text it reports.
+        """The plan for ``conv``; ``secrets`` are scrubbed from any error text it reports
+        and from a summary before it is stored or sent.
 
         ``make_transport`` builds the summarizing transport (only when a summary must
         be made); ``None`` from it means the caller has no credentials to pay for one,
         and the request is forwarded unchanged, with :data:`NO_CREDENTIALS` as error.
         """
+        secrets = Secrets() if secrets is None else secrets
         history = conv.messages
         chain = conv.chain if conv.chain is not None else chain_hashes(conv.model, history)
         extra = _extra_tokens(conv, self.opts.counter)
@@ -157,7 +160,7 @@ class Planner:
         try:
             transport = make_transport()
         except (ContextfoldError, ValueError) as exc:
-            error = redact(f"{type(exc).__name__}: {exc}", secrets)
+            error = secrets.text(f"{type(exc).__name__}: {exc}")
             return Plan(None, chain[-1], before, before, error=error)
         if transport is None:
             return Plan(None, chain[-1], before, before, error=NO_CREDENTIALS)
@@ -215,7 +218,7 @@ class Planner:
         tokens: int,
         limit: int,
         transport: CompletionTransport,
-        secrets: Sequence[str | None],
+        secrets: Secrets,
     ) -> Plan:
         history = conv.messages
         counted = count_tokens(effective, self.opts.counter)
@@ -230,7 +233,7 @@ class Planner:
                 scale=scale,
             )
         except (ContextfoldError, ValueError) as exc:
-            error = redact(f"{type(exc).__name__}: {exc}", secrets)
+            error = secrets.text(f"{type(exc).__name__}: {exc}")
             logger.warning(
                 "summarization failed for a %s request (%s); forwarding it unchanged",
                 conv.model,
@@ -239,6 +242,7 @@ class Planner:
             return Plan(None, original[-1], before, before, error=error)
         if result is None:
             return Plan(None, original[-1], before, before)
+        result = _scrubbed(result, secrets)
         start = len(history) - result.kept_messages
         chain = chain_hashes(conv.model, history[:start])
         await self.cache.store(root, CachedSummary(chain[-1], start, result.summary))
@@ -276,12 +280,15 @@ def _latest(table: Mapping[str, _V], chain: Sequence[str]) -> tuple[str, _V] | N
     return None
 
 
-def redact(text: str, secrets: Iterable[str | None]) -> str:
-    """``text`` with every non-empty secret replaced by ``[redacted]``."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "[redacted]")
-    return text
+def _scrubbed(result: CompactionResult, secrets: Secrets) -> CompactionResult:
+    """``result`` with the caller's credentials redacted from its summary: the summary
+    is stored, and served to every caller whose history shares the prefix."""
+    summary = secrets.text(result.summary, key_like=False)
+    if summary == result.summary:
+        return result
+    made = render_summary_message(result.summary)
+    messages = [render_summary_message(summary) if m == made else m for m in result.messages]
+    return replace(result, summary=summary, messages=messages)
 
 
 def _summary_head(history: Sequence[Message], hit: CachedSummary) -> list[Message]:

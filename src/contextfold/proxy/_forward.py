@@ -4,7 +4,10 @@ Bodies are read up to a size limit; responses are relayed as raw bytes (the
 upstream is asked for ``identity`` encoding so the proxy can read the usage it
 reports without touching what the client receives). Credentials come in with the
 request, go out with the forwarded request and the summarizer's transport, and go
-nowhere else.
+nowhere else: while a request is handled, its credentials (and the values of the
+headers named in ``secret_headers``) are scrubbed from what the proxy reports and
+from the log records of the proxy, the SDKs and ``httpx`` (see
+:mod:`contextfold._secrets`).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import asyncio
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, cast
 
@@ -23,8 +26,9 @@ import openai
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
 
+from contextfold._secrets import Secrets, header_secrets, watch
 from contextfold.proxy._bound import SizeBound
-from contextfold.proxy._compact import Plan, Planner, redact
+from contextfold.proxy._compact import Plan, Planner
 from contextfold.proxy._dialects import (
     Dialect,
     SSEUsageScanner,
@@ -87,10 +91,10 @@ def _drop(headers: Iterable[tuple[bytes, bytes]], extra: frozenset[bytes]) -> Ra
     return [(n, v) for n, v in pairs if n not in _HOP_BY_HOP | extra | named]
 
 
-def _secrets(request: Request) -> list[str | None]:
-    """Every credential the request carries, to scrub from what the proxy reports."""
-    authorization = request.headers.get("authorization")
-    return [*_credentials(request), authorization, request.headers.get("api-key")]
+def _secrets(headers: Mapping[str, str], extra: Iterable[str]) -> Secrets:
+    """Every credential the request carries (its secret headers and those named in
+    ``extra``), watched in the logs while the result is alive."""
+    return watch(Secrets(header_secrets(headers.items(), extra)))
 
 
 def _credentials(request: Request) -> tuple[str | None, str | None]:
@@ -114,6 +118,7 @@ class Forwarder:
         summary_model: str | None,
         context_window: int | None,
         summary_max_retries: int,
+        secret_headers: Iterable[str] = (),
     ) -> None:
         self.client = client
         self.planner = planner
@@ -123,6 +128,7 @@ class Forwarder:
         self.summary_model = summary_model
         self.context_window = context_window
         self.summary_max_retries = summary_max_retries
+        self.secret_headers = frozenset(name.lower() for name in secret_headers)
         self.bound = SizeBound(planner.limit)
         self._started = False
         self._start_lock = asyncio.Lock()
@@ -259,7 +265,7 @@ class Forwarder:
         except Exception as exc:
             # A defect of the proxy's, not of the request: the promise holds that a
             # failed compaction forwards the original rather than failing the call.
-            secrets = _secrets(request)
+            secrets = _secrets(request.headers, self.secret_headers)
             log_unexpected(exc, f"compaction planning failed for a {dialect} request", secrets)
             reason = f"not compacted: internal error ({type(exc).__name__}); forwarded unchanged"
             forwarded, plan = raw, Plan.unchanged(reason)
@@ -277,7 +283,7 @@ class Forwarder:
         plan = await self.planner.plan(
             conv,
             lambda: self._transport(request, dialect, self.summary_model or model),
-            _secrets(request),
+            _secrets(request.headers, self.secret_headers),
         )
         if plan.body is None:
             return raw, plan
@@ -297,14 +303,14 @@ class Forwarder:
 
     # -- forwarding ----------------------------------------------------------------
 
-    def _report(self, plan: Plan, secrets: Iterable[str | None]) -> list[tuple[str, str]]:
+    def _report(self, plan: Plan, secrets: Secrets) -> list[tuple[str, str]]:
         headers = [("x-contextfold-compacted", "true" if plan.compacted else "false")]
         if plan.tokens_before is not None and plan.tokens_after is not None:
             headers.append(("x-contextfold-tokens-before", str(plan.tokens_before)))
             headers.append(("x-contextfold-tokens-after", str(plan.tokens_after)))
         headers.append(("x-contextfold-summary", plan.summary))
         if plan.error is not None:
-            text = _UNSAFE_HEADER_TEXT.sub(" ", redact(plan.error, secrets))
+            text = _UNSAFE_HEADER_TEXT.sub(" ", secrets.text(plan.error))
             # HTTP forbids a header value that starts or ends with whitespace
             headers.append(("x-contextfold-error", text[:_ERROR_HEADER_CHARS].strip()))
         return headers
@@ -312,6 +318,7 @@ class Forwarder:
     async def _forward(
         self, request: Request, dialect: Dialect, body: bytes, plan: Plan | None
     ) -> Response:
+        secrets = _secrets(request.headers, self.secret_headers)
         headers = _drop(request.headers.raw, frozenset({b"accept-encoding"}))
         headers.append((b"accept-encoding", b"identity"))
         try:
@@ -330,12 +337,12 @@ class Forwarder:
             )
         raw_out = _drop(reply.headers.raw, frozenset())
         if plan is not None:
-            raw_out += [(n.encode(), v.encode()) for n, v in self._report(plan, _secrets(request))]
+            raw_out += [(n.encode(), v.encode()) for n, v in self._report(plan, secrets)]
         record = plan is not None and reply.status_code < 300
         if reply.headers.get("content-type", "").startswith("text/event-stream"):
             scanner = SSEUsageScanner(dialect) if record else None
             response: Response = StreamingResponse(
-                self._relay(reply, scanner, plan, body), status_code=reply.status_code
+                self._relay(reply, scanner, plan, body, secrets), status_code=reply.status_code
             )
             response.raw_headers = raw_out
             return response
@@ -373,7 +380,9 @@ class Forwarder:
         scanner: SSEUsageScanner | None,
         plan: Plan | None,
         forwarded: bytes,
+        watched: Secrets,
     ) -> AsyncIterator[bytes]:
+        # ``watched`` is held until the stream ends: its log scrubbing lasts as long.
         try:
             async for chunk in reply.aiter_raw():
                 if scanner is not None:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import json
 import logging
 import traceback
-from collections.abc import Iterable
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
@@ -35,13 +34,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from contextfold.proxy._compact import redact
+from contextfold._secrets import Secrets, header_secrets
 from contextfold.proxy._dialects import Dialect, error_body
 from contextfold.proxy._routing import answer_dialect
 
 logger = logging.getLogger("contextfold.proxy")
-
-_SECRET_HEADERS = ("authorization", "proxy-authorization", "x-api-key", "api-key")
 
 
 def json_error(dialect: Dialect, status: int, message: str) -> Response:
@@ -53,20 +50,10 @@ def json_error(dialect: Dialect, status: int, message: str) -> Response:
     )
 
 
-def request_secrets(headers: Headers) -> list[str]:
-    """Every credential in ``headers``: whole header values and bare bearer tokens."""
-    found: list[str] = []
-    for name in _SECRET_HEADERS:
-        for value in headers.getlist(name):
-            scheme, _, token = value.partition(" ")
-            found += [value, token.strip()] if scheme.lower() == "bearer" else [value]
-    return [s for s in found if s]
-
-
-def log_unexpected(exc: BaseException, what: str, secrets: Iterable[str | None]) -> None:
+def log_unexpected(exc: BaseException, what: str, secrets: Secrets) -> None:
     """Log ``exc`` at ERROR with its traceback, every secret scrubbed from the whole text."""
     text = "".join(traceback.format_exception(exc))
-    logger.error("%s\n%s", what, redact(text, secrets))
+    logger.error("%s\n%s", what, secrets.text(text))
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -104,7 +91,7 @@ class SafetyNet:
         try:
             await self.app(scope, receive, watched)
         except Exception as exc:
-            secrets = request_secrets(Headers(scope=scope))
+            secrets = Secrets(header_secrets(Headers(scope=scope).items()))
             where = f"{scope.get('method')} {scope.get('path', '')!r}"
             log_unexpected(exc, f"unexpected error answering {where}", secrets)
             try:

@@ -3,18 +3,19 @@
 Both transports pull the status, the provider's error payload and the response
 headers out of their SDK's exception and hand them to :func:`status_error`, which
 picks the class (:class:`ContextOverflowError` before :class:`BadRequestError`,
-``Retry-After`` on 429/5xx, the env var to set on 401/403). Every text and payload
-goes through :func:`redact` first, so an API key echoed by a server never reaches an
-error, a log line or a stored record.
+``Retry-After`` on 429/5xx, the env var to set on 401/403). Every text, payload and
+request id goes through the transport's :class:`~contextfold._secrets.Secrets` first,
+so a credential echoed by a server never reaches an error, a log line or a stored
+record.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
+from contextfold._secrets import Secrets
 from contextfold.errors import (
     AuthenticationError,
     BadRequestError,
@@ -26,11 +27,7 @@ from contextfold.errors import (
 )
 from contextfold.transports._retry import parse_retry_after
 
-__all__ = ["Provider", "missing_key_error", "redact", "redact_text", "status_error"]
-
-# Anthropic, OpenAI and look-alike keys; real keys are also redacted by value.
-_KEY_PATTERN = re.compile(r"\b(?:sk|key)-[A-Za-z0-9_\-*.]{8,}")
-_REDACTED = "[REDACTED]"
+__all__ = ["Provider", "missing_key_error", "status_error"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,27 +38,7 @@ class Provider:
     label: str  # "Anthropic" / "OpenAI"
     env_var: str
     model: str
-    secrets: tuple[str, ...] = ()
-
-
-def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
-    """``text`` with every secret and key-like token replaced."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, _REDACTED)
-    return _KEY_PATTERN.sub(_REDACTED, text)
-
-
-def redact(value: object, secrets: Iterable[str] = ()) -> object:
-    """A JSON-like ``value`` with :func:`redact_text` applied to every string, recursively."""
-    keys = tuple(secrets)
-    if isinstance(value, str):
-        return redact_text(value, keys)
-    if isinstance(value, Mapping):
-        return {redact(k, keys): redact(v, keys) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [redact(v, keys) for v in value]
-    return value
+    secrets: Secrets = field(default_factory=Secrets)
 
 
 def missing_key_error(provider: Provider) -> AuthenticationError:
@@ -82,18 +59,24 @@ def status_error(
     body: Any,
     headers: Mapping[str, str] | None,
     overflow: bool,
+    request_id: str | None = None,
+    secrets: Secrets | None = None,
 ) -> TransportError:
     """The :mod:`contextfold.errors` exception for an HTTP error answer.
 
     ``error_type`` is the provider's own error kind (``"overloaded_error"``, ...),
     which decides when the status does not (an error event inside a 200 stream).
+    ``secrets`` (default: the provider's) are redacted from the message, the body and
+    the request id.
     """
-    message = redact_text(message, provider.secrets)
+    secrets = provider.secrets if secrets is None else secrets
+    message = secrets.text(message)
     kwargs: dict[str, Any] = {
         "provider": provider.name,
         "model": provider.model,
         "status": status,
-        "body": redact(body, provider.secrets),
+        "body": secrets.value(body),
+        "request_id": None if request_id is None else secrets.text(request_id),
     }
     where = f"{provider.label} API error {status or ''}".rstrip()
     if error_type:

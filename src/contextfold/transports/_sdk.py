@@ -10,13 +10,26 @@ through while a stream is being read, and the ``ValueError`` (``JSONDecodeError`
 a body that is not the JSON promised. A subclass says which SDK exceptions are which
 (:class:`SDKErrors`) and how to read that SDK's HTTP error answers
 (:meth:`SDKTransport._api_error`); the wire formats stay in the subclasses.
+
+Credentials: a transport knows every credential its client sends (the API key or
+bearer token, the values of the secret headers among the client's and the HTTP
+client's default headers, and those of the failed request itself) and scrubs them
+from every error it raises; the SDK's own exception is never chained, since it holds
+the request with its headers (see :mod:`contextfold._secrets`).
 """
 
 from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Iterator,
+)
 from contextlib import aclosing, contextmanager
 from dataclasses import dataclass, replace
 from types import TracebackType
@@ -24,6 +37,7 @@ from typing import ClassVar, Generic, Protocol, Self, TypeVar
 
 import httpx2
 
+from contextfold._secrets import Secrets, header_secrets, scrub_exception, watch
 from contextfold.errors import (
     ContextfoldError,
     ResponseFormatError,
@@ -31,7 +45,7 @@ from contextfold.errors import (
     TransportError,
     TransportTimeoutError,
 )
-from contextfold.transports._errors import Provider, redact_text
+from contextfold.transports._errors import Provider
 from contextfold.transports._retry import RetryPolicy
 from contextfold.transports.base import ModelInfo
 
@@ -80,25 +94,50 @@ class SDKTransport(ABC, Generic[ClientT]):
     _owns_client: bool
     _provider: Provider
 
-    def __init__(self, model: ModelInfo, *, retry: RetryPolicy | None, max_retries: int) -> None:
+    def __init__(
+        self,
+        model: ModelInfo,
+        *,
+        retry: RetryPolicy | None,
+        max_retries: int,
+        secret_headers: Iterable[str] = (),
+    ) -> None:
         self._model = model
         self.retry = retry or RetryPolicy(max_attempts=max_retries + 1)
+        if isinstance(secret_headers, str):
+            raise TypeError("secret_headers must be a collection of header names, not a str")
+        self._secret_headers = tuple(secret_headers)
 
     def _adopt(
-        self, client: ClientT, provider: Provider, *, injected: object | None, key: str | None
+        self,
+        client: ClientT,
+        provider: Provider,
+        *,
+        injected: object | None,
+        key: str | None,
+        http_client: object | None = None,
     ) -> None:
         """Use ``client``: configured from the caller's ``injected`` client, or built
-        with ``key``. Only a client built here is closed by :meth:`aclose`. The key in
-        use (the injected client's, or ``key``) is redacted from every error.
+        with ``key``. Only a client built here is closed by :meth:`aclose`.
+
+        Redacted from every error and log record: ``key``, the client's ``api_key``
+        and ``auth_token``, and the secret headers (``Authorization``, ``x-api-key``...
+        and the ``secret_headers`` named) among the SDK client's default headers and
+        the headers of its HTTP client (``http_client``, or the one inside it).
         """
-        if injected is not None:
-            found = getattr(injected, "api_key", None)
-            secrets: tuple[str, ...] = (found,) if isinstance(found, str) else ()
-        else:
-            secrets = (key,) if key else ()
+        values: list[str | None] = [key]
+        for source in (client, injected):
+            for name in ("api_key", "auth_token"):
+                found = getattr(source, name, None)
+                values.append(found if isinstance(found, str) else None)
+            values += header_secrets(_headers(source, "default_headers"), self._secret_headers)
+            # The SDK's HTTP client (a private attribute: read defensively).
+            inner = getattr(source, "_client", None)
+            values += header_secrets(_headers(inner, "headers"), self._secret_headers)
+        values += header_secrets(_headers(http_client, "headers"), self._secret_headers)
         self._client = client
         self._owns_client = injected is None
-        self._provider = replace(provider, secrets=secrets)
+        self._provider = replace(provider, secrets=watch(Secrets(values)))
 
     @property
     def model(self) -> ModelInfo:
@@ -132,9 +171,10 @@ class SDKTransport(ABC, Generic[ClientT]):
         the bare text of a body that is not JSON (a gateway's HTML page), which raises
         :class:`~contextfold.errors.ResponseFormatError` (not retried).
         """
-        async for attempt in self.retry.retrying():
-            with attempt, self._translated():
-                reply = await request()
+        with self._detached():
+            async for attempt in self.retry.retrying():
+                with attempt, self._translated():
+                    reply = await request()
         if not isinstance(reply, expected):
             raise self._unreadable(f"expected a JSON {expected.__name__}, got non-JSON text")
         return reply
@@ -159,16 +199,28 @@ class SDKTransport(ABC, Generic[ClientT]):
         def may_retry() -> bool:
             return retry_after_output or not emitted
 
-        async for trial in self.retry.retrying(allowed=may_retry):
-            with trial, self._translated():
-                async with aclosing(attempt()) as items:
-                    async for item in items:
-                        if isinstance(item, str):
-                            emitted = True
-                            yield item
-                        else:
-                            final = item
+        with self._detached():
+            async for trial in self.retry.retrying(allowed=may_retry):
+                with trial, self._translated():
+                    async with aclosing(attempt()) as items:
+                        async for item in items:
+                            if isinstance(item, str):
+                                emitted = True
+                                yield item
+                            else:
+                                final = item
         yield final
+
+    @contextmanager
+    def _detached(self) -> Iterator[None]:
+        """Scrub a :mod:`contextfold.errors` exception leaving the transport, and cut
+        its chain: Python links the SDK exception it replaced as ``__context__``
+        whenever it is raised while that one is handled, retries included."""
+        try:
+            yield
+        except ContextfoldError as exc:
+            scrub_exception(exc, self._provider.secrets)
+            raise
 
     @contextmanager
     def _translated(self) -> Iterator[None]:
@@ -185,9 +237,13 @@ class SDKTransport(ABC, Generic[ClientT]):
         except ContextfoldError:
             raise
         except (self._errors.base, httpx2.HTTPError, ValueError) as exc:
-            raise self._translate(exc) from exc
+            secrets = self._provider.secrets | Secrets(
+                header_secrets(_request_headers(exc), self._secret_headers)
+            )
+            raise scrub_exception(self._translate(exc, secrets), secrets) from None
 
-    def _translate(self, exc: Exception) -> TransportError:
+    def _translate(self, exc: Exception, secrets: Secrets) -> TransportError:
+        """The error for ``exc``; ``secrets``: every credential of the failed request."""
         name, model, label = self._provider.name, self._model.name, self._provider.label
         if isinstance(exc, (self._errors.timeout, httpx2.TimeoutException)):
             return TransportTimeoutError(
@@ -203,11 +259,11 @@ class SDKTransport(ABC, Generic[ClientT]):
                 provider=name,
                 model=model,
             )
-        mapped = self._api_error(exc)
+        mapped = self._api_error(exc, secrets)
         if mapped is not None:
             return mapped
         if isinstance(exc, ValueError):
-            return self._unreadable(redact_text(str(exc), self._provider.secrets))
+            return self._unreadable(secrets.text(str(exc)))
         return self._unreadable(type(exc).__name__)
 
     def _unreadable(self, why: str) -> ResponseFormatError:
@@ -219,5 +275,25 @@ class SDKTransport(ABC, Generic[ClientT]):
         )
 
     @abstractmethod
-    def _api_error(self, exc: Exception) -> TransportError | None:
-        """The error for an SDK exception that carries the API's answer, else ``None``."""
+    def _api_error(self, exc: Exception, secrets: Secrets) -> TransportError | None:
+        """The error for an SDK exception that carries the API's answer, else ``None``;
+        ``secrets`` are redacted from everything it takes from the answer."""
+
+
+def _headers(source: object, attribute: str) -> list[tuple[str, str]]:
+    """The ``(name, value)`` pairs of ``source.<attribute>`` if it is a header mapping."""
+    headers = getattr(source, attribute, None)
+    items = getattr(headers, "items", None)
+    if not callable(items):
+        return []
+    return [(k, v) for k, v in items() if isinstance(k, str) and isinstance(v, str)]
+
+
+def _request_headers(exc: BaseException) -> list[tuple[str, str]]:
+    """The headers of the request ``exc`` failed on (the SDKs' and ``httpx``'s errors
+    carry it), so credentials added per request are known too."""
+    try:
+        request = getattr(exc, "request", None)
+    except RuntimeError:  # httpx: ".request" of an error raised without one
+        return []
+    return _headers(request, "headers")

@@ -19,12 +19,13 @@ adds cache reads and writes back to the uncached input. Failures are retried by
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Sequence
 from typing import Any
 
 import anthropic
 import httpx2
 
+from contextfold._secrets import Secrets
 from contextfold.blocks import ContentBlock
 from contextfold.errors import ResponseFormatError, TransportConnectionError, TransportError
 from contextfold.formats import from_anthropic, to_anthropic
@@ -89,6 +90,7 @@ class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
         cache: bool = True,
         max_retries: int = 3,
         retry: RetryPolicy | None = None,
+        secret_headers: Iterable[str] = (),
     ) -> None:
         info = lookup_model(
             model, context_window=context_window, max_output_tokens=max_output_tokens
@@ -100,7 +102,7 @@ class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
             )
         self.thinking = thinking
         self.cache = cache
-        super().__init__(info, retry=retry, max_retries=max_retries)
+        super().__init__(info, retry=retry, max_retries=max_retries, secret_headers=secret_headers)
         self._timeout_set = timeout is not None
         options: dict[str, Any] = {} if timeout is None else {"timeout": timeout}
         provider = Provider("anthropic", "Anthropic", "ANTHROPIC_API_KEY", model)
@@ -120,7 +122,7 @@ class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
         built = anthropic.AsyncAnthropic(
             api_key=key, base_url=base_url, http_client=http_client, max_retries=0, **options
         )
-        self._adopt(built, provider, injected=None, key=key)
+        self._adopt(built, provider, injected=None, key=key, http_client=http_client)
 
     def request_params(
         self,
@@ -256,7 +258,7 @@ class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
             reply.model,
         )
 
-    def _api_error(self, exc: Exception) -> TransportError | None:
+    def _api_error(self, exc: Exception, secrets: Secrets) -> TransportError | None:
         if not isinstance(exc, anthropic.APIStatusError):
             return None
         error = exc.body.get("error") if isinstance(exc.body, dict) else None
@@ -272,6 +274,8 @@ class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
             headers=dict(exc.response.headers),
             overflow=exc.status_code in (200, 400, 413)
             and any(marker in normalized for marker in _OVERFLOW_MARKERS),
+            request_id=exc.request_id,
+            secrets=secrets,
         )
 
 

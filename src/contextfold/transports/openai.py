@@ -22,7 +22,7 @@ Usage: ``prompt_tokens`` already includes cached tokens; ``cached_tokens`` becom
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +31,7 @@ import openai
 from openai.types import CompletionUsage
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
+from contextfold._secrets import Secrets
 from contextfold.blocks import ContentBlock, TextBlock, ThinkingBlock
 from contextfold.errors import ResponseFormatError, TransportError
 from contextfold.formats import parse_openai_tool_call, to_openai
@@ -98,13 +99,14 @@ class OpenAITransport(SDKTransport[openai.AsyncOpenAI]):
         context_window: int | None = None,
         max_retries: int = 3,
         retry: RetryPolicy | None = None,
+        secret_headers: Iterable[str] = (),
     ) -> None:
         info = lookup_model(
             model, context_window=context_window, max_output_tokens=max_output_tokens
         )
         known = any(model == key or model.startswith(key + "-") for key in MODEL_REGISTRY)
         self.send_max_tokens = known or max_output_tokens is not None
-        super().__init__(info, retry=retry, max_retries=max_retries)
+        super().__init__(info, retry=retry, max_retries=max_retries, secret_headers=secret_headers)
         provider = Provider("openai", "OpenAI", "OPENAI_API_KEY", model)
         if client is not None:
             self._adopt(client.with_options(max_retries=0), provider, injected=client, key=None)
@@ -120,7 +122,7 @@ class OpenAITransport(SDKTransport[openai.AsyncOpenAI]):
             max_retries=0,
             **options,
         )
-        self._adopt(built, provider, injected=None, key=key)
+        self._adopt(built, provider, injected=None, key=key, http_client=http_client)
 
     def request_params(
         self,
@@ -223,7 +225,7 @@ class OpenAITransport(SDKTransport[openai.AsyncOpenAI]):
             else:
                 yield item.completion(self, item.usage, item.model, messages, tools, system)
 
-    def _api_error(self, exc: Exception) -> TransportError | None:
+    def _api_error(self, exc: Exception, secrets: Secrets) -> TransportError | None:
         if not isinstance(exc, openai.APIError):
             return None
         error = exc.body if isinstance(exc.body, dict) else {}
@@ -239,6 +241,8 @@ class OpenAITransport(SDKTransport[openai.AsyncOpenAI]):
             headers=dict(exc.response.headers) if isinstance(exc, openai.APIStatusError) else None,
             overflow=status in (None, 400, 413)
             and any(m in f"{code} {message}".lower() for m in _OVERFLOW_MARKERS),
+            request_id=exc.request_id if isinstance(exc, openai.APIStatusError) else None,
+            secrets=secrets,
         )
 
 

@@ -1,0 +1,364 @@
+"""Credentials, and scrubbing them out of everything contextfold reports.
+
+A :class:`Secrets` holds the exact credential values one transport or one proxy
+request knows (API keys, bearer tokens, the values of ``Authorization``,
+``x-api-key`` and other secret headers) and redacts them from text, from JSON-like
+payloads and from exceptions. It matches by value, not by look: a bearer token such
+as ``hunter2-bearer-XYZ`` is found as surely as an ``sk-...`` key, which a pattern
+also catches as a backstop. What it finds:
+
+* each value as given, and the credential inside an ``Authorization`` value
+  (``Bearer T`` -> ``T``; ``Basic B`` -> ``B``, the decoded ``user:password`` and the
+  password);
+* the same values URL-encoded, JSON-escaped (``\\/`` too) and base64-encoded (values
+  of 8 characters or more);
+* any stretch of 12 or more characters of those (a truncated echo, or a value cut by
+  markup);
+* all of it also when whitespace was inserted anywhere (an echo wrapped over lines).
+
+Every match, together with the whitespace inside it, becomes ``[REDACTED]``.
+:func:`scrub_exception` applies the same to an exception's ``args``, attributes and
+``__notes__`` and detaches its ``__cause__``/``__context__`` chain, which may hold an
+SDK exception carrying the request (and so the credentials) it failed on.
+
+Logs: while a :class:`Secrets` passed to :func:`watch` is alive, every record of the
+loggers under ``contextfold``, ``anthropic``, ``openai``, ``httpx``/``httpx2``,
+``httpcore``/``httpcore2`` and ``uvicorn`` is scrubbed of it by a filter on the logger
+that creates the record, before any handler (the user's included) sees it. The SDKs
+and ``httpcore`` log response headers at ``DEBUG``, where an upstream's echo of a
+credential would otherwise land.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import logging
+import re
+import threading
+import weakref
+from collections.abc import Iterable, Mapping
+from typing import Final
+from urllib.parse import quote, quote_plus
+
+__all__ = [
+    "REDACTED",
+    "SECRET_HEADERS",
+    "Secrets",
+    "header_secrets",
+    "scrub_exception",
+    "watch",
+]
+
+REDACTED: Final = "[REDACTED]"
+SECRET_HEADERS: Final = frozenset(
+    {"authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"}
+)
+"""Header names whose values are always credentials (compared lower-cased)."""
+
+# Anthropic, OpenAI and look-alike keys, redacted even when no transport knows them.
+_KEY_PATTERN = re.compile(r"\b(?:sk|key)-[A-Za-z0-9_\-*.]{8,}")
+_AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "apikey", "key"})
+_FRAGMENT = 12  # the shortest stretch of a secret redacted on its own
+# Every 12-character stretch of a text holds the 6 characters at some position that
+# is a multiple of 7: only those are looked up among the secrets' 6-character pieces,
+# and the stretches around a hit are then checked (cost: len(text) / 7 set lookups,
+# however many secrets are known).
+_ANCHOR = 6
+_STRIDE = _FRAGMENT - _ANCHOR + 1
+_BLOCK = 1024  # characters counted at once when mapping a match back into the text
+_ENCODED_MIN = 8  # shorter values are not also searched for in encoded forms
+
+
+def _credential_forms(value: str) -> set[str]:
+    """``value`` and the credentials inside it, if it is an ``Authorization`` value."""
+    forms = {value}
+    scheme, _, rest = value.partition(" ")
+    credential = rest.strip()
+    if not credential or scheme.lower() not in _AUTH_SCHEMES:
+        return forms
+    forms.add(credential)
+    if scheme.lower() == "basic":
+        try:
+            decoded = base64.b64decode(credential, validate=True).decode()
+        except (binascii.Error, UnicodeDecodeError):
+            return forms
+        user, _, password = decoded.partition(":")
+        forms.update((decoded, password or user))
+    return {form for form in forms if form}
+
+
+def _encoded_forms(value: str) -> set[str]:
+    if len(value) < _ENCODED_MIN:
+        return set()
+    escaped = json.dumps(value)[1:-1]
+    raw = value.encode()
+    return {
+        quote(value, safe=""),
+        quote_plus(value),
+        escaped,
+        escaped.replace("/", "\\/"),
+        base64.b64encode(raw).decode().rstrip("="),
+        base64.urlsafe_b64encode(raw).decode().rstrip("="),
+    }
+
+
+class Secrets:
+    """A set of credential values, and the redaction of them (see the module doc).
+
+    Empty and ``None`` values are ignored. Combine two with ``|``. Compared by
+    identity: each holder keeps its own.
+    """
+
+    __slots__ = ("__weakref__", "_anchors", "_fragments", "_short", "_values")
+
+    def __init__(self, values: Iterable[str | None] = (), *, min_length: int = 1) -> None:
+        """``min_length``: shorter forms (values, or credentials found inside them) are
+        not looked for."""
+        given = {v.strip() for v in values if v and v.strip()}
+        forms: set[str] = set()
+        for value in given:
+            for form in _credential_forms(value):
+                forms.add(form)
+                forms.update(_encoded_forms(form))
+        # Whitespace is ignored when matching, so it is dropped from the forms too.
+        flat = {f for f in ("".join(form.split()) for form in forms) if len(f) >= min_length}
+        self._values: frozenset[str] = frozenset(given)
+        long = [form for form in flat if len(form) > _FRAGMENT]
+        self._short = [form for form in flat if len(form) <= _FRAGMENT]
+        self._fragments = {
+            form[i : i + _FRAGMENT] for form in long for i in range(len(form) - _FRAGMENT + 1)
+        }
+        self._anchors = {
+            form[i : i + _ANCHOR] for form in long for i in range(len(form) - _ANCHOR + 1)
+        }
+
+    @property
+    def values(self) -> frozenset[str]:
+        """The credential values as given (stripped)."""
+        return self._values
+
+    def __bool__(self) -> bool:
+        return bool(self._values)
+
+    def __or__(self, other: Secrets) -> Secrets:
+        return Secrets([*self._values, *other._values])
+
+    def __repr__(self) -> str:
+        return f"Secrets(<{len(self._values)} value(s)>)"
+
+    def text(self, text: str, *, key_like: bool = True) -> str:
+        """``text`` with every known secret redacted, and every key-like token
+        (``sk-...``) too unless ``key_like=False`` (for content, such as a summary)."""
+        if self._values and text:
+            text = self._redact_known(text)
+        if key_like and ("sk-" in text or "key-" in text):
+            return _KEY_PATTERN.sub(REDACTED, text)
+        return text
+
+    def value(self, value: object) -> object:
+        """A JSON-like ``value`` with :meth:`text` applied to every string, keys included."""
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, Mapping):
+            return {self.value(k): self.value(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [self.value(v) for v in value]
+        return value
+
+    def _redact_known(self, text: str) -> str:
+        spans = self._spans("".join(text.split()))
+        if not spans:
+            return text
+        ends = _positions(text, [i for span in spans for i in (span[0], span[1] - 1)])
+        out: list[str] = []
+        done = 0
+        for begin, last in zip(ends[::2], ends[1::2], strict=True):
+            out += [text[done:begin], REDACTED]
+            done = last + 1
+        out.append(text[done:])
+        return "".join(out)
+
+    def _spans(self, flat: str) -> list[tuple[int, int]]:
+        """Merged ``[start, end)`` ranges of ``flat`` that are (parts of) secrets."""
+        marks: list[tuple[int, int]] = []
+        for form in self._short:
+            at = flat.find(form)
+            while at != -1:
+                marks.append((at, at + len(form)))
+                at = flat.find(form, at + 1)
+        anchors, fragments = self._anchors, self._fragments
+        if anchors:
+            for at in range(0, len(flat) - _ANCHOR + 1, _STRIDE):
+                if flat[at : at + _ANCHOR] in anchors:
+                    for i in range(max(0, at + _ANCHOR - _FRAGMENT), at + 1):
+                        if flat[i : i + _FRAGMENT] in fragments:
+                            marks.append((i, i + _FRAGMENT))
+        marks.sort()
+        merged: list[tuple[int, int]] = []
+        for start, end in marks:
+            if merged and start <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+            else:
+                merged.append((start, end))
+        return merged
+
+
+def _positions(text: str, wanted: list[int]) -> list[int]:
+    """Where in ``text`` its non-whitespace characters number ``wanted`` (ascending) are."""
+    out: list[int] = []
+    seen = 0  # non-whitespace characters before ``start``
+    for start in range(0, len(text), _BLOCK):
+        block = text[start : start + _BLOCK]
+        size = sum(map(len, block.split()))
+        if seen + size <= wanted[len(out)]:
+            seen += size
+            continue
+        for offset, char in enumerate(block):
+            if char.isspace():
+                continue
+            while len(out) < len(wanted) and wanted[len(out)] == seen:
+                out.append(start + offset)
+            if len(out) == len(wanted):
+                return out
+            seen += 1
+    return out
+
+
+def header_secrets(
+    headers: Iterable[tuple[str, str]] | Mapping[str, str] | None,
+    extra: Iterable[str] = (),
+) -> list[str]:
+    """The values of the secret headers among ``headers``.
+
+    Secret: the names in :data:`SECRET_HEADERS` and in ``extra`` (case-insensitive).
+    """
+    if headers is None:
+        return []
+    names = SECRET_HEADERS | {name.lower() for name in extra}
+    pairs = headers.items() if isinstance(headers, Mapping) else headers
+    return [value for name, value in pairs if name.lower() in names and isinstance(value, str)]
+
+
+def scrub_exception(exc: BaseException, secrets: Secrets) -> BaseException:
+    """``exc``, scrubbed in place, and with its cause and context chain detached.
+
+    Every string, list, tuple and mapping in ``exc.args``, in its instance attributes
+    and in ``__notes__`` goes through :meth:`Secrets.value` (key-like tokens are
+    redacted even when ``secrets`` is empty). The chain is detached rather than
+    scrubbed: the exceptions in it are often an SDK's or ``httpx``'s, which hold the
+    request with its credential headers as an object.
+    """
+    exc.args = tuple(_scrubbed(arg, secrets) for arg in exc.args)
+    for name, attribute in list(getattr(exc, "__dict__", {}).items()):
+        if name.startswith("__"):
+            continue
+        clean = _scrubbed(attribute, secrets)
+        if clean is not attribute:
+            setattr(exc, name, clean)
+    notes = getattr(exc, "__notes__", None)
+    if isinstance(notes, list):
+        exc.__notes__ = [secrets.text(n) if isinstance(n, str) else n for n in notes]
+    exc.__cause__ = None
+    exc.__context__ = None
+    exc.__suppress_context__ = True
+    return exc
+
+
+def _scrubbed(value: object, secrets: Secrets) -> object:
+    if isinstance(value, str | Mapping | list | tuple):
+        clean = secrets.value(value)
+        if isinstance(value, tuple) and isinstance(clean, list):
+            clean = tuple(clean)
+        return value if clean == value else clean
+    return value
+
+
+_LOGGER_PREFIXES = ("contextfold", "anthropic", "openai", "httpx", "httpcore", "uvicorn")
+# Loggers that may not exist yet when the first transport is made (created here, so
+# that the module which later asks for one gets the filtered logger).
+_KNOWN_LOGGERS = (
+    *(f"contextfold.{part}" for part in ("agent", "compaction", "manager", "proxy", "transports")),
+    "anthropic._base_client",
+    "openai._base_client",
+    "httpx",
+    "httpx2",
+    "uvicorn.error",
+    "uvicorn.access",
+    *(
+        f"{package}.{part}"
+        for package in ("httpcore", "httpcore2")
+        for part in ("connection", "connection_pool", "http11", "http2", "proxy", "socks")
+    ),
+)
+_LOG_MIN_LENGTH = 8
+_live: weakref.WeakSet[Secrets] = weakref.WeakSet()
+_lock = threading.Lock()
+_union: tuple[frozenset[int], Secrets] = (frozenset(), Secrets())
+
+
+def watch(secrets: Secrets) -> Secrets:
+    """Keep ``secrets`` out of the log records of the libraries named in the module
+    doc for as long as ``secrets`` is alive; returns it. Idempotent.
+
+    Only forms of 8 characters or more are looked for in logs: a shorter "key" (a
+    test's ``api_key="k"``, a caller's ``Bearer x``) is no real credential, and
+    redacting it would garble every record while it lives (errors still redact it).
+    """
+    if secrets:
+        with _lock:
+            _live.add(secrets)
+        _install()
+    return secrets
+
+
+def _watched() -> Secrets:
+    """Everything watched now, as one :class:`Secrets` (rebuilt when that changes)."""
+    global _union
+    with _lock:
+        live = list(_live)
+        ids = frozenset(id(s) for s in live)
+        if ids != _union[0]:
+            values = (v for s in live for v in s.values)
+            _union = (ids, Secrets(values, min_length=_LOG_MIN_LENGTH))
+        return _union[1]
+
+
+class _ScrubFilter(logging.Filter):
+    """Rewrites a record whose message, exception or stack text holds a secret."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        secrets = _watched()
+        try:
+            message = record.getMessage()
+        except Exception:  # a broken format: logging reports it itself, later
+            return True
+        clean = secrets.text(message)
+        if clean != message:
+            record.msg, record.args = clean, ()
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            clean = secrets.text(record.exc_text)
+            if clean != record.exc_text:
+                record.exc_text, record.exc_info = clean, None
+        if record.stack_info:
+            record.stack_info = secrets.text(record.stack_info)
+        return True
+
+
+_FILTER = _ScrubFilter()
+
+
+def _install() -> None:
+    """Put the filter on every matching logger (new ones appear as modules load)."""
+    for name in _KNOWN_LOGGERS:
+        logging.getLogger(name)
+    for name, logger in list(logging.Logger.manager.loggerDict.items()):
+        if not isinstance(logger, logging.Logger):  # a placeholder for a parent
+            continue
+        if name.split(".")[0].rstrip("2") not in _LOGGER_PREFIXES:
+            continue
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)

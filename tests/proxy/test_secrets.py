@@ -1,0 +1,269 @@
+"""The proxy in front of an upstream that echoes the caller's credentials back.
+
+The fake upstream repeats the ``Authorization`` / ``x-api-key`` / gateway-key values it
+receives in every response header, in a summary it is asked to write and, when told
+to fail, in its error. Whatever the proxy itself produces - its ``x-contextfold-*``
+headers, its log records at DEBUG (the proxy's, the summarizing transport's, the
+SDKs' and ``httpcore``'s), its SQLite summary cache - must not hold the credential.
+What the upstream answers the caller is relayed as it is: the echo goes back only to
+whoever sent the credential (checked below, so that the boundary is stated).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from starlette.applications import Starlette
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from contextfold.proxy import create_app
+from tests._leaks import (
+    ANTHROPIC_KEY,
+    BEARER,
+    JWT,
+    UUID,
+    assert_logs_clean,
+    debug_logging,
+    leaks_in_text,
+)
+from tests._proxy_upstream import Seen, Upstream, anthropic_history, openai_history
+from tests._raw_http import Served
+
+MODEL = "test-model"
+GATEWAY_HEADER = "x-portkey-api-key"
+GATEWAY_KEY = "pk-live-LEAKTEST-77c1e9-heron"
+SETTINGS: dict[str, Any] = {"context_window": 32_768, "threshold": 0.25}
+_CREDENTIAL_HEADERS = ("authorization", "x-api-key", "cookie", GATEWAY_HEADER)
+
+MakeApp = Callable[..., Awaitable[Starlette]]
+
+
+def _credentials(headers: dict[str, str]) -> list[str]:
+    return [
+        value.split(" ", 1)[-1] for name, value in headers.items() if name in _CREDENTIAL_HEADERS
+    ]
+
+
+class EchoingUpstream(Upstream):
+    """:class:`Upstream` that repeats the request's credentials wherever it can."""
+
+    async def _summary_reply(self, seen: Seen) -> tuple[int, dict[str, Any]] | str:
+        reply = await super()._summary_reply(seen)
+        if isinstance(reply, str):  # a summary that quotes the caller's key
+            quoted = f" The user's key is {' '.join(_credentials(seen.headers))}."
+            return reply.replace("</summary>", quoted + "</summary>")
+        return reply
+
+    def app(self) -> Starlette:
+        app = super().app()
+        app.add_middleware(_EchoHeaders)
+        return app
+
+
+class _EchoHeaders:
+    """ASGI middleware: every response carries the request's credentials in two headers."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
+        echoed = ", ".join(_credentials(headers)).encode()
+
+        async def send_echo(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                extra = [(b"x-echo", echoed), (b"request-id", echoed)]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_echo)
+
+
+def failing_with_echo(secret: str) -> tuple[int, dict[str, Any]]:
+    """A 503 whose message repeats ``secret``: as is, wrapped, URL-encoded."""
+    half = len(secret) // 2
+    message = (
+        f"upstream overloaded for {secret}; wrapped {secret[:half]}\n{secret[half:]}; "
+        f"encoded {secret.replace('-', '%2D')}"
+    )
+    return 503, {"type": "error", "error": {"type": "overloaded_error", "message": message}}
+
+
+@pytest.fixture
+def upstream() -> EchoingUpstream:
+    return EchoingUpstream()
+
+
+@pytest.fixture
+async def make_app(upstream: EchoingUpstream, tmp_path: Path) -> AsyncIterator[MakeApp]:
+    opened: list[tuple[Any, httpx2.AsyncClient]] = []
+
+    async def make(**overrides: Any) -> Starlette:
+        client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=upstream.app()))
+        app = create_app(
+            upstream_openai="http://upstream.test/v1",
+            upstream_anthropic="http://upstream.test",
+            db_path=tmp_path / "proxy.db",
+            http_client=client,
+            **{**SETTINGS, **overrides},
+        )
+        lifespan = app.router.lifespan_context(app)
+        await lifespan.__aenter__()
+        opened.append((lifespan, client))
+        return app
+
+    yield make
+    for lifespan, client in reversed(opened):
+        await lifespan.__aexit__(None, None, None)
+        await client.aclose()
+
+
+def local(app: ASGIApp) -> httpx2.AsyncClient:
+    return httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url="http://proxy.test")
+
+
+def stored(folder: Path) -> dict[str, bytes]:
+    return {f.name: f.read_bytes() for f in folder.iterdir()}
+
+
+def assert_nothing_stored(folder: Path, secrets: list[str]) -> None:
+    files = stored(folder)
+    assert "proxy.db" in files
+    for name, data in files.items():
+        for secret in secrets:
+            assert secret.encode() not in data, name
+
+
+def request_for(path: str) -> dict[str, Any]:
+    if path == "/v1/messages":
+        return {"model": MODEL, "max_tokens": 10, "messages": anthropic_history(24)}
+    return {"model": MODEL, "messages": openai_history(24)}
+
+
+CALLERS = [
+    pytest.param(
+        "/v1/messages", {"authorization": f"Bearer {BEARER}"}, BEARER, id="anthropic-oauth"
+    ),
+    pytest.param("/v1/messages", {"authorization": f"Bearer {JWT}"}, JWT, id="anthropic-jwt"),
+    pytest.param("/v1/messages", {"x-api-key": ANTHROPIC_KEY}, ANTHROPIC_KEY, id="anthropic-key"),
+    pytest.param(
+        "/v1/chat/completions", {"authorization": f"Bearer {UUID}"}, UUID, id="openai-uuid"
+    ),
+]
+
+
+@pytest.mark.parametrize(("path", "headers", "secret"), CALLERS)
+async def test_a_failed_summary_reports_no_credential(
+    make_app: MakeApp,
+    upstream: EchoingUpstream,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    path: str,
+    headers: dict[str, str],
+    secret: str,
+) -> None:
+    debug_logging(caplog)
+    # One retry: the transport's "retry 1 of 1" warning quotes the error too.
+    app = await make_app(summary_max_retries=1)
+    upstream.fail_summary = failing_with_echo(secret)
+    async with local(app) as client:
+        reply = await client.post(path, json=request_for(path), headers=headers)
+    assert reply.status_code == 200
+    assert len(upstream.summaries) == 2
+    for name, value in reply.headers.items():
+        if name.startswith("x-contextfold-"):
+            assert leaks_in_text(value, [secret]) == [], (name, value)
+    assert_logs_clean(caplog, [secret])
+    assert_nothing_stored(tmp_path, [secret])
+    assert "[REDACTED]" in reply.headers["x-contextfold-error"]
+    assert "retry 1 of 1" in caplog.text
+    assert "summarization failed" in caplog.text
+
+
+@pytest.mark.parametrize(("path", "headers", "secret"), CALLERS)
+async def test_a_summary_that_quotes_the_key_is_stored_without_it(
+    make_app: MakeApp,
+    upstream: EchoingUpstream,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    path: str,
+    headers: dict[str, str],
+    secret: str,
+) -> None:
+    debug_logging(caplog)
+    app = await make_app()
+    async with local(app) as client:
+        first = await client.post(path, json=request_for(path), headers=headers)
+        assert first.headers["x-contextfold-summary"] == "created"
+        # Another caller, same conversation: served the cached summary.
+        other = {"authorization": "Bearer someone-else-entirely-000"}
+        second = await client.post(path, json=request_for(path), headers=other)
+    assert second.headers["x-contextfold-summary"] == "cached"
+    forwarded = [seen.raw.decode() for seen in upstream.chats]
+    assert "The user's key is [REDACTED]." in forwarded[-1]
+    for raw in forwarded:
+        assert secret not in raw
+    assert_logs_clean(caplog, [secret])
+    assert_nothing_stored(tmp_path, [secret])
+
+
+async def test_the_upstreams_own_answer_is_relayed_as_it_is(
+    make_app: MakeApp, upstream: EchoingUpstream
+) -> None:
+    # The boundary: the proxy adds no credential, and hides none from their owner.
+    app = await make_app()
+    upstream.fail_chat = (401, {"error": {"message": f"bad token {BEARER}"}}, {})
+    async with local(app) as client:
+        reply = await client.post(
+            "/v1/chat/completions",
+            json={"model": MODEL, "messages": openai_history(1)},
+            headers={"authorization": f"Bearer {BEARER}"},
+        )
+    assert reply.status_code == 401
+    assert reply.json() == {"error": {"message": f"bad token {BEARER}"}}
+    assert reply.headers["x-echo"] == BEARER
+    assert BEARER not in json.dumps(
+        {k: v for k, v in reply.headers.items() if k.startswith("x-contextfold-")}
+    )
+
+
+async def test_secret_headers_named_by_the_operator_stay_out_of_debug_logs(
+    upstream: EchoingUpstream, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The upstream on a real socket: the proxy's httpcore logs its response headers
+    # (with the echo) at DEBUG. The caller reaches the proxy in-process, so that only
+    # the proxy's own records are captured (a caller's client logs what it receives).
+    debug_logging(caplog)
+    secrets = [GATEWAY_KEY, BEARER, "session-cookie-LEAKTEST-4242"]
+    headers = {
+        GATEWAY_HEADER: GATEWAY_KEY,
+        "authorization": f"Bearer {BEARER}",
+        "cookie": f"sid={secrets[2]}",
+    }
+    async with Served(upstream.app()) as up:
+        app = create_app(
+            upstream_openai=f"{up.url}/v1",
+            upstream_anthropic=up.url,
+            db_path=tmp_path / "proxy.db",
+            secret_headers=[GATEWAY_HEADER.upper()],
+            **SETTINGS,
+        )
+        async with app.router.lifespan_context(app), local(app) as client:
+            models = await client.get("/v1/models", headers=headers)
+            chat = await client.post(
+                "/v1/chat/completions", json=request_for("/v1/chat/completions"), headers=headers
+            )
+    assert models.status_code == chat.status_code == 200
+    assert chat.headers["x-contextfold-summary"] == "created"
+    assert upstream.seen[0].headers[GATEWAY_HEADER] == GATEWAY_KEY  # forwarded untouched
+    assert "receive_response_headers" in caplog.text  # httpcore's DEBUG trace was on
+    assert_logs_clean(caplog, secrets)
+    assert_nothing_stored(tmp_path, secrets)
