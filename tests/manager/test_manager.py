@@ -837,7 +837,8 @@ async def test_set_messages_validates_everything_before_replacing() -> None:
         ({"target_ratio": "half"}, "target_ratio"),
         ({"keep_recent": 0}, "keep_recent"),
         ({"cache_size": 0}, "cache_size"),
-        ({"transport": "gpt-4o"}, "CompletionTransport"),
+        ({"transport": 42}, "CompletionTransport"),
+        ({"transport": "gpt-4o"}, r"unknown transport 'gpt-4o'.*anthropic:<model>"),
         ({"hooks": object()}, "emit"),
     ],
 )
