@@ -198,7 +198,7 @@ class CompactingContextManager:
             cache_size=check_int("cache_size", cache_size, 1),
             max_backoff=self.max_backoff,
             target_ratio=self.target_ratio,
-            on_change=None if self._persistence is None else self._persistence.save_summary,
+            on_change=None if self._persistence is None else self._save_summary,
         )
         source = SummarizerSource(self._source, provider_lookup)
         self._views = ViewBuilder(
@@ -209,6 +209,13 @@ class CompactingContextManager:
         self._resumed = False
         self._prompt_factory: SystemPromptFactory | None = None
         self._closers: list[Callable[[], Awaitable[None]]] = []
+
+    async def _save_summary(self, entry: CachedSummary) -> None:
+        # Under the write lock: one manager never runs two store calls at once, so a
+        # store on a single connection (mount's) is safe.
+        if self._persistence is not None:
+            async with self._write_lock:
+                await self._persistence.save_summary(entry)
 
     @staticmethod
     def _summarizer_source(transport: object, summary_transport: object) -> TransportSpec:
