@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import TracebackType
@@ -14,10 +13,10 @@ from contextfold.compaction._settings import CompactionSettings, check_fraction,
 from contextfold.context import ContextStore
 from contextfold.manager._amplifier import with_system_prompt
 from contextfold.manager._budget import request_budget
-from contextfold.manager._history import CachedSummary, Snapshot, StoredHistory
+from contextfold.manager._history import StoredHistory
 from contextfold.manager._parts import MediaAwareCounter
-from contextfold.manager._persist import Persistence, settle
 from contextfold.manager._protocols import EventHooks
+from contextfold.manager._session import Session
 from contextfold.manager._summary import ViewSummarizer
 from contextfold.manager._transports import (
     MountedProvider,
@@ -191,31 +190,22 @@ class CompactingContextManager:
         )
         self._count = CachedMessageCounter(self._counter)
         self._history = StoredHistory(self._count.count_message)
-        self._persistence = None if store is None else Persistence(store)
         self._summarizer = ViewSummarizer(
             self._opts,
             self._count,
             cache_size=check_int("cache_size", cache_size, 1),
             max_backoff=self.max_backoff,
             target_ratio=self.target_ratio,
-            on_change=None if self._persistence is None else self._save_summary,
         )
+        self._session = Session(self._history, self._summarizer.cache, store)
+        if store is not None:
+            self._summarizer.on_change = self._session.save_summary
         source = SummarizerSource(self._source, provider_lookup)
         self._views = ViewBuilder(
             self._summarizer, source, self._count, self._counter, self.strategies
         )
-        self._write_lock = asyncio.Lock()
-        self._loaded = self._persistence is None
-        self._resumed = False
         self._prompt_factory: SystemPromptFactory | None = None
         self._closers: list[Callable[[], Awaitable[None]]] = []
-
-    async def _save_summary(self, entry: CachedSummary) -> None:
-        # Under the write lock: one manager never runs two store calls at once, so a
-        # store on a single connection (mount's) is safe.
-        if self._persistence is not None:
-            async with self._write_lock:
-                await self._persistence.save_summary(entry)
 
     @staticmethod
     def _summarizer_source(transport: object, summary_transport: object) -> TransportSpec:
@@ -254,27 +244,7 @@ class CompactingContextManager:
         :class:`~contextfold.errors.CorruptRecordError`) propagates and the next call
         tries again.
         """
-        if self._loaded:
-            return self._resumed
-        async with self._write_lock:
-            if self._loaded or self._persistence is None:
-                return self._resumed
-            dicts, summaries = await self._persistence.load()
-            self._history.adopt(self._history.replaced(dicts))
-            snapshot = self._history.snapshot()
-            for entry in summaries:
-                if _covers(entry, snapshot):
-                    self._summarizer.cache.store(entry)
-            self._resumed = bool(dicts)
-            self._loaded = True
-            if dicts:
-                logger.info(
-                    "resumed session %s: %d messages, %d cached summaries",
-                    self.session_id,
-                    len(dicts),
-                    len(summaries),
-                )
-            return self._resumed
+        return await self._session.load()
 
     async def add_message(self, message: dict[str, Any]) -> None:
         """Append one message (stored as a deep copy; written to the store first).
@@ -283,21 +253,11 @@ class CompactingContextManager:
         unknown ``role``, malformed content or ``tool_calls``, a tool result that
         answers no open tool call, or, with a store, a dict that is not JSON data.
         """
-        await self.load()
-        async with self._write_lock:
-            pending = self._history.prepare(message)
-            interrupted = False
-            if self._persistence is not None:
-                write = self._persistence.append(pending.stored, pending.length)
-                interrupted = await settle(write)
-            self._history.commit(pending)
-            self._resumed = False
-        if interrupted:
-            raise asyncio.CancelledError
+        await self._session.add(message)
 
     async def get_messages(self) -> list[dict[str, Any]]:
         """Every stored message, uncompacted (deep copies)."""
-        await self.load()
+        await self._session.load()
         return self._history.snapshot().copy_dicts()
 
     async def set_messages(self, messages: list[dict[str, Any]]) -> None:
@@ -307,38 +267,11 @@ class CompactingContextManager:
         cleared (the store holds the full history; a transcript may be filtered).
         Cached summaries of a prefix the new history still starts with stay usable.
         """
-        await self.load()
-        async with self._write_lock:
-            if self._resumed:
-                logger.info(
-                    "set_messages(%d messages) ignored: session %s was resumed from its store",
-                    len(messages),
-                    self.session_id,
-                )
-                return
-            fresh = self._history.replaced(messages)
-            interrupted = False
-            if self._persistence is not None:
-                snapshot = fresh.snapshot()
-                still = [e for e in self._summarizer.cache.entries() if _covers(e, snapshot)]
-                write = self._persistence.replace(snapshot.dicts, still)
-                interrupted = await settle(write)
-            self._history.adopt(fresh)
-        if interrupted:
-            raise asyncio.CancelledError
+        await self._session.replace(messages)
 
     async def clear(self) -> None:
         """Forget every message and every cached summary (in the store too)."""
-        await self.load()
-        async with self._write_lock:
-            interrupted = False
-            if self._persistence is not None:
-                interrupted = await settle(self._persistence.clear())
-            self._history.clear()
-            self._summarizer.clear()
-            self._resumed = False
-        if interrupted:
-            raise asyncio.CancelledError
+        await self._session.clear()
 
     async def set_system_prompt_factory(self, factory: SystemPromptFactory | None) -> None:
         """Build every request's system prompt with ``await factory()`` (``None``: stop).
@@ -430,8 +363,3 @@ class CompactingContextManager:
         else:
             wire = await self._views.build(snapshot, budget, threshold, provider, self.hooks)
         return wire if prompt is None else with_system_prompt(wire, prompt)
-
-
-def _covers(entry: CachedSummary, snapshot: Snapshot) -> bool:
-    """Whether ``entry`` summarizes a prefix ``snapshot`` still starts with."""
-    return entry.cut < len(snapshot.dicts) and snapshot.chain[entry.cut] == entry.digest

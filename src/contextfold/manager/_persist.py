@@ -27,9 +27,8 @@ written.
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from contextfold.blocks import TextBlock
@@ -44,7 +43,6 @@ __all__ = [
     "decode_record",
     "encode_dict",
     "encode_summary",
-    "settle",
 ]
 
 MARKER: Final = "contextfold.manager/1"
@@ -206,22 +204,3 @@ class Persistence:
 
     async def clear(self) -> None:
         await self.store.clear()
-
-
-async def settle(write: Awaitable[None]) -> bool:
-    """Await ``write`` to its end even when the caller is cancelled meanwhile.
-
-    Returns whether the caller was cancelled (the caller re-raises after recording
-    what was written, so memory and store never disagree); the write's own
-    exception propagates.
-    """
-    task = asyncio.ensure_future(write)
-    interrupted = False
-    while True:
-        try:
-            await asyncio.shield(task)
-            return interrupted
-        except asyncio.CancelledError:
-            if task.cancelled():
-                raise
-            interrupted = True
