@@ -163,3 +163,51 @@ def tool_pairs_intact(wires: list[Wire]) -> list[str]:
         if sorted(answered) != sorted(calls) and not (i == len(wires) and not answered):
             problems.append(f"calls {calls} answered by {answered}")
     return problems
+
+
+class FakeProvider:
+    """An Amplifier provider: agent requests (with tools) get the next scripted reply,
+    summary requests (no tools) get a numbered summary. Records what it was sent."""
+
+    def __init__(
+        self,
+        script: list[ChatResponse] | None = None,
+        *,
+        name: str = "fake",
+        context_window: int = 8_000,
+        max_output_tokens: int = 1_000,
+        priority: int = 100,
+    ) -> None:
+        self.name = name
+        self.priority = priority
+        self.script = list(script or [])
+        self.window = (context_window, max_output_tokens)
+        self.agent_requests: list[list[Wire]] = []
+        self.summary_requests: list[list[Wire]] = []
+        self.failure: Exception | None = None
+
+    def get_info(self) -> Any:
+        from amplifier_core import ProviderInfo
+
+        window, max_output = self.window
+        defaults = {"context_window": window, "max_output_tokens": max_output}
+        return ProviderInfo(id=self.name, display_name=self.name, defaults=defaults)
+
+    async def list_models(self) -> list[Any]:
+        return []
+
+    async def complete(self, request: Any, **kwargs: Any) -> ChatResponse:
+        sent = [m.model_dump(mode="json", exclude_none=True) for m in request.messages]
+        if self.failure is not None:
+            raise self.failure
+        if request.tools:
+            self.agent_requests.append(sent)
+            return self.script.pop(0)
+        self.summary_requests.append(sent)
+        number = len(self.summary_requests)
+        text = f"## User requests and intent\nSummary #{number} of the work.\n## Current state\nok"
+        usage = Usage(input_tokens=100 + number, output_tokens=20, total_tokens=120 + number)
+        return ChatResponse(content=[TextBlock(text=text)], usage=usage, finish_reason="stop")
+
+    def parse_tool_calls(self, response: ChatResponse) -> list[ToolCall]:
+        return list(response.tool_calls or [])

@@ -196,8 +196,10 @@ class ProviderTransport:
         except ContextfoldError:
             raise
         except Exception as exc:
-            raise translate(exc, self.name, self._model.name) from None
-        return completion_from(response, self._model.name)
+            error = translate(exc, self.name, self._model.name)
+        else:
+            return completion_from(response, self._model.name)
+        raise error  # outside the handler: the provider's exception is not even __context__
 
     def __repr__(self) -> str:
         return f"ProviderTransport({self.name!r})"
