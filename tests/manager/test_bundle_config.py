@@ -321,7 +321,7 @@ async def test_a_store_url_resumes_the_coordinators_session_and_memory_files_see
 ) -> None:
     notes = tmp_path / "AGENTS.md"
     notes.write_text("Always run the tests.", encoding="utf-8")
-    config = {"store": f"sqlite:///{tmp_path}/ctx.db", "memory_files": [str(notes), "missing.md"]}
+    config = {"store": f"sqlite:///{tmp_path}/state/ctx.db", "memory_files": [str(notes), "missing.md"]}
     host = Host(session_id="session-a")
     manager = await mount(host, config)
     seeded = await manager.get_messages()
@@ -337,7 +337,7 @@ async def test_a_store_url_resumes_the_coordinators_session_and_memory_files_see
     resumed = await mount(again, config)
     assert await resumed.get_messages() == seeded + history(2)  # memory files not added twice
     third = Host(session_id="session-b")
-    other = await mount(third, {"store": f"sqlite:{tmp_path}/ctx.db"})
+    other = await mount(third, {"store": f"sqlite:{tmp_path}/state/ctx.db"})
     assert await other.get_messages() == []  # another session of the same file
     for done in (again, third):
         await done.cleanup()

@@ -3,7 +3,8 @@
 The host calls ``await mount(coordinator, config)`` while it builds a session; see
 :func:`mount` for what is registered where. Stores named by URL are opened here:
 
-* ``sqlite:PATH`` (``sqlite:///abs/path.db``, ``sqlite:relative.db``, ``~`` expanded);
+* ``sqlite:PATH`` (``sqlite:///abs/path.db``, ``sqlite:relative.db``, ``~`` expanded,
+  the directory made when missing);
 * ``postgresql://...`` (or ``postgres://``), the ``postgres`` extra;
 * ``redis://...`` (or ``rediss://``, ``unix://``), the ``redis`` extra;
 
@@ -59,8 +60,8 @@ async def open_store(spec: object, session_id: str) -> tuple[ContextStore | None
         from contextfold.sqlite import SQLiteContextStore
         from contextfold.sqlite import connect as sqlite_connect
 
-        path = rest[2:] if rest.startswith("//") else rest
-        conn = await sqlite_connect(await asyncio.to_thread(os.path.expanduser, path))
+        path = await asyncio.to_thread(_prepared, rest[2:] if rest.startswith("//") else rest)
+        conn = await sqlite_connect(path)
         return SQLiteContextStore(conn, session_id), conn.close
     if scheme in ("postgresql", "postgres"):
         from contextfold.postgres import PostgresContextStore
@@ -82,6 +83,13 @@ async def open_store(spec: object, session_id: str) -> tuple[ContextStore | None
             raise
         return store, client.aclose
     raise ValueError(f"store URL {spec.split('@')[-1]!r} has an unknown scheme; use {_SCHEMES}")
+
+
+def _prepared(path: str) -> str:
+    """``path`` with ``~`` expanded and its directory made (as context-persistent does)."""
+    full = os.path.expanduser(path)
+    os.makedirs(os.path.dirname(full) or ".", exist_ok=True)
+    return full
 
 
 async def _memory(files: tuple[str, ...]) -> list[dict[str, Any]]:
