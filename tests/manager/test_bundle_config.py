@@ -321,7 +321,10 @@ async def test_a_store_url_resumes_the_coordinators_session_and_memory_files_see
 ) -> None:
     notes = tmp_path / "AGENTS.md"
     notes.write_text("Always run the tests.", encoding="utf-8")
-    config = {"store": f"sqlite:///{tmp_path}/state/ctx.db", "memory_files": [str(notes), "missing.md"]}
+    config = {
+        "store": f"sqlite:///{tmp_path}/state/ctx.db",
+        "memory_files": [str(notes), "missing.md"],
+    }
     host = Host(session_id="session-a")
     manager = await mount(host, config)
     seeded = await manager.get_messages()
