@@ -242,3 +242,26 @@ async def test_any_loop_basic_history_gets_a_view_amplifier_accepts(
     assert tool_pairs_intact(view) == []
     assert view[-1] == wires[-1]
     assert await manager.get_messages() == wires
+
+
+@pytest.mark.parametrize("with_text", [False, True])
+async def test_a_truncated_result_in_a_block_list_is_not_duplicated(with_text: bool) -> None:
+    call = assistant_dict(response_with_calls(0, 0, 1))
+    text = [{"type": "text", "text": "and also look at this"}] if with_text else []
+    mixed = {
+        "role": "user",
+        "content": [
+            {"type": "tool_result", "tool_call_id": "call-0-0-0", "output": "r" * 5_000},
+            *text,
+        ],
+    }
+    wires = [{"role": "user", "content": "go"}, call, mixed, assistant_dict(final_response(0))]
+    manager = await filled(CompactingContextManager(max_tool_chars=100), copy.deepcopy(wires))
+    view = await manager.get_messages_for_request(token_budget=600)
+    rebuilds(view)
+    results = [w for w in view if w["role"] == "tool"]
+    assert [w["tool_call_id"] for w in results] == ["call-0-0-0"]
+    assert len(results[0]["content"]) < 5_000
+    assert mixed not in view
+    assert ({"role": "user", "content": "and also look at this"} in view) is with_text
+    assert tool_pairs_intact(view) == []

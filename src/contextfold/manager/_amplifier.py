@@ -172,7 +172,7 @@ def _blocks(content: Any, where: str) -> list[ContentBlock]:
     if content is None:
         return []
     if isinstance(content, str):
-        return [TextBlock(content)] if content else []
+        return [TextBlock(content)]  # as formats reads it, "" included
     if not isinstance(content, list):
         raise ValueError(f"{where}: field 'content' must be a string or a list of blocks")
     return [block_from_native(block, where) for block in content]

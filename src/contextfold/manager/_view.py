@@ -71,7 +71,7 @@ class SummarizerSource:
         ):
             return chosen
         if not callable(getattr(chosen, "complete", None)):
-            logger.warning("provider %r cannot complete requests; no summary", chosen)
+            logger.debug("provider %r cannot complete requests; no summary", chosen)
             return None
         adapter = self._adapters.get(id(chosen))
         if adapter is None or adapter.provider is not chosen:
