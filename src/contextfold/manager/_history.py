@@ -85,8 +85,11 @@ def _reword(exc: ValueError, index: int) -> ValueError:
 
 
 def _digest(previous: bytes, wire: Mapping[str, Any]) -> bytes:
-    canonical = json.dumps(wire, sort_keys=True, ensure_ascii=False, default=repr)
-    return hashlib.sha256(previous + canonical.encode("utf-8")).digest()
+    try:  # key order does not matter when the keys can be sorted
+        canonical = json.dumps(wire, sort_keys=True, ensure_ascii=False, default=repr)
+    except TypeError:  # keys of mixed types: take them in their order
+        canonical = json.dumps(wire, ensure_ascii=False, default=repr)
+    return hashlib.sha256(previous + canonical.encode("utf-8", "surrogatepass")).digest()
 
 
 def _only_results(message: Message) -> bool:
@@ -103,6 +106,8 @@ class Pending:
     merged: bool
     open_calls: frozenset[str]
     length: int  # the history's length when it was prepared
+    digest: bytes  # of the history with this dict
+    tokens: int  # of ``message``
 
 
 class StoredHistory:
@@ -147,22 +152,15 @@ class StoredHistory:
         index = len(self._dicts)
         if not isinstance(wire, Mapping):
             raise ValueError(f"message {index} must be a dict, got {type(wire).__name__}")
-        stored: dict[str, Any] = clone(dict(wire))
-        parse_from: dict[str, Any] | None = stored
-        if is_native(stored):
-            parse_from = None
-            parsed = parse_native(stored, index)
-        else:
-            try:
-                try:
-                    (parsed,) = from_openai([stored])
-                except ValueError:
-                    parse_from = stand_in(stored)
-                    if parse_from is None:
-                        raise
-                    (parsed,) = from_openai([parse_from])
-            except ValueError as exc:
-                raise _reword(exc, index) from None
+        try:
+            stored: dict[str, Any] = clone(dict(wire))
+            digest = _digest(self._chain[-1], stored)
+        except RecursionError:
+            raise ValueError(f"message {index} is nested too deeply") from None
+        try:
+            parse_from, parsed = self._parse(stored, index)
+        except RecursionError:
+            raise ValueError(f"message {index} is nested too deeply") from None
         open_calls = set(self._open_calls)
         for result in parsed.tool_results:
             if result.tool_use_id not in open_calls:
@@ -178,14 +176,39 @@ class StoredHistory:
                 open_calls = {use.id for use in parsed.tool_uses}
             case "user" if merged is None and not _only_results(parsed):
                 open_calls = set()
+        message = parsed if merged is None else merged
+        try:
+            tokens = self._count(message)
+        except RecursionError:
+            raise ValueError(f"message {index} is nested too deeply") from None
         return Pending(
             stored,
             parse_from,
-            parsed if merged is None else merged,
+            message,
             merged is not None,
             frozenset(open_calls),
             index,
+            digest,
+            tokens,
         )
+
+    @staticmethod
+    def _parse(stored: dict[str, Any], index: int) -> tuple[dict[str, Any] | None, Message]:
+        """``(the dict parsed, or None for a native one; the message)``, or ``ValueError``."""
+        if is_native(stored):
+            return None, parse_native(stored, index)
+        try:
+            try:
+                (parsed,) = from_openai([stored])
+                return stored, parsed
+            except ValueError:
+                substitute = stand_in(stored)
+                if substitute is None:
+                    raise
+                (parsed,) = from_openai([substitute])
+                return substitute, parsed
+        except ValueError as exc:
+            raise _reword(exc, index) from None
 
     def _merge(self, parse_from: dict[str, Any] | None, parsed: Message) -> Message | None:
         """The last message with the new one folded in, when it continues a tool group."""
@@ -202,19 +225,20 @@ class StoredHistory:
         return merged[0] if len(merged) == 1 else None
 
     def commit(self, pending: Pending) -> None:
-        """Add a message :meth:`prepare` validated; ``ValueError`` if the history changed since."""
+        """Add a message :meth:`prepare` validated (only list appends: it cannot fail half-way);
+        ``ValueError`` if the history changed since."""
         if pending.length != len(self._dicts):
             raise ValueError("the history changed since this message was prepared")
         if pending.merged:
             self._messages[-1] = pending.message
-            self._sums[-1] = self._sums[-2] + self._count(pending.message)
+            self._sums[-1] = self._sums[-2] + pending.tokens
         else:
             self._messages.append(pending.message)
             self._starts.append(pending.length)
-            self._sums.append(self._sums[-1] + self._count(pending.message))
+            self._sums.append(self._sums[-1] + pending.tokens)
         self._dicts.append(pending.stored)
         self._parsed_from.append(pending.parse_from)
-        self._chain.append(_digest(self._chain[-1], pending.stored))
+        self._chain.append(pending.digest)
         self._open_calls = pending.open_calls
         self._native += pending.parse_from is None
 
