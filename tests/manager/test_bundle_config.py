@@ -17,9 +17,14 @@ import respx
 from amplifier_core import llm_errors
 from amplifier_core.testing import MockCoordinator
 
-from contextfold.errors import ContextOverflowError, RateLimitError, TransportError
+from contextfold.errors import (
+    ContextOverflowError,
+    RateLimitError,
+    ResponseFormatError,
+    TransportError,
+)
 from contextfold.manager import CompactingContextManager, mount
-from contextfold.manager._provider import ProviderTransport
+from contextfold.manager._provider import ProviderTransport, completion_from
 from contextfold.manager._transports import SDKModelTransport
 from contextfold.messages import Message
 from tests.manager._loop_basic import FakeProvider, Wire, hook_note, rebuilds, turn
@@ -381,3 +386,33 @@ async def test_should_compact_and_compact_exist_as_on_the_default_modules() -> N
     assert await manager.should_compact(token_budget=1_000_000) is False
     await manager.compact()
     assert await manager.get_messages() == before
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        (
+            {"content": [{"type": "text", "text": "hi"}], "finish_reason": "length"},
+            ("max_tokens", "hi"),
+        ),
+        (
+            {
+                "content": [{"type": "thinking", "thinking": "t", "signature": "s"}],
+                "tool_calls": [{"id": "c", "name": "f", "arguments": {"x": 1}}],
+            },
+            ("tool_use", ""),
+        ),
+        ({"content": None, "usage": {"input_tokens": 3, "output_tokens": 2}}, ("end_turn", "")),
+    ],
+)
+def test_replies_of_amplifier_providers_become_completions(
+    reply: dict[str, Any], expected: tuple[str, str]
+) -> None:
+    completion = completion_from(reply, "m")
+    assert (completion.stop_reason, completion.text) == expected
+
+
+@pytest.mark.parametrize("reply", ["not a response", {"content": [{"type": "tool_call"}]}])
+def test_a_reply_that_is_not_a_chat_response_is_a_response_format_error(reply: object) -> None:
+    with pytest.raises(ResponseFormatError):
+        completion_from(reply, "m")

@@ -296,3 +296,30 @@ def test_an_autocompact_store_is_refused() -> None:
         CompactingContextManager(store=wrapped)
     with pytest.raises(ValueError, match="plain ContextStore"):
         CompactingContextManager(store=object())  # type: ignore[arg-type]
+
+
+async def test_concurrent_writes_and_requests_keep_store_and_memory_in_step(
+    opener: Opener,
+) -> None:
+    session = uuid.uuid4().hex
+    summarizer = counting_summarizer()
+    manager = await filled(
+        CompactingContextManager(store=opener(session), transport=summarizer, keep_recent=4),
+        history(8),
+    )
+    more = [m for i in range(8, 12) for m in turn(i)]
+
+    async def writer() -> None:
+        for wire in copy.deepcopy(more):
+            await manager.add_message(wire)
+            await asyncio.sleep(0)
+
+    async def reader() -> list[Wire]:
+        return await manager.get_messages_for_request(token_budget=BUDGET)
+
+    results = await asyncio.gather(writer(), *(reader() for _ in range(6)))
+    assert all(view for view in results[1:])
+    assert await manager.get_messages() == history(8) + more
+    resumed = CompactingContextManager(store=opener(session), keep_recent=4)
+    assert exact(await resumed.get_messages()) == exact(history(8) + more)
+    assert await resumed.get_messages_for_request(token_budget=BUDGET)
