@@ -130,10 +130,25 @@ async def mount(
     ``summary_transport`` as an object or a string such as
     ``"anthropic:claude-haiku-4-5"``, ``"mounted"`` or ``"none"``), ``store`` (a URL,
     see the module docstring, or a ContextStore) and the keys of Amplifier's
-    context-simple and context-persistent, mapped as in
-    :mod:`contextfold.manager._config` (``compact_threshold``, ``target_usage``,
-    ``truncate_chars``, ``memory_files``...; keys without an equivalent are accepted
-    and logged). An unknown key raises :class:`ValueError` listing the valid ones.
+    context-simple and context-persistent, mapped so:
+
+    ============================  ==================================================
+    ``max_tokens``                ``max_tokens`` (the budget without provider limits)
+    ``compact_threshold``         ``compaction_threshold``
+    ``target_usage``              ``target_ratio``
+    ``truncate_chars``            ``max_tool_chars`` (raised to 64 if smaller)
+    ``memory_files``              system messages added when a session starts empty
+    ``transcript_path``,          accepted and logged as having no equivalent (use
+    ``protected_recent``,         ``store``; ``keep_recent`` counts messages; the
+    ``protected_tool_results``,   latest round is kept whole; events replace the
+    ``compaction_notice_*``,      notice; all of ``max_output_tokens`` is reserved;
+    ``output_reserve_fraction``,  counts are estimates; results are stored whole)
+    ``token_meter``,
+    ``max_tool_result_bytes``,
+    ``truncate_boundary``
+    ============================  ==================================================
+
+    An unknown key raises :class:`ValueError` listing the valid ones.
 
     Without ``transport``, summaries reuse the host's provider (``"mounted"``): the
     one the orchestrator passes to each request, else the preferred one of
@@ -142,9 +157,9 @@ async def mount(
     declared with ``register_contributor("observability.events", ...)``; the store
     opened from a URL (keyed by ``coordinator.session_id``) and the clients the
     manager made are closed by :meth:`~CompactingContextManager.aclose`, which is
-    given to ``register_cleanup``, where the coordinator has these. The manager is registered with
-    ``coordinator.mount("context", manager, name="contextfold")`` (sync or async)
-    and returned.
+    given to ``register_cleanup``, where the coordinator has these. The manager is
+    registered with ``coordinator.mount("context", manager, name="contextfold")``
+    (sync or async) and returned.
     """
     if not isinstance(coordinator, Coordinator):
         raise ValueError(
