@@ -185,9 +185,18 @@ async def run(phase: str, db: str, session_id: str, turns: int, first: int) -> d
         "context_class": type(context).__name__,
         "transcript_ignored": transcript_ignored,
         "script_left": len(provider.script),
+        "validation": await validation() if phase == "first" else None,
     }
     await session.cleanup()
     return result
+
+
+async def validation() -> list[tuple[str, bool]]:
+    """amplifier-core's own checks of a context module, run on contextfold.manager."""
+    from amplifier_core.validation.context import ContextValidator
+
+    result = await ContextValidator().validate("contextfold.manager", config={})
+    return [(check.name, check.passed) for check in result.checks]
 
 
 def main() -> None:

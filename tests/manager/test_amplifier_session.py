@@ -96,6 +96,9 @@ def test_a_session_with_tool_turns_compacts_twice_and_every_request_is_valid(
     assert summarized
     assert len(summarized[-1]) < len(first["stored"])
     assert ["context:pre_compact", "context:post_compact"] in first["contributions"]
+    checks = dict(first["validation"])
+    assert checks["protocol_compliance"]
+    assert all(checks.values()), checks
 
 
 def test_a_restarted_session_resumes_its_history_and_summary_from_the_store(

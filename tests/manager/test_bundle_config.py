@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 import respx
 from amplifier_core import llm_errors
-from amplifier_core.testing import MockCoordinator
 
 from contextfold.errors import (
     ContextOverflowError,
@@ -313,12 +312,15 @@ async def test_without_a_transport_mount_summarizes_with_the_providers_mounted_a
     assert [e for e, _ in host.hooks.seen] == ["context:pre_compact", "context:post_compact"]
 
 
-async def test_mount_declares_its_events_to_amplifiers_contributors() -> None:
-    coordinator = MockCoordinator()
-    manager = await mount(coordinator, {})
-    assert coordinator.get("context") is manager
-    contributions = await coordinator.collect_contributions("observability.events")
-    assert ["context:pre_compact", "context:post_compact"] in contributions
+async def test_mount_declares_its_events_and_its_cleanup() -> None:
+    # (amplifier-core's own coordinator does the same in tests/manager/test_amplifier_session.py)
+    host = Host()
+    manager = await mount(host, {})
+    assert host.mounted["context"] is manager
+    ((channel, name, callback),) = host.contributors
+    assert (channel, name) == ("observability.events", "contextfold-context")
+    assert callback() == ["context:pre_compact", "context:post_compact"]
+    assert host.cleanups == [manager.aclose]
 
 
 async def test_a_store_url_resumes_the_coordinators_session_and_memory_files_seed_it(
