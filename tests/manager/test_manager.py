@@ -816,6 +816,28 @@ async def test_a_tool_call_is_answered_once() -> None:
         await manager.add_message({"role": "tool", "tool_call_id": "call_0", "content": "again"})
 
 
+def nested(depth: int) -> Wire:
+    wire: Wire = {"role": "user", "content": "deep"}
+    inner = wire
+    for _ in range(depth):
+        inner["more"] = {}
+        inner = inner["more"]
+    return wire
+
+
+async def test_hostile_dicts_are_kept_or_refused_whole_never_half_stored() -> None:
+    manager = await filled(CompactingContextManager(), [{"role": "user", "content": "a"}])
+    mixed_keys = {"role": "assistant", "content": "b", "metadata": {1: "int key", "s": 2}}
+    await manager.add_message(mixed_keys)  # on the starting commit: TypeError, half stored
+    with pytest.raises(ValueError, match="message 2 is nested too deeply"):
+        await manager.add_message(nested(5_000))
+    assert await manager.get_messages() == [{"role": "user", "content": "a"}, mixed_keys]
+    assert await manager.get_messages_for_request(token_budget=10) == [
+        {"role": "user", "content": "a"},
+        mixed_keys,
+    ]
+
+
 async def test_set_messages_validates_everything_before_replacing() -> None:
     manager = await filled(CompactingContextManager(), conversation(1))
     before = await manager.get_messages()
@@ -837,7 +859,8 @@ async def test_set_messages_validates_everything_before_replacing() -> None:
         ({"target_ratio": "half"}, "target_ratio"),
         ({"keep_recent": 0}, "keep_recent"),
         ({"cache_size": 0}, "cache_size"),
-        ({"transport": "gpt-4o"}, "CompletionTransport"),
+        ({"transport": 42}, "CompletionTransport"),
+        ({"transport": "gpt-4o"}, r"unknown transport 'gpt-4o'.*anthropic:<model>"),
         ({"hooks": object()}, "emit"),
     ],
 )

@@ -22,7 +22,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from contextfold.blocks import ToolResultBlock
 from contextfold.formats import from_openai
+from contextfold.manager._amplifier import is_native, parse_native
 from contextfold.manager._parts import stand_in
 from contextfold.messages import Message
 
@@ -41,6 +43,8 @@ class Snapshot:
     starts: tuple[int, ...]
     chain: tuple[bytes, ...]
     sums: tuple[int, ...]
+    native: bool = False
+    """Whether any dict is in Amplifier's native shape (fresh dicts are then written so)."""
 
     def tokens_from(self, index: int) -> int:
         """Estimated tokens of ``messages[index:]``."""
@@ -81,15 +85,39 @@ def _reword(exc: ValueError, index: int) -> ValueError:
 
 
 def _digest(previous: bytes, wire: Mapping[str, Any]) -> bytes:
-    canonical = json.dumps(wire, sort_keys=True, ensure_ascii=False, default=repr)
-    return hashlib.sha256(previous + canonical.encode("utf-8")).digest()
+    try:  # key order does not matter when the keys can be sorted
+        canonical = json.dumps(wire, sort_keys=True, ensure_ascii=False, default=repr)
+    except TypeError:  # keys of mixed types: take them in their order
+        canonical = json.dumps(wire, ensure_ascii=False, default=repr)
+    return hashlib.sha256(previous + canonical.encode("utf-8", "surrogatepass")).digest()
+
+
+def _only_results(message: Message) -> bool:
+    return bool(message.content) and all(isinstance(b, ToolResultBlock) for b in message.content)
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A validated message, not yet added: what :meth:`StoredHistory.commit` applies."""
+
+    stored: dict[str, Any]
+    parse_from: dict[str, Any] | None  # the OpenAI dict parsed (a stand-in); None if native
+    message: Message  # the new message, or the last one with this dict merged in
+    merged: bool
+    open_calls: frozenset[str]
+    length: int  # the history's length when it was prepared
+    digest: bytes  # of the history with this dict
+    tokens: int  # of ``message``
 
 
 class StoredHistory:
-    """An append-only list of validated OpenAI chat dicts (plus ``replace`` and ``clear``).
+    """An append-only list of validated message dicts (plus ``replace`` and ``clear``).
 
-    Every method is synchronous, so a caller on the event loop sees each change
-    happen atomically. :meth:`append` validates before it changes anything.
+    Dicts are OpenAI chat messages or Amplifier's native shapes (see
+    :mod:`contextfold.manager._amplifier`), stored as given. Every method is
+    synchronous, so a caller on the event loop sees each change happen atomically.
+    :meth:`prepare` validates without changing anything and :meth:`commit` applies
+    (a caller can write the message elsewhere in between); :meth:`append` does both.
     ``count`` estimates a message's tokens; each message is counted once, when added.
     """
 
@@ -97,87 +125,141 @@ class StoredHistory:
         self._count = count
         self._sums: list[int] = [0]
         self._dicts: list[dict[str, Any]] = []
-        self._parsed_from: list[dict[str, Any]] = []  # the dicts as parsed (stand-ins)
+        self._parsed_from: list[dict[str, Any] | None] = []
         self._messages: list[Message] = []
         self._starts: list[int] = []
         self._chain: list[bytes] = [b""]
-        self._open_calls: set[str] = set()
+        self._open_calls: frozenset[str] = frozenset()
+        self._native = 0
 
     def __len__(self) -> int:
         return len(self._dicts)
 
     def append(self, wire: object) -> None:
-        """Validate ``wire`` and add it, or raise :class:`ValueError` naming the defect.
+        """Validate ``wire`` and add it, or raise :class:`ValueError` naming the defect."""
+        self.commit(self.prepare(wire))
 
-        Rejected: anything :func:`~contextfold.formats.from_openai` rejects (not a dict,
-        a missing or unknown ``role``, malformed content or ``tool_calls``) once the
-        content parts it does not model are replaced by placeholders, an ``input_audio``
-        or ``file`` part without its object, and a ``tool`` message that answers no
-        tool call of the latest assistant message (or answers one twice).
+    def prepare(self, wire: object) -> Pending:
+        """Validate ``wire`` as the next message, or raise :class:`ValueError` naming the defect.
+
+        Rejected: a non-dict; an OpenAI dict :func:`~contextfold.formats.from_openai`
+        rejects once the content parts it does not model are replaced by placeholders
+        (a missing or unknown ``role``, malformed content or ``tool_calls``); an
+        Amplifier dict :func:`~contextfold.manager._amplifier.parse_native` rejects;
+        an ``input_audio`` or ``file`` part without its object; a tool result that
+        answers no tool call of the latest assistant message (or answers one twice).
         """
         index = len(self._dicts)
         if not isinstance(wire, Mapping):
             raise ValueError(f"message {index} must be a dict, got {type(wire).__name__}")
-        stored: dict[str, Any] = clone(dict(wire))
-        parse_from = stored
+        try:
+            stored: dict[str, Any] = clone(dict(wire))
+            digest = _digest(self._chain[-1], stored)
+        except RecursionError:
+            raise ValueError(f"message {index} is nested too deeply") from None
+        try:
+            parse_from, parsed = self._parse(stored, index)
+        except RecursionError:
+            raise ValueError(f"message {index} is nested too deeply") from None
+        open_calls = set(self._open_calls)
+        for result in parsed.tool_results:
+            if result.tool_use_id not in open_calls:
+                raise ValueError(
+                    f"message {index}: tool result {result.tool_use_id!r} answers no open tool "
+                    "call; a tool result must follow the assistant message that made the "
+                    "call, once"
+                )
+            open_calls.discard(result.tool_use_id)
+        merged = self._merge(parse_from, parsed)
+        match parsed.role:
+            case "assistant":
+                open_calls = {use.id for use in parsed.tool_uses}
+            case "user" if merged is None and not _only_results(parsed):
+                open_calls = set()
+        message = parsed if merged is None else merged
+        try:
+            tokens = self._count(message)
+        except RecursionError:
+            raise ValueError(f"message {index} is nested too deeply") from None
+        return Pending(
+            stored,
+            parse_from,
+            message,
+            merged is not None,
+            frozenset(open_calls),
+            index,
+            digest,
+            tokens,
+        )
+
+    @staticmethod
+    def _parse(stored: dict[str, Any], index: int) -> tuple[dict[str, Any] | None, Message]:
+        """``(the dict parsed, or None for a native one; the message)``, or ``ValueError``."""
+        if is_native(stored):
+            return None, parse_native(stored, index)
         try:
             try:
                 (parsed,) = from_openai([stored])
+                return stored, parsed
             except ValueError:
                 substitute = stand_in(stored)
                 if substitute is None:
                     raise
-                parse_from = substitute
                 (parsed,) = from_openai([substitute])
+                return substitute, parsed
         except ValueError as exc:
             raise _reword(exc, index) from None
-        role = stored["role"]
-        if role == "tool":
-            call_id = stored["tool_call_id"]
-            if call_id not in self._open_calls:
-                raise ValueError(
-                    f"message {index}: tool result {call_id!r} answers no open tool call; a "
-                    "tool message must follow the assistant message that made the call, once"
-                )
-        merged = self._merge(parse_from)
-        if merged is not None:
-            self._messages[-1] = merged
-            self._sums[-1] = self._sums[-2] + self._count(merged)
-        else:
-            self._messages.append(parsed)
-            self._starts.append(index)
-            self._sums.append(self._sums[-1] + self._count(parsed))
-        self._dicts.append(stored)
-        self._parsed_from.append(parse_from)
-        self._chain.append(_digest(self._chain[-1], stored))
-        match role:
-            case "tool":
-                self._open_calls.discard(stored["tool_call_id"])
-            case "assistant":
-                self._open_calls = {use.id for use in parsed.tool_uses}
-            case "user" if merged is None:
-                self._open_calls = set()
 
-    def _merge(self, wire: dict[str, Any]) -> Message | None:
-        """The last message with ``wire`` folded in, if formats folds it (tool groups)."""
-        if wire["role"] not in ("tool", "user") or not self._starts:
+    def _merge(self, parse_from: dict[str, Any] | None, parsed: Message) -> Message | None:
+        """The last message with the new one folded in, when it continues a tool group."""
+        if not self._messages or not _only_results(self._messages[-1]):
             return None
+        last = self._messages[-1]
+        if _only_results(parsed):
+            return Message("user", [*last.content, *parsed.content])
         group = self._parsed_from[self._starts[-1] :]
-        if group[0]["role"] != "tool":
+        if parse_from is None or parse_from["role"] != "user" or None in group:
             return None
-        merged = from_openai([*group, wire])
+        # An OpenAI user message of the images a tool returned folds into its results.
+        merged = from_openai([*(g for g in group if g is not None), parse_from])
         return merged[0] if len(merged) == 1 else None
 
-    def replace(self, wires: Sequence[object]) -> None:
-        """Replace everything with ``wires``; on a ``ValueError`` nothing changes."""
+    def commit(self, pending: Pending) -> None:
+        """Add a message :meth:`prepare` validated (only list appends: it cannot fail half-way);
+        ``ValueError`` if the history changed since."""
+        if pending.length != len(self._dicts):
+            raise ValueError("the history changed since this message was prepared")
+        if pending.merged:
+            self._messages[-1] = pending.message
+            self._sums[-1] = self._sums[-2] + pending.tokens
+        else:
+            self._messages.append(pending.message)
+            self._starts.append(pending.length)
+            self._sums.append(self._sums[-1] + pending.tokens)
+        self._dicts.append(pending.stored)
+        self._parsed_from.append(pending.parse_from)
+        self._chain.append(pending.digest)
+        self._open_calls = pending.open_calls
+        self._native += pending.parse_from is None
+
+    def replaced(self, wires: Sequence[object]) -> StoredHistory:
+        """A new history of ``wires`` (validated; this one unchanged), for :meth:`adopt`."""
         if isinstance(wires, str | bytes | Mapping) or not isinstance(wires, Sequence):
             raise ValueError(f"messages must be a list of dicts, got {type(wires).__name__}")
         fresh = StoredHistory(self._count)
         for wire in wires:
             fresh.append(wire)
+        return fresh
+
+    def adopt(self, fresh: StoredHistory) -> None:
+        """Take over the contents of ``fresh`` (made by :meth:`replaced`)."""
         self._dicts, self._messages, self._starts = fresh._dicts, fresh._messages, fresh._starts
-        self._parsed_from = fresh._parsed_from
+        self._parsed_from, self._native = fresh._parsed_from, fresh._native
         self._chain, self._open_calls, self._sums = fresh._chain, fresh._open_calls, fresh._sums
+
+    def replace(self, wires: Sequence[object]) -> None:
+        """Replace everything with ``wires``; on a ``ValueError`` nothing changes."""
+        self.adopt(self.replaced(wires))
 
     def clear(self) -> None:
         self.replace([])
@@ -189,6 +271,7 @@ class StoredHistory:
             tuple(self._starts),
             tuple(self._chain),
             tuple(self._sums),
+            self._native > 0,
         )
 
 
@@ -197,9 +280,12 @@ class CachedSummary:
     """A summary of ``dicts[:cut]`` of a history whose prefix digest is ``digest``.
 
     ``head`` is what replaces that prefix in a view (old system messages, the summary
-    message, maybe the acknowledgement). ``floor``: when the view built on this entry
-    was still over the threshold, its size; no new summary is tried until the
-    history grows past it.
+    message, maybe the acknowledgement); ``refs[i]`` is the index of the stored message
+    ``head[i]`` is (a kept system message), or ``None`` for a message made by the
+    summary, so a view uses the history's own message (and its original dict) even
+    after the history was reloaded. ``floor``: when the view built on this entry was
+    still over the threshold, its size; no new summary is tried until the history
+    grows past it.
     """
 
     digest: bytes
@@ -207,6 +293,16 @@ class CachedSummary:
     head: tuple[Message, ...]
     summary: str
     floor: int | None = None
+    refs: tuple[int | None, ...] = ()
+
+    def head_in(self, snapshot: Snapshot, message_index: int) -> tuple[Message, ...]:
+        """``head`` with each referenced message taken from ``snapshot``."""
+        if not self.refs:
+            return self.head
+        return tuple(
+            snapshot.messages[ref] if ref is not None and ref < message_index else message
+            for message, ref in zip(self.head, self.refs, strict=True)
+        )
 
 
 class SummaryCache:
@@ -240,9 +336,16 @@ class SummaryCache:
         while len(self._entries) > self.size:
             self._entries.popitem(last=False)
 
-    def set_floor(self, entry: CachedSummary, floor: int | None) -> None:
-        if entry.digest in self._entries:
-            self._entries[entry.digest] = replace(entry, floor=floor)
+    def set_floor(self, entry: CachedSummary, floor: int | None) -> CachedSummary | None:
+        """Record ``floor`` on the entry for ``entry``'s prefix; the updated entry, if cached."""
+        if entry.digest not in self._entries:
+            return None
+        updated = self._entries[entry.digest] = replace(entry, floor=floor)
+        return updated
+
+    def entries(self) -> list[CachedSummary]:
+        """Every cached entry, least recently used first."""
+        return list(self._entries.values())
 
     def clear(self) -> None:
         self._entries.clear()

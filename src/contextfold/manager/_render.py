@@ -1,4 +1,4 @@
-"""A compacted view back to the orchestrator's OpenAI chat dicts.
+"""A compacted view back to the orchestrator's dicts (OpenAI chat or Amplifier's shapes).
 
 Extra fields (``name``, an image's ``detail``, unmodelled content parts) live only in
 the stored dicts, never in a :class:`~contextfold.messages.Message`, so rendering
@@ -11,23 +11,27 @@ reuses stored dicts wherever it can:
   with only ``content`` replaced when that result changed, and the images that
   followed the group stay the original dicts when they did not change;
 * anything else (a summary, an acknowledgement) is converted with
-  :func:`~contextfold.formats.to_openai`.
+  :func:`~contextfold.formats.to_openai`, or with
+  :func:`~contextfold.manager._amplifier.to_amplifier` when the history holds an
+  Amplifier-native dict (so that ``amplifier_core.Message(**d)`` accepts it).
 """
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from contextfold.blocks import ToolResultBlock
 from contextfold.formats import to_openai
+from contextfold.manager._amplifier import to_amplifier
 from contextfold.manager._history import Snapshot, clone
 from contextfold.messages import Message
 
 __all__ = ["render_view"]
 
 _CallIds = tuple[str, ...]
+_Writer = Callable[[Sequence[Message]], list[dict[str, Any]]]
 
 
 def _result_ids(message: Message) -> _CallIds | None:
@@ -67,11 +71,11 @@ def _with_content(original: dict[str, Any], content: Any) -> dict[str, Any]:
 
 
 def _rewritten_group(
-    message: Message, source: Message, originals: Sequence[dict[str, Any]]
+    message: Message, source: Message, originals: Sequence[dict[str, Any]], write: _Writer
 ) -> list[dict[str, Any]]:
     """``message``, a rewrite of ``source`` (parsed from ``originals``), as dicts."""
-    rendered = to_openai([message])
-    before = to_openai([source])
+    rendered = write([message])
+    before = write([source])
     stored = {w["tool_call_id"]: w for w in originals if w.get("role") == "tool"}
     previous = {w["tool_call_id"]: w for w in before if w["role"] == "tool"}
     out: list[dict[str, Any]] = []
@@ -87,7 +91,7 @@ def _rewritten_group(
         else:
             out.append(_with_content(original, wire["content"]))
     others = [w for w in rendered if w["role"] != "tool"]
-    if others == [w for w in before if w["role"] != "tool"]:
+    if others and others == [w for w in before if w["role"] != "tool"]:
         others = [clone(w) for w in originals if w.get("role") != "tool"]
     return out + others
 
@@ -98,6 +102,7 @@ def render_view(view: Sequence[Message], snapshot: Snapshot) -> list[dict[str, A
     Messages of ``view`` must be in history order, as every compaction keeps them.
     The dicts returned are fresh copies: the caller may change them freely.
     """
+    write: _Writer = to_amplifier if snapshot.native else to_openai
     position = {id(message): i for i, message in enumerate(snapshot.messages)}
     sources = _Sources(snapshot)
     out: list[dict[str, Any]] = []
@@ -111,8 +116,9 @@ def render_view(view: Sequence[Message], snapshot: Snapshot) -> list[dict[str, A
         ids = _result_ids(message)
         source = None if ids is None else sources.find(ids, cursor)
         if source is None:
-            out.extend(to_openai([message]))
+            out.extend(write([message]))
         else:
-            out.extend(_rewritten_group(message, snapshot.messages[source], snapshot.group(source)))
+            group = snapshot.group(source)
+            out.extend(_rewritten_group(message, snapshot.messages[source], group, write))
             cursor = source + 1
     return out

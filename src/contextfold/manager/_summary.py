@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from contextfold.compaction._engine import Options, compact_history
 from contextfold.errors import ContextfoldError
@@ -51,19 +52,21 @@ class ViewSummarizer:
     cached. Failures (any :class:`~contextfold.errors.ContextfoldError`: a rejected
     summary, a transport error) are returned as ``outcome="failed"``, never raised;
     the next ``1, 2, 4 … max_backoff`` calls that would summarize skip it instead.
+    ``on_change`` is awaited with every entry the cache stores or updates (to persist
+    it); an exception it raises is logged and ignored.
     """
 
     def __init__(
         self,
-        transport: CompletionTransport,
         opts: Options,
         counter: CachedMessageCounter,
         *,
         cache_size: int,
         max_backoff: int,
         target_ratio: float,
+        on_change: Callable[[CachedSummary], Awaitable[None]] | None = None,
     ) -> None:
-        self.transport = transport
+        self.on_change = on_change
         self.opts = opts
         self.counter = counter
         self.max_backoff = max_backoff
@@ -78,12 +81,19 @@ class ViewSummarizer:
     def clear(self) -> None:
         self.cache.clear()
 
-    async def view(self, snapshot: Snapshot, budget: int, threshold: int) -> SummaryStep:
+    async def view(
+        self,
+        snapshot: Snapshot,
+        budget: int,
+        threshold: int,
+        transport: CompletionTransport | None,
+    ) -> SummaryStep:
         """The snapshot with its old part summarized, aiming at ``target_ratio × budget``.
 
         Reuses the cached summary of the longest matching prefix; summarizes (more)
-        only when the view is over ``threshold``, the view grew since a summary that
-        could not get under it, and no back-off is running.
+        with ``transport`` only when there is one, the view is over ``threshold``, the
+        view grew since a summary that could not get under it, and no back-off is
+        running.
         """
         async with self._lock:
             found = self.cache.lookup(snapshot)
@@ -92,34 +102,27 @@ class ViewSummarizer:
             base = 0
             if found is not None:
                 entry, base = found
-                head = entry.head
+                head = entry.head_in(snapshot, base)
             condensed = [*head, *snapshot.messages[base:]]
             reused: SummaryOutcome = "none" if entry is None else "cached"
             tokens = self.counter.count(head) + snapshot.tokens_from(base)
-            if tokens <= threshold:
+            if tokens <= threshold or transport is None:
                 return SummaryStep(condensed, reused)
             if entry is not None and entry.floor is not None and tokens <= entry.floor:
                 return SummaryStep(condensed, reused)  # nothing to gain until it grows
             if self._skip > 0:
                 self._skip -= 1
                 return SummaryStep(condensed, "backoff")
-            return await self._compact(snapshot, condensed, entry, base, budget, threshold)
+            step = _Step(snapshot, condensed, entry, head, base)
+            return await self._compact(step, budget, threshold, transport)
 
     async def _compact(
-        self,
-        snapshot: Snapshot,
-        condensed: list[Message],
-        entry: CachedSummary | None,
-        base: int,
-        budget: int,
-        threshold: int,
+        self, step: _Step, budget: int, threshold: int, transport: CompletionTransport
     ) -> SummaryStep:
-        head = entry.head if entry is not None else ()
+        snapshot, condensed, entry, head, base = step
         target = max(1, int(budget * self.target_ratio))
         try:
-            result = await compact_history(
-                condensed, self.transport, self.opts, target_tokens=target
-            )
+            result = await compact_history(condensed, transport, self.opts, target_tokens=target)
         except ContextfoldError as exc:
             self._failures += 1
             self._skip = min(2 ** (self._failures - 1), self.max_backoff)
@@ -146,12 +149,31 @@ class ViewSummarizer:
             new_head = tuple(result.messages[: len(result.messages) - kept])
             rebuilt = self.counter.count(new_head) + snapshot.tokens_from(index)
             floor = rebuilt if rebuilt > threshold else None
-            self.cache.store(
-                CachedSummary(snapshot.chain[cut], cut, new_head, result.summary, floor)
-            )
+            position = {id(m): i for i, m in enumerate(snapshot.messages[:index])}
+            refs = tuple(position.get(id(m)) for m in new_head)
+            stored = CachedSummary(snapshot.chain[cut], cut, new_head, result.summary, floor, refs)
+            self.cache.store(stored)
+            await self._changed(stored)
         elif entry is not None:
-            self.cache.set_floor(entry, self.counter.count(head) + snapshot.tokens_from(base))
+            floor = self.counter.count(head) + snapshot.tokens_from(base)
+            await self._changed(self.cache.set_floor(entry, floor))
         if result.requests == 0:
             return SummaryStep(result.messages, reused)
         outcome: SummaryOutcome = "new" if entry is None else "extended"
         return SummaryStep(result.messages, outcome, result.usage, result.requests)
+
+    async def _changed(self, entry: CachedSummary | None) -> None:
+        if entry is None or self.on_change is None:
+            return
+        try:
+            await self.on_change(entry)
+        except Exception:
+            logger.exception("could not persist a cached summary; it stays in memory")
+
+
+class _Step(NamedTuple):
+    snapshot: Snapshot
+    condensed: list[Message]
+    entry: CachedSummary | None
+    head: tuple[Message, ...]
+    base: int

@@ -1,0 +1,179 @@
+"""One request's view: the summary stage, the strategies, the events, the dicts.
+
+:class:`ViewBuilder` turns a history snapshot over the threshold into the dicts a
+request sends (see :class:`~contextfold.manager.CompactingContextManager` for the
+contract) and emits ``context:pre_compact`` / ``context:post_compact`` around it.
+:class:`SummarizerSource` finds the transport a request's summary uses.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final, Protocol
+
+from contextfold.manager._history import Snapshot
+from contextfold.manager._provider import ProviderTransport
+from contextfold.manager._render import render_view
+from contextfold.manager._summary import SummaryStep, ViewSummarizer
+from contextfold.manager._transports import MountedProvider, TransportSpec, preferred
+from contextfold.strategies import FitContextWindow, Pipeline, StrategyLike
+from contextfold.tokens import CachedMessageCounter, TokenCounter
+from contextfold.transports.base import CompletionTransport, ModelInfo
+
+__all__ = ["EVENTS", "SummarizerSource", "ViewBuilder"]
+
+logger = logging.getLogger("contextfold.manager")
+
+EVENTS: Final = ("context:pre_compact", "context:post_compact")
+"""The events the manager emits (``mount`` declares them to ``observability.events``)."""
+
+
+class _Hooks(Protocol):
+    def emit(self, event: str, data: dict[str, Any], /) -> object: ...
+
+
+class SummarizerSource:
+    """The transport for one request's summary, from the manager's ``transport`` spec.
+
+    A transport is used as it is. A :class:`MountedProvider` is resolved per request:
+    the request's ``provider`` (for an unnamed one), else ``lookup()``'s provider of
+    that name, or its preferred one. A contextfold transport is used as it is; an
+    Amplifier provider (anything with ``complete``) is wrapped in a
+    :class:`~contextfold.manager._provider.ProviderTransport`, once per provider.
+    ``None`` when there is none (the view then uses the strategies alone).
+    """
+
+    def __init__(
+        self, spec: TransportSpec, lookup: Callable[[], Mapping[str, object]] | None
+    ) -> None:
+        self.spec = spec
+        self.lookup = lookup
+        self._adapters: dict[int, ProviderTransport] = {}
+
+    async def resolve(self, provider: object | None) -> CompletionTransport | None:
+        spec = self.spec
+        if not isinstance(spec, MountedProvider):
+            return spec
+        chosen = provider if spec.name is None else None
+        if chosen is None and self.lookup is not None:
+            try:
+                providers = dict(self.lookup())
+            except Exception:
+                logger.exception("could not list the mounted providers")
+                providers = {}
+            chosen = providers.get(spec.name) if spec.name else preferred(providers)
+        if chosen is None:
+            return None
+        if isinstance(getattr(chosen, "model", None), ModelInfo) and isinstance(
+            chosen, CompletionTransport
+        ):
+            return chosen
+        if not callable(getattr(chosen, "complete", None)):
+            logger.debug("provider %r cannot complete requests; no summary", chosen)
+            return None
+        adapter = self._adapters.get(id(chosen))
+        if adapter is None or adapter.provider is not chosen:
+            adapter = self._adapters[id(chosen)] = await ProviderTransport.wrap(chosen)
+        return adapter
+
+
+class ViewBuilder:
+    """Builds compacted views (see the module docstring); holds no history of its own."""
+
+    def __init__(
+        self,
+        summarizer: ViewSummarizer,
+        source: SummarizerSource,
+        count: CachedMessageCounter,
+        counter: TokenCounter,
+        strategies: Sequence[StrategyLike],
+    ) -> None:
+        self.summarizer = summarizer
+        self.source = source
+        self.count = count
+        self.counter = counter
+        self.strategies = tuple(strategies)
+        self._fitters: dict[int, FitContextWindow] = {}
+
+    async def build(
+        self,
+        snapshot: Snapshot,
+        budget: int,
+        threshold: int,
+        provider: object | None,
+        hooks: _Hooks | None,
+    ) -> list[dict[str, Any]]:
+        """The dicts of ``snapshot``'s compacted view (it is over ``threshold``)."""
+        tokens = snapshot.tokens_from(0)
+        counts = {"budget": budget, "threshold_tokens": threshold}
+        await emit(
+            hooks,
+            "context:pre_compact",
+            {"messages": len(snapshot.dicts), "tokens": tokens, **counts},
+        )
+        transport = await self.source.resolve(provider)
+        step = await self.summarizer.view(snapshot, budget, threshold, transport)
+        view = step.view
+        strategies_applied = False
+        if self.count.count(view) > threshold:
+            view = await Pipeline(*self.strategies, self._fitter(threshold)).compact(view)
+            strategies_applied = True
+        wire = render_view(view, snapshot)
+        tokens_after = self.count.count(view)
+        post = _post(step, snapshot, wire, (tokens, tokens_after), counts, strategies_applied)
+        await emit(hooks, "context:post_compact", post)
+        logger.info(
+            "compacted view: %d -> %d messages, ~%d -> ~%d tokens (budget %d, summary %s)",
+            len(snapshot.dicts),
+            len(wire),
+            tokens,
+            tokens_after,
+            budget,
+            step.outcome,
+        )
+        return wire
+
+    def _fitter(self, threshold: int) -> FitContextWindow:
+        fitter = self._fitters.get(threshold)
+        if fitter is None:
+            if len(self._fitters) >= 8:
+                self._fitters.clear()
+            fitter = self._fitters[threshold] = FitContextWindow(threshold, self.counter)
+        return fitter
+
+
+async def emit(hooks: _Hooks | None, event: str, data: dict[str, Any]) -> None:
+    """``hooks.emit(event, data)`` (awaited when async); a hook that raises is logged."""
+    if hooks is None:
+        return
+    try:
+        result = hooks.emit(event, data)
+        if inspect.isawaitable(result):
+            await result
+    except Exception:
+        logger.exception("hook for %s raised; ignoring it", event)
+
+
+def _post(
+    step: SummaryStep,
+    snapshot: Snapshot,
+    wire: Sequence[object],
+    tokens: tuple[int, int],
+    counts: dict[str, int],
+    strategies_applied: bool,
+) -> dict[str, Any]:
+    return {
+        "messages_before": len(snapshot.dicts),
+        "messages_after": len(wire),
+        "tokens_before": tokens[0],
+        "tokens_after": tokens[1],
+        **counts,
+        "summary": step.outcome,
+        "strategies_applied": strategies_applied,
+        "summarizer_requests": step.requests,
+        "summarizer_input_tokens": step.usage.input_tokens,
+        "summarizer_output_tokens": step.usage.output_tokens,
+        "error": step.error,
+    }
