@@ -205,7 +205,10 @@ class FakeProvider:
             return self.script.pop(0)
         self.summary_requests.append(sent)
         number = len(self.summary_requests)
-        text = f"## User requests and intent\nSummary #{number} of the work.\n## Current state\nok"
+        text = (  # a model following the built-in prompt: the summary inside <summary> tags
+            f"<summary>## User requests and intent\nSummary #{number} of the work.\n"
+            "## Current state\nok</summary>"
+        )
         usage = Usage(input_tokens=100 + number, output_tokens=20, total_tokens=120 + number)
         return ChatResponse(content=[TextBlock(text=text)], usage=usage, finish_reason="stop")
 

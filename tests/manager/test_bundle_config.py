@@ -122,7 +122,7 @@ async def test_with_the_key_in_the_environment_the_sdk_writes_the_summary(
         "anthropic": (FAKE_ANTHROPIC_KEY, ANTHROPIC_URL, "/v1/messages"),
         "openai": (FAKE_OPENAI_KEY, OPENAI_URL, "/chat/completions"),
     }[provider]
-    text = "## User requests and intent\nFrom the SDK.\n## Current state\nDone."
+    text = "<summary>## User requests and intent\nFrom the SDK.\n## Current state\nDone.</summary>"
     reply = anthropic_text(text) if provider == "anthropic" else openai_text(text)
     events = Events()
     manager = await filled(

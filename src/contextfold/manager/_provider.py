@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from contextfold._secrets import Secrets
 from contextfold.blocks import ContentBlock, TextBlock, ThinkingBlock, ToolUseBlock
 from contextfold.errors import (
     AuthenticationError,
@@ -35,7 +36,6 @@ from contextfold.errors import (
 from contextfold.manager._amplifier import block_from_native, to_amplifier
 from contextfold.manager._budget import provider_limits
 from contextfold.messages import Message
-from contextfold.transports._errors import redact_text
 from contextfold.transports.base import (
     DEFAULT_CONTEXT_WINDOW,
     Completion,
@@ -126,7 +126,7 @@ def translate(exc: Exception, provider: str, model: str) -> TransportError:
     """``exc`` (raised by an Amplifier provider) as the matching :class:`TransportError`."""
     names = {cls.__name__ for cls in type(exc).__mro__}
     kind = next((mapped for name, mapped in _ERRORS if name in names), TransportError)
-    text = redact_text(f"{provider} failed: {type(exc).__name__}: {exc}")
+    text = Secrets(()).text(f"{provider} failed: {type(exc).__name__}: {exc}")
     return kind(text, provider=provider, model=model)
 
 
