@@ -30,6 +30,7 @@ FLOORS: dict[int, tuple[str, ...]] = {
         "_history",
         "_storage",
         "_secrets",
+        "_otel",
     ),
     2: ("transports", "testing", "sqlite", "postgres", "redis", "_redis", "_sql"),
     3: ("agent",),

@@ -18,7 +18,7 @@ from contextfold.compaction._engine import CompactionEvent, CompactionHook, Outc
 from contextfold.compaction._summarizer import Summarizer
 from contextfold.transports.base import Usage
 
-__all__ = ["Attempt", "Reporter"]
+__all__ = ["Attempt", "Reporter", "span_attributes"]
 
 logger = logging.getLogger("contextfold.compaction")
 
@@ -36,6 +36,23 @@ class Attempt:
     @property
     def usage(self) -> Usage:
         return self.summarizer.usage if self.summarizer is not None else Usage(0, 0)
+
+
+def span_attributes(event: CompactionEvent) -> dict[str, str | int | float | bool | list[str]]:
+    """What an ``after`` event adds to its attempt's OpenTelemetry span (counts only)."""
+    fields: dict[str, str | int | float | bool | list[str]] = {
+        "contextfold.compaction.outcome": event.outcome or "",
+        "contextfold.compaction.messages_before": event.messages_before,
+        "contextfold.compaction.summarizer_requests": event.summarizer_requests,
+    }
+    for name in ("messages_after", "tokens_after", "summary_tokens"):
+        value = getattr(event, name)
+        if value is not None:
+            fields[f"contextfold.compaction.{name}"] = value
+    if event.summarizer_usage is not None:
+        fields["gen_ai.usage.input_tokens"] = event.summarizer_usage.input_tokens
+        fields["gen_ai.usage.output_tokens"] = event.summarizer_usage.output_tokens
+    return fields
 
 
 class Reporter:

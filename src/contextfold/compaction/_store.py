@@ -10,6 +10,7 @@ import logging
 import time
 from collections.abc import Iterable, Sequence
 
+from contextfold._otel import compaction_span
 from contextfold.compaction._anchor import UsageAnchor
 from contextfold.compaction._engine import (
     CompactionEvent,
@@ -23,7 +24,7 @@ from contextfold.compaction._engine import (
 )
 from contextfold.compaction._plan import Plan, plan_compaction
 from contextfold.compaction._prepare import Preparation, Prepared
-from contextfold.compaction._report import Attempt, Reporter
+from contextfold.compaction._report import Attempt, Reporter, span_attributes
 from contextfold.compaction._settings import UNSET, CompactionSettings, Unset
 from contextfold.compaction._splice import splice
 from contextfold.compaction._summarizer import Summarizer
@@ -369,6 +370,14 @@ class AutoCompactStore(ContextStore):
                 self._running = None
 
     async def _run(self, trigger: Trigger, tokens: int) -> bool:
+        with compaction_span(self.session_id, trigger, tokens) as record:
+            done = await self._attempt(trigger, tokens)
+            event = self._report.last_event
+            if event is not None and event.phase == "after":
+                record(span_attributes(event))
+            return done
+
+    async def _attempt(self, trigger: Trigger, tokens: int) -> bool:
         attempt = Attempt(trigger, tokens)
         try:
             if isinstance(self.inner, CompactionLocking):

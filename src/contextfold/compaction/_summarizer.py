@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from contextfold._history import truncate_text
+from contextfold._otel import summarizer_span
 from contextfold.blocks import (
     ContentBlock,
     ImageBlock,
@@ -186,9 +187,16 @@ class Summarizer:
 
         ``instructions`` is the prompt text that says what format to answer in.
         """
-        completion: Completion = await complete_with_cap(
-            self.transport, messages, tools, system, max_output_tokens=self.output_cap
-        )
+        model = model_of(self.transport)
+        with summarizer_span(type(self.transport).__name__, model.name, self.output_cap) as span:
+            completion: Completion = await complete_with_cap(
+                self.transport, messages, tools, system, max_output_tokens=self.output_cap
+            )
+            span(
+                completion.usage.input_tokens,
+                completion.usage.output_tokens,
+                str(completion.stop_reason),
+            )
         self.usage = self.usage + completion.usage
         self.requests += 1
         summary = check_summary(
