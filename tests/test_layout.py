@@ -29,6 +29,7 @@ FLOORS: dict[int, tuple[str, ...]] = {
         "validation",
         "_history",
         "_storage",
+        "_extras",
     ),
     2: ("transports", "testing", "sqlite", "postgres", "redis", "_redis", "_sql"),
     3: ("agent",),
