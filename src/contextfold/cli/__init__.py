@@ -51,10 +51,30 @@ def _version() -> str:
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line, like every other CLI error."""
+    """An argument parser whose errors are one line, like every other CLI error.
+
+    Leftover arguments are named for what they are (``unknown option: --bogus``,
+    ``unexpected argument: b.json``) before a missing COMMAND is reported, so that
+    ``contextfold --bogus`` blames the option, not the command it never reached.
+    """
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{_PROG}: error: {message} (see '{self.prog} --help')\n")
+
+    def parse_args(  # type: ignore[override]  # one signature is all the CLI needs
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        parsed, rest = self.parse_known_args(args, namespace)
+        options = [a for a in rest if a.startswith("-") and a != "-"]
+        if options:
+            s = "s" if len(options) > 1 else ""
+            self.error(f"unknown option{s}: {', '.join(options)}")
+        if rest:
+            s = "s" if len(rest) > 1 else ""
+            self.error(f"unexpected argument{s}: {' '.join(rest)}")
+        if getattr(parsed, "command", "") is None:
+            self.error("the following arguments are required: COMMAND")
+        return parsed
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -64,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"{_PROG} {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    commands.required = True
+    commands.required = False  # checked after the unknown options (see _Parser.parse_args)
 
     demo = commands.add_parser(
         "demo",
