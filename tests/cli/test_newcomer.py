@@ -216,3 +216,22 @@ def test_demo_refuses_a_database_that_only_looks_half_like_ours(tmp_path: Path) 
     line = assert_one_line_error(run("demo", "--db", str(db)))
     assert "not a contextfold database" in line
     assert db.read_bytes() == before
+
+
+# -------------------------------------------------------------------- fake-upstream
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["fake-upstream", "--port", "0"], "--port must be between 1 and 65535, got 0"),
+        (["serve", "--context-window", "100"], "--context-window must be at least 1024, got 100"),
+    ],
+)
+def test_the_offline_servers_refuse_bad_settings_in_one_line(
+    tmp_path: Path, args: list[str], expected: str
+) -> None:
+    result = run(*args, cwd=tmp_path, timeout=60)
+    assert result.returncode == 1
+    assert assert_one_line_error(result).startswith(f"contextfold: error: {expected}")
+    assert result.stdout == ""
