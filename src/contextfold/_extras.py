@@ -12,8 +12,9 @@ Contract: when one of the named packages (or a module inside it) cannot be impor
 the ``with`` block raises :class:`ImportError` (never a bare
 :class:`ModuleNotFoundError`) whose message names the feature, the extra and the exact
 ``pip install`` command, with the original error as its cause and ``name`` set to
-the missing module. Any other import failure (a broken install of something else)
-passes through unchanged, so the hint never hides a real bug.
+the missing module. An import error that names no module gets the hint too (its
+cause still shows what failed); one that names another module (a broken install of
+something else) passes through unchanged, so the hint never hides a real bug.
 """
 
 from __future__ import annotations
@@ -48,7 +49,9 @@ def requires_extra(extra: str, feature: str, *modules: str) -> Iterator[None]:
     try:
         yield
     except ImportError as exc:
-        missing = exc.name or ""
+        missing = exc.name
+        if missing is None:  # unattributed (a failed native load): hint, keep the cause
+            raise ImportError(f"{hint} ({exc})") from exc
         if missing.partition(".")[0] not in watched:
             raise
         raise ImportError(f"{hint} (missing module {missing!r})", name=missing) from exc
