@@ -54,14 +54,18 @@ async def test_readme_example_prints_what_the_readme_says(
 
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "examples").glob("*.md"))]
-SNIPPETS = [
-    (f"{doc.name}:{README_LINE}", code)
-    for doc in DOCS
-    for README_LINE, code in (
-        (doc.read_text(encoding="utf-8")[: m.start()].count("\n") + 1, m.group(1))
-        for m in re.finditer(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
-    )
-]
+
+
+def _snippets(doc: Path) -> list[tuple[str, str]]:
+    """``(FILE:LINE, code)`` of every ```python block of ``doc``."""
+    text = doc.read_text(encoding="utf-8")
+    return [
+        (f"{doc.name}:{text[: m.start()].count(chr(10)) + 1}", m.group(1))
+        for m in re.finditer(r"```python\n(.*?)```", text, re.S)
+    ]
+
+
+SNIPPETS = [snippet for doc in DOCS for snippet in _snippets(doc)]
 
 
 def test_the_docs_have_python_snippets() -> None:
