@@ -165,8 +165,9 @@ def test_other_rule_breaks_are_warned_about_not_refused(tmp_path: Path) -> None:
 # ------------------------------------------------------- demo: never someone else's db
 
 
-def _foreign_db(path: Path) -> bytes:
+def _foreign_db(path: Path, journal: str = "delete") -> bytes:
     conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA journal_mode={journal}")
     with conn:
         conn.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
         conn.execute("INSERT INTO invoices (total) VALUES (12.5)")
@@ -174,12 +175,13 @@ def _foreign_db(path: Path) -> bytes:
     return path.read_bytes()
 
 
+@pytest.mark.parametrize("journal", ["delete", "wal"])
 @pytest.mark.parametrize("extra", [[], ["--json"], ["--turns", "1"]])
 def test_demo_refuses_another_applications_database_and_leaves_it_alone(
-    tmp_path: Path, extra: list[str]
+    tmp_path: Path, extra: list[str], journal: str
 ) -> None:
     db = tmp_path / "other.db"
-    before = _foreign_db(db)
+    before = _foreign_db(db, journal)
     result = run("demo", "--db", str(db), *extra)
     assert result.returncode == 1
     line = assert_one_line_error(result)

@@ -86,17 +86,28 @@ def _is_blank(path: Path) -> bool:
     return not path.exists() or path.stat().st_size == 0
 
 
+def _untouched_uri(path: Path) -> str:
+    """A read-only URI for ``path`` that adds no file beside it when it can."""
+    check_database_path(path, must_exist=True)
+    # Without a pending write-ahead log the file alone is the whole database, and
+    # ``immutable`` reads it without creating the -wal/-shm side files that a read-only
+    # connection to a WAL database would leave behind.
+    pending = Path(f"{path}-wal").exists()
+    return path.resolve().as_uri() + ("?mode=ro" if pending else "?immutable=1")
+
+
 async def check_writable_database(path: Path) -> None:
     """Raise :class:`ValueError` (one line, naming ``path``) unless contextfold may write it.
 
     A missing or empty file, a SQLite database without tables, and a contextfold
     database may be written; a database with tables but without contextfold's whole
     schema is another application's and is refused. The check reads the file on a
-    read-only connection and never changes it. Call :func:`check_database_path` first.
+    read-only connection and never changes it, nor adds files beside it (unless a
+    write-ahead log is already there). Call :func:`check_database_path` first.
     """
     if _is_blank(path):
         return
-    conn = await aiosqlite.connect(_read_only_uri(path), uri=True)
+    conn = await aiosqlite.connect(_untouched_uri(path), uri=True)
     try:
         tables = await _table_names(conn)
     except sqlite3.DatabaseError as exc:
