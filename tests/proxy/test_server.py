@@ -294,3 +294,25 @@ def test_the_offline_walkthrough_runs_as_written(tmp_path: Path) -> None:
     assert upstream_log[0].startswith("fake upstream on http://127.0.0.1:")
     assert sum("summary request" in line for line in upstream_log) >= 2
     assert [process.returncode for process in started] == [0, 0]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[1, 2]",
+        b"not json",
+        b'{"model": "m", "system": "s", "messages": 5}',
+        b'{"model": "m", "messages": "abc"}',
+        b'{"model": 7, "messages": [{"role": "user", "content": "hi"}]}',
+        b'{"messages": []}',
+    ],
+)
+@pytest.mark.parametrize("path", ["/v1/chat/completions", "/v1/messages"])
+async def test_the_fake_upstream_answers_hostile_bodies_without_a_500(
+    upstream: Upstream, path: str, body: bytes
+) -> None:
+    upstream.reply_text = None  # the describing mode the command line uses
+    async with Served(upstream.app()) as up, httpx2.AsyncClient() as client:
+        reply = await client.post(f"{up.url}{path}", content=body)
+    assert reply.status_code in (200, 400), reply.text
+    assert reply.headers["content-type"].startswith("application/json")

@@ -117,7 +117,8 @@ class Upstream:
             self.log(f"{seen.path}: {what}")
 
     def _reply(self, seen: Seen, body: dict[str, Any], tokens: int) -> str:
-        count = len(body.get("messages") or [])
+        messages = body.get("messages")
+        count = len(messages) if isinstance(messages, list) else 0
         self._note(seen, f"chat, {count} messages, ~{tokens:,} tokens")
         if self.reply_text is not None:
             return self.reply_text
