@@ -3,8 +3,12 @@
 Add a kind to :data:`STORE_KINDS` and a branch to :func:`open_store` and every
 contract test in ``tests/test_context.py`` runs against it.
 
-``postgres`` uses the server named by ``CONTEXTFOLD_TEST_PG_DSN`` (default: the local
-``test`` database) and ``redis`` the one at ``CONTEXTFOLD_TEST_REDIS_URL`` (default:
+``postgres`` uses the database named by ``CONTEXTFOLD_TEST_PG_DSN`` (default: the local
+``test`` database), in a schema of this test session's own: :data:`PG_DSN` sets its
+``search_path``, so every connection, pool and subprocess worker given that DSN works
+in it; it is created on first use and dropped, with everything in it, when the test
+session ends (``tests/conftest.py``), so nothing is left in the shared database.
+``redis`` uses the one at ``CONTEXTFOLD_TEST_REDIS_URL`` (default:
 ``redis://127.0.0.1:6379/0``, under a key prefix of its own that is deleted after the
 test); when a server is unreachable the test is skipped through ``require_service``
 (a failure in CI, where ``CONTEXTFOLD_REQUIRE_SERVICES=1``).
@@ -13,6 +17,7 @@ test); when a server is unreachable the test is skipped through ``require_servic
 from __future__ import annotations
 
 import os
+import re
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -23,20 +28,56 @@ from contextfold.context import ContextStore, MemoryContextStore
 
 STORE_KINDS = ["memory", "sqlite", "postgres", "redis"]
 
-PG_DSN = os.environ.get(
+PG_BASE_DSN = os.environ.get(
     "CONTEXTFOLD_TEST_PG_DSN", "host=127.0.0.1 port=5432 user=postgres dbname=test"
 )
+PG_SCHEMA = os.environ.get("CONTEXTFOLD_TEST_PG_SCHEMA") or (
+    f"cftest_{os.getpid()}_{uuid.uuid4().hex[:12]}"
+)
+"""This test session's schema (``CONTEXTFOLD_TEST_PG_SCHEMA`` names it, for tests of this)."""
+if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", PG_SCHEMA):
+    raise ValueError(f"CONTEXTFOLD_TEST_PG_SCHEMA must be a plain lower-case name: {PG_SCHEMA!r}")
+
+
+def pg_dsn(schema: str) -> str:
+    """:data:`PG_BASE_DSN` working in ``schema`` (its ``search_path``), as a conninfo string."""
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    options = str(conninfo_to_dict(PG_BASE_DSN).get("options") or "")
+    return make_conninfo(PG_BASE_DSN, options=f"{options} -c search_path={schema}".strip())
+
+
+PG_DSN = pg_dsn(PG_SCHEMA)
+_schema_ready = False
 
 
 async def pg_connection_or_skip(require_service: Callable[[str], Any]) -> Any:
-    """An autocommit psycopg connection to the test server, or skip/fail via ``require_service``."""
+    """An autocommit psycopg connection to the test server in :data:`PG_SCHEMA` (created
+    on first use), or skip/fail via ``require_service``."""
     import psycopg
 
+    global _schema_ready
     try:
-        return await psycopg.AsyncConnection.connect(PG_DSN, autocommit=True, connect_timeout=3)
+        conn = await psycopg.AsyncConnection.connect(PG_DSN, autocommit=True, connect_timeout=3)
     except psycopg.OperationalError as exc:
-        require_service(f"PostgreSQL is not reachable at {PG_DSN!r}: {exc}")
+        require_service(f"PostgreSQL is not reachable at {PG_BASE_DSN!r}: {exc}")
         raise
+    if not _schema_ready:
+        await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {PG_SCHEMA}")
+        _schema_ready = True
+    return conn
+
+
+def drop_pg_schema() -> None:
+    """Drop :data:`PG_SCHEMA` and everything in it, if this session created it."""
+    global _schema_ready
+    if not _schema_ready:
+        return
+    import psycopg
+
+    with psycopg.connect(PG_BASE_DSN, autocommit=True, connect_timeout=3) as conn:
+        conn.execute(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE")
+    _schema_ready = False
 
 
 REDIS_URL = os.environ.get("CONTEXTFOLD_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")

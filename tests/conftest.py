@@ -6,6 +6,8 @@
   that is not to this machine.
 * Tests that need a server (PostgreSQL) skip when it is absent, unless
   ``CONTEXTFOLD_REQUIRE_SERVICES=1`` (set by ``.ci/run``) turns that skip into a failure.
+* PostgreSQL tests work in a schema of the test session's own, dropped at its end
+  (``tests/_stores.py``).
 """
 
 from __future__ import annotations
@@ -13,13 +15,13 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
 
 from contextfold.context import ContextStore
-from tests._stores import STORE_KINDS, open_store
+from tests._stores import STORE_KINDS, drop_pg_schema, open_store
 
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex
@@ -35,6 +37,12 @@ def _is_local(address: Any) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _drop_the_sessions_pg_schema() -> Iterator[None]:
+    yield
+    drop_pg_schema()
 
 
 @pytest.fixture(autouse=True)

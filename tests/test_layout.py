@@ -31,6 +31,7 @@ FLOORS: dict[int, tuple[str, ...]] = {
         "_storage",
         "_secrets",
         "_otel",
+        "_extras",
     ),
     2: ("transports", "testing", "sqlite", "postgres", "redis", "_redis", "_sql"),
     3: ("agent",),

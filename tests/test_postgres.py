@@ -33,7 +33,7 @@ from contextfold.postgres import (
 )
 from contextfold.validation import validate_history
 from tests._crash_helper import new_history, old_history
-from tests._stores import PG_DSN, pg_connection_or_skip
+from tests._stores import PG_DSN, PG_SCHEMA, pg_connection_or_skip, pg_dsn
 from tests.conftest import require_service
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -228,7 +228,7 @@ async def test_corrupt_row_names_session_and_row(pg: psycopg.AsyncConnection[Any
 async def test_newer_schema_is_refused(pg: psycopg.AsyncConnection[Any]) -> None:
     schema = f"cf_future_{uuid.uuid4().hex[:8]}"
     await pg.execute(f"CREATE SCHEMA {schema}")
-    dsn = f"{PG_DSN} options='-c search_path={schema}'"
+    dsn = pg_dsn(schema)
     try:
         first = await connect(dsn)
         await first.execute("UPDATE contextfold_meta SET value = '7' WHERE key = 'schema_version'")
@@ -243,7 +243,7 @@ async def test_version_1_database_is_upgraded_in_place(pg: psycopg.AsyncConnecti
     # Version 1 kept content in jsonb, which refuses NUL; version 2 keeps JSON text.
     schema = f"cf_v1_{uuid.uuid4().hex[:8]}"
     await pg.execute(f"CREATE SCHEMA {schema}")
-    dsn = f"{PG_DSN} options='-c search_path={schema}'"
+    dsn = pg_dsn(schema)
     call = Message("assistant", [ToolUseBlock("t1", "grep", {"q": "x"})])
     try:
         old = await connect(dsn)
@@ -355,3 +355,66 @@ async def test_sigkill_during_replace_history_leaves_old_or_new(
         child.wait()
         # an uncommitted rewrite is invisible (and rolled back once the server notices)
         assert await PostgresContextStore(pg, sid).get_history() in (old, new)
+
+
+# --- the suite's own schema ------------------------------------------------------
+
+
+async def test_the_suite_works_in_a_schema_of_its_own(pg: psycopg.AsyncConnection[Any]) -> None:
+    assert PG_SCHEMA.startswith("cftest_") or "CONTEXTFOLD_TEST_PG_SCHEMA" in os.environ
+    assert (await (await pg.execute("SHOW search_path")).fetchone()) == (PG_SCHEMA,)
+    sid = _sid()
+    other = await connect(PG_DSN)  # what pools and subprocess workers are given
+    try:
+        await PostgresContextStore(other, sid).append(Message.user("where am I?"))
+    finally:
+        await other.close()
+    tables = await (
+        await pg.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
+            (PG_SCHEMA,),
+        )
+    ).fetchall()
+    assert ("contextfold_sessions",) in tables
+    rows = await (
+        await pg.execute(
+            f"SELECT count(*) FROM {PG_SCHEMA}.contextfold_sessions WHERE session_id = %s",
+            (sid,),
+        )
+    ).fetchone()
+    assert rows == (1,)
+    if (await (await pg.execute("SELECT to_regclass('public.contextfold_sessions')")).fetchone())[
+        0
+    ] is not None:
+        public = await (
+            await pg.execute(
+                "SELECT count(*) FROM public.contextfold_sessions WHERE session_id = %s", (sid,)
+            )
+        ).fetchone()
+        assert public == (0,)
+
+
+async def test_a_test_session_drops_its_schema_when_it_ends(
+    pg: psycopg.AsyncConnection[Any],
+) -> None:
+    probe = f"cftest_probe_{uuid.uuid4().hex[:12]}"
+    chosen = [
+        "tests/test_postgres.py::test_the_suite_works_in_a_schema_of_its_own",
+        "tests/test_postgres.py::test_four_processes_append_and_compact_one_session",
+    ]
+    env = {**os.environ, "CONTEXTFOLD_TEST_PG_SCHEMA": probe, "CONTEXTFOLD_REQUIRE_SERVICES": "1"}
+    result = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *chosen],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 passed" in result.stdout
+    left = await (
+        await pg.execute("SELECT count(*) FROM pg_namespace WHERE nspname = %s", (probe,))
+    ).fetchone()
+    assert left == (0,)  # the schema, its tables and the sessions in them are gone

@@ -51,3 +51,29 @@ async def test_readme_example_prints_what_the_readme_says(
             await client.aclose()
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == output.strip()
+
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "examples").glob("*.md"))]
+
+
+def _snippets(doc: Path) -> list[tuple[str, str]]:
+    """``(FILE:LINE, code)`` of every ```python block of ``doc``."""
+    text = doc.read_text(encoding="utf-8")
+    return [
+        (f"{doc.name}:{text[: m.start()].count(chr(10)) + 1}", m.group(1))
+        for m in re.finditer(r"```python\n(.*?)```", text, re.S)
+    ]
+
+
+SNIPPETS = [snippet for doc in DOCS for snippet in _snippets(doc)]
+
+
+def test_the_docs_have_python_snippets() -> None:
+    assert len(SNIPPETS) >= 10
+
+
+@pytest.mark.parametrize(("where", "code"), SNIPPETS, ids=[w for w, _ in SNIPPETS])
+def test_every_python_snippet_is_valid_as_a_script(where: str, code: str) -> None:
+    # Pasted into a file and run, a snippet must at least parse: no top-level ``await``
+    # (a SyntaxError outside a notebook or asyncio REPL), no ``>>>`` prompts.
+    compile(code, where, "exec", dont_inherit=True)

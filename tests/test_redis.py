@@ -86,7 +86,7 @@ def test_import_without_redis_says_how_to_install_it() -> None:
     code = "import sys; sys.modules['redis'] = None; import contextfold.redis"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode != 0
-    assert "ImportError: contextfold.redis needs the redis package" in out.stderr
+    assert "ImportError: contextfold.redis needs the 'redis' extra" in out.stderr
     assert "pip install 'contextfold[redis]'" in out.stderr
 
 

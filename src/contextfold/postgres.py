@@ -24,7 +24,8 @@ and guarantees, across any number of processes:
   range since (a holder whose lock was lost, a store without the lock), nothing is
   written (``tests/test_compaction_multiprocess.py``).
 
-Requires the ``postgres`` extra (``pip install contextfold[postgres]``).
+Requires the ``postgres`` extra (``pip install 'contextfold[postgres]'``); without it,
+importing this module raises :class:`ImportError` saying so.
 """
 
 from __future__ import annotations
@@ -36,8 +37,11 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
-import psycopg
-from psycopg import AsyncConnection
+from contextfold._extras import requires_extra
+
+with requires_extra("postgres", "contextfold.postgres"):
+    import psycopg
+    from psycopg import AsyncConnection
 
 from contextfold._sql.schema import SQLSession, install_schema
 from contextfold._sql.store import SQLStore

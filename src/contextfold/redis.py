@@ -50,13 +50,10 @@ from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
-try:
+from contextfold._extras import requires_extra
+
+with requires_extra("redis", "contextfold.redis"):
     from redis.asyncio import Redis
-except ImportError as exc:  # pragma: no cover - exercised in a subprocess without redis
-    raise ImportError(
-        "contextfold.redis needs the redis package (redis-py 5 or newer): "
-        "pip install 'contextfold[redis]'"
-    ) from exc
 
 from contextfold._redis import APPEND, FORK, REWRITE, TOKENS, Keyspace, Row, int64, iso, lease
 from contextfold._redis import preview as _preview

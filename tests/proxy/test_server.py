@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-import ast
 import asyncio
+import os
 import re
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +26,7 @@ from contextfold.proxy import create_app, serve
 from contextfold.validation import validate_history
 from tests._proxy_upstream import Upstream, anthropic_history, openai_history
 from tests._raw_http import Served
+from tests.cli.test_cli import CLI
 
 KEY = "sk-test-SERVER-DISTINCTIVE-77aa88bb"
 MODEL = "test-model"
@@ -155,11 +162,22 @@ def test_serve_binds_loopback_unless_told(monkeypatch: pytest.MonkeyPatch) -> No
 QUICKSTART = Path(__file__).resolve().parents[2] / "examples" / "proxy_quickstart.md"
 
 
+def quickstart_section(number: int) -> str:
+    """The text of the quickstart's section ``## N. ...``."""
+    [section] = [
+        part for part in QUICKSTART.read_text().split("\n## ") if part.startswith(f"{number}. ")
+    ]
+    return section
+
+
+def blocks(text: str, language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", text, flags=re.DOTALL)
+
+
 async def test_the_quickstart_python_snippets_run_against_the_proxy(
     upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    text = QUICKSTART.read_text()
-    snippets = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+    snippets = blocks(quickstart_section(1) + quickstart_section(2), "python")
     assert len(snippets) == 3
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
@@ -174,17 +192,114 @@ async def test_the_quickstart_python_snippets_run_against_the_proxy(
             upstream_openai=f"{up.url}/v1", upstream_anthropic=up.url, db_path="proxy.db"
         )
         async with Served(app) as proxy:
-            # 2, 3: the stock clients, pointed at the proxy's real port
+            # 2, 3: the stock clients, pointed at the proxy's real port, as scripts define them
             history = openai_history(2)
             for snippet, messages in ((snippets[1], history), (snippets[2], history[1:])):
                 code = snippet.replace("http://127.0.0.1:8787", proxy.url)
-                flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
-                namespace: dict[str, Any] = {"history": messages}
-                result = eval(compile(code, "quickstart", "exec", flags=flags), namespace)
-                if result is not None:
-                    await result
+                namespace: dict[str, Any] = {}
+                exec(compile(code, "quickstart", "exec", dont_inherit=True), namespace)
+                await namespace["ask"](messages)
                 await namespace["client"].close()
     chats = upstream.chats
     assert [c.path for c in chats] == ["/v1/chat/completions", "/v1/messages"]
     assert chats[0].headers["authorization"] == f"Bearer {KEY}"
     assert (tmp_path / "proxy.db").exists()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_listening(process: subprocess.Popen[str], port: int) -> None:
+    for _ in range(600):  # startup imports take seconds on a loaded machine
+        assert process.poll() is None, process.communicate()[0]
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"nothing listens on port {port}")
+
+
+def test_the_offline_walkthrough_runs_as_written(tmp_path: Path) -> None:
+    """Section 0 of the quickstart, run for real: its shell commands start the fake
+    upstream and the proxy (the console script, in subprocesses), then its script, a
+    stock ``openai`` client without a real key, prints exactly the output shown."""
+    section = quickstart_section(0)
+    [shell], [script], [shown] = (
+        blocks(section, "bash"),
+        blocks(section, "python"),
+        blocks(section, "text"),
+    )
+    ports = {"8765": str(_free_port()), "8787": str(_free_port())}
+
+    def local(text: str) -> str:
+        for documented, free in ports.items():
+            text = text.replace(documented, free)
+        return text
+
+    commands = [
+        shlex.split(local(line).removesuffix("&"))
+        for line in shell.replace("\\\n", " ").splitlines()
+        if line.startswith("contextfold ")
+    ]
+    assert [c[1] for c in commands] == ["fake-upstream", "serve"]
+    assert CLI
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    started: list[subprocess.Popen[str]] = []
+    try:
+        for command, port in zip(commands, ports.values(), strict=True):
+            started.append(
+                subprocess.Popen(
+                    [CLI, *command[1:]],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    text=True,
+                    cwd=tmp_path,
+                    env=env,
+                )
+            )
+            _wait_listening(started[-1], int(port))
+        result = subprocess.run(
+            [sys.executable, "-c", local(script)],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=300,
+        )
+    finally:
+        logs = []
+        for process in started:
+            process.send_signal(signal.SIGINT)  # Ctrl-C, as the page says
+            logs.append(process.communicate(timeout=60)[0])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == shown
+    upstream_log = logs[0].splitlines()
+    assert upstream_log[0].startswith("fake upstream on http://127.0.0.1:")
+    assert sum("summary request" in line for line in upstream_log) >= 2
+    assert [process.returncode for process in started] == [0, 0]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[1, 2]",
+        b"not json",
+        b'{"model": "m", "system": "s", "messages": 5}',
+        b'{"model": "m", "messages": "abc"}',
+        b'{"model": 7, "messages": [{"role": "user", "content": "hi"}]}',
+        b'{"messages": []}',
+    ],
+)
+@pytest.mark.parametrize("path", ["/v1/chat/completions", "/v1/messages"])
+async def test_the_fake_upstream_answers_hostile_bodies_without_a_500(
+    upstream: Upstream, path: str, body: bytes
+) -> None:
+    upstream.reply_text = None  # the describing mode the command line uses
+    async with Served(upstream.app()) as up, httpx2.AsyncClient() as client:
+        reply = await client.post(f"{up.url}{path}", content=body)
+    assert reply.status_code in (200, 400), reply.text
+    assert reply.headers["content-type"].startswith("application/json")

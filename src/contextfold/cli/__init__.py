@@ -6,6 +6,7 @@
     contextfold compact    compact a transcript file (OpenAI, Anthropic or contextfold JSON/JSONL)
     contextfold sessions   list the sessions in a contextfold SQLite database
     contextfold serve      run the compaction proxy
+    contextfold fake-upstream  a local stand-in for the OpenAI and Anthropic APIs (offline demos)
 
 Contract: :func:`main` returns 0 on success. Bad input (a missing or malformed file,
 an unknown format or provider, a missing API key, a failed model call) prints exactly
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import inspect
 import os
 import socket
@@ -51,10 +53,30 @@ def _version() -> str:
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line, like every other CLI error."""
+    """An argument parser whose errors are one line, like every other CLI error.
+
+    Leftover arguments are named for what they are (``unknown option: --bogus``,
+    ``unexpected argument: b.json``) before a missing COMMAND is reported, so that
+    ``contextfold --bogus`` blames the option, not the command it never reached.
+    """
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{_PROG}: error: {message} (see '{self.prog} --help')\n")
+
+    def parse_args(  # type: ignore[override]  # one signature is all the CLI needs
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        parsed, rest = self.parse_known_args(args, namespace)
+        options = [a for a in rest if a.startswith("-") and a != "-"]
+        if options:
+            s = "s" if len(options) > 1 else ""
+            self.error(f"unknown option{s}: {', '.join(options)}")
+        if rest:
+            s = "s" if len(rest) > 1 else ""
+            self.error(f"unexpected argument{s}: {' '.join(rest)}")
+        if getattr(parsed, "command", "") is None:
+            self.error("the following arguments are required: COMMAND")
+        return parsed
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -64,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"{_PROG} {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    commands.required = True
+    commands.required = False  # checked after the unknown options (see _Parser.parse_args)
 
     demo = commands.add_parser(
         "demo",
@@ -145,6 +167,24 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         help="a request header holding a credential, scrubbed like Authorization (repeatable)",
     )
+    serve.add_argument(
+        "--context-window",
+        type=int,
+        metavar="TOKENS",
+        help="the window of every model, instead of the registry's (a local server, a demo)",
+    )
+
+    fake = commands.add_parser(
+        "fake-upstream",
+        help="run a local stand-in for the OpenAI and Anthropic APIs",
+        description="Serve a fake OpenAI + Anthropic API on localhost, for trying the proxy "
+        "offline: it accepts any key, answers every chat request by describing what it "
+        "received, writes summaries when the proxy asks, and prints a line per request "
+        "(needs the 'proxy' extra).",
+    )
+    fake.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
+    fake.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    fake.add_argument("--reply", help="a fixed reply text (default: describe the request)")
     return parser
 
 
@@ -157,12 +197,10 @@ def _provider_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", help="model name for --provider")
 
 
-def _serve(args: argparse.Namespace) -> object:
-    """Start the proxy; returns what ``proxy.serve`` returns (maybe a coroutine)."""
-    if not 0 < args.port < 65_536:
-        raise CLIError(f"--port must be between 1 and 65535, got {args.port}")
+def _import_proxy(module: str = "contextfold.proxy") -> Any:
+    """``module`` of the proxy face, or :class:`CLIError` naming the ``proxy`` extra."""
     try:
-        from contextfold import proxy
+        return importlib.import_module(module)
     except ImportError as exc:
         if exc.name in ("starlette", "uvicorn") or (exc.name or "").startswith(
             ("starlette.", "uvicorn.")
@@ -171,6 +209,15 @@ def _serve(args: argparse.Namespace) -> object:
                 "the proxy needs the 'proxy' extra: pip install 'contextfold[proxy]'"
             ) from None
         raise CLIError(f"the proxy is not available in this installation ({exc})") from None
+
+
+def _serve(args: argparse.Namespace) -> object:
+    """Start the proxy; returns what ``proxy.serve`` returns (maybe a coroutine)."""
+    if not 0 < args.port < 65_536:
+        raise CLIError(f"--port must be between 1 and 65535, got {args.port}")
+    if args.context_window is not None and args.context_window < 1024:
+        raise CLIError(f"--context-window must be at least 1024, got {args.context_window}")
+    proxy = _import_proxy()
     _check_address(args.host, args.port)
     if args.db is not None:
         asyncio.run(_open_cache(Path(args.db)))
@@ -181,8 +228,26 @@ def _serve(args: argparse.Namespace) -> object:
         options["upstream_openai"] = args.upstream_openai
     if args.upstream_anthropic:
         options["upstream_anthropic"] = args.upstream_anthropic
+    if args.context_window is not None:
+        options["context_window"] = args.context_window
     serve: Callable[..., object] = proxy.serve
     return serve(host=args.host, port=args.port, **options)
+
+
+def _fake_upstream(args: argparse.Namespace) -> object:
+    """Serve :class:`contextfold.proxy.fake_upstream.Upstream` until interrupted."""
+    if not 0 < args.port < 65_536:
+        raise CLIError(f"--port must be between 1 and 65535, got {args.port}")
+    fake = _import_proxy("contextfold.proxy.fake_upstream")
+    _check_address(args.host, args.port)
+    print(
+        f"fake upstream on http://{args.host}:{args.port}: OpenAI base URL "
+        f"http://{args.host}:{args.port}/v1, Anthropic http://{args.host}:{args.port} "
+        "(any key works; Ctrl-C stops it)",
+        flush=True,
+    )
+    serve: Callable[..., object] = fake.serve
+    return serve(host=args.host, port=args.port, reply_text=args.reply)
 
 
 def _check_address(host: str, port: int) -> None:
@@ -217,6 +282,11 @@ async def _open_cache(path: Path) -> None:
     await cache.close()
 
 
+_SERVERS: dict[str, Callable[[argparse.Namespace], object]] = {
+    "serve": _serve,
+    "fake-upstream": _fake_upstream,
+}
+
 _ASYNC_COMMANDS: dict[str, Callable[[argparse.Namespace], Coroutine[Any, Any, int]]] = {
     "demo": cmd_demo,
     "compact": cmd_compact,
@@ -234,13 +304,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "serve":
+        if args.command in _SERVERS:
             try:
-                started = _serve(args)
+                started = _SERVERS[args.command](args)
             except SystemExit as exc:  # uvicorn exits (status 3) when startup fails
                 if exc.code in (0, None):
                     return 0
-                return _fail("the proxy failed to start (its log is above)")
+                what = "the proxy" if args.command == "serve" else "the fake upstream"
+                return _fail(f"{what} failed to start (its log is above)")
             if inspect.isawaitable(started):
                 asyncio.run(_await(started))
             return 0

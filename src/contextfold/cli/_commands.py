@@ -19,11 +19,21 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
-from contextfold.cli._databases import check_database_path, read_sessions
+from contextfold.cli._databases import (
+    check_database_path,
+    check_writable_database,
+    read_sessions,
+)
 from contextfold.cli._demo import DemoResult, print_summary, run_demo
 from contextfold.cli._extractive import ExtractiveSummarizer
 from contextfold.cli._output import PlainView, make_view, print_table
-from contextfold.cli._transcripts import dump_transcript, dumps, read_transcript, transcript_items
+from contextfold.cli._transcripts import (
+    check_transcript,
+    dump_transcript,
+    dumps,
+    read_transcript,
+    transcript_items,
+)
 from contextfold.compaction import compact_context
 from contextfold.errors import SummaryRejectedError
 from contextfold.messages import Message
@@ -95,6 +105,7 @@ async def cmd_demo(args: argparse.Namespace) -> int:
         raise CLIError("--model needs --provider (anthropic or openai)")
     db_path = Path(args.db)
     check_database_path(db_path, make_parent=True)
+    await check_writable_database(db_path)  # never another application's SQLite file
     transport = make_transport(args.provider, args.model) if args.provider else None
     quiet = args.json
     view = PlainView(io.StringIO()) if quiet else make_view(sys.stdout)
@@ -162,11 +173,14 @@ def _prompt_vars(pairs: Sequence[str]) -> dict[str, object]:
 
 async def cmd_compact(args: argparse.Namespace) -> int:
     transcript = read_transcript(Path(args.file), args.format)
+    warning = check_transcript(Path(args.file), transcript)  # refuses broken tool pairs
     if args.model and not args.provider:
         raise CLIError("--model needs --provider (anthropic or openai)")
     if args.keep_recent < 1:
         raise CLIError(f"--keep-recent must be at least 1, got {args.keep_recent}")
     prompt = load_prompt(args.prompt) if args.prompt else None
+    if warning is not None:
+        print(f"contextfold: warning: {warning}", file=sys.stderr)
     inner = make_transport(args.provider, args.model) if args.provider else ExtractiveSummarizer()
     summarizer = _MeteredSummarizer(inner)
     before = transcript.messages

@@ -10,6 +10,10 @@ closed" tracebacks after the CLI's own one-line error.
 creates tables, never changes the journal mode, never writes the file. A file that is
 not a contextfold database (another application's SQLite file, an empty file) is
 refused with :class:`ValueError` instead of being turned into one.
+
+:func:`check_writable_database` guards the commands that write (``demo``): a file
+that already holds tables must hold contextfold's, or it is refused, read-only and
+untouched, before the store would add its tables to another application's database.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import aiosqlite
 
 from contextfold._storage import SCHEMA_VERSION
 
-__all__ = ["check_database_path", "read_sessions"]
+__all__ = ["check_database_path", "check_writable_database", "read_sessions"]
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 _TABLES = frozenset({"contextfold_sessions", "contextfold_messages", "contextfold_compactions"})
@@ -72,6 +76,53 @@ def _read_only_uri(path: Path) -> str:
     return path.resolve().as_uri() + "?mode=ro"
 
 
+async def _table_names(conn: aiosqlite.Connection) -> set[str]:
+    rows = await conn.execute_fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+    return {str(row[0]) for row in rows}
+
+
+def _is_blank(path: Path) -> bool:
+    """No file yet, or an empty one (SQLite's empty database)."""
+    return not path.exists() or path.stat().st_size == 0
+
+
+def _untouched_uri(path: Path) -> str:
+    """A read-only URI for ``path`` that adds no file beside it when it can."""
+    check_database_path(path, must_exist=True)
+    # Without a pending write-ahead log the file alone is the whole database, and
+    # ``immutable`` reads it without creating the -wal/-shm side files that a read-only
+    # connection to a WAL database would leave behind.
+    pending = Path(f"{path}-wal").exists()
+    return path.resolve().as_uri() + ("?mode=ro" if pending else "?immutable=1")
+
+
+async def check_writable_database(path: Path) -> None:
+    """Raise :class:`ValueError` (one line, naming ``path``) unless contextfold may write it.
+
+    A missing or empty file, a SQLite database without tables, and a contextfold
+    database may be written; a database with tables but without contextfold's whole
+    schema is another application's and is refused. The check reads the file on a
+    read-only connection and never changes it, nor adds files beside it (unless a
+    write-ahead log is already there). Call :func:`check_database_path` first.
+    """
+    if _is_blank(path):
+        return
+    conn = await aiosqlite.connect(_untouched_uri(path), uri=True)
+    try:
+        tables = await _table_names(conn)
+    except sqlite3.DatabaseError as exc:
+        raise ValueError(f"{path}: not a contextfold database ({exc})") from None
+    finally:
+        await conn.close()
+    if not tables or tables >= _TABLES:
+        return
+    others = sorted(t for t in tables if not t.startswith(("contextfold_", "sqlite_")))
+    what = f"it has other tables: {', '.join(others)}" if others else "its schema is incomplete"
+    raise ValueError(
+        f"{path}: not a contextfold database ({what}); give --db a new file or one the demo wrote"
+    )
+
+
 async def read_sessions(path: Path) -> list[dict[str, Any]]:
     """Every session in the contextfold database at ``path``, newest first.
 
@@ -84,12 +135,7 @@ async def read_sessions(path: Path) -> list[dict[str, Any]]:
     """
     conn = await aiosqlite.connect(_read_only_uri(path), uri=True)
     try:
-        tables = {
-            str(row[0])
-            for row in await conn.execute_fetchall(
-                "SELECT name FROM sqlite_master WHERE type = 'table'"
-            )
-        }
+        tables = await _table_names(conn)
         if not tables >= _TABLES:
             raise ValueError(f"{path}: not a contextfold database")
         if "contextfold_meta" in tables:

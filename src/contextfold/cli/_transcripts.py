@@ -23,6 +23,12 @@ and otherwise picks the first dialect that parses, in the order OpenAI (string
 contents), Anthropic, contextfold. Every failure raises :class:`ValueError` with one
 line that names the file and, for JSON, the line and column.
 
+:func:`check_transcript` judges what was read before it is compacted: broken tool
+pairs (a result that answers no call, a call never answered, a call answered twice, a
+reused id) are refused, since the compacted transcript would carry them (a kept tool
+result whose call was summarized away is an orphan that providers reject); any other
+rule providers enforce (see :mod:`contextfold.validation`) only earns a warning.
+
 Strings may hold lone UTF-16 surrogates (``"\\ud800"`` in JSON); they are kept, and
 written back as the same escapes, so output is always valid UTF-8.
 """
@@ -38,11 +44,13 @@ from typing import Any, Literal, get_args
 
 from contextfold.formats import from_anthropic, from_openai, to_anthropic, to_openai
 from contextfold.messages import Message
+from contextfold.validation import Dialect, history_problems
 
 __all__ = [
     "FORMATS",
     "Format",
     "Transcript",
+    "check_transcript",
     "dump_transcript",
     "dumps",
     "read_transcript",
@@ -239,6 +247,34 @@ def read_transcript(path: Path, forced: Format | None = None) -> Transcript:
         f"{path}: {errors[0]}"
         if forced
         else f"{path}: unrecognised transcript: " + "; ".join(errors)
+    )
+
+
+_DIALECTS: dict[Format, Dialect] = {"openai": "openai", "anthropic": "anthropic"}
+# The problems of :func:`~contextfold.validation.history_problems` that are about tool
+# pairing (its messages name a "tool result", "tool call(s)" or "tool use id").
+_PAIRING = re.compile(r"\btool (?:results?|calls?(?:\(s\))?|use id)\b")
+
+
+def check_transcript(path: Path, transcript: Transcript) -> str | None:
+    """Raise :class:`ValueError` (one line) if ``transcript`` breaks tool pairing; else
+    return a one-line warning for any other rule it breaks, or ``None`` when it is valid.
+
+    Messages are numbered as contextfold reads them (OpenAI's consecutive ``tool``
+    messages are one message), so each problem also names the tool ids involved.
+    """
+    problems = history_problems(
+        transcript.messages, _DIALECTS.get(transcript.format, "any"), allow_pending=True
+    )
+    if not problems:
+        return None
+    more = f"; and {len(problems) - 1} more" if len(problems) > 1 else ""
+    pairing = [p for p in problems if _PAIRING.search(p)]
+    if not pairing:
+        return f"the input breaks a rule providers enforce ({problems[0]}{more}); compacting anyway"
+    raise ValueError(
+        f"{path}: cannot compact: {pairing[0]}{more}; the compacted transcript would keep "
+        "it. Fix the transcript first (contextfold.validate_history lists every problem)"
     )
 
 

@@ -92,12 +92,16 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx2
-from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Route
+
+from contextfold._extras import requires_extra
+
+with requires_extra("proxy", "contextfold.proxy"):
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
 
 from contextfold.compaction import CompactionSettings, PromptLike
 from contextfold.proxy._cache import SummaryCache, UsageAnchors
@@ -242,6 +246,7 @@ def serve(host: str = "127.0.0.1", port: int = 8787, **create_app_kwargs: Any) -
     Binds ``127.0.0.1`` unless told otherwise: anyone who can reach the port can
     spend the credentials that pass through it, so expose it deliberately.
     """
-    import uvicorn
+    with requires_extra("proxy", "contextfold.proxy.serve"):
+        import uvicorn
 
     uvicorn.run(create_app(**create_app_kwargs), host=host, port=port, log_level="info")

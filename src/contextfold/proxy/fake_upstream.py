@@ -1,0 +1,326 @@
+"""A local stand-in for the OpenAI and Anthropic APIs, for offline demos and tests.
+
+``contextfold fake-upstream --port 8765`` serves it, so the proxy quickstart can be
+followed without an API key (``examples/proxy_quickstart.md``); the proxy's own tests
+drive :class:`Upstream` in-process. Needs the ``proxy`` extra (Starlette; uvicorn to
+serve it from the command line).
+
+What it answers, in each API's real JSON and SSE shapes:
+
+* ``POST /v1/chat/completions`` and ``POST /v1/messages``: one assistant message. Its
+  text is :attr:`Upstream.reply_text`, or, when that is ``None``, a description of the
+  request received (how many messages, about how many tokens), so a client can see
+  what the proxy forwarded. ``usage`` reports about a token per four bytes of
+  the messages sent (times :attr:`Upstream.usage_scale`). Streams are word by word.
+* A request whose system prompt is contextfold's built-in summary prompt is a
+  summarizer call: it gets ``SUMMARY-N (fresh)`` or ``SUMMARY-N (update)`` (``update``
+  when the prompt is the one that extends a previous summary).
+* ``GET /v1/models`` lists one model; any other ``/v1/...`` route echoes its path.
+* A body it cannot read gets a 400 like a real API's; it accepts any API key.
+
+Every request is recorded in :attr:`Upstream.seen` (summarizer calls also in
+:attr:`Upstream.summaries`) and passed to :attr:`Upstream.log` as one line. Tests can
+make it fail (:attr:`Upstream.fail_chat`, :attr:`Upstream.fail_summary`), slow its
+summaries (:attr:`Upstream.summary_delay`) or hold a stream's last event
+(:attr:`Upstream.stream_gate`). It keeps everything in memory and is meant for
+loopback use only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from contextfold._extras import requires_extra
+
+with requires_extra("proxy", "contextfold.proxy.fake_upstream"):
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response, StreamingResponse
+    from starlette.routing import Route
+
+__all__ = ["SUMMARY_PROMPT_START", "Seen", "Upstream", "json_reply", "serve"]
+
+SUMMARY_PROMPT_START = "You are the memory of a long-running AI agent."
+"""How contextfold's built-in summary prompts begin (a summarizer call is recognized by it)."""
+_ANY_METHOD = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+
+def malformed(dialect: str) -> dict[str, Any]:
+    """The 400 body each real API sends for a request it cannot read."""
+    message = "malformed request"
+    if dialect == "openai":
+        error = {"message": message, "type": "invalid_request_error", "param": None, "code": None}
+        return {"error": error}
+    return {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+
+
+def json_reply(
+    payload: Any, status_code: int = 200, headers: dict[str, str] | None = None
+) -> Response:
+    """JSON with non-ASCII escaped, so echoed lone surrogates still encode."""
+    return Response(
+        json.dumps(payload).encode(),
+        status_code=status_code,
+        headers=headers,
+        media_type="application/json",
+    )
+
+
+@dataclass
+class Seen:
+    """One request as it arrived: path, query string, headers (lower-case), raw body."""
+
+    path: str
+    query: str
+    headers: dict[str, str]
+    raw: bytes
+    raw_path: bytes = b""  # the path as the proxy sent it, percent-encoding and all
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.raw)
+
+
+@dataclass
+class Upstream:
+    """The fake upstream's state; ``app`` serves it."""
+
+    seen: list[Seen] = field(default_factory=list)
+    summaries: list[Seen] = field(default_factory=list)
+    fail_chat: tuple[int, dict[str, Any], dict[str, str]] | None = None
+    fail_summary: tuple[int, dict[str, Any]] | None = None
+    usage_scale: float = 1.0  # multiply reported prompt sizes (to test usage anchoring)
+    summary_delay: float = 0.0
+    stream_gate: asyncio.Event | None = None  # when set, the last SSE event waits for it
+    reply_text: str | None = "Hello from upstream"  # None: describe the request received
+    log: Callable[[str], None] | None = None  # told one line per request
+
+    @property
+    def chats(self) -> list[Seen]:
+        return [s for s in self.seen if s not in self.summaries]
+
+    def app(self) -> Starlette:
+        return Starlette(
+            routes=[
+                Route("/v1/chat/completions", self.openai, methods=["POST"]),
+                Route("/v1/messages", self.anthropic, methods=["POST"]),
+                Route("/v1/models", self.models, methods=["GET"]),
+                Route("/{rest:path}", self.echo, methods=_ANY_METHOD),
+            ]
+        )
+
+    async def _record(self, request: Request) -> Seen:
+        seen = Seen(
+            request.url.path,
+            request.url.query,
+            {k.lower(): v for k, v in request.headers.items()},
+            await request.body(),
+            request.scope.get("raw_path", b""),
+        )
+        self.seen.append(seen)
+        return seen
+
+    def _note(self, seen: Seen, what: str) -> None:
+        if self.log is not None:
+            self.log(f"{seen.path}: {what}")
+
+    def _reply(self, seen: Seen, body: dict[str, Any], tokens: int) -> str:
+        messages = body.get("messages")
+        count = len(messages) if isinstance(messages, list) else 0
+        self._note(seen, f"chat, {count} messages, ~{tokens:,} tokens")
+        if self.reply_text is not None:
+            return self.reply_text
+        return f"(fake upstream) I received {count} messages, about {tokens:,} tokens."
+
+    def _prompt_tokens(self, body: dict[str, Any]) -> int:
+        size = len(json.dumps(body.get("messages", []))) + len(str(body.get("system", "")))
+        return max(1, int(size / 4 * self.usage_scale))
+
+    async def _summary_reply(self, seen: Seen) -> tuple[int, dict[str, Any]] | str:
+        self.summaries.append(seen)
+        self._note(seen, f"summary request #{len(self.summaries)}")
+        if self.summary_delay:
+            await asyncio.sleep(self.summary_delay)
+        if self.fail_summary is not None:
+            return self.fail_summary
+        update = "summarized before" in _system_text(seen.json)
+        # A model following the built-in prompt: the summary inside <summary> tags.
+        kind = "update" if update else "fresh"
+        return f"<summary>SUMMARY-{len(self.summaries)} ({kind})</summary>"
+
+    # -- OpenAI ----------------------------------------------------------------------
+
+    async def openai(self, request: Request) -> Response:
+        seen = await self._record(request)
+        try:
+            body = seen.json
+            model = body["model"]
+            system = _system_text(body)
+            tokens = self._prompt_tokens(body)
+            usage = bool(
+                body.get("stream") and (body.get("stream_options") or {}).get("include_usage")
+            )
+        except Exception:  # a real API answers what it cannot read with a 400
+            return json_reply(malformed("openai"), status_code=400)
+        if system.startswith(SUMMARY_PROMPT_START):
+            reply = await self._summary_reply(seen)
+            if not isinstance(reply, str):
+                return json_reply(reply[1], status_code=reply[0])
+            return json_reply(_openai_completion(model, reply, 100))
+        if self.fail_chat is not None:
+            status, payload, headers = self.fail_chat
+            return json_reply(payload, status_code=status, headers=headers)
+        text = self._reply(seen, body, tokens)
+        if not body.get("stream"):
+            return json_reply(_openai_completion(model, text, tokens))
+        return StreamingResponse(
+            self._openai_events(model, text, tokens, usage), media_type="text/event-stream"
+        )
+
+    async def _openai_events(self, model: str, text: str, tokens: int, usage: bool) -> Any:
+        base = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": model}
+        words = text.split(" ")
+        for i, word in enumerate(words):
+            delta = {"content": word if i == 0 else " " + word}
+            if i == 0:
+                delta["role"] = "assistant"
+            choice = {"index": 0, "delta": delta, "finish_reason": None}
+            yield f"data: {json.dumps({**base, 'choices': [choice]})}\n\n"
+        if self.stream_gate is not None:
+            await self.stream_gate.wait()
+        done = {"index": 0, "delta": {}, "finish_reason": "stop"}
+        yield f"data: {json.dumps({**base, 'choices': [done]})}\n\n"
+        if usage:
+            report = {"prompt_tokens": tokens, "completion_tokens": 5, "total_tokens": tokens + 5}
+            yield f"data: {json.dumps({**base, 'choices': [], 'usage': report})}\n\n"
+        yield "data: [DONE]\n\n"
+
+    # -- Anthropic -------------------------------------------------------------------
+
+    async def anthropic(self, request: Request) -> Response:
+        seen = await self._record(request)
+        try:
+            body = seen.json
+            model = body["model"]
+            system = _system_text(body)
+            tokens = self._prompt_tokens(body)
+        except Exception:  # a real API answers what it cannot read with a 400
+            return json_reply(malformed("anthropic"), status_code=400)
+        if system.startswith(SUMMARY_PROMPT_START):
+            reply = await self._summary_reply(seen)
+            if not isinstance(reply, str):
+                return json_reply(reply[1], status_code=reply[0])
+            return json_reply(_anthropic_message(model, reply, 100))
+        if self.fail_chat is not None:
+            status, payload, headers = self.fail_chat
+            return json_reply(payload, status_code=status, headers=headers)
+        text = self._reply(seen, body, tokens)
+        if not body.get("stream"):
+            return json_reply(_anthropic_message(model, text, tokens))
+        return StreamingResponse(
+            self._anthropic_events(model, text, tokens), media_type="text/event-stream"
+        )
+
+    async def _anthropic_events(self, model: str, text: str, tokens: int) -> Any:
+        start = _anthropic_message(model, "", tokens)
+        start["content"], start["stop_reason"] = [], None
+        events: list[dict[str, Any]] = [
+            {"type": "message_start", "message": start},
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "text", "text": ""},
+            },
+        ]
+        for i, word in enumerate(text.split(" ")):
+            delta = {"type": "text_delta", "text": word if i == 0 else " " + word}
+            events.append({"type": "content_block_delta", "index": 0, "delta": delta})
+        for event in events:
+            yield f"event: {event['type']}\ndata: {json.dumps(event)}\n\n"
+        if self.stream_gate is not None:
+            await self.stream_gate.wait()
+        tail: list[dict[str, Any]] = [
+            {"type": "content_block_stop", "index": 0},
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                "usage": {"output_tokens": 5},
+            },
+            {"type": "message_stop"},
+        ]
+        for event in tail:
+            yield f"event: {event['type']}\ndata: {json.dumps(event)}\n\n"
+
+    # -- other routes ----------------------------------------------------------------
+
+    async def models(self, request: Request) -> Response:
+        await self._record(request)
+        return json_reply(
+            {"object": "list", "data": [{"id": "test-model", "object": "model", "owned_by": "me"}]},
+            headers={
+                "x-upstream": "yes",
+                "connection": "close, x-upstream-hop",
+                "x-upstream-hop": "1",
+            },
+        )
+
+    async def echo(self, request: Request) -> Response:
+        seen = await self._record(request)
+        return json_reply({"path": seen.path, "query": seen.query, "bytes": len(seen.raw)})
+
+
+def _system_text(body: dict[str, Any]) -> str:
+    system = body.get("system")
+    if isinstance(system, str):
+        return system
+    if isinstance(system, list):
+        return "\n".join(b.get("text", "") for b in system if isinstance(b, dict))
+    for message in body.get("messages", []):
+        if message.get("role") == "system" and isinstance(message.get("content"), str):
+            return str(message["content"])
+    return ""
+
+
+def _openai_completion(model: str, text: str, tokens: int) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": tokens, "completion_tokens": 5, "total_tokens": tokens + 5},
+    }
+
+
+def _anthropic_message(model: str, text: str, tokens: int) -> dict[str, Any]:
+    return {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": tokens, "output_tokens": 5},
+    }
+
+
+def serve(host: str = "127.0.0.1", port: int = 8765, **upstream_fields: Any) -> None:
+    """Serve an :class:`Upstream` (built from ``upstream_fields``) with uvicorn until
+    interrupted; each request is printed as one line on stdout."""
+    with requires_extra("proxy", "contextfold.proxy.fake_upstream.serve"):
+        import uvicorn
+
+    upstream_fields.setdefault("log", lambda line: print(f"fake upstream: {line}", flush=True))
+    upstream = Upstream(**upstream_fields)
+    uvicorn.run(upstream.app(), host=host, port=port, log_level="warning")
