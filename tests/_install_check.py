@@ -38,7 +38,7 @@ def _anthropic(request: httpx2.Request) -> httpx2.Response:
         "type": "message",
         "role": "assistant",
         "model": body["model"],
-        "content": [{"type": "text", "text": SUMMARY + " (anthropic)"}],
+        "content": [{"type": "text", "text": f"<summary>{SUMMARY} (anthropic)</summary>"}],
         "stop_reason": "end_turn",
         "stop_sequence": None,
         "usage": {"input_tokens": 300, "output_tokens": 20},
@@ -78,7 +78,10 @@ def _openai(request: httpx2.Request) -> httpx2.Response:
             "choices": [
                 {
                     "index": 0,
-                    "message": {"role": "assistant", "content": SUMMARY + " (openai)"},
+                    "message": {
+                        "role": "assistant",
+                        "content": f"<summary>{SUMMARY} (openai)</summary>",
+                    },
                     "finish_reason": "stop",
                 }
             ],

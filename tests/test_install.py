@@ -151,8 +151,8 @@ def test_the_oldest_allowed_versions_import_compact_and_summarize(
 def test_the_console_script_and_dash_m_run_in_the_fresh_venv(venv: Path, tmp_path: Path) -> None:
     transcript = tmp_path / "chat.json"
     chat = [
-        {"role": "user" if i % 2 == 0 else "assistant", "content": f"message {i} " + "w" * 200}
-        for i in range(12)
+        {"role": "user" if i % 2 == 0 else "assistant", "content": f"message {i} " + "w" * 600}
+        for i in range(40)
     ]
     transcript.write_text(json.dumps(chat), encoding="utf-8")
     script = venv.parent / "contextfold"
@@ -165,7 +165,7 @@ def test_the_console_script_and_dash_m_run_in_the_fresh_venv(venv: Path, tmp_pat
     )
     assert compacted.returncode == 0, compacted.stderr
     stats = json.loads(compacted.stdout)["stats"]
-    assert (stats["messages_before"], stats["compacted"]) == (12, True)
+    assert (stats["messages_before"], stats["compacted"]) == (40, True)
     version = _run(venv, "-m", "contextfold", "--version", cwd=tmp_path)
     assert version.returncode == 0, version.stderr
     assert version.stdout.startswith("contextfold ")

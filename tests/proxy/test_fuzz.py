@@ -522,7 +522,7 @@ async def test_an_unforeseen_error_is_a_logged_json_500_without_the_key(
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 3
     assert "KeyError" in caplog.text
-    assert "transport defect with [redacted]" in caplog.text
+    assert "transport defect with [REDACTED]" in caplog.text
     assert KEY not in caplog.text
 
 

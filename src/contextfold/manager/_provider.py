@@ -168,8 +168,8 @@ class ProviderTransport:
             from amplifier_core.message_models import ChatRequest
         except ImportError as exc:
             raise TransportError(
-                "summarizing with an Amplifier provider needs amplifier-core "
-                "(pip install amplifier-core)",
+                "summarizing with an Amplifier provider needs the 'amplifier' extra: "
+                "pip install 'contextfold[amplifier]'",
                 provider=self.name,
             ) from exc
         wires = ([{"role": "system", "content": system}] if system else []) + to_amplifier(messages)
