@@ -25,6 +25,7 @@ from contextfold import (
     Usage,
 )
 from contextfold.testing import FunctionTransport, StubRequest, StubTransport, make_text_response
+from contextfold.tokens import count_tokens
 from tests.compaction.test_compaction import SUMMARY, WINDOW, alternating, summarizer
 
 
@@ -401,3 +402,22 @@ async def test_the_summarizer_request_fits_its_window_in_every_language(
     assert await store.compact(force=True), [e.error for e in events if e.error]
     assert summary_model.requests
     assert all(r.input_tokens <= window.input_budget for r in summary_model.requests)
+
+
+async def test_a_transport_that_leaves_cache_reads_out_still_compacts() -> None:
+    """Each report is only the uncached part (about the last turn): never the real size."""
+    store = AutoCompactStore(
+        MemoryContextStore(),
+        StubTransport(model=ModelInfo("m", 8_000, 1_000)),
+        keep_recent=2,
+        summary_transport=summarizer(),
+    )
+    previous = 0
+    for _ in range(100):
+        await store.append(Message.user("w " * 100))
+        await store.append(Message.assistant("w " * 100))
+        real = count_tokens(await store.get_history())
+        await store.add_context_tokens(real - previous, 10)  # the uncached delta only
+        previous = real
+        assert real <= 8_000 - 1_000  # every request still fits the window
+    assert store.compactions >= 1

@@ -188,3 +188,16 @@ async def test_appends_interleaved_with_preparation_and_commit_are_all_kept() ->
     history = await store.get_history()
     assert history[-6:] == added
     assert outcomes(events) == ["prepared", "committed"]
+
+
+async def test_a_failed_preparation_is_waited_for_once_never_twice() -> None:
+    """Past the wait point the caller waits for the preparation; when it fails (here: its
+    summary_timeout), the trigger backs off instead of starting a second wait."""
+    summary = GatedSummarizer()  # never released: every attempt times out
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(30), summary, events, summary_timeout=0.05)
+    await store.add_context_tokens(2_600, 10)
+    await asyncio.wait_for(summary.started.wait(), 5)
+    await asyncio.wait_for(store.add_context_tokens(3_400, 10), 5)
+    assert outcomes(events) == ["failed", "held"]
+    assert len(summary.requests) == 1  # no second, inline attempt after the failed one

@@ -33,6 +33,8 @@ def test_settings_are_frozen_and_checked() -> None:
         {"max_summary_tokens": 10},
         {"kept_tool_chars": 63},
         {"counter": "tiktoken"},
+        {"proactive": "false"},
+        {"cache_friendly": 0},
     ):
         with pytest.raises(ValueError, match=next(iter(bad))):
             CompactionSettings(**bad)  # type: ignore[arg-type]

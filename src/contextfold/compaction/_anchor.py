@@ -20,16 +20,20 @@ class UsageAnchor:
 
     ``base`` is the last believed prompt size (a real usage report, or the estimate
     when a report was not believable); ``since`` counts what was appended after it;
-    ``pending`` holds appended messages not counted yet. ``counted`` says whether a
-    history that existed before the wrapper was estimated.
+    ``pending`` holds appended messages not counted yet. ``live`` is the count of the
+    live history's messages alone, kept independently of any report, so a transport
+    that keeps under-reporting (cache reads left out) cannot drag the estimate down
+    with it. ``counted`` says whether a history that existed before the wrapper was
+    estimated.
     """
 
-    __slots__ = ("base", "counted", "counter", "pending", "since")
+    __slots__ = ("base", "counted", "counter", "live", "pending", "since")
 
     def __init__(self, counter: TokenCounter) -> None:
         self.counter = counter
         self.base = 0
         self.since = 0
+        self.live = 0
         self.pending: list[Message] = []
         self.counted = False
 
@@ -41,13 +45,15 @@ class UsageAnchor:
         """Count the pending messages into ``since``."""
         if self.pending:
             pending, self.pending = self.pending, []
-            self.since += sum(count_message_tokens(m, self.counter) for m in pending)
+            added = sum(count_message_tokens(m, self.counter) for m in pending)
+            self.since += added
+            self.live += added
 
     @property
     def estimate(self) -> int:
-        """The estimated size of the next prompt."""
+        """The estimated size of the next prompt: never below the live messages' count."""
         self.fold()
-        return self.base + self.since
+        return max(self.base + self.since, self.live)
 
     def needs_history(self) -> bool:
         """Whether the history from before this wrapper still has to be counted."""
@@ -56,7 +62,7 @@ class UsageAnchor:
     def take_history(self, history: Iterable[Message]) -> None:
         """Count ``history`` (all of it) instead of what was appended so far."""
         self.counted = True
-        self.since, self.pending = 0, list(history)
+        self.since, self.live, self.pending = 0, 0, list(history)
 
     def observe(self, input_tokens: int) -> int:
         """A model call reported ``input_tokens``; return the prompt size to act on.
@@ -73,15 +79,17 @@ class UsageAnchor:
 
     def reset(self, messages: Iterable[Message] = ()) -> None:
         """The history was rewritten (or cleared) to ``messages``: estimate it anew."""
-        self.base = self.since = 0
+        self.base = self.since = self.live = 0
         self.pending, self.counted = list(messages), True
 
-    def rebase(self, estimate: int) -> None:
-        """A compaction left a history estimated at ``estimate`` tokens."""
-        self.base, self.since = estimate, 0
+    def rebase(self, estimate: int, live: int) -> None:
+        """A compaction left a history estimated at ``estimate`` tokens, whose messages
+        alone count ``live``."""
+        self.base, self.since, self.live = estimate, 0, live
 
     def copy(self) -> UsageAnchor:
         twin = UsageAnchor(self.counter)
         twin.base, twin.since, twin.counted = self.base, self.since, self.counted
+        twin.live = self.live
         twin.pending = list(self.pending)
         return twin

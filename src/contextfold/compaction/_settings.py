@@ -128,6 +128,9 @@ class CompactionSettings:
             not isinstance(timeout, int | float) or isinstance(timeout, bool) or not timeout > 0
         ):
             raise ValueError(f"summary_timeout must be a positive number or None, got {timeout!r}")
+        for name in ("cache_friendly", "proactive"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
         if self.prepare_threshold is not None:
             check_fraction("prepare_threshold", self.prepare_threshold)
         if not callable(self.counter):

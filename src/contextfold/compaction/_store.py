@@ -31,7 +31,7 @@ from contextfold.compaction._summarizer import Summarizer
 from contextfold.context import CompactionLocking, ContextStore, PrefixReplacing, SessionInfo
 from contextfold.errors import SummaryRejectedError
 from contextfold.messages import Message
-from contextfold.tokens import TokenCounter
+from contextfold.tokens import TokenCounter, count_tokens
 from contextfold.transports.base import CompletionTransport, ToolSpec, Usage, model_of
 
 logger = logging.getLogger("contextfold.compaction")
@@ -362,6 +362,10 @@ class AutoCompactStore(ContextStore):
             await self._prep.wait(self.settings.summary_timeout)
             if self.compactions > committed:  # it was ready and committed meanwhile
                 return True
+            if not force and self._skip > 0:  # it failed: back off, never wait twice
+                self._skip -= 1
+                await self._report.held(trigger, tokens, "the prepared summary failed")
+                return False
         self._running = asyncio.ensure_future(self._run(trigger, tokens))
         try:
             return await asyncio.shield(self._running)
@@ -456,7 +460,9 @@ class AutoCompactStore(ContextStore):
         after = plan.estimate([*new_messages, *appended])
         self.compactions += 1
         self._failures = self._skip = 0
-        self._anchor.rebase(after)
+        self._anchor.rebase(
+            after, count_tokens([*new_messages, *appended], self._opts.counter)
+        )
         # Could not get under the limit: wait for usage to grow past this point again.
         self._floor = max(tokens, after) if after > limit else None
         await self._report.after(
@@ -535,6 +541,7 @@ class AutoCompactStore(ContextStore):
             await self._report.before(attempt)
             plan = await self._plan(snapshot, tokens, summarizer, ahead=True)
         except Exception as exc:
+            self._commit_when_ready = False  # the limit's trigger falls back to today's rules
             await self._failed(attempt, exc)
             return
         except asyncio.CancelledError:
@@ -543,6 +550,7 @@ class AutoCompactStore(ContextStore):
         finally:
             self.summarizer_usage = self.summarizer_usage + attempt.usage
         if plan is None:
+            self._commit_when_ready = False
             await self._report.after(attempt, "skipped")
             return
         self._prep.ready = Prepared(snapshot, plan, attempt.usage, summarizer.requests)
