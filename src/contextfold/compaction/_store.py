@@ -460,9 +460,7 @@ class AutoCompactStore(ContextStore):
         after = plan.estimate([*new_messages, *appended])
         self.compactions += 1
         self._failures = self._skip = 0
-        self._anchor.rebase(
-            after, count_tokens([*new_messages, *appended], self._opts.counter)
-        )
+        self._anchor.rebase(after, count_tokens([*new_messages, *appended], self._opts.counter))
         # Could not get under the limit: wait for usage to grow past this point again.
         self._floor = max(tokens, after) if after > limit else None
         await self._report.after(
