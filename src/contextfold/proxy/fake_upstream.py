@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -166,22 +166,42 @@ class Upstream:
             )
         except Exception:  # a real API answers what it cannot read with a 400
             return json_reply(malformed("openai"), status_code=400)
+        return await self._answer(
+            seen,
+            body,
+            system,
+            tokens,
+            lambda text, used: _openai_completion(model, text, used),
+            lambda text: self._openai_events(model, text, tokens, usage),
+        )
+
+    async def _answer(
+        self,
+        seen: Seen,
+        body: dict[str, Any],
+        system: str,
+        tokens: int,
+        completion: Callable[[str, int], dict[str, Any]],
+        events: Callable[[str], AsyncIterator[str]],
+    ) -> Response:
+        """A chat request in either dialect: a summary when the summarizer asks, the
+        configured failure, else the reply as one body or as ``events(text)``."""
         if system.startswith(SUMMARY_PROMPT_START):
             reply = await self._summary_reply(seen)
             if not isinstance(reply, str):
                 return json_reply(reply[1], status_code=reply[0])
-            return json_reply(_openai_completion(model, reply, 100))
+            return json_reply(completion(reply, 100))
         if self.fail_chat is not None:
             status, payload, headers = self.fail_chat
             return json_reply(payload, status_code=status, headers=headers)
         text = self._reply(seen, body, tokens)
         if not body.get("stream"):
-            return json_reply(_openai_completion(model, text, tokens))
-        return StreamingResponse(
-            self._openai_events(model, text, tokens, usage), media_type="text/event-stream"
-        )
+            return json_reply(completion(text, tokens))
+        return StreamingResponse(events(text), media_type="text/event-stream")
 
-    async def _openai_events(self, model: str, text: str, tokens: int, usage: bool) -> Any:
+    async def _openai_events(
+        self, model: str, text: str, tokens: int, usage: bool
+    ) -> AsyncIterator[str]:
         base = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": model}
         words = text.split(" ")
         for i, word in enumerate(words):
@@ -210,22 +230,16 @@ class Upstream:
             tokens = self._prompt_tokens(body)
         except Exception:  # a real API answers what it cannot read with a 400
             return json_reply(malformed("anthropic"), status_code=400)
-        if system.startswith(SUMMARY_PROMPT_START):
-            reply = await self._summary_reply(seen)
-            if not isinstance(reply, str):
-                return json_reply(reply[1], status_code=reply[0])
-            return json_reply(_anthropic_message(model, reply, 100))
-        if self.fail_chat is not None:
-            status, payload, headers = self.fail_chat
-            return json_reply(payload, status_code=status, headers=headers)
-        text = self._reply(seen, body, tokens)
-        if not body.get("stream"):
-            return json_reply(_anthropic_message(model, text, tokens))
-        return StreamingResponse(
-            self._anthropic_events(model, text, tokens), media_type="text/event-stream"
+        return await self._answer(
+            seen,
+            body,
+            system,
+            tokens,
+            lambda text, used: _anthropic_message(model, text, used),
+            lambda text: self._anthropic_events(model, text, tokens),
         )
 
-    async def _anthropic_events(self, model: str, text: str, tokens: int) -> Any:
+    async def _anthropic_events(self, model: str, text: str, tokens: int) -> AsyncIterator[str]:
         start = _anthropic_message(model, "", tokens)
         start["content"], start["stop_reason"] = [], None
         events: list[dict[str, Any]] = [
