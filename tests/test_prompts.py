@@ -17,7 +17,7 @@ from contextfold.testing import FunctionTransport, StubTransport, make_text_resp
 def test_every_builtin_prompt_loads_from_the_installed_package(name: str) -> None:
     prompt = builtin_prompt(name)
     assert prompt.template.strip()
-    assert prompt.variables <= {"max_summary_tokens", "summary"}
+    assert prompt.variables <= {"max_summary_tokens", "summary", "archive_note"}
 
 
 def test_default_summary_prompt_has_the_structured_sections() -> None:
@@ -33,7 +33,8 @@ def test_default_summary_prompt_has_the_structured_sections() -> None:
     ):
         assert heading in text
     assert "2000 tokens" in text
-    assert "continue" in builtin_prompt("summary_message").render(summary="S").lower()
+    message = builtin_prompt("summary_message").render(summary="S", archive_note="")
+    assert "continue" in message.lower()
 
 
 def test_unknown_builtin_prompt_names_the_choices() -> None:

@@ -24,7 +24,14 @@ from contextfold.errors import PromptError
 
 __all__ = ["BUILTIN_PROMPTS", "Prompt", "builtin_prompt", "load_prompt"]
 
-BUILTIN_PROMPTS: Final = ("acknowledgement", "continuation", "summary", "summary_message", "update")
+BUILTIN_PROMPTS: Final = (
+    "acknowledgement",
+    "chunk",
+    "continuation",
+    "summary",
+    "summary_message",
+    "update",
+)
 
 _MAX_PATH_CHARS = 1024
 

@@ -87,6 +87,8 @@ async def compact_context(
     counter: TokenCounter = approx_token_counter,
     max_summary_tokens: int = 4_000,
     max_tool_chars: int = 8_000,
+    instructions: str | None = None,
+    user_message_budget: int = 2_000,
 ) -> list[Message] | None:
     """The compacted history of ``context``, or ``None`` when it is too short to split.
 
@@ -101,6 +103,11 @@ async def compact_context(
     the old part is summarized in chunks) are text, a file path or a
     :class:`~contextfold.prompts.Prompt`; ``{max_summary_tokens}`` and every key of
     ``prompt_vars`` are available to them as variables.
+
+    ``instructions`` (what to keep or stress) reach the summarizer after the transcript,
+    with the standing instructions the user gave in the conversation ("when you
+    summarize, keep ..."). The user's own messages of the summarized part are kept word
+    for word in the summary message, newest first, up to ``user_message_budget`` tokens.
     """
     opts = CompactionSettings(
         keep_recent=keep_recent,
@@ -111,6 +118,8 @@ async def compact_context(
         max_summary_tokens=max_summary_tokens,
         max_tool_chars=max_tool_chars,
         kept_tool_chars=max_tool_chars,
+        instructions=instructions,
+        user_message_budget=user_message_budget,
     ).options()
     history = await context.get_history() if isinstance(context, ContextStore) else list(context)
     if len(history) <= keep_recent:

@@ -24,8 +24,14 @@ from contextfold.compaction._summarizer import (
     Summarizer,
     SummaryRun,
     acknowledgement,
-    previous_summary,
+    parse_summary_message,
     render_summary_message,
+)
+from contextfold.compaction._userwords import (
+    choose_verbatim,
+    instructions_block,
+    standing_instructions,
+    user_texts,
 )
 from contextfold.errors import (
     CompactionError,
@@ -72,6 +78,11 @@ class Options:
     cache_friendly: bool
     agent_system: str | None
     agent_tools: tuple[ToolSpec, ...]
+    chunk_prompt: Prompt | None = None
+    instructions: str | None = None
+    user_message_budget: int = 0
+    archived: bool = False
+    """The store keeps an archive of what compaction replaces (the summary says so)."""
 
 
 def make_summarizer(transport: CompletionTransport, opts: Options) -> Summarizer:
@@ -79,6 +90,7 @@ def make_summarizer(transport: CompletionTransport, opts: Options) -> Summarizer
         transport,
         prompt=opts.prompt,
         update_prompt=opts.update_prompt,
+        chunk_prompt=opts.chunk_prompt,
         counter=opts.counter,
         max_summary_tokens=opts.max_summary_tokens,
         max_tool_chars=opts.max_tool_chars,
@@ -86,23 +98,36 @@ def make_summarizer(transport: CompletionTransport, opts: Options) -> Summarizer
     )
 
 
-def _strip_previous(old: Sequence[Message]) -> tuple[str | None, list[Message]]:
-    """The earlier summary at the head of ``old`` (or ``None``) and ``old`` without it
-    and its acknowledgement (system messages stay where they are)."""
+def _strip_previous(old: Sequence[Message]) -> tuple[str | None, list[str], list[Message]]:
+    """The earlier summary at the head of ``old`` (or ``None``), the user's words it
+    quoted, and ``old`` without it and its acknowledgement (system messages stay)."""
     rest = list(old)
     first = next((i for i, m in enumerate(rest) if m.role != "system"), None)
-    previous = previous_summary(rest[first]) if first is not None else None
-    if first is not None and previous is not None:
-        del rest[first]
-        after = next((i for i in range(first, len(rest)) if rest[i].role != "system"), None)
-        if after is not None and rest[after] == acknowledgement():
-            del rest[after]
-    return previous, rest
+    parsed = parse_summary_message(rest[first]) if first is not None else None
+    if first is None or parsed is None:
+        return None, [], rest
+    del rest[first]
+    after = next((i for i in range(first, len(rest)) if rest[i].role != "system"), None)
+    if after is not None and rest[after] == acknowledgement():
+        del rest[after]
+    return parsed[0], parsed[1], rest
 
 
 def _has_new_content(old: Sequence[Message]) -> bool:
     """Whether ``old`` holds anything besides system messages and an earlier summary."""
-    return any(m.role != "system" for m in _strip_previous(old)[1])
+    return any(m.role != "system" for m in _strip_previous(old)[2])
+
+
+def _words_of(history: Sequence[Message]) -> list[str]:
+    """The user's words in ``history``: quoted in a summary message, or its own."""
+    texts: list[str] = []
+    for message in history:
+        parsed = parse_summary_message(message)
+        if parsed is not None:
+            texts += parsed[1]
+        else:
+            texts += user_texts([message])
+    return texts
 
 
 def kept_systems(old: Sequence[Message], budget: int, counter: TokenCounter) -> list[Message]:
@@ -172,10 +197,17 @@ async def compact_history(
         return None
 
     recent = list(history[cut:])
+    words_budget = opts.user_message_budget
     if target_tokens is not None:
+        # The user's verbatim words never take more than a quarter of the target.
+        words_budget = min(words_budget, target_tokens // 4)
         # Room the summary will take; a real summary rarely fills max_summary_tokens, and
         # reserving all of it on a small window would leave no recent message at all.
         overhead = min(summarizer.max_summary_tokens, target_tokens // 3) + 100
+        if words_budget:
+            # Room the user's words will take, at most all of them.
+            all_words = sum(opts.counter(t) + 8 for t in _words_of(history))
+            overhead += min(words_budget, all_words)
         cut = shrink_cut(history, cut, lambda c: estimate(history[c:]) + overhead <= target_tokens)
         recent = list(history[cut:])
         if estimate(recent) + overhead > target_tokens:
@@ -187,30 +219,47 @@ async def compact_history(
     else:
         systems = kept_systems(old, system_budget, opts.counter)
     kept_ids = {id(m) for m in systems}
-    previous, body = _strip_previous([m for m in old if id(m) not in kept_ids])
+    previous, quoted, body = _strip_previous([m for m in old if id(m) not in kept_ids])
+    extra = instructions_block(opts.instructions, standing_instructions(_words_of(history)))
 
     run: SummaryRun | None = None
     if opts.cache_friendly and estimate(old) <= summarizer.input_budget:
         try:
             run = await summarizer.continue_prefix(
-                old, opts.agent_system, opts.agent_tools, opts.continuation_prompt
+                old,
+                opts.agent_system,
+                opts.agent_tools,
+                opts.continuation_prompt,
+                instructions=extra,
             )
         except (ContextOverflowError, SummaryRejectedError) as exc:
             logger.info("cache-friendly summary failed (%s); summarizing a transcript instead", exc)
     if run is None:
-        run = await summarizer.summarize(body, previous)
+        run = await summarizer.summarize(body, previous, instructions=extra)
 
     first_kept = next((m for m in recent if m.role != "system"), None)
-    head = [*systems, render_summary_message(run.text)]
-    if first_kept is None or first_kept.role == "user":
-        head.append(acknowledgement())
-    result = [*head, *recent]
+    words = [*quoted, *user_texts(body)]
+    before = estimate(history)
+    while True:
+        # The user's words are kept on top of a summary that covers them; when they
+        # would make the result no smaller than the history, fewer are kept.
+        kept_words, left_out = choose_verbatim(words, words_budget, opts.counter)
+        summary_message = render_summary_message(
+            run.text, quotes=kept_words, left_out=left_out, archived=opts.archived
+        )
+        head = [*systems, summary_message]
+        if first_kept is None or first_kept.role == "user":
+            head.append(acknowledgement())
+        result = [*head, *recent]
+        after = estimate(result)
+        if after < before or not kept_words:
+            break
+        words_budget //= 2
     thinking = has_thinking(history)
     problems = history_problems(result, allow_pending=True, thinking=thinking)
     if problems and not history_problems(history, allow_pending=True, thinking=thinking):
         raise CompactionError("compaction would produce an invalid history: " + "; ".join(problems))
     # -- a compaction must shrink what it replaces (issue 13, item 2) --------------------
-    before, after = estimate(history), estimate(result)
     if after >= before:
         raise SummaryRejectedError(
             f"the compacted history (~{after:,} tokens) is not smaller than the history it "
@@ -243,7 +292,11 @@ def build_options(
     cache_friendly: bool,
     agent_system: str | None,
     agent_tools: Iterable[ToolSpec],
+    instructions: str | None = None,
+    user_message_budget: int = 0,
 ) -> Options:
+    if system_prompt is DEFAULT_PROMPT:
+        system_prompt = None  # the default passed explicitly is still the built-in set
     prompt = load_prompt(system_prompt) if system_prompt is not None else DEFAULT_PROMPT
     if update_prompt is not None:
         update = load_prompt(update_prompt)
@@ -256,8 +309,12 @@ def build_options(
     # A custom prompt is also the instruction of a cache-friendly continuation, so the
     # user's instructions are never silently replaced by the built-in ones.
     continuation = prompt if system_prompt is not None else builtin_prompt("continuation")
+    # Chunks 2..N of a first summary: the built-in chunk prompt, unless the user wrote
+    # their own prompts (then their update prompt, as for every later request).
+    custom = system_prompt is not None or update_prompt is not None
+    chunk = update if custom else builtin_prompt("chunk")
     variables = dict(prompt_vars or {})
-    prompts = (prompt, update, continuation) if cache_friendly else (prompt, update)
+    prompts = (prompt, update, chunk, continuation) if cache_friendly else (prompt, update, chunk)
     for p in prompts:
         p.render(max_summary_tokens=max_summary_tokens, **variables)  # fail early on typos
     used = frozenset().union(*(p.variables for p in prompts))
@@ -280,6 +337,9 @@ def build_options(
         cache_friendly=cache_friendly,
         agent_system=agent_system,
         agent_tools=tuple(agent_tools),
+        chunk_prompt=chunk,
+        instructions=instructions,
+        user_message_budget=user_message_budget,
     )
 
 

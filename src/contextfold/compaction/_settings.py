@@ -93,6 +93,13 @@ class CompactionSettings:
             value whose prompt size is not below the compaction limit, turns
             preparation off. A session that ends between the two thresholds pays for
             one summary it never uses.
+        user_message_budget: tokens of the user's own messages (not tool results) from
+            the summarized part kept word for word in the summary message, newest first
+            (at most a quarter of the compaction's target); ``0`` keeps none. The rest
+            is only in the summary.
+        instructions: compaction instructions for the summarizer (what to keep or
+            stress), sent after the transcript with the standing instructions the user
+            gave in the conversation (see :mod:`contextfold.compaction._userwords`).
     """
 
     keep_recent: int = 6
@@ -113,6 +120,8 @@ class CompactionSettings:
     max_backoff: int = 32
     summary_timeout: float | None = 120.0
     prepare_threshold: float | None = 0.6
+    user_message_budget: int = 2_000
+    instructions: str | None = None
 
     def __post_init__(self) -> None:
         check_fraction("threshold", self.threshold, one_ok=True)
@@ -133,6 +142,9 @@ class CompactionSettings:
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
         if self.prepare_threshold is not None:
             check_fraction("prepare_threshold", self.prepare_threshold)
+        check_int("user_message_budget", self.user_message_budget, 0)
+        if self.instructions is not None and not isinstance(self.instructions, str):
+            raise ValueError(f"instructions must be a string or None, got {self.instructions!r}")
         if not callable(self.counter):
             raise ValueError(f"counter must be a callable (text) -> int, got {self.counter!r}")
         # Frozen, but built from user arguments: own copies, so later changes to the
@@ -167,6 +179,8 @@ class CompactionSettings:
             cache_friendly=self.cache_friendly,
             agent_system=self.agent_system,
             agent_tools=self.agent_tools,
+            instructions=self.instructions,
+            user_message_budget=self.user_message_budget,
         )
 
 

@@ -34,6 +34,7 @@ from contextfold.blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from contextfold.compaction._userwords import parse_user_words, render_user_words
 from contextfold.compaction._verdict import (
     asks_for_tags,
     check_summary,
@@ -70,16 +71,35 @@ class SummaryRun:
     requests: int
 
 
-def render_summary_message(summary: str) -> Message:
-    return Message("user", [TextBlock(builtin_prompt("summary_message").render(summary=summary))])
+ARCHIVE_NOTE = (
+    " The full transcript of the compacted part is kept in this session's archive, so"
+    " nothing in it is lost for good."
+)
+"""The ``{archive_note}`` of the summary message when the store keeps an archive."""
+
+
+def render_summary_message(
+    summary: str,
+    *,
+    quotes: Sequence[str] = (),
+    left_out: bool = False,
+    archived: bool = False,
+) -> Message:
+    """The summary message: our wrapper around ``summary``, then the user's own words
+    (``quotes``, oldest first, see :mod:`._userwords`) in a section we render."""
+    note = ARCHIVE_NOTE if archived else ""
+    text = builtin_prompt("summary_message").render(summary=summary, archive_note=note)
+    words = render_user_words(quotes, left_out)
+    return Message("user", [TextBlock(f"{text}\n\n{words}" if words else text)])
 
 
 def acknowledgement() -> Message:
     return Message("assistant", [TextBlock(builtin_prompt("acknowledgement").render())])
 
 
-def previous_summary(message: Message) -> str | None:
-    """The summary text if ``message`` is a summary message made by an earlier compaction.
+def parse_summary_message(message: Message) -> tuple[str, list[str]] | None:
+    """The summary text and the user's quoted words if ``message`` is a summary message
+    made by an earlier compaction, else ``None``.
 
     Only the exact wrapper that :func:`render_summary_message` writes is recognised,
     so a user who quotes ``<summary>`` tags is never mistaken for a summary.
@@ -87,20 +107,34 @@ def previous_summary(message: Message) -> str | None:
     if message.role != "user" or len(message.content) != 1:
         return None
     text = message.text
-    prefix, suffix = _summary_wrapper()
-    if len(text) < len(prefix) + len(suffix) or not text.startswith(prefix):
-        return None
-    if not text.endswith(suffix):
-        return None
-    return text[len(prefix) : len(text) - len(suffix)]
+    for prefix, suffix in _summary_wrappers():
+        if not text.startswith(prefix) or len(text) < len(prefix) + len(suffix):
+            continue
+        if text.endswith(suffix):
+            return text[len(prefix) : len(text) - len(suffix)], []
+        end = text.rfind(suffix + "\n\n")
+        if end >= len(prefix):
+            quotes = parse_user_words(text[end + len(suffix) + 2 :])
+            if quotes is not None:
+                return text[len(prefix) : end], quotes
+    return None
+
+
+def previous_summary(message: Message) -> str | None:
+    """The summary text if ``message`` is a summary message (see :func:`parse_summary_message`)."""
+    parsed = parse_summary_message(message)
+    return None if parsed is None else parsed[0]
 
 
 @cache
-def _summary_wrapper() -> tuple[str, str]:
+def _summary_wrappers() -> tuple[tuple[str, str], ...]:
     sentinel = "\x00contextfold-summary\x00"
-    rendered = builtin_prompt("summary_message").render(summary=sentinel)
-    prefix, _, suffix = rendered.partition(sentinel)
-    return prefix, suffix
+    wrappers = []
+    for note in ("", ARCHIVE_NOTE):
+        rendered = builtin_prompt("summary_message").render(summary=sentinel, archive_note=note)
+        prefix, _, suffix = rendered.partition(sentinel)
+        wrappers.append((prefix, suffix))
+    return tuple(wrappers)
 
 
 def _describe(block: ContentBlock, max_tool_chars: int) -> str | None:
@@ -148,6 +182,7 @@ class Summarizer:
         *,
         prompt: Prompt,
         update_prompt: Prompt,
+        chunk_prompt: Prompt | None = None,
         counter: TokenCounter,
         max_summary_tokens: int,
         max_tool_chars: int,
@@ -156,6 +191,9 @@ class Summarizer:
         self.transport = transport
         self.prompt = prompt
         self.update_prompt = update_prompt
+        # Chunks 2..N of a first summary extend a partial summary of the same stretch;
+        # they are not an update of an older summary.
+        self.chunk_prompt = chunk_prompt or update_prompt
         self.counter = counter
         self.max_tool_chars = max_tool_chars
         self.prompt_vars = prompt_vars
@@ -248,8 +286,15 @@ class Summarizer:
             index += 1
         return group, index
 
-    async def summarize(self, messages: Sequence[Message], previous: str | None) -> SummaryRun:
+    async def summarize(
+        self, messages: Sequence[Message], previous: str | None, *, instructions: str = ""
+    ) -> SummaryRun:
         """Summarize ``messages`` (updating ``previous`` if given), chunk by chunk.
+
+        The first request uses the summary prompt (the update prompt when there is a
+        ``previous`` summary), later chunks the chunk prompt of a first summary or the
+        update prompt of an update. ``instructions`` (a ``<compaction-instructions>``
+        block) follows the transcript in every request.
 
         Each request is budgeted against the summarizer's own window, counting the
         system prompt and the running summary it actually carries. Usage of every
@@ -260,12 +305,20 @@ class Summarizer:
         if not entries and previous is None:
             raise CompactionError("nothing to summarize: the old part has no content")
         summary = None if previous is None else repair_text(previous)
+        later = self.update_prompt if previous is not None else self.chunk_prompt
+        extra = "" if not instructions else "\n\n" + repair_text(instructions)
         start = 0
         while start < len(entries) or start == 0:
-            prompt = self.prompt if summary is None else self.update_prompt
+            prompt = self.prompt if summary is None else later
             system = self._system(prompt)
             anchor = "" if summary is None else self._fit_summary(summary, system)
-            budget = self.input_budget - self.counter(system) - self.counter(anchor) - 64
+            budget = (
+                self.input_budget
+                - self.counter(system)
+                - self.counter(anchor)
+                - self.counter(extra)
+                - 64
+            )
             if budget < _MIN_CHUNK_TOKENS:
                 window = model_of(self.transport).context_window
                 raise CompactionError(
@@ -280,7 +333,7 @@ class Summarizer:
                 if summary is None
                 else f"<previous-summary>\n{anchor}\n</previous-summary>\n\n{transcript}"
             )
-            summary, _ = await self._ask([Message.user(body)], (), system, system)
+            summary, _ = await self._ask([Message.user(body + extra)], (), system, system)
             if not entries:
                 break
         assert summary is not None
@@ -292,9 +345,14 @@ class Summarizer:
         system: str | None,
         tools: Sequence[ToolSpec],
         instruction: Prompt,
+        *,
+        instructions: str = "",
     ) -> SummaryRun:
-        """Cache-friendly mode: the agent's own prefix with the summary instruction appended."""
+        """Cache-friendly mode: the agent's own prefix with the summary instruction
+        (and ``instructions``, a ``<compaction-instructions>`` block) appended."""
         text = self._system(instruction)
+        if instructions:
+            text = f"{text}\n\n{repair_text(instructions)}"
         request = [m.copy() for m in prefix]
         if request and request[-1].role == "user":
             request[-1].content.append(TextBlock(text))

@@ -1,0 +1,184 @@
+"""SPEC §6 guarantee 10: the user's words survive, and compaction instructions reach the
+summarizer (checked on the requests the summarizer recorded)."""
+
+from __future__ import annotations
+
+import pytest
+
+from contextfold import MemoryContextStore, Message, ModelInfo, TextBlock, ToolResultBlock
+from contextfold.compaction import AutoCompactStore, CompactionSettings, compact_context
+from contextfold.compaction._summarizer import (
+    ARCHIVE_NOTE,
+    parse_summary_message,
+    render_summary_message,
+)
+from contextfold.compaction._userwords import standing_instructions
+from contextfold.prompts import builtin_prompt
+from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
+
+SUMMARY = "## User requests and intent\nThe user asked things.\n## Current state\nGoing."
+
+
+def session(n: int) -> list[Message]:
+    history: list[Message] = []
+    for i in range(n):
+        history.append(Message.user(f"request {i}: please handle ticket T-{1000 + i} " + "x" * 60))
+        history.append(Message.assistant(f"done with T-{1000 + i} " + "y" * 200))
+    return history
+
+
+def summarizer() -> FunctionTransport:
+    return FunctionTransport(lambda r: make_text_response(SUMMARY))
+
+
+async def test_user_messages_of_the_summarized_part_are_kept_word_for_word() -> None:
+    history = session(10)
+    result = await compact_context(history, summarizer(), keep_recent=2)
+    assert result is not None
+    parsed = parse_summary_message(result[0])
+    assert parsed is not None
+    summary, quoted = parsed
+    assert summary == SUMMARY
+    # every user message of the old part (the last two messages stay as they are)
+    assert quoted == [m.text for m in history[:-2] if m.role == "user"]
+    assert "request 0: please handle ticket T-1000 " + "x" * 60 in result[0].text
+
+
+async def test_the_budget_keeps_the_newest_messages_and_skips_tool_results() -> None:
+    history = session(10)
+    history.insert(3, Message("user", [ToolResultBlock("c1", "TOOL OUTPUT 42")]))
+    history.insert(3, Message("assistant", [TextBlock("calling")]))
+    # each message costs 25 tokens with the heuristic counter plus 8 of overhead
+    result = await compact_context(history, summarizer(), keep_recent=2, user_message_budget=70)
+    assert result is not None
+    parsed = parse_summary_message(result[0])
+    assert parsed is not None
+    _, quoted = parsed
+    assert [q.split(":")[0] for q in quoted] == ["request 7", "request 8"]
+    assert "older ones are only in the summary" in result[0].text
+    assert "TOOL OUTPUT 42" not in result[0].text
+
+
+async def test_budget_zero_keeps_no_user_message() -> None:
+    result = await compact_context(session(10), summarizer(), keep_recent=2, user_message_budget=0)
+    assert result is not None
+    assert "<user-messages>" not in result[0].text
+    assert parse_summary_message(result[0]) == (SUMMARY, [])
+
+
+async def test_quoted_words_survive_later_compactions_and_are_not_resummarized() -> None:
+    transport = FunctionTransport(lambda r: make_text_response(f"S#{len(transport.requests)}"))
+    store = AutoCompactStore(
+        MemoryContextStore(session(6)), transport, keep_recent=2, max_tokens=100_000
+    )
+    assert await store.compact()
+    for message in session(12)[6:]:
+        await store.append(message)
+    assert await store.compact()
+    _, second = transport.requests
+    body = second.messages[-1].text
+    assert "<previous-summary>\nS#1\n</previous-summary>" in body
+    assert "<user-messages>" not in body  # the quotes are ours, not the model's to rewrite
+    history = await store.get_history()
+    parsed = parse_summary_message(history[0])
+    assert parsed is not None
+    assert parsed[0] == "S#2"
+    # the first compaction's quotes and the newly summarized user messages, in order
+    assert [q.split(":")[0] for q in parsed[1]] == [f"request {i}" for i in range(11)]
+
+
+async def test_large_user_messages_are_shed_before_the_result_would_not_shrink() -> None:
+    big = [Message.user("paste " + "p" * 2_000), Message.assistant("ok")]
+    history = [*big, Message.user("next"), Message.assistant("sure")]
+    result = await compact_context(history, summarizer(), keep_recent=2)
+    assert result is not None
+    assert "p" * 2_000 not in result[0].text  # kept, it would make the history no smaller
+
+
+async def test_chunks_after_the_first_use_the_chunk_prompt_not_the_update_prompt() -> None:
+    window = ModelInfo("tiny-summarizer", 3_000, 400)
+    calls: list[StubRequest] = []
+
+    def reply(request: StubRequest) -> StubResponse:
+        calls.append(request)
+        return make_text_response(f"## Current state\nafter chunk {len(calls)}")
+
+    transport = FunctionTransport(reply, model=window, enforce_window=True)
+    history = [
+        Message.user("u " * 200) if i % 2 == 0 else Message.assistant("a " * 200)
+        for i in range(120)
+    ]
+    assert await compact_context(history, transport, keep_recent=4, max_summary_tokens=300)
+    assert len(calls) >= 3
+    chunk = builtin_prompt("chunk").render(max_summary_tokens=300)
+    update = builtin_prompt("update").render(max_summary_tokens=300)
+    assert calls[0].system == builtin_prompt("summary").render(max_summary_tokens=300)
+    assert all(c.system == chunk for c in calls[1:])
+    assert all(c.system != update for c in calls)
+
+
+async def test_an_update_uses_the_update_prompt() -> None:
+    transport = summarizer()
+    first = await compact_context(session(6), transport, keep_recent=2)
+    assert first is not None
+    assert await compact_context([*first, *session(4)], transport, keep_recent=2)
+    assert transport.requests[1].system == builtin_prompt("update").render(max_summary_tokens=4000)
+
+
+async def test_caller_and_standing_instructions_reach_every_request() -> None:
+    history = session(6)
+    history[2] = Message.user("When you compact, keep the exact ticket ids. Thanks!")
+    history[4] = Message.user("Can you compact this file's code? Keep tests green.")
+    transport = summarizer()
+    assert await compact_context(
+        history, transport, keep_recent=2, instructions="Stress the billing decisions."
+    )
+    [request] = transport.requests
+    body = request.messages[-1].text
+    block = body[body.index("<compaction-instructions>") :]
+    assert body.index("</transcript>") < body.index("<compaction-instructions>")
+    assert "Stress the billing decisions." in block
+    assert '"When you compact, keep the exact ticket ids."' in block
+    assert "Keep tests green" not in block  # no occasion of summarizing named
+    assert "Thanks" not in block
+
+
+async def test_instructions_reach_a_cache_friendly_request() -> None:
+    transport = summarizer()
+    store = AutoCompactStore(
+        MemoryContextStore(session(6)),
+        transport,
+        settings=CompactionSettings(cache_friendly=True, instructions="Keep every ticket id."),
+        keep_recent=2,
+        max_tokens=100_000,
+    )
+    assert await store.compact()
+    [request] = transport.requests
+    assert "Keep every ticket id." in request.messages[-1].text
+    assert "## User instructions and corrections" in request.messages[-1].text
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("When you summarize, always keep the error codes.", True),
+        ("Before compacting, make sure the API keys are never quoted.", True),
+        ("In every summary, mention the customer's plan tier.", True),
+        ("If it gets compacted, don't drop the seeds.", True),
+        ("Please summarize the report and keep it short", False),  # a task, no occasion
+        ("When you compact the JSON output?", False),  # a question
+        ("Keep the tests green.", False),
+        ("When you summarize it, thanks.", False),  # no directive
+    ],
+)
+def test_standing_instructions_are_detected_conservatively(text: str, found: bool) -> None:
+    assert bool(standing_instructions([text])) is found
+
+
+def test_the_summary_message_round_trips_with_quotes_and_archive_note() -> None:
+    message = render_summary_message("S", quotes=["a\n\nb", "c"], left_out=True, archived=True)
+    assert ARCHIVE_NOTE.strip() in message.text
+    assert parse_summary_message(message) == ("S", ["a\n\nb", "c"])
+    assert parse_summary_message(render_summary_message("S")) == ("S", [])
+    forged = Message.user(message.text.replace("<user-messages>", "<user-notes>"))
+    assert parse_summary_message(forged) is None
