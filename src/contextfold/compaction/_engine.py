@@ -197,17 +197,10 @@ async def compact_history(
         return None
 
     recent = list(history[cut:])
-    words_budget = opts.user_message_budget
     if target_tokens is not None:
-        # The user's verbatim words never take more than a quarter of the target.
-        words_budget = min(words_budget, target_tokens // 4)
         # Room the summary will take; a real summary rarely fills max_summary_tokens, and
         # reserving all of it on a small window would leave no recent message at all.
         overhead = min(summarizer.max_summary_tokens, target_tokens // 3) + 100
-        if words_budget:
-            # Room the user's words will take, at most all of them.
-            all_words = sum(opts.counter(t) + 8 for t in _words_of(history))
-            overhead += min(words_budget, all_words)
         cut = shrink_cut(history, cut, lambda c: estimate(history[c:]) + overhead <= target_tokens)
         recent = list(history[cut:])
         if estimate(recent) + overhead > target_tokens:
@@ -240,6 +233,13 @@ async def compact_history(
     first_kept = next((m for m in recent if m.role != "system"), None)
     words = [*quoted, *user_texts(body)]
     before = estimate(history)
+    words_budget = opts.user_message_budget
+    if target_tokens is not None and words_budget:
+        # The recent messages come first: the user's words fill the room left under the
+        # target, at most a quarter of it.
+        bare = [*systems, render_summary_message(run.text), acknowledgement(), *recent]
+        room = int((target_tokens - estimate(bare)) / max(scale, 1.0))
+        words_budget = max(min(words_budget, room, target_tokens // 4), 0)
     while True:
         # The user's words are kept on top of a summary that covers them; when they
         # would make the result no smaller than the history, fewer are kept.

@@ -109,8 +109,12 @@ class CompactingContextManager:
     Concurrent calls are safe: writes are serialized, requests share one
     summarization. ``max_summary_tokens``, ``system_prompt``, ``update_prompt`` and
     ``prompt_vars`` are those of :func:`~contextfold.compaction.compact_context`;
-    ``cache_size`` summaries are kept. Bad settings raise :class:`ValueError`. Use it
-    as an async context manager (or call :meth:`aclose`) to close the clients it made.
+    ``cache_size`` summaries are kept. ``user_message_budget`` (tokens of the user's own
+    messages kept word for word in a summary, newest first) and ``instructions``
+    (compaction instructions for the summarizer) are the fields of
+    :class:`~contextfold.compaction.CompactionSettings`. Bad settings raise
+    :class:`ValueError`. Use it as an async context manager (or call :meth:`aclose`) to
+    close the clients it made.
     """
 
     def __init__(
@@ -136,6 +140,8 @@ class CompactingContextManager:
         max_backoff: int | None = None,
         store: ContextStore | None = None,
         provider_lookup: Callable[[], Mapping[str, object]] | None = None,
+        user_message_budget: int | None = None,
+        instructions: str | None = None,
     ) -> None:
         if compaction_threshold is not None:
             check_fraction("compaction_threshold", compaction_threshold, one_ok=True)
@@ -151,6 +157,8 @@ class CompactingContextManager:
             update_prompt=update_prompt,
             prompt_vars=prompt_vars,
             max_backoff=max_backoff,
+            user_message_budget=user_message_budget,
+            instructions=instructions,
         )
         # The view cuts kept tool outputs to the same bound as the summarizer's copy.
         self.settings = self.settings.replace(kept_tool_chars=self.settings.max_tool_chars)

@@ -137,6 +137,8 @@ def create_app(
     summary_max_retries: int = 2,
     timeout: float = 600.0,
     secret_headers: Iterable[str] = (),
+    user_message_budget: int | None = None,
+    instructions: str | None = None,
 ) -> Starlette:
     """The proxy as a Starlette (ASGI) application.
 
@@ -155,7 +157,9 @@ def create_app(
     ``summary_max_retries`` counts the summarizer's retries of transient errors and
     ``timeout`` bounds each upstream read in seconds. ``secret_headers`` names request
     headers whose values are credentials too (a gateway's own key header, say), to be
-    scrubbed like ``Authorization``.
+    scrubbed like ``Authorization``. ``user_message_budget`` (tokens of the user's own
+    messages kept word for word in a summary) and ``instructions`` (compaction
+    instructions for the summarizer) override the fields of ``settings``.
 
     The SQLite file is opened by the app's lifespan (or on the first request when the
     server runs no lifespan). Bad settings raise :class:`ValueError` here.
@@ -167,6 +171,8 @@ def create_app(
         system_prompt=system_prompt,
         max_summary_tokens=max_summary_tokens,
         target_ratio=target_ratio,
+        user_message_budget=user_message_budget,
+        instructions=instructions,
     )
     if max_body_bytes < 1:
         raise ValueError(f"max_body_bytes must be positive, got {max_body_bytes}")

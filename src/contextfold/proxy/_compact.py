@@ -27,7 +27,11 @@ from typing import Any, Literal, TypeVar
 
 from contextfold._secrets import Secrets
 from contextfold.compaction._engine import CompactionResult, Options, compact_history
-from contextfold.compaction._summarizer import acknowledgement, render_summary_message
+from contextfold.compaction._summarizer import (
+    acknowledgement,
+    parse_summary_message,
+    render_summary_message,
+)
 from contextfold.errors import CompactionError, ContextfoldError
 from contextfold.messages import Message
 from contextfold.proxy._cache import CachedSummary, SummaryCache, UsageAnchors, chain_hashes
@@ -245,7 +249,8 @@ class Planner:
         result = _scrubbed(result, secrets)
         start = len(history) - result.kept_messages
         chain = chain_hashes(conv.model, history[:start])
-        await self.cache.store(root, CachedSummary(chain[-1], start, result.summary))
+        # The whole summary message is cached: the user's verbatim words are in it.
+        await self.cache.store(root, CachedSummary(chain[-1], start, _summary_text(result)))
         kept = result.messages[len(result.messages) - result.kept_messages :]
         head = result.messages[conv.lead : len(result.messages) - result.kept_messages]
         body = rebuild(conv, head, kept, start)
@@ -284,17 +289,27 @@ def _scrubbed(result: CompactionResult, secrets: Secrets) -> CompactionResult:
     """``result`` with the caller's credentials redacted from its summary: the summary
     is stored, and served to every caller whose history shares the prefix."""
     summary = secrets.text(result.summary, key_like=False)
-    if summary == result.summary:
+    made = _summary_text(result)
+    clean = secrets.text(made, key_like=False)
+    if summary == result.summary and clean == made:
         return result
-    made = render_summary_message(result.summary)
-    messages = [render_summary_message(summary) if m == made else m for m in result.messages]
+    messages = [Message.user(clean) if m.text == made else m for m in result.messages]
     return replace(result, summary=summary, messages=messages)
+
+
+def _summary_text(result: CompactionResult) -> str:
+    """The text of the summary message of ``result`` (our wrapper, the summary and the
+    user's verbatim words)."""
+    return next(m.text for m in result.messages if parse_summary_message(m) is not None)
 
 
 def _summary_head(history: Sequence[Message], hit: CachedSummary) -> list[Message]:
     """``systems of the prefix + summary (+ acknowledgement)``, as compaction shapes it."""
     systems = [m for m in history[: hit.message_count] if m.role == "system"]
-    head = [*systems, render_summary_message(hit.summary)]
+    cached = Message.user(hit.summary)
+    # Entries cached before the whole message was cached hold the summary text alone.
+    message = cached if parse_summary_message(cached) else render_summary_message(hit.summary)
+    head = [*systems, message]
     first_kept = next((m for m in history[hit.message_count :] if m.role != "system"), None)
     if first_kept is None or first_kept.role == "user":
         head.append(acknowledgement())
