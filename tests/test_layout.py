@@ -36,7 +36,7 @@ FLOORS: dict[int, tuple[str, ...]] = {
     2: ("transports", "testing", "sqlite", "postgres", "redis", "_redis", "_sql"),
     3: ("agent",),
     4: ("compaction", "strategies"),
-    5: ("cli", "proxy", "manager"),
+    5: ("cli", "proxy", "manager", "fidelity", "compactbench"),
 }
 STORES = ("sqlite", "postgres", "redis", "_redis", "_sql", "_storage", "context")
 FACES = ("cli", "proxy", "manager")

@@ -1,0 +1,217 @@
+"""Fidelity harness: how much of what the next model needs survives compaction.
+
+:func:`run_fidelity` generates seeded long sessions of three kinds (a coding agent
+editing files and running tests, customer support, research with sources), each with
+planted *probes* of four kinds in the part that gets summarized:
+
+``identifier``
+    an exact fact or id (a commit hash, an order number, a DOI), checked by exact
+    string match;
+``artifact``
+    the state of a file or record (created or modified, tests passed or failed, a
+    ticket escalated);
+``decision``
+    a constraint, including a later user correction that overrides an earlier
+    instruction;
+``next_step``
+    the pending step the user asked for.
+
+It compacts each session 1, 3 and 10 times in a row (appending unrelated work between
+compactions, each compaction anchored on the previous summary) and reports, per probe
+kind and depth, the share of probes that survive in the compacted history. Identifiers
+are always checked by string match. The other kinds are checked offline by their
+``needles`` (the expected words on one line), or, with a ``judge`` transport, by an
+LLM asked whether an agent seeing only the compacted history could answer the probe's
+question (see :func:`judge_probe`). It is used by ``contextfold fidelity`` and
+``bench/fidelity.py``; the summarizer is any
+:class:`~contextfold.transports.base.CompletionTransport`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from contextfold.blocks import TextBlock
+from contextfold.compaction import compact_context
+from contextfold.fidelity._sessions import (
+    PROBE_KINDS,
+    SESSION_KINDS,
+    Probe,
+    ProbeKind,
+    Session,
+    SessionKind,
+    generate_session,
+)
+from contextfold.messages import Message
+from contextfold.transports.base import CompletionTransport, complete_with_cap, model_of
+
+__all__ = [
+    "PROBE_KINDS",
+    "SESSION_KINDS",
+    "FidelityReport",
+    "Probe",
+    "ProbeKind",
+    "Session",
+    "SessionKind",
+    "generate_session",
+    "judge_probe",
+    "probe_survives",
+    "run_fidelity",
+]
+
+DEFAULT_DEPTHS = (1, 3, 10)
+
+_JUDGE_SYSTEM = (
+    "You grade a memory test. You get the context an AI agent will continue from (a "
+    "compacted conversation), a question about the earlier work and the correct answer. "
+    "Reply YES if an agent that sees only this context would answer the question "
+    "correctly, NO otherwise. Reply with the one word only."
+)
+
+
+def history_text(messages: Sequence[Message]) -> str:
+    """Every text a model sees in ``messages`` (tool outputs included)."""
+    parts: list[str] = []
+    for message in messages:
+        for block in message.content:
+            if isinstance(block, TextBlock):
+                parts.append(block.text)
+            else:
+                parts.append(str(getattr(block, "content", "") or getattr(block, "input", "")))
+    return "\n".join(parts)
+
+
+def probe_survives(probe: Probe, text: str) -> bool:
+    """The offline check: an identifier appears exactly; the needles of the other kinds
+    (each group's alternatives, case-insensitive) all appear on one line of ``text``."""
+    if probe.kind == "identifier":
+        return probe.needles[0][0] in text
+    for line in text.lower().splitlines():
+        if all(any(option.lower() in line for option in group) for group in probe.needles):
+            return True
+    return False
+
+
+async def judge_probe(judge: CompletionTransport, probe: Probe, text: str) -> bool:
+    """Whether ``judge`` says an agent seeing only ``text`` answers ``probe`` correctly."""
+    request = (
+        f"<context>\n{text}\n</context>\n\nQuestion: {probe.question}\n"
+        f"Correct answer: {probe.answer}\n\nYES or NO?"
+    )
+    completion = await complete_with_cap(
+        judge, [Message.user(request)], (), _JUDGE_SYSTEM, max_output_tokens=8
+    )
+    return completion.text.strip().upper().startswith("YES")
+
+
+@dataclass(slots=True)
+class FidelityReport:
+    """What survived: ``survived[kind][depth]`` / ``total[kind][depth]`` probes."""
+
+    summarizer: str
+    judge: str | None
+    depths: tuple[int, ...]
+    sessions: list[tuple[str, int]]
+    survived: dict[str, dict[int, int]] = field(default_factory=dict)
+    total: dict[str, dict[int, int]] = field(default_factory=dict)
+    missed: list[dict[str, Any]] = field(default_factory=list)
+
+    def share(self, kind: str, depth: int) -> float:
+        """The share of ``kind`` probes that survived ``depth`` compactions (0 to 1)."""
+        total = self.total.get(kind, {}).get(depth, 0)
+        return self.survived.get(kind, {}).get(depth, 0) / total if total else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "summarizer": self.summarizer,
+            "judge": self.judge,
+            "depths": list(self.depths),
+            "sessions": [{"kind": k, "seed": s} for k, s in self.sessions],
+            "survival": {
+                kind: {str(d): round(self.share(kind, d), 4) for d in self.depths}
+                for kind in PROBE_KINDS
+            },
+            "probes": {
+                kind: self.total.get(kind, {}).get(self.depths[0], 0) for kind in PROBE_KINDS
+            },
+            "missed": self.missed,
+        }
+
+    def rows(self) -> list[list[str]]:
+        """The table: a row per probe kind, a column per depth."""
+        return [
+            [kind, *(f"{self.share(kind, d):.0%}" for d in self.depths)] for kind in PROBE_KINDS
+        ]
+
+    def _count(self, probe: Probe, depth: int, ok: bool, session: Session) -> None:
+        self.total.setdefault(probe.kind, {}).setdefault(depth, 0)
+        self.survived.setdefault(probe.kind, {}).setdefault(depth, 0)
+        self.total[probe.kind][depth] += 1
+        if ok:
+            self.survived[probe.kind][depth] += 1
+        else:
+            self.missed.append(
+                {
+                    "session": session.kind,
+                    "seed": session.seed,
+                    "depth": depth,
+                    "kind": probe.kind,
+                    "answer": probe.answer,
+                }
+            )
+
+
+async def run_fidelity(
+    summarizer: CompletionTransport,
+    *,
+    kinds: Sequence[SessionKind] = SESSION_KINDS,
+    seeds: Sequence[int] = (0, 1, 2, 3, 4),
+    depths: Sequence[int] = DEFAULT_DEPTHS,
+    judge: CompletionTransport | None = None,
+    keep_recent: int = 4,
+    max_summary_tokens: int = 4_000,
+    user_message_budget: int = 2_000,
+    instructions: str | None = None,
+) -> FidelityReport:
+    """Compact every ``kinds`` × ``seeds`` session up to ``max(depths)`` times and count
+    the probes that survive at each depth (see the module docstring).
+
+    A compaction rejected by compaction's own checks raises, as it would in use.
+    """
+    depths = tuple(sorted(set(depths)))
+    if not depths or depths[0] < 1:
+        raise ValueError(f"depths must be positive compaction counts, got {depths!r}")
+    report = FidelityReport(
+        summarizer=model_of(summarizer).name,
+        judge=None if judge is None else model_of(judge).name,
+        depths=depths,
+        sessions=[(k, s) for k in kinds for s in seeds],
+    )
+    for kind in kinds:
+        for seed in seeds:
+            session = generate_session(kind, seed, segments=depths[-1])
+            history = [*session.opening, *session.segments[0]]
+            for depth in range(1, depths[-1] + 1):
+                compacted = await compact_context(
+                    history,
+                    summarizer,
+                    keep_recent=keep_recent,
+                    max_summary_tokens=max_summary_tokens,
+                    user_message_budget=user_message_budget,
+                    instructions=instructions,
+                )
+                if compacted is None:
+                    raise ValueError(f"the {kind} session {seed} was too short to compact")
+                if depth in depths:
+                    text = history_text(compacted)
+                    for probe in session.probes:
+                        if judge is None or probe.kind == "identifier":
+                            ok = probe_survives(probe, text)
+                        else:
+                            ok = await judge_probe(judge, probe, text)
+                        report._count(probe, depth, ok, session)
+                if depth < depths[-1]:
+                    history = [*compacted, *session.segments[depth]]
+    return report
