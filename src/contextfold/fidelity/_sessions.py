@@ -94,7 +94,16 @@ def _noise_lines(rng: random.Random, n: int, make: Callable[[random.Random], str
     return "\n".join(make(rng) for _ in range(n))
 
 
-_WORDS = ("cache", "retry", "handler", "queue", "parser", "budget", "window", "session")
+_WORDS: tuple[str, ...] = (
+    "cache",
+    "retry",
+    "handler",
+    "queue",
+    "parser",
+    "budget",
+    "window",
+    "session",
+)
 _WORDS += ("token", "stream", "worker", "batch", "index", "shard", "lease", "ledger")
 _WORDS += ("report", "export", "import", "schema", "column", "invoice", "payment", "user")
 
