@@ -486,3 +486,25 @@ def test_serve_starts_the_proxy_on_localhost(tmp_path: Path) -> None:
         proc.terminate()
         output = proc.communicate(timeout=30)[0]
     assert "Traceback" not in output
+
+
+def test_fidelity_json_reports_survival_per_probe_kind_and_depth() -> None:
+    result = run("fidelity", "--json", "--seeds", "1", "--depths", "1,3")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["summarizer"] == "contextfold-extractive"
+    assert report["judge"] is None
+    assert set(report["survival"]) == {"identifier", "artifact", "decision", "next_step"}
+    assert set(report["survival"]["identifier"]) == {"1", "3"}
+    assert report["probes"]["identifier"] == 9  # three per session, three sessions
+    again = run("fidelity", "--json", "--seeds", "1", "--depths", "1,3")
+    assert again.stdout == result.stdout
+
+
+def test_fidelity_prints_a_table_and_refuses_bad_options() -> None:
+    result = run("fidelity", "--seeds", "1", "--kinds", "support", "--depths", "1")
+    assert result.returncode == 0, result.stderr
+    assert "identifier" in result.stdout and "after 1" in result.stdout
+    assert "--kinds" in assert_one_line_error(run("fidelity", "--kinds", "poetry"))
+    assert "--depths" in assert_one_line_error(run("fidelity", "--depths", "0"))
+    assert "OPENAI_API_KEY" in assert_one_line_error(run("fidelity", "--provider", "openai"))

@@ -53,10 +53,12 @@ async def test_extracts_every_section_from_the_transcript() -> None:
     assert history is not None
     summary = summary_of(history)
     assert [line[3:] for line in summary.splitlines() if line.startswith("## ")] == list(SECTIONS)
-    requests, decisions, files, errors, state, pending, identifiers = summary.split("\n## ")
+    requests, instructions, _, files, errors, _, state, pending, identifiers = summary.split(
+        "\n## "
+    )
     assert "make the importer in src/etl/load_0.py idempotent" in requests
-    assert "Do not touch the database schema." in decisions
-    assert "`src/etl/chunk_0.py`: read_file" in files
+    assert "Do not touch the database schema." in instructions
+    assert "`src/etl/chunk_0.py`: read" in files
     assert "`src/etl/load_0.py`" in files
     assert "FileNotFoundError: No such file: 'src/etl/chunk_1.py'" in errors
     assert "last tool call: read_file" in state
@@ -110,3 +112,64 @@ async def test_it_plugs_into_auto_compact_store() -> None:
     history = await store.get_history()
     assert "## Files and artifacts" in history[0].text
     assert store.summarizer_usage.output_tokens > 0
+
+
+def call(i: int, name: str, args: dict[str, object], output: str) -> list[Message]:
+    return [
+        Message("assistant", [TextBlock(f"step {i}"), ToolUseBlock(f"c{i}", name, args)]),
+        Message("user", [ToolResultBlock(f"c{i}", output)]),
+    ]
+
+
+def coding_work() -> list[Message]:
+    return [
+        Message.user("Fix the rounding. Store amounts as floats."),
+        *call(1, "read_file", {"path": "src/app/util.py"}, "def f(): ...\n" * 30),
+        *call(2, "edit_file", {"path": "src/app/rounding.py", "old": "a", "new": "b"}, "ok"),
+        *call(3, "write_file", {"path": "src/app/currency.py", "content": "x"}, "created"),
+        *call(4, "run", {"command": "pytest tests/app/test_rounding.py"}, "....\n4 passed"),
+        *call(5, "run", {"command": "pytest tests/app/test_currency.py"}, "F\n1 failed"),
+        *call(6, "update_ticket", {"ticket_id": "TCK-88", "status": "escalated"}, "ticket TCK-88"),
+        Message.user("Actually, no floats for money: use Decimal."),
+        Message.assistant("I will add pagination next, once the tests pass."),
+    ]
+
+
+def test_artifacts_carry_their_state_and_the_tests_that_cover_them() -> None:
+    text = ExtractiveSummarizer().summarize(coding_work())
+    files = text.split("## Files and artifacts\n")[1].split("\n\n")[0]
+    assert "`src/app/util.py`: read\n" in files + "\n"
+    assert "`src/app/rounding.py`: modified; tests passed after the change" in files
+    assert "`src/app/currency.py`: created; tests failed after the change" in files
+    assert "`TCK-88`: escalated (set by update_ticket)" in files
+    assert "(correction) Actually, no floats for money: use Decimal." in text
+    assert "agent: I will add pagination next, once the tests pass." in text
+
+
+async def test_a_later_change_updates_an_artifact_in_place() -> None:
+    summarizer = ExtractiveSummarizer()
+    first = await compact_context([*coding_work(), *session(0, 2)], summarizer, keep_recent=2)
+    assert first is not None
+    later = [
+        *call(7, "edit_file", {"path": "src/app/currency.py", "old": "x", "new": "y"}, "ok"),
+        *call(8, "run", {"command": "pytest tests/app/test_currency.py"}, "..\n2 passed"),
+        *session(20, 2),
+    ]
+    second = await compact_context([*first, *later], summarizer, keep_recent=2)
+    assert second is not None
+    summary = summary_of(second)
+    assert summary.count("`src/app/currency.py`") == 1
+    assert "`src/app/currency.py`: created, modified; tests passed after the change" in summary
+
+
+def test_identifiers_from_the_user_outlast_tool_output_noise() -> None:
+    noise = [
+        message
+        for i in range(100)
+        for message in call(i, "run", {"command": "ls"}, f"build_{i:04d}_artifact ready\nx\n")
+    ]
+    history = [Message.user("Deploy with flag `billing_v2_rollout` only."), *noise]
+    text = ExtractiveSummarizer(max_summary_chars=3_000).summarize(history)
+    assert "`billing_v2_rollout`" in text
+    assert "build_0000_artifact" not in text  # the oldest tool-output ids went first
+    assert "build_0099_artifact" in text

@@ -7,6 +7,7 @@
     contextfold sessions   list the sessions in a contextfold SQLite database
     contextfold serve      run the compaction proxy
     contextfold fake-upstream  a local stand-in for the OpenAI and Anthropic APIs (offline demos)
+    contextfold fidelity   measure what survives compaction (seeded sessions, planted probes)
 
 Contract: :func:`main` returns 0 on success. Bad input (a missing or malformed file,
 an unknown format or provider, a missing API key, a failed model call) prints exactly
@@ -15,8 +16,9 @@ usage error), never a traceback. ``--json`` output goes to stdout alone. This is
 only place in contextfold that starts an event loop.
 
 The room: :mod:`._commands` (compact, sessions, serve), :mod:`._demo` and
-:mod:`._scenario` (the offline demo session), :mod:`._extractive` (the offline
-extractive summarizer), :mod:`._transcripts` (reading and writing transcript files),
+:mod:`._scenario` (the offline demo session), :mod:`._extractive` and
+:mod:`._extract_rules` (the offline extractive summarizer), :mod:`._fidelity` (the
+fidelity harness's command), :mod:`._transcripts` (reading and writing transcript files),
 :mod:`._databases` (opening the SQLite files ``sessions`` reads) and :mod:`._output`.
 The top face: it may import everything, and nothing imports it.
 """
@@ -37,6 +39,7 @@ from typing import Any, NoReturn
 
 from contextfold.cli._commands import PROVIDERS, CLIError, cmd_compact, cmd_demo, cmd_sessions
 from contextfold.cli._databases import check_database_path
+from contextfold.cli._fidelity import add_fidelity_parser, cmd_fidelity
 from contextfold.cli._transcripts import FORMATS
 from contextfold.errors import ContextfoldError
 
@@ -185,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     fake.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
     fake.add_argument("--port", type=int, default=8765, help="port (default 8765)")
     fake.add_argument("--reply", help="a fixed reply text (default: describe the request)")
+    add_fidelity_parser(commands, _provider_args)
     return parser
 
 
@@ -291,6 +295,7 @@ _ASYNC_COMMANDS: dict[str, Callable[[argparse.Namespace], Coroutine[Any, Any, in
     "demo": cmd_demo,
     "compact": cmd_compact,
     "sessions": cmd_sessions,
+    "fidelity": cmd_fidelity,
 }
 
 

@@ -1,31 +1,35 @@
 """An offline, extractive summarizer that speaks :class:`CompletionTransport`.
 
-:class:`ExtractiveSummarizer` is what ``contextfold compact`` uses when no model is
-configured. It is not a language model: it reads the transcript that compaction
-sends it (``<transcript>`` entries labelled ``[user]``, ``[assistant]``, ``[tool
-call ...]``, ``[tool result]``, ``[tool error]``, plus an optional
-``<previous-summary>``) and *extracts* the standard summary sections from it: the
-user's requests, sentences that state decisions or constraints, file paths and URLs
-with the tools that touched them, error lines and failed tool calls, the latest
-state, the next step, and exact identifiers. Because it answers like a transport,
-it plugs into :func:`~contextfold.compaction.compact_context` unchanged.
+:class:`ExtractiveSummarizer` is what ``contextfold compact`` (and ``contextfold
+fidelity``) use when no model is configured. It is not a language model: it reads the
+transcript that compaction sends it (``<transcript>`` entries labelled ``[user]``,
+``[assistant]``, ``[tool call ...]``, ``[tool result]``, ``[tool error]``, plus an
+optional ``<previous-summary>``) and *extracts* the sections the built-in prompts ask
+for (rules in :mod:`._extract_rules`): the user's requests, instructions and
+corrections, decisions, the state of every artifact a tool touched (created, modified,
+deleted or read; tests passed or failed since the change; a ticket's status),
+errors, commitments, the latest state, the next step, and exact identifiers ranked by
+who said them. Because it answers like a transport, it plugs into
+:func:`~contextfold.compaction.compact_context` unchanged.
 
 Guarantees: deterministic output for the same request; every line of the summary is
 copied (possibly shortened) from the request, never invented; the text stays under
-``max_summary_chars``; a previous summary is merged (its items kept, newest items
-added), so repeated compactions anchor on it instead of drifting. The custom prompt
-in ``system`` is ignored: the sections are fixed, and the reply is always inside
-``<summary>`` tags (compaction unwraps them).
+``max_summary_chars``; a previous summary is merged section by section (artifacts
+updated in place, the current state and next step replaced, everything else kept with
+the newest items added), so repeated compactions anchor on it instead of drifting.
+When the text must shrink, what matters least goes first: files only mentioned or
+read before files changed, tool-output identifiers before the agent's, the agent's
+before the user's. The custom prompt in ``system`` is ignored: the sections are fixed,
+and the reply is always inside ``<summary>`` tags (compaction unwraps them).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
-from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
+from contextfold.blocks import TextBlock
+from contextfold.cli._extract_rules import Facts, entries_from_messages, extract, read_entries
 from contextfold.messages import Message
 from contextfold.tokens import approx_token_counter, count_tokens
 from contextfold.transports.base import Completion, ModelInfo, ToolSpec, Usage
@@ -36,79 +40,25 @@ _MIN_CAPPED_CHARS = 200
 
 SECTIONS = (
     "User requests and intent",
+    "User instructions and corrections",
     "Decisions and constraints",
     "Files and artifacts",
     "Errors and dead ends",
+    "Commitments, blockers and open questions",
     "Current state",
     "Pending work and next step",
     "Exact identifiers",
 )
-# How many items each section keeps (a merged summary keeps the newest ones).
-_CAPS = (12, 12, 30, 12, 4, 4, 40)
+# How many items a section keeps (the newest; requests keep the first, the task, too).
+_CAPS = {"requests": 12, "instructions": 24, "decisions": 12, "files": 40, "errors": 12}
+_CAPS |= {"commitments": 10, "identifiers": 60}
 _ITEM_CHARS = 240
+_SOURCES = (("user", "from the user"), ("agent", "from the agent"), ("tool", "from tool output"))
+_CHANGED = ("created", "modified", "deleted", "status", "set by")
 
-_ENTRY = re.compile(r"\n\n(?=\[(?:user|assistant|system)\] )")
-_PART = re.compile(r"^\[(tool call (?P<name>[^\]]+)|tool result|tool error)\] ?", re.MULTILINE)
 _TAG = "<{0}>\n(?P<body>.*?)\n</{0}>"
-_PATH = re.compile(
-    r"(?<![\w@/.-])(?:https?://[^\s'\"`<>)\]]+|(?:\.{0,2}/)?(?:[\w@-]+(?:\.[\w-]+)*/)*"
-    r"[\w@-]+(?:\.[\w-]+)*\.(?:py|pyi|js|jsx|ts|tsx|json|jsonl|ya?ml|toml|ini|cfg|md|rst|txt|"
-    r"csv|sql|sh|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|html|css|lock|env|log|db|xml))(?![\w/])"
-)
-_ERROR_LINE = re.compile(
-    r"(\b\w*(Error|Exception)\b|Traceback|\bFAIL(ED)?\b|\bfailed\b|\berror:|\bpanic\b"
-    r"|exit code [1-9])"
-)
-_DECISION = re.compile(
-    r"\b(must|must not|should|shouldn't|don't|do not|never|always|prefer|decided|decide|"
-    r"instead|avoid|keep|only|require[sd]?|constraint|without|rather than|going with)\b",
-    re.IGNORECASE,
-)
-_NEXT = re.compile(r"\b(next|then|todo|remaining|still need|will|going to|plan)\b", re.IGNORECASE)
-_IDENTIFIER = re.compile(
-    r"`([^`\n]{2,80})`"
-    r"|\b([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)\b"
-    r"|\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"
-    r"|\b(v?\d+\.\d+(?:\.\d+)+)\b"
-    r"|\b([0-9a-f]{7,40})\b"
-    r"|\b((?:[A-Z]{2,}|[a-z]+)[-_]\d{2,})\b"
-)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-
-
-@dataclass(slots=True)
-class _Entry:
-    role: str
-    kind: str  # "text", "call", "result" or "error"
-    text: str
-    tool: str = ""
-
-
-@dataclass(slots=True)
-class _Sections:
-    items: list[list[str]] = field(default_factory=lambda: [[] for _ in SECTIONS])
-
-    def add(self, index: int, item: str) -> None:
-        item = _shorten(item)
-        if item and item not in self.items[index]:
-            self.items[index].append(item)
-
-    def render(self, max_chars: int) -> str:
-        caps = list(_CAPS)
-        while True:
-            text = self._render(caps)
-            if len(text) <= max_chars or max(caps) <= 1:
-                return text if len(text) <= max_chars else text[: max_chars - 3] + "..."
-            caps = [max(1, c * 3 // 4) for c in caps]
-
-    def _render(self, caps: Sequence[int]) -> str:
-        out: list[str] = []
-        for title, items, cap in zip(SECTIONS, self.items, caps, strict=True):
-            # The first request is the task itself; beyond the cap keep it plus the newest.
-            kept = items if len(items) <= cap else [items[0], *items[len(items) - cap + 1 :]]
-            body = "\n".join(f"- {item}" for item in kept[:cap]) if kept else "None."
-            out.append(f"## {title}\n{body}")
-        return "\n\n".join(out)
+_FILE_LINE = re.compile(r"^`(?P<path>[^`]+)`: (?P<actions>[^;]*)(?:; (?P<tests>.*))?$")
+_TICKED = re.compile(r"`([^`]+)`")
 
 
 def _shorten(text: str, limit: int = _ITEM_CHARS) -> str:
@@ -116,111 +66,134 @@ def _shorten(text: str, limit: int = _ITEM_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
 
 
-def _parse_transcript(body: str) -> list[_Entry]:
-    entries: list[_Entry] = []
-    for raw in _ENTRY.split(body.strip()):
-        role, _, rest = raw.partition("] ")
-        role = role.lstrip("[")
-        matches = list(_PART.finditer(rest))
-        head = rest[: matches[0].start()] if matches else rest
-        if head.strip():
-            entries.append(_Entry(role, "text", head.strip()))
-        for i, match in enumerate(matches):
-            end = matches[i + 1].start() if i + 1 < len(matches) else len(rest)
-            text = rest[match.end() : end].strip()
-            if match.group("name"):
-                entries.append(_Entry(role, "call", text, match.group("name")))
-            else:
-                kind = "error" if match.group(1) == "tool error" else "result"
-                entries.append(_Entry(role, kind, text))
-    return entries
+def _newest(items: list[str], cap: int, *, keep_first: bool = False) -> list[str]:
+    if len(items) <= cap:
+        return items
+    if keep_first:
+        return [items[0], *items[len(items) - cap + 1 :]] if cap > 1 else items[:1]
+    return items[len(items) - cap :]
 
 
-def _entries_from_messages(messages: Sequence[Message]) -> list[_Entry]:
-    """Entries straight from message blocks (a request that is not a transcript)."""
-    entries: list[_Entry] = []
-    for message in messages:
-        for block in message.content:
-            if isinstance(block, TextBlock) and block.text.strip():
-                entries.append(_Entry(message.role, "text", block.text))
-            elif isinstance(block, ToolUseBlock):
-                entries.append(_Entry(message.role, "call", json.dumps(block.input), block.name))
-            elif isinstance(block, ToolResultBlock):
-                text = block.content if isinstance(block.content, str) else ""
-                if not isinstance(block.content, str):
-                    text = "\n".join(p.text for p in block.content if isinstance(p, TextBlock))
-                entries.append(_Entry(message.role, "error" if block.is_error else "result", text))
-    return entries
+def _merge(old: list[str], new: list[str]) -> list[str]:
+    return old + [item for item in new if item not in old]
 
 
-def _parse_previous(text: str, sections: _Sections) -> None:
+def _parse_previous(text: str) -> Facts:
+    facts = Facts()
+    lists = {0: facts.requests, 1: facts.instructions, 2: facts.decisions, 4: facts.errors}
+    lists |= {5: facts.commitments}
     current: int | None = None
     for line in text.splitlines():
         heading = line.strip().lstrip("#").strip()
         if line.startswith("#") and heading in SECTIONS:
             current = SECTIONS.index(heading)
         elif current is not None and line.startswith("- "):
-            sections.add(current, line[2:])
+            item = line[2:]
+            if current in lists:
+                lists[current].append(item)
+            elif current == 3 and (found := _FILE_LINE.match(item)):
+                facts.artifacts[found["path"]] = found["actions"].split(", ")
+                if found["tests"]:
+                    facts.tests[found["path"]] = found["tests"]
+            elif current == 8:
+                for key, label in _SOURCES:
+                    if item.startswith(label + ": "):
+                        facts.identifiers[key] += _TICKED.findall(item)
+    return facts
 
 
-def _extract(entries: Sequence[_Entry], sections: _Sections) -> None:
-    requests, decisions, files, errors, state, pending, identifiers = range(len(SECTIONS))
-    touched: dict[str, list[str]] = {}
-    tokens: list[str] = []
-    last_call: _Entry | None = None
-    last_text: _Entry | None = None
-    for entry in entries:
-        if entry.kind == "text" and entry.role == "user":
-            sections.add(requests, entry.text)
-        if entry.kind == "text":
-            last_text = entry
-            for sentence in _SENTENCE.split(entry.text):
-                if _DECISION.search(sentence) and len(sentence.split()) >= 3:
-                    sections.add(decisions, sentence)
-        if entry.kind == "call":
-            last_call = entry
-        if entry.kind == "error":
-            lines = [ln for ln in entry.text.splitlines() if ln.strip()]
-            first = next((ln for ln in lines if _ERROR_LINE.search(ln)), lines[0] if lines else "")
-            sections.add(errors, f"tool error: {first}")
-        elif entry.kind == "result":
-            lines = [ln for ln in entry.text.splitlines() if _ERROR_LINE.search(ln)]
-            for line in lines[:3]:
-                sections.add(errors, line)
-        for path in _PATH.findall(entry.text):
-            actions = touched.setdefault(path.rstrip(".,:;"), [])
-            label = {"call": entry.tool, "error": "in an error"}.get(entry.kind, "mentioned")
-            if label not in actions:
-                actions.append(label)
-        # Tool output is bulky; its identifiers count only on lines that report errors.
-        source = entry.text
-        if entry.kind == "result":
-            source = "\n".join(ln for ln in entry.text.splitlines() if _ERROR_LINE.search(ln))
-        for match in _IDENTIFIER.finditer(source):
-            tokens.append(next(g for g in match.groups() if g))
-    for token in tokens:  # a fragment of a file path is not worth a line of its own
-        if not any(token in path for path in touched):
-            sections.add(identifiers, f"`{token}`")
-    # Files something was done to first; a bare name is dropped when its full path is known.
-    ordered = sorted(touched.items(), key=lambda kv: kv[1] == ["mentioned"])
-    for path, actions in ordered:
-        if "/" not in path and any(p.endswith("/" + path) for p in touched):
-            continue
-        sections.add(files, f"`{path}`: {', '.join(actions)}")
-    if last_text is not None:
-        sections.add(state, f"last {last_text.role} message: {last_text.text}")
-    if last_call is not None:
-        sections.add(state, f"last tool call: {last_call.tool} {last_call.text}")
-    for entry in reversed(entries):
-        if entry.kind == "text" and entry.role == "assistant":
-            for sentence in _SENTENCE.split(entry.text):
-                if _NEXT.search(sentence):
-                    sections.add(pending, sentence)
-            break
-    for entry in reversed(entries):
-        if entry.kind == "text" and entry.role == "user":
-            sections.add(pending, f"latest user request: {entry.text}")
-            break
+def _combine(old: Facts, new: Facts) -> Facts:
+    """``old`` (a previous summary) updated with ``new``: lists merged, artifacts updated
+    in place, the current state and next step replaced."""
+    merged = Facts(
+        requests=_merge(old.requests, new.requests),
+        instructions=_merge(old.instructions, new.instructions),
+        decisions=_merge(old.decisions, new.decisions),
+        errors=_merge(old.errors, new.errors),
+        commitments=_merge(old.commitments, new.commitments),
+        state=new.state,
+        pending=new.pending,
+    )
+    for path in [*old.artifacts, *new.artifacts]:
+        merged.artifacts[path] = _merge(old.artifacts.get(path, []), new.artifacts.get(path, []))
+        tests = new.tests.get(path) or old.tests.get(path)
+        if tests:
+            merged.tests[path] = tests
+    for key, _ in _SOURCES:
+        merged.identifiers[key] = [
+            t for t in old.identifiers[key] if t not in new.identifiers[key]
+        ] + new.identifiers[key]
+    return merged
+
+
+def _file_rank(actions: list[str]) -> int:
+    if any(a.startswith(_CHANGED) or " (set by " in a for a in actions):
+        return 0
+    return 1 if "read" in actions else 2
+
+
+def _files(facts: Facts, cap: int) -> list[str]:
+    paths = list(facts.artifacts)
+    # a bare name is dropped when its full path is known
+    paths = [p for p in paths if "/" in p or not any(q.endswith("/" + p) for q in paths)]
+    kept: list[str] = []
+    for rank in (0, 1, 2):
+        ranked = [p for p in paths if _file_rank(facts.artifacts[p]) == rank]
+        kept += _newest(ranked, max(cap - len(kept), 0))
+    lines = []
+    for path in paths:
+        if path in kept:
+            tests = facts.tests.get(path)
+            actions = ", ".join(facts.artifacts[path])
+            lines.append(f"`{path}`: {actions}" + (f"; {tests}" if tests else ""))
+    return lines
+
+
+def _identifiers(facts: Facts, cap: int) -> list[str]:
+    paths = list(facts.artifacts)
+    seen: set[str] = set()
+    lines = []
+    for key, label in _SOURCES:
+        tokens = []
+        for token in facts.identifiers[key]:
+            if token in seen or any(token in path for path in paths):
+                continue  # said already, or a fragment of a file path listed above
+            seen.add(token)
+            tokens.append(token)
+        if tokens:
+            lines.append(f"{label}: " + ", ".join(f"`{t}`" for t in _newest(tokens, cap)))
+    return lines
+
+
+def _render(facts: Facts, scale: float) -> str:
+    def cap(name: str) -> int:
+        return max(1, int(_CAPS[name] * scale))
+
+    bodies = [
+        [_shorten(i) for i in _newest(facts.requests, cap("requests"), keep_first=True)],
+        [_shorten(i) for i in _newest(facts.instructions, cap("instructions"))],
+        [_shorten(i) for i in _newest(facts.decisions, cap("decisions"))],
+        _files(facts, cap("files")),
+        [_shorten(i) for i in _newest(facts.errors, cap("errors"))],
+        [_shorten(i) for i in _newest(facts.commitments, cap("commitments"))],
+        [_shorten(i) for i in facts.state],
+        [_shorten(i) for i in facts.pending[:4]],
+        _identifiers(facts, cap("identifiers")),
+    ]
+    out = []
+    for title, items in zip(SECTIONS, bodies, strict=True):
+        body = "\n".join(f"- {item}" for item in items) if items else "None."
+        out.append(f"## {title}\n{body}")
+    return "\n\n".join(out)
+
+
+def _render_within(facts: Facts, max_chars: int) -> str:
+    scale = 1.0
+    while True:
+        text = _render(facts, scale)
+        if len(text) <= max_chars or scale < 0.05:
+            return text if len(text) <= max_chars else text[: max_chars - 3] + "..."
+        scale *= 0.75
 
 
 class ExtractiveSummarizer:
@@ -248,21 +221,16 @@ class ExtractiveSummarizer:
         return self._summary(messages, self.max_summary_chars)
 
     def _summary(self, messages: Sequence[Message], max_chars: int) -> str:
-        sections = _Sections()
         last = messages[-1].text if messages else ""
-        previous = re.search(_TAG.format("previous-summary"), last, re.DOTALL)
-        if previous:
-            _parse_previous(previous.group("body"), sections)
-            # The latest state and next step are replaced, not accumulated.
-            sections.items[4].clear()
-            sections.items[5].clear()
         transcript = re.search(_TAG.format("transcript"), last, re.DOTALL)
         if transcript:
-            entries = _parse_transcript(transcript.group("body"))
+            facts = extract(read_entries(transcript.group("body")))
         else:
-            entries = _entries_from_messages(messages)
-        _extract(entries, sections)
-        return sections.render(max_chars)
+            facts = extract(entries_from_messages(messages))
+        previous = re.search(_TAG.format("previous-summary"), last, re.DOTALL)
+        if previous:
+            facts = _combine(_parse_previous(previous.group("body")), facts)
+        return _render_within(facts, max_chars)
 
     async def complete(
         self,

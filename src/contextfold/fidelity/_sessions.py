@@ -248,6 +248,21 @@ def _coding(
             ),
         )
         b.assistant(f"It is a helper for the {r.choice(_WORDS)} path. {_prose(r, 3)}")
+        b.user(f"While you're there, fix the typo that ticket BUG-{r.randint(100, 9999)} reports.")
+        b.tool(
+            "Fixing it.",
+            "edit_file",
+            {"path": other, "old": "recieve", "new": "receive"},
+            f"edited {other}: 1 replacement",
+        )
+        test = f"tests/{other.split('/')[1]}/test_{other.rsplit('/', 1)[1]}"
+        b.tool(
+            "Testing it.",
+            "run",
+            {"command": f"pytest {test} -q"},
+            f"{test} ..\n{r.randint(2, 9)} passed in 0.{r.randint(10, 99)}s",
+        )
+        b.assistant(f"Fixed the typo in {other}; its tests pass (build {_hex(r, 10)}).")
 
     return opening, _segments(rng, b, segments, filler), probes
 
@@ -346,6 +361,17 @@ def _support(
             "Reading the article.", "read_article", {"id": article}, f"{article}\n{_prose(r, 12)}"
         )
         b.assistant(f"According to {article}: {_prose(r, 3)}")
+        other = f"TCK-{r.randint(10000, 99999)}"
+        b.user(
+            f"My colleague's case is {other}, can you note that it's resolved? Ref {_token(r, 8)}."
+        )
+        b.tool(
+            "Updating it.",
+            "update_ticket",
+            {"ticket_id": other, "status": "resolved"},
+            f"ticket {other} status: resolved",
+        )
+        b.assistant(f"Ticket {other} is marked resolved (log {_hex(r, 10)}).")
 
     return opening, _segments(rng, b, segments, filler), probes
 
@@ -359,7 +385,7 @@ def _research(
     topic = rng.choice(["sleep and memory", "urban heat islands", "microplastics in rivers"])
     year, number = rng.randint(2015, 2025), rng.randint(100, 999)
     doi = f"10.{rng.randint(1000, 9999)}/{_token(rng, 4).lower()}.{year}.{number}"
-    cohort = f"n = {rng.randint(1, 9)},{rng.randint(100, 999)}"
+    cohort = f"{rng.randint(1, 9)},{rng.randint(100, 999)}"
     dataset = f"ds-{_hex(rng, 8)}"
     notes = f"notes/{topic.split()[0]}_sources.md"
     draft = f"drafts/{topic.split()[-1]}_review.md"
@@ -384,7 +410,7 @@ def _research(
         "Reading the meta-analysis.",
         "fetch",
         {"url": f"https://doi.org/{doi}"},
-        f"Abstract. Pooled cohort {cohort}; dataset {dataset}. " + _prose(rng, 10),
+        f"Abstract. Pooled cohort n = {cohort}; dataset {dataset}. " + _prose(rng, 10),
     )
     b.tool(
         "Saving the sources.",
@@ -398,7 +424,7 @@ def _research(
         {"path": draft, "old": "TODO intro", "new": "Intro with citations"},
         f"edited {draft}: 1 replacement",
     )
-    b.assistant(f"The meta-analysis pools a cohort of {cohort} from dataset {dataset}.")
+    b.assistant(f"The meta-analysis pools a cohort of n = {cohort} from dataset {dataset}.")
     b.user(
         "Actually, preprints are fine too, but label every preprint as a preprint in the review."
     )
@@ -456,6 +482,10 @@ def _research(
             "Reading one.", "fetch", {"url": f"https://example.org/{_hex(r, 10)}"}, _prose(r, 14)
         )
         b.assistant(f"Partly. {_prose(r, 3)}")
+        note = f"notes/aside_{_hex(r, 4)}.md"
+        b.user(f"Save that under {note} and cite doi:10.{r.randint(1000, 9999)}/{_hex(r, 6)}.")
+        b.tool("Saving.", "write_file", {"path": note, "content": _prose(r, 2)}, f"created {note}")
+        b.assistant(f"Saved {note} (checksum {_hex(r, 10)}).")
 
     return opening, _segments(rng, b, segments, filler), probes
 

@@ -1,0 +1,301 @@
+"""What the extractive summarizer pulls out of a transcript, rule by rule.
+
+:func:`read_entries` turns a summarizer request's ``<transcript>`` into entries;
+:func:`extract` files what each entry says under the summary's sections:
+
+* the user's requests, and the sentences of the user's that instruct or correct
+  (an opening "Actually", "Correction", "No," or "Instead" marks a correction);
+* decisions and constraints (sentences with a word such as *must*, *never*, *instead*);
+* the state of every artifact a tool acted on: a tool whose name says it writes,
+  edits, deletes or reads, on the path in its arguments; a test run (``pytest``,
+  ``npm test``, ``go test`` ...) marks the files changed since the previous run as
+  tested, passed or failed, from its output; a ``status``/``state`` argument (a ticket,
+  a refund) is the record's state;
+* errors (tool errors, and error lines of tool outputs);
+* commitments: the agent's "I will ..." and the user's "once/after/next ..." sentences;
+* exact identifiers: from the user's words first, then the agent's (its text and tool
+  arguments), then tool outputs (their first line and error lines only: the rest of a
+  tool's output is bulk that a summary cannot keep).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
+from contextfold.messages import Message
+
+__all__ = ["Entry", "Facts", "entries_from_messages", "extract", "read_entries"]
+
+_ENTRY = re.compile(r"\n\n(?=\[(?:user|assistant|system)\] )")
+_PART = re.compile(r"^\[(tool call (?P<name>[^\]]+)|tool result|tool error)\] ?", re.MULTILINE)
+PATH = re.compile(
+    r"(?<![\w@/.-])(?:https?://[^\s'\"`<>)\]]+|(?:\.{0,2}/)?(?:[\w@-]+(?:\.[\w-]+)*/)*"
+    r"[\w@-]+(?:\.[\w-]+)*\.(?:py|pyi|js|jsx|ts|tsx|json|jsonl|ya?ml|toml|ini|cfg|md|rst|txt|"
+    r"csv|sql|sh|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|html|css|lock|env|log|db|xml))(?![\w/])"
+)
+ERROR_LINE = re.compile(
+    r"(\b\w*(Error|Exception)\b|Traceback|\bFAIL(ED)?\b|\bfailed\b|\berror:|\bpanic\b"
+    r"|exit code [1-9])"
+)
+_DECISION = re.compile(
+    r"\b(must|must not|should|shouldn't|don't|do not|never|always|prefer|decided|decide|"
+    r"instead|avoid|keep|only|require[sd]?|constraint|without|rather than|going with|use)\b",
+    re.IGNORECASE,
+)
+_INSTRUCTION = re.compile(
+    r"^(actually|correction|no[,.:]|instead|please|don't|do not|never|always|use|only|keep|"
+    r"make sure|ship|send|store|label|stop)\b|\b(must|instead|rather than|from now on)\b",
+    re.IGNORECASE,
+)
+_CORRECTION = re.compile(r"^(actually|correction|no[,.:]|instead)\b", re.IGNORECASE)
+_COMMITMENT = re.compile(
+    r"\b(I will|I'll|I am going to|as soon as|once|after (?:that|the)|next step|next,|"
+    r"when (?:the )?\w+ (?:pass|passes|clears|is approved|are done))\b",
+    re.IGNORECASE,
+)
+_NEXT = re.compile(r"\b(next|then|todo|remaining|still need|will|going to|plan)\b", re.IGNORECASE)
+IDENTIFIER = re.compile(
+    r"`([^`\n]{2,80})`"
+    r"|\b([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)\b"
+    r"|\b((?=[a-z0-9_]*[a-z])[a-z0-9]+(?:_[a-z0-9]+)+)\b"
+    r"|\b(v?\d+\.\d+(?:\.\d+)+)\b"
+    r"|\b([0-9a-f]{7,40})\b"
+    r"|\b((?:[A-Z]{2,}|[a-z]+)[-_]\d{2,})\b"
+    r"|\b([A-Z0-9]{2,}(?:-[A-Z0-9]{2,})+)\b"
+    r"|\b(\d{1,3}(?:,\d{3})+|\d+\.\d+%?)"
+    r"|(?<![\w/])(\d+\.\d+/[\w.-]+\w)"
+    r"|\b([a-z]{2,}-[0-9a-f]{6,})\b"
+    r"|\b([A-Z0-9]{10,})\b"
+)
+SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_TEST_RUN = re.compile(
+    r"\b(pytest|unittest|tox|nox|jest|vitest|mocha|go test|cargo test|npm (?:run )?test|"
+    r"yarn test|make test|rspec|phpunit)\b"
+)
+_FAILED = re.compile(r"\b(\d+ failed|FAILED|FAIL|failures?|errors? during)\b")
+_PASSED = re.compile(r"\b(\d+ passed|passed|PASS|OK)\b")
+_ACTIONS = (
+    (re.compile(r"delete|remove|\brm\b|unlink"), "deleted"),
+    (re.compile(r"write|create|new|touch|save"), "created"),
+    (re.compile(r"edit|patch|replace|update|modify|apply|append|insert|rename|move"), "modified"),
+    (re.compile(r"read|view|open|cat|fetch|get|load|show|list|search|grep|find|lookup"), "read"),
+)
+_PATH_KEYS = ("path", "file", "file_path", "filename", "target", "dest", "url")
+_RECORD_KEYS = ("id", "ticket_id", "record_id", "issue", "key")
+_STATE_KEYS = ("status", "state")
+
+
+@dataclass(slots=True)
+class Entry:
+    role: str
+    kind: str  # "text", "call", "result" or "error"
+    text: str
+    tool: str = ""
+
+
+@dataclass(slots=True)
+class Facts:
+    """What a transcript says, filed for the summary's sections."""
+
+    requests: list[str] = field(default_factory=list)
+    instructions: list[str] = field(default_factory=list)
+    decisions: list[str] = field(default_factory=list)
+    artifacts: dict[str, list[str]] = field(default_factory=dict)
+    tests: dict[str, str] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    commitments: list[str] = field(default_factory=list)
+    state: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
+    identifiers: dict[str, list[str]] = field(
+        default_factory=lambda: {"user": [], "agent": [], "tool": []}
+    )
+
+    def act(self, path: str, action: str) -> None:
+        actions = self.artifacts.setdefault(path, [])
+        if action not in actions:
+            actions.append(action)
+        if action in ("created", "modified", "deleted"):
+            self.tests[path] = "not tested since the change"
+
+
+def read_entries(body: str) -> list[Entry]:
+    """The entries of a ``<transcript>`` body (as compaction writes it)."""
+    entries: list[Entry] = []
+    for raw in _ENTRY.split(body.strip()):
+        role, _, rest = raw.partition("] ")
+        role = role.lstrip("[")
+        matches = list(_PART.finditer(rest))
+        head = rest[: matches[0].start()] if matches else rest
+        if head.strip():
+            entries.append(Entry(role, "text", head.strip()))
+        for i, match in enumerate(matches):
+            end = matches[i + 1].start() if i + 1 < len(matches) else len(rest)
+            text = rest[match.end() : end].strip()
+            if match.group("name"):
+                entries.append(Entry(role, "call", text, match.group("name")))
+            else:
+                kind = "error" if match.group(1) == "tool error" else "result"
+                entries.append(Entry(role, kind, text))
+    return entries
+
+
+def entries_from_messages(messages: Sequence[Message]) -> list[Entry]:
+    """Entries straight from message blocks (a request that is not a transcript)."""
+    entries: list[Entry] = []
+    for message in messages:
+        for block in message.content:
+            if isinstance(block, TextBlock) and block.text.strip():
+                entries.append(Entry(message.role, "text", block.text))
+            elif isinstance(block, ToolUseBlock):
+                entries.append(Entry(message.role, "call", json.dumps(block.input), block.name))
+            elif isinstance(block, ToolResultBlock):
+                text = block.content if isinstance(block.content, str) else ""
+                if not isinstance(block.content, str):
+                    text = "\n".join(p.text for p in block.content if isinstance(p, TextBlock))
+                entries.append(Entry(message.role, "error" if block.is_error else "result", text))
+    return entries
+
+
+def _arguments(text: str) -> dict[str, object]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _identifiers(text: str) -> Iterator[str]:
+    for match in IDENTIFIER.finditer(text):
+        yield next(g for g in match.groups() if g)
+
+
+def _add(items: list[str], item: str) -> None:
+    item = " ".join(item.split())
+    if item and item not in items:
+        items.append(item)
+
+
+def _action(tool: str) -> str:
+    name = tool.lower()
+    return next((action for rule, action in _ACTIONS if rule.search(name)), f"used by {tool}")
+
+
+def _call(facts: Facts, entry: Entry, changed: list[str]) -> str | None:
+    """File what a tool call does; returns the test command when it runs tests."""
+    args = _arguments(entry.text)
+    command = " ".join(str(v) for k, v in args.items() if k in ("command", "cmd", "script"))
+    if command and _TEST_RUN.search(command):
+        return command
+    action = _action(entry.tool)
+    for key in _PATH_KEYS:
+        value = args.get(key)
+        if isinstance(value, str) and value and len(value) < 300:
+            facts.act(value, action)
+            if action in ("created", "modified", "deleted") and value not in changed:
+                changed.append(value)
+    record = next((args[k] for k in _RECORD_KEYS if isinstance(args.get(k), str)), None)
+    state = next((args[k] for k in _STATE_KEYS if isinstance(args.get(k), str)), None)
+    if isinstance(record, str) and isinstance(state, str):
+        facts.act(record, f"{state} (set by {entry.tool})")
+    for token in _identifiers(entry.text):
+        _add(facts.identifiers["agent"], token)
+    return None
+
+
+def _covers(command: str, path: str) -> bool:
+    """Whether a test ``command`` tests ``path``: it names no file (the whole suite), or
+    it names one whose name holds the file's stem (``test_rounding.py`` for
+    ``rounding.py``)."""
+    named = PATH.findall(command)
+    stem = path.rsplit("/", 1)[-1].split(".")[0]
+    return not named or any(stem in name.rsplit("/", 1)[-1] for name in named)
+
+
+def _result(facts: Facts, entry: Entry, test: str | None, changed: list[str]) -> None:
+    lines = [ln for ln in entry.text.splitlines() if ln.strip()]
+    errors = [ln for ln in lines if ERROR_LINE.search(ln)]
+    if entry.kind == "error":
+        first = errors[0] if errors else (lines[0] if lines else "")
+        _add(facts.errors, f"tool error: {first}")
+    else:
+        for line in errors[:3]:
+            _add(facts.errors, line)
+    if test is not None:
+        outcome = "failed" if entry.kind == "error" or _FAILED.search(entry.text) else "passed"
+        if outcome == "passed" and not _PASSED.search(entry.text):
+            outcome = "ran"
+        summary = (errors or lines or [""])[-1].strip()
+        for path in [p for p in changed if _covers(test, p)]:
+            facts.tests[path] = f"tests {outcome} after the change (`{test}`: {summary})"
+            changed.remove(path)
+    for line in (lines[:1] + errors)[:4]:
+        for token in _identifiers(line):
+            _add(facts.identifiers["tool"], token)
+        for path in PATH.findall(line) if line in errors else ():
+            facts.act(path.rstrip(".,:;"), "in an error")
+    # "created X", "status: pending approval": a tool's own report of the state it left.
+    head = lines[0] if lines else ""
+    for record in re.findall(r"\b(?:refund|ticket|order|record|issue)\s+(\S+)", head):
+        found = re.search(r"\bstatus:?\s+([\w ]+?)(?:\s*\(|$|,|;)", head)
+        if found:
+            facts.act(record.rstrip(".,:;"), f"status {found.group(1).strip()}")
+
+
+def _text(facts: Facts, entry: Entry) -> None:
+    source = "user" if entry.role == "user" else "agent"
+    if entry.role == "user":
+        _add(facts.requests, entry.text)
+    for sentence in SENTENCE.split(entry.text):
+        sentence = sentence.strip()
+        if len(sentence.split()) < 3:
+            continue
+        if entry.role == "user" and _INSTRUCTION.search(sentence):
+            mark = "(correction) " if _CORRECTION.search(sentence) else ""
+            _add(facts.instructions, mark + sentence)
+        elif _DECISION.search(sentence):
+            _add(facts.decisions, sentence)
+        if _COMMITMENT.search(sentence) and not sentence.endswith("?"):
+            who = "user" if entry.role == "user" else "agent"
+            _add(facts.commitments, f"{who}: {sentence}")
+    for path in PATH.findall(entry.text):
+        facts.act(path.rstrip(".,:;"), "mentioned")
+    for token in _identifiers(entry.text):
+        _add(facts.identifiers[source], token)
+
+
+def extract(entries: Sequence[Entry]) -> Facts:
+    """The facts of ``entries``, in order (see the module docstring)."""
+    facts = Facts()
+    changed: list[str] = []  # files changed since the last test run
+    test: str | None = None
+    last_call: Entry | None = None
+    last_text: Entry | None = None
+    for entry in entries:
+        if entry.kind == "text":
+            last_text = entry
+            _text(facts, entry)
+        elif entry.kind == "call":
+            last_call = entry
+            test = _call(facts, entry, changed)
+        else:
+            _result(facts, entry, test, changed)
+            test = None
+    if last_text is not None:
+        facts.state.append(f"last {last_text.role} message: {last_text.text}")
+    if last_call is not None:
+        facts.state.append(f"last tool call: {last_call.tool} {last_call.text}")
+    for entry in reversed(entries):
+        if entry.kind == "text" and entry.role == "assistant":
+            for sentence in SENTENCE.split(entry.text):
+                if _NEXT.search(sentence):
+                    _add(facts.pending, sentence)
+            break
+    for entry in reversed(entries):
+        if entry.kind == "text" and entry.role == "user":
+            _add(facts.pending, f"latest user request: {entry.text}")
+            break
+    return facts

@@ -1,0 +1,115 @@
+"""``contextfold fidelity``: how much of what the next model needs survives compaction.
+
+Runs :func:`contextfold.fidelity.run_fidelity` offline with the extractive summarizer,
+or with ``--provider`` against a real model, which then also judges the probes that are
+not exact identifiers. Prints a table (a row per probe kind, a column per depth), or
+JSON with ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from contextfold.cli._commands import CLIError, make_transport
+from contextfold.cli._extractive import ExtractiveSummarizer
+from contextfold.cli._output import print_table
+from contextfold.fidelity import SESSION_KINDS, SessionKind, run_fidelity
+from contextfold.transports.base import CompletionTransport
+
+__all__ = ["add_fidelity_parser", "cmd_fidelity"]
+
+
+def add_fidelity_parser(commands: Any, provider_args: Any) -> None:
+    """Register ``fidelity`` on the CLI's subparsers."""
+    fidelity = commands.add_parser(
+        "fidelity",
+        help="measure what survives compaction (planted probes)",
+        description="Compact seeded long sessions (coding, support, research) 1, 3 and 10 "
+        "times and report, per probe kind, the share of planted facts that survive. Offline "
+        "with the extractive summarizer; with --provider a real model summarizes and judges.",
+    )
+    fidelity.add_argument(
+        "--kinds",
+        default=",".join(SESSION_KINDS),
+        help=f"session kinds, comma-separated (default {','.join(SESSION_KINDS)})",
+    )
+    fidelity.add_argument("--seeds", type=int, default=5, help="sessions per kind (default 5)")
+    fidelity.add_argument("--seed-start", type=int, default=0, help="first seed (default 0)")
+    fidelity.add_argument(
+        "--depths", default="1,3,10", help="compaction counts to report (default 1,3,10)"
+    )
+    fidelity.add_argument(
+        "--user-message-budget",
+        type=int,
+        default=2_000,
+        help="tokens of the user's messages kept verbatim (default 2000; 0: summary only)",
+    )
+    fidelity.add_argument("--instructions", help="compaction instructions for the summarizer")
+    provider_args(fidelity)
+    fidelity.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _kinds(text: str) -> list[SessionKind]:
+    kinds: list[SessionKind] = []
+    for name in (k.strip() for k in text.split(",") if k.strip()):
+        kind = next((k for k in SESSION_KINDS if k == name), None)
+        if kind is None:
+            raise CLIError(
+                f"--kinds: unknown kind {name!r} (choose from {', '.join(SESSION_KINDS)})"
+            )
+        kinds.append(kind)
+    if not kinds:
+        raise CLIError("--kinds needs at least one kind")
+    return kinds
+
+
+def _depths(text: str) -> list[int]:
+    try:
+        depths = [int(d) for d in text.split(",") if d.strip()]
+    except ValueError:
+        raise CLIError(f"--depths must be comma-separated numbers, got {text!r}") from None
+    if not depths or min(depths) < 1 or max(depths) > 50:
+        raise CLIError(f"--depths must be numbers from 1 to 50, got {text!r}")
+    return depths
+
+
+async def cmd_fidelity(args: argparse.Namespace) -> int:
+    kinds, depths = _kinds(args.kinds), _depths(args.depths)
+    if not 1 <= args.seeds <= 100:
+        raise CLIError(f"--seeds must be between 1 and 100, got {args.seeds}")
+    if args.user_message_budget < 0:
+        raise CLIError(f"--user-message-budget must be >= 0, got {args.user_message_budget}")
+    if args.model and not args.provider:
+        raise CLIError("--model needs --provider (anthropic or openai)")
+    summarizer: CompletionTransport
+    judge: CompletionTransport | None = None
+    if args.provider:
+        summarizer = judge = make_transport(args.provider, args.model)
+    else:
+        summarizer = ExtractiveSummarizer()
+    try:
+        report = await run_fidelity(
+            summarizer,
+            kinds=kinds,
+            seeds=range(args.seed_start, args.seed_start + args.seeds),
+            depths=depths,
+            judge=judge,
+            user_message_budget=args.user_message_budget,
+            instructions=args.instructions,
+        )
+    finally:
+        aclose = getattr(summarizer, "aclose", None)
+        if aclose is not None:
+            await aclose()
+    if args.json:
+        sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
+        return 0
+    judged = f", judged by {report.judge}" if report.judge else ""
+    title = f"Probes surviving compaction: {len(report.sessions)} sessions, {report.summarizer}"
+    title += judged
+    header = ["probe", *(f"after {d}" for d in report.depths)]
+    print_table(title, header, report.rows())
+    return 0
