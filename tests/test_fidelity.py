@@ -21,7 +21,8 @@ from contextfold.validation import validate_history
 @pytest.mark.parametrize("kind", SESSION_KINDS)
 def test_a_seed_always_gives_the_same_session(kind: str) -> None:
     first, again, other = (generate_session(kind, s) for s in (7, 7, 8))  # type: ignore[arg-type]
-    assert first.opening == again.opening and first.segments == again.segments
+    assert first.opening == again.opening
+    assert first.segments == again.segments
     assert first.probes == again.probes
     assert first.probes != other.probes
     assert {p.kind for p in first.probes} == set(PROBE_KINDS)

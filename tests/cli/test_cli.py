@@ -504,7 +504,8 @@ def test_fidelity_json_reports_survival_per_probe_kind_and_depth() -> None:
 def test_fidelity_prints_a_table_and_refuses_bad_options() -> None:
     result = run("fidelity", "--seeds", "1", "--kinds", "support", "--depths", "1")
     assert result.returncode == 0, result.stderr
-    assert "identifier" in result.stdout and "after 1" in result.stdout
+    assert "identifier" in result.stdout
+    assert "after 1" in result.stdout
     assert "--kinds" in assert_one_line_error(run("fidelity", "--kinds", "poetry"))
     assert "--depths" in assert_one_line_error(run("fidelity", "--depths", "0"))
     assert "OPENAI_API_KEY" in assert_one_line_error(run("fidelity", "--provider", "openai"))
