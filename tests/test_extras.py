@@ -31,6 +31,7 @@ def _without(modules: tuple[str, ...], code: str) -> subprocess.CompletedProcess
 
 
 CASES = [
+    ("compactbench", ("compactbench",), "import contextfold.compactbench"),
     ("postgres", ("psycopg",), "import contextfold.postgres"),
     ("redis", ("redis",), "import contextfold.redis"),
     ("proxy", ("starlette",), "import contextfold.proxy"),

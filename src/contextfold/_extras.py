@@ -32,6 +32,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "cli": ("rich",),
     "otel": ("opentelemetry",),
     "amplifier": ("amplifier_core",),
+    "compactbench": ("compactbench",),
 }
 """Each extra and the top-level modules it brings (as ``pyproject.toml`` declares)."""
 
