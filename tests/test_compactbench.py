@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("compactbench")
 
-from compactbench.contracts import (  # noqa: E402
+from compactbench.contracts import (
     EvaluationItem,
     EvaluationItemType,
     GeneratedCase,
@@ -22,21 +22,21 @@ from compactbench.contracts import (  # noqa: E402
     Turn,
     TurnRole,
 )
-from compactbench.providers import (  # noqa: E402
+from compactbench.providers import (
     CompletionRequest,
     CompletionResponse,
     MockProvider,
     Provider,
 )
-from compactbench.runner._resolver import resolve_compactor_class  # noqa: E402
-from compactbench.runner.cycle import execute_cycle  # noqa: E402
-from compactbench.scoring import compression  # noqa: E402
+from compactbench.runner._resolver import resolve_compactor_class
+from compactbench.runner.cycle import execute_cycle
+from compactbench.scoring import compression
 
-import contextfold.compactbench as adapter  # noqa: E402
-from contextfold import Message  # noqa: E402
-from contextfold.cli._extractive import ExtractiveSummarizer  # noqa: E402
-from contextfold._tiktoken import load_encoding  # noqa: E402
-from contextfold.compactbench import ContextfoldCompactor, artifact_state  # noqa: E402
+import contextfold.compactbench as adapter
+from contextfold import Message
+from contextfold._tiktoken import load_encoding
+from contextfold.cli._extractive import ExtractiveSummarizer
+from contextfold.compactbench import ContextfoldCompactor, artifact_state
 
 
 @pytest.fixture(autouse=True)
@@ -57,7 +57,8 @@ class QuotingModel(Provider):
     async def complete(self, request: CompletionRequest) -> CompletionResponse:
         self.calls.append(request)
         if request.system and "memory of a long-running AI agent" in request.system:
-            text = f"<summary>{ExtractiveSummarizer().summarize([Message.user(request.prompt)])}</summary>"
+            summary = ExtractiveSummarizer().summarize([Message.user(request.prompt)])
+            text = f"<summary>{summary}</summary>"
         elif "QUESTION:" in request.prompt:
             text = request.prompt.split("QUESTION:")[0]
         else:
@@ -157,7 +158,7 @@ async def test_config_sets_instructions_and_the_verbatim_budget() -> None:
     )
     [request] = provider.calls
     assert "Keep every window id." in request.prompt
-    assert request.system is not None and "<summary>" in request.system
+    assert "<summary>" in (request.system or "")
     assert artifact.summary_text == "## Current state\nMigrating."
 
 
