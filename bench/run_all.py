@@ -16,6 +16,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SCRIPTS = ["compaction.py", "stall.py", "stores.py", "multiprocess.py", "tokens.py", "proxy.py"]
+SCRIPTS += ["fidelity.py"]
 
 
 def machine() -> str:
