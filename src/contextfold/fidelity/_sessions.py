@@ -10,111 +10,33 @@ tool outputs are full of identifiers that do not matter. Everything comes from o
 from __future__ import annotations
 
 import random
-import string
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
 
-from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
-from contextfold.messages import Message
-
-__all__ = ["PROBE_KINDS", "SESSION_KINDS", "Probe", "Session", "generate_session"]
-
-ProbeKind: TypeAlias = Literal["identifier", "artifact", "decision", "next_step"]
-SessionKind: TypeAlias = Literal["coding", "support", "research"]
-PROBE_KINDS: tuple[ProbeKind, ...] = ("identifier", "artifact", "decision", "next_step")
-SESSION_KINDS: tuple[SessionKind, ...] = ("coding", "support", "research")
-
-
-@dataclass(frozen=True, slots=True)
-class Probe:
-    """A fact planted in the part of a session that gets summarized.
-
-    ``needles`` is the offline check: for ``identifier`` probes the one exact string that
-    must appear; for the others, groups of alternatives (case-insensitive) that must all
-    appear on one line of the compacted history. ``question`` and ``answer`` are what an
-    LLM judge is asked and what it grades against.
-    """
-
-    kind: ProbeKind
-    question: str
-    answer: str
-    needles: tuple[tuple[str, ...], ...]
-
-
-@dataclass(slots=True)
-class Session:
-    """A generated session: the opening (with the probes), then the filler segments."""
-
-    kind: SessionKind
-    seed: int
-    opening: list[Message]
-    segments: list[list[Message]]
-    probes: list[Probe] = field(default_factory=list)
-
-
-class _Builder:
-    """Writes messages with tool calls and keeps the call ids unique."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.messages: list[Message] = []
-        self._calls = 0
-
-    def user(self, text: str) -> None:
-        self.messages.append(Message.user(text))
-
-    def assistant(self, text: str) -> None:
-        self.messages.append(Message.assistant(text))
-
-    def tool(self, text: str, name: str, args: dict[str, object], output: str) -> None:
-        self._calls += 1
-        call = f"call_{self.rng.randrange(16**8):08x}{self._calls}"
-        self.messages.append(
-            Message("assistant", [TextBlock(text), ToolUseBlock(call, name, args)])
-        )
-        self.messages.append(Message("user", [ToolResultBlock(call, output)]))
-
-    def take(self) -> list[Message]:
-        taken, self.messages = self.messages, []
-        return taken
-
-
-def _token(
-    rng: random.Random, n: int, alphabet: str = string.ascii_uppercase + string.digits
-) -> str:
-    return "".join(rng.choice(alphabet) for _ in range(n))
-
-
-def _hex(rng: random.Random, n: int) -> str:
-    return _token(rng, n, "0123456789abcdef")
-
-
-def _noise_lines(rng: random.Random, n: int, make: Callable[[random.Random], str]) -> str:
-    return "\n".join(make(rng) for _ in range(n))
-
-
-_WORDS: tuple[str, ...] = (
-    "cache",
-    "retry",
-    "handler",
-    "queue",
-    "parser",
-    "budget",
-    "window",
-    "session",
+from contextfold.fidelity._build import (
+    PROBE_KINDS,
+    SESSION_KINDS,
+    WORDS,
+    Builder,
+    Parts,
+    Probe,
+    ProbeKind,
+    Session,
+    SessionKind,
+    hexits,
+    noise_lines,
+    prose,
+    segments_of,
+    token,
 )
-_WORDS += ("token", "stream", "worker", "batch", "index", "shard", "lease", "ledger")
-_WORDS += ("report", "export", "import", "schema", "column", "invoice", "payment", "user")
 
-
-def _prose(rng: random.Random, sentences: int) -> str:
-    out = []
-    for _ in range(sentences):
-        words = [rng.choice(_WORDS) for _ in range(rng.randint(8, 14))]
-        out.append(" ".join(words).capitalize() + ".")
-    return " ".join(out)
-
+__all__ = [
+    "PROBE_KINDS",
+    "SESSION_KINDS",
+    "Probe",
+    "ProbeKind",
+    "Session",
+    "SessionKind",
+    "generate_session",
+]
 
 # --- coding ------------------------------------------------------------------------------
 
@@ -122,18 +44,16 @@ _MODULES = ("billing", "accounts", "search", "exports", "notifications", "schedu
 _FILES = ("service", "models", "handlers", "rounding", "client", "validators", "queries")
 
 
-def _coding(
-    rng: random.Random, b: _Builder, segments: int
-) -> tuple[list[Message], list[list[Message]], list[Probe]]:
+def _coding(rng: random.Random, b: Builder, segments: int) -> Parts:
     module = rng.choice(_MODULES)
     edited = f"src/{module}/{rng.choice(_FILES)}.py"
     created = (
-        f"src/{module}/{rng.choice(['currency', 'limits', 'retry'])}_{_token(rng, 2).lower()}.py"
+        f"src/{module}/{rng.choice(['currency', 'limits', 'retry'])}_{token(rng, 2).lower()}.py"
     )
     test_a = f"tests/{module}/test_{edited.rsplit('/', 1)[1]}"
     test_b = f"tests/{module}/test_{created.rsplit('/', 1)[1]}"
     flag = f"{module}_v{rng.randint(2, 9)}_rollout"
-    commit = _hex(rng, 12)
+    commit = hexits(rng, 12)
     migration = f"{rng.randint(40, 99):04d}_add_{rng.choice(['currency', 'region', 'tier'])}_column"
     endpoint = f"/v{rng.randint(1, 3)}/{module}/{rng.choice(['items', 'records', 'entries'])}"
     b.user(
@@ -146,14 +66,14 @@ def _coding(
         "read_file",
         {"path": edited},
         f"# {edited}\n"
-        + _noise_lines(rng, 30, lambda r: f"def f_{_hex(r, 4)}(x): return x * {r.randint(2, 99)}"),
+        + noise_lines(rng, 30, lambda r: f"def f_{hexits(r, 4)}(x): return x * {r.randint(2, 99)}"),
     )
     b.tool(
         "And the recent history.",
         "run",
         {"command": "git log --oneline -5"},
         f"{commit} Round invoice totals per line\n"
-        + _noise_lines(rng, 4, lambda r: f"{_hex(r, 12)} {_prose(r, 1)}"),
+        + noise_lines(rng, 4, lambda r: f"{hexits(r, 12)} {prose(r, 1)}"),
     )
     b.user("Store the amounts as floats for now, that's simplest.")
     b.tool(
@@ -225,29 +145,29 @@ def _coding(
     ]
 
     def filler(r: random.Random) -> None:
-        other = f"src/{r.choice(_MODULES)}/{r.choice(_FILES)}_{_token(r, 3).lower()}.py"
-        b.user(f"Side question: what does {other} do? {_prose(r, 1)}")
+        other = f"src/{r.choice(_MODULES)}/{r.choice(_FILES)}_{token(r, 3).lower()}.py"
+        b.user(f"Side question: what does {other} do? {prose(r, 1)}")
         b.tool(
             "Reading it.",
             "read_file",
             {"path": other},
-            _noise_lines(
-                r, 40, lambda q: f"    {_hex(q, 6)} = call_{_hex(q, 4)}(ref='{_token(q, 10)}')"
+            noise_lines(
+                r, 40, lambda q: f"    {hexits(q, 6)} = call_{hexits(q, 4)}(ref='{token(q, 10)}')"
             ),
         )
         b.tool(
             "Searching for callers.",
             "run",
-            {"command": f"grep -rn {_hex(r, 6)} src"},
-            _noise_lines(
+            {"command": f"grep -rn {hexits(r, 6)} src"},
+            noise_lines(
                 r,
                 25,
                 lambda q: (
-                    f"src/{q.choice(_MODULES)}/{_hex(q, 5)}.py:{q.randint(1, 900)}: {_prose(q, 1)}"
+                    f"src/{q.choice(_MODULES)}/{hexits(q, 5)}.py:{q.randint(1, 900)}: {prose(q, 1)}"
                 ),
             ),
         )
-        b.assistant(f"It is a helper for the {r.choice(_WORDS)} path. {_prose(r, 3)}")
+        b.assistant(f"It is a helper for the {r.choice(WORDS)} path. {prose(r, 3)}")
         b.user(f"While you're there, fix the typo that ticket BUG-{r.randint(100, 9999)} reports.")
         b.tool(
             "Fixing it.",
@@ -262,9 +182,9 @@ def _coding(
             {"command": f"pytest {test} -q"},
             f"{test} ..\n{r.randint(2, 9)} passed in 0.{r.randint(10, 99)}s",
         )
-        b.assistant(f"Fixed the typo in {other}; its tests pass (build {_hex(r, 10)}).")
+        b.assistant(f"Fixed the typo in {other}; its tests pass (build {hexits(r, 10)}).")
 
-    return opening, _segments(rng, b, segments, filler), probes
+    return opening, segments_of(rng, b, segments, filler), probes
 
 
 _ASIDES = ("how long is the warranty", "do you ship abroad", "can I change my email")
@@ -273,13 +193,11 @@ _ASIDES = ("how long is the warranty", "do you ship abroad", "can I change my em
 # --- support -----------------------------------------------------------------------------
 
 
-def _support(
-    rng: random.Random, b: _Builder, segments: int
-) -> tuple[list[Message], list[list[Message]], list[Probe]]:
-    order = f"ORD-{_token(rng, 5)}-{rng.randint(1000, 9999)}"
-    tracking = f"1Z{_token(rng, 16)}"
+def _support(rng: random.Random, b: Builder, segments: int) -> Parts:
+    order = f"ORD-{token(rng, 5)}-{rng.randint(1000, 9999)}"
+    tracking = f"1Z{token(rng, 16)}"
     ticket = f"TCK-{rng.randint(10000, 99999)}"
-    refund = f"RF-{_token(rng, 6)}"
+    refund = f"RF-{token(rng, 6)}"
     street = f"{rng.randint(10, 999)} {rng.choice(['Linden', 'Harbor', 'Maple', 'Quarry'])} Street"
     b.user(
         f"Hi, my blender from order {order} arrived broken. I want a replacement, and it "
@@ -291,7 +209,7 @@ def _support(
         "lookup_order",
         {"order_id": order},
         f"order {order}: 1x Blender Pro 900, shipped, carrier UPS, tracking {tracking}\n"
-        + _noise_lines(rng, 12, lambda r: f"event {_hex(r, 8)}: {_prose(r, 1)}"),
+        + noise_lines(rng, 12, lambda r: f"event {hexits(r, 8)}: {prose(r, 1)}"),
     )
     b.tool(
         "Opening a ticket.",
@@ -348,22 +266,22 @@ def _support(
 
     def filler(r: random.Random) -> None:
         article = f"KB-{r.randint(1000, 9999)}"
-        b.user(f"Also, unrelated: {r.choice(_ASIDES)}? {_prose(r, 1)}")
+        b.user(f"Also, unrelated: {r.choice(_ASIDES)}? {prose(r, 1)}")
         b.tool(
             "Checking the knowledge base.",
             "search_kb",
-            {"query": _prose(r, 1)},
-            _noise_lines(
-                r, 30, lambda q: f"KB-{q.randint(1000, 9999)} ({_token(q, 6)}): {_prose(q, 1)}"
+            {"query": prose(r, 1)},
+            noise_lines(
+                r, 30, lambda q: f"KB-{q.randint(1000, 9999)} ({token(q, 6)}): {prose(q, 1)}"
             ),
         )
         b.tool(
-            "Reading the article.", "read_article", {"id": article}, f"{article}\n{_prose(r, 12)}"
+            "Reading the article.", "read_article", {"id": article}, f"{article}\n{prose(r, 12)}"
         )
-        b.assistant(f"According to {article}: {_prose(r, 3)}")
+        b.assistant(f"According to {article}: {prose(r, 3)}")
         other = f"TCK-{r.randint(10000, 99999)}"
         b.user(
-            f"My colleague's case is {other}, can you note that it's resolved? Ref {_token(r, 8)}."
+            f"My colleague's case is {other}, can you note that it's resolved? Ref {token(r, 8)}."
         )
         b.tool(
             "Updating it.",
@@ -371,22 +289,20 @@ def _support(
             {"ticket_id": other, "status": "resolved"},
             f"ticket {other} status: resolved",
         )
-        b.assistant(f"Ticket {other} is marked resolved (log {_hex(r, 10)}).")
+        b.assistant(f"Ticket {other} is marked resolved (log {hexits(r, 10)}).")
 
-    return opening, _segments(rng, b, segments, filler), probes
+    return opening, segments_of(rng, b, segments, filler), probes
 
 
 # --- research ----------------------------------------------------------------------------
 
 
-def _research(
-    rng: random.Random, b: _Builder, segments: int
-) -> tuple[list[Message], list[list[Message]], list[Probe]]:
+def _research(rng: random.Random, b: Builder, segments: int) -> Parts:
     topic = rng.choice(["sleep and memory", "urban heat islands", "microplastics in rivers"])
     year, number = rng.randint(2015, 2025), rng.randint(100, 999)
-    doi = f"10.{rng.randint(1000, 9999)}/{_token(rng, 4).lower()}.{year}.{number}"
+    doi = f"10.{rng.randint(1000, 9999)}/{token(rng, 4).lower()}.{year}.{number}"
     cohort = f"{rng.randint(1, 9)},{rng.randint(100, 999)}"
-    dataset = f"ds-{_hex(rng, 8)}"
+    dataset = f"ds-{hexits(rng, 8)}"
     notes = f"notes/{topic.split()[0]}_sources.md"
     draft = f"drafts/{topic.split()[-1]}_review.md"
     b.user(
@@ -398,11 +314,11 @@ def _research(
         "search",
         {"query": topic},
         f"1. Meta-analysis of {topic} (doi:{doi})\n"
-        + _noise_lines(
+        + noise_lines(
             rng,
             15,
             lambda r: (
-                f"{r.randint(2, 40)}. {_prose(r, 1)} (doi:10.{r.randint(1000, 9999)}/{_hex(r, 6)})"
+                f"{r.randint(2, 40)}. {prose(r, 1)} (doi:10.{r.randint(1000, 9999)}/{hexits(r, 6)})"
             ),
         ),
     )
@@ -410,7 +326,7 @@ def _research(
         "Reading the meta-analysis.",
         "fetch",
         {"url": f"https://doi.org/{doi}"},
-        f"Abstract. Pooled cohort n = {cohort}; dataset {dataset}. " + _prose(rng, 10),
+        f"Abstract. Pooled cohort n = {cohort}; dataset {dataset}. " + prose(rng, 10),
     )
     b.tool(
         "Saving the sources.",
@@ -464,41 +380,30 @@ def _research(
     ]
 
     def filler(r: random.Random) -> None:
-        b.user(f"Quick aside: {_prose(r, 1)} Is that covered anywhere?")
+        b.user(f"Quick aside: {prose(r, 1)} Is that covered anywhere?")
         b.tool(
             "Searching.",
             "search",
-            {"query": _prose(r, 1)},
-            _noise_lines(
+            {"query": prose(r, 1)},
+            noise_lines(
                 r,
                 25,
                 lambda q: (
-                    f"{q.randint(1, 30)}. {_prose(q, 1)} "
-                    f"(doi:10.{q.randint(1000, 9999)}/{_hex(q, 6)})"
+                    f"{q.randint(1, 30)}. {prose(q, 1)} "
+                    f"(doi:10.{q.randint(1000, 9999)}/{hexits(q, 6)})"
                 ),
             ),
         )
         b.tool(
-            "Reading one.", "fetch", {"url": f"https://example.org/{_hex(r, 10)}"}, _prose(r, 14)
+            "Reading one.", "fetch", {"url": f"https://example.org/{hexits(r, 10)}"}, prose(r, 14)
         )
-        b.assistant(f"Partly. {_prose(r, 3)}")
-        note = f"notes/aside_{_hex(r, 4)}.md"
-        b.user(f"Save that under {note} and cite doi:10.{r.randint(1000, 9999)}/{_hex(r, 6)}.")
-        b.tool("Saving.", "write_file", {"path": note, "content": _prose(r, 2)}, f"created {note}")
-        b.assistant(f"Saved {note} (checksum {_hex(r, 10)}).")
+        b.assistant(f"Partly. {prose(r, 3)}")
+        note = f"notes/aside_{hexits(r, 4)}.md"
+        b.user(f"Save that under {note} and cite doi:10.{r.randint(1000, 9999)}/{hexits(r, 6)}.")
+        b.tool("Saving.", "write_file", {"path": note, "content": prose(r, 2)}, f"created {note}")
+        b.assistant(f"Saved {note} (checksum {hexits(r, 10)}).")
 
-    return opening, _segments(rng, b, segments, filler), probes
-
-
-def _segments(
-    rng: random.Random, b: _Builder, count: int, filler: Callable[[random.Random], None]
-) -> list[list[Message]]:
-    out = []
-    for _ in range(count):
-        for _ in range(rng.randint(2, 3)):
-            filler(rng)
-        out.append(b.take())
-    return out
+    return opening, segments_of(rng, b, segments, filler), probes
 
 
 _KINDS = {"coding": _coding, "support": _support, "research": _research}
@@ -509,5 +414,5 @@ def generate_session(kind: SessionKind, seed: int, *, segments: int = 10) -> Ses
     if kind not in _KINDS:
         raise ValueError(f"unknown session kind {kind!r}; choose from {', '.join(SESSION_KINDS)}")
     rng = random.Random(f"{kind}:{seed}")
-    opening, filler, probes = _KINDS[kind](rng, _Builder(rng), segments)
+    opening, filler, probes = _KINDS[kind](rng, Builder(rng), segments)
     return Session(kind, seed, opening, filler, probes)
