@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import socket
 import subprocess
 from pathlib import Path
@@ -18,6 +19,7 @@ import pytest
 from contextfold.cli import build_parser
 from contextfold.cli._commands import CLIError
 from contextfold.cli._serve import OPTIONS, resolve
+from contextfold.proxy import ModelSettings
 from tests._proxy_upstream import Upstream, openai_history
 from tests._raw_http import Served
 from tests.cli.test_cli import CLI, assert_one_line_error, run
@@ -297,3 +299,22 @@ keep_recent = 4
         assert secret not in stderr
     assert "Traceback" not in stderr
     assert json.loads(json.dumps(health))["version"]
+
+
+def test_the_readme_config_example_is_accepted(tmp_path: Path) -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Operating the proxy", 1)[1].split("\n## ", 1)[0]
+    [example] = re.findall(r"```toml\n(.*?)```", section, re.S)
+    got = options(["--config", write(tmp_path / "proxy.toml", example)])
+    assert (got.upstream_openai, got.threshold, got.db) == (
+        "http://127.0.0.1:8000/v1",
+        0.7,
+        "proxy.db",
+    )
+    settings = ModelSettings.from_mapping(got.models["qwen2.5-coder-32b"])
+    assert (settings.context_window, settings.keep_recent) == (32_768, 4)
+    # and every option the table lists is a real one, with its variable and TOML key
+    rows = [line for line in section.splitlines() if line.startswith("| `--")]
+    for option in OPTIONS:
+        assert any(option.flag in row and f"`{option.env}`" in row for row in rows), option.flag
+        assert any(f"`{option.name}`" in row for row in rows), option.name
