@@ -5,6 +5,7 @@ real (the console script in a subprocess, in front of a fake upstream on a real 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import os
 import re
@@ -18,8 +19,8 @@ import pytest
 
 from contextfold.cli import build_parser
 from contextfold.cli._commands import CLIError
-from contextfold.cli._serve import OPTIONS, resolve
-from contextfold.proxy import ModelSettings
+from contextfold.cli._serve import OPTIONS, app_keywords, resolve
+from contextfold.proxy import ModelSettings, create_app
 from tests._proxy_upstream import Upstream, openai_history
 from tests._raw_http import Served
 from tests.cli.test_cli import CLI, assert_one_line_error, run
@@ -318,3 +319,12 @@ def test_the_readme_config_example_is_accepted(tmp_path: Path) -> None:
     for option in OPTIONS:
         assert any(option.flag in row and f"`{option.env}`" in row for row in rows), option.flag
         assert any(f"`{option.name}`" in row for row in rows), option.name
+
+
+def test_keyword_options_reach_create_app_under_their_names(tmp_path: Path) -> None:
+    parameters = inspect.signature(create_app).parameters
+    for option in OPTIONS:
+        assert (option.name in parameters) == option.keyword or option.name == "db", option.name
+    got = options(["--threshold", "0.5", "--secret-header", "x-a", "--keep-recent", "3"])
+    assert app_keywords(got) == {"threshold": 0.5, "secret_headers": ["x-a"], "keep_recent": 3}
+    create_app(**app_keywords(got))  # accepted as they are

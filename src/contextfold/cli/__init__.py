@@ -37,7 +37,7 @@ from typing import Any, NoReturn
 
 from contextfold.cli._commands import PROVIDERS, CLIError, cmd_compact, cmd_demo, cmd_sessions
 from contextfold.cli._databases import check_database_path
-from contextfold.cli._serve import add_serve_arguments, resolve
+from contextfold.cli._serve import add_serve_arguments, app_keywords, resolve
 from contextfold.cli._transcripts import FORMATS
 from contextfold.errors import ContextfoldError
 
@@ -212,17 +212,7 @@ def _serve(args: argparse.Namespace) -> object:
     if args.db is not None:
         asyncio.run(_open_cache(Path(args.db)))
     options: dict[str, Any] = {"db_path": args.db}
-    if args.secret_headers:
-        options["secret_headers"] = args.secret_headers
-    if args.upstream_openai:
-        options["upstream_openai"] = args.upstream_openai
-    if args.upstream_anthropic:
-        options["upstream_anthropic"] = args.upstream_anthropic
-    if args.context_window is not None:
-        options["context_window"] = args.context_window
-    for name in ("threshold", "keep_recent", "summary_model"):
-        if getattr(args, name) is not None:
-            options[name] = getattr(args, name)
+    options |= app_keywords(args)  # every option that is a create_app keyword, when set
     if models:
         options["models"] = models
     serve: Callable[..., object] = proxy.serve

@@ -32,7 +32,15 @@ from typing import Any
 
 from contextfold.cli._commands import CLIError
 
-__all__ = ["ENV_PREFIX", "LOG_LEVELS", "OPTIONS", "Option", "add_serve_arguments", "resolve"]
+__all__ = [
+    "ENV_PREFIX",
+    "LOG_LEVELS",
+    "OPTIONS",
+    "Option",
+    "add_serve_arguments",
+    "app_keywords",
+    "resolve",
+]
 
 ENV_PREFIX = "CONTEXTFOLD_"
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
@@ -109,7 +117,8 @@ def _names(value: object, where: str) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class Option:
     """One ``serve`` option: its name (the ``argparse`` dest and the TOML key), how it
-    is checked, its default and its help text."""
+    is checked, its default and its help text. ``keyword``: the option is passed to
+    :func:`contextfold.proxy.create_app` under its name when it is set."""
 
     name: str
     check: Check
@@ -118,6 +127,7 @@ class Option:
     metavar: str | None = None
     repeatable: bool = False  # a flag given several times (a list)
     flag_name: str | None = None  # the flag's own spelling, when not --{name}
+    keyword: bool = True
 
     @property
     def flag(self) -> str:
@@ -129,11 +139,13 @@ class Option:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("host", _text, "127.0.0.1", "bind address (default 127.0.0.1)", "ADDRESS"),
-    Option("port", _integer(1, 65_535), 8787, "port (default 8787)", "PORT"),
+    Option(
+        "host", _text, "127.0.0.1", "bind address (default 127.0.0.1)", "ADDRESS", keyword=False
+    ),
+    Option("port", _integer(1, 65_535), 8787, "port (default 8787)", "PORT", keyword=False),
     Option("upstream_openai", _url, None, "OpenAI-compatible upstream, with its /v1", "URL"),
     Option("upstream_anthropic", _url, None, "Anthropic upstream", "URL"),
-    Option("db", _text, None, "summary cache database (default: in memory)", "PATH"),
+    Option("db", _text, None, "summary cache database (default: in memory)", "PATH", keyword=False),
     Option(
         "secret_headers",
         _names,
@@ -178,6 +190,7 @@ OPTIONS: tuple[Option, ...] = (
         "info",
         f"{', '.join(LOG_LEVELS)} (default info: compactions and cache hits on stderr)",
         "LEVEL",
+        keyword=False,
     ),
 )
 """Every option of ``contextfold serve`` but ``--config``; see the module doc."""
@@ -220,6 +233,13 @@ def resolve(args: argparse.Namespace, environ: Mapping[str, str]) -> argparse.Na
             value = option.default
         values[option.name] = value
     return argparse.Namespace(**values, config=path, models=models)
+
+
+def app_keywords(resolved: argparse.Namespace) -> dict[str, Any]:
+    """The resolved options that are :func:`~contextfold.proxy.create_app` keywords and
+    are set (not ``None``, not an empty list)."""
+    values = {o.name: getattr(resolved, o.name) for o in OPTIONS if o.keyword}
+    return {name: value for name, value in values.items() if value is not None and value != []}
 
 
 def _read_config(path: str) -> tuple[dict[str, object], dict[str, dict[str, object]]]:
