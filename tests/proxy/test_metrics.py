@@ -5,6 +5,7 @@ Prometheus text format (0.0.4)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import re
 from collections.abc import AsyncIterator
@@ -24,7 +25,8 @@ from contextfold.proxy._metrics import BUCKETS, OUTCOMES, ROUTES, UPSTREAM_ERROR
 from tests._proxy_upstream import Upstream, openai_history
 
 KEY = "sk-test-METRICS-DISTINCTIVE-0a1b2c3d4e"
-HEADERS = {"authorization": f"Bearer {KEY}", "x-tenant-token": "tenant-SECRET-77665544"}
+TENANT = "tenant-SECRET-77665544"
+HEADERS = {"authorization": f"Bearer {KEY}", "x-tenant-token": TENANT}
 MODEL = "test-model"
 
 # -- a strict reader of the text exposition format ------------------------------------------
@@ -133,7 +135,7 @@ def local(app: Starlette) -> httpx2.AsyncClient:
 
 
 async def chat(client: httpx2.AsyncClient, turns: int, **extra: Any) -> httpx2.Response:
-    body = {"model": MODEL, "messages": openai_history(turns), **extra}
+    body = {"model": MODEL, "messages": openai_history(turns)} | extra
     return await client.post("/v1/chat/completions", json=body, headers=HEADERS)
 
 
@@ -315,3 +317,23 @@ def test_the_reader_refuses_what_prometheus_would() -> None:
     ):
         with pytest.raises((AssertionError, ValueError)):
             parse(bad)
+
+
+async def test_compactions_and_cache_hits_are_logged_at_info_without_secrets(
+    app: Starlette, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each compaction and cache hit is an INFO record, scrubbed like every other: here
+    the client put a credential into its model name, and the log shows it redacted."""
+    caplog.set_level(logging.INFO, logger="contextfold")
+    model = f"agent-{TENANT}"
+    async with local(app) as client:
+        assert (await chat(client, 24, model=model)).headers["x-contextfold-summary"] == "created"
+        assert (await chat(client, 25, model=model)).headers["x-contextfold-summary"] == "cached"
+    lines = [r.getMessage() for r in caplog.records if r.name == "contextfold.proxy"]
+    assert any(line.startswith("compacted a agent-[REDACTED] request: ") for line in lines), lines
+    assert any(
+        line.startswith("spliced a cached summary into a agent-[REDACTED]") for line in lines
+    )
+    assert all(r.levelno == logging.INFO for r in caplog.records if r.name == "contextfold.proxy")
+    assert TENANT not in caplog.text
+    assert KEY not in caplog.text
