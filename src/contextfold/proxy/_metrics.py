@@ -42,7 +42,9 @@ ROUTES: Final = {
     ("POST", "/v1/messages"): "/v1/messages",
     ("POST", "/v1/responses"): "/v1/responses",
     ("GET", "/healthz"): "/healthz",
+    ("HEAD", "/healthz"): "/healthz",
     ("GET", "/metrics"): "/metrics",
+    ("HEAD", "/metrics"): "/metrics",
 }
 """(method, path) -> route label; every other request is ``other`` (forwarded as is)."""
 _LOCAL_ROUTES: Final = frozenset({"/healthz", "/metrics"})
