@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from contextfold import (
@@ -17,6 +19,7 @@ from contextfold import (
     lookup_model,
 )
 from contextfold.testing import StubTransport
+from contextfold.transports import base
 from contextfold.transports.base import (
     DEFAULT_CONTEXT_WINDOW,
     DEFAULT_MAX_OUTPUT_TOKENS,
@@ -190,6 +193,49 @@ def test_registry_entries_are_consistent() -> None:
     for key, info in MODEL_REGISTRY.items():
         assert key == info.name
         assert info.input_budget > 0
+
+
+@pytest.mark.parametrize(
+    ("name", "window", "output"),
+    [
+        # newer names that used to inherit an older entry's numbers (or the fallback)
+        ("claude-opus-4-6", 1_000_000, 128_000),
+        ("claude-sonnet-4-6", 1_000_000, 128_000),
+        ("claude-opus-4-8", 1_000_000, 128_000),
+        ("claude-opus-5-5", 1_000_000, 128_000),
+        ("claude-sonnet-5", 1_000_000, 128_000),
+        ("claude-haiku-4-5-20251001", 200_000, 64_000),
+        ("gpt-5.1", 400_000, 128_000),
+        ("gpt-5.1-2025-11-13", 400_000, 128_000),
+        ("gpt-5.1-chat-latest", 128_000, 16_000),
+        ("gpt-5-chat-latest", 128_000, 16_000),
+        ("gpt-5.2", 400_000, 128_000),
+        ("gpt-5.4", 1_050_000, 128_000),
+        ("gpt-5.4-nano", 400_000, 128_000),  # not gpt-5.4's 1M window
+        ("gpt-5.5", 1_000_000, 272_000),
+        ("gpt-5-pro", 400_000, 272_000),
+        ("gpt-5-mini-2025-08-07", 400_000, 128_000),
+        ("o4-mini-2025-04-16", 200_000, 100_000),
+    ],
+)
+def test_current_models_resolve(name: str, window: int, output: int) -> None:
+    info = lookup_model(name)
+    assert (info.context_window, info.max_output_tokens) == (window, output)
+
+
+def test_every_registry_entry_names_its_source() -> None:
+    """Each entry carries a comment (its source, or "unverified"), or sits in a group
+    under one."""
+    source = Path(base.__file__).read_text().splitlines()
+    start = next(i for i, line in enumerate(source) if line.startswith("MODEL_REGISTRY"))
+    entries = [i for i in range(start, len(source)) if 'ModelInfo("' in source[i]]
+    assert len(entries) == len(MODEL_REGISTRY)
+    for i in entries:
+        j = i
+        while "#" not in source[j] and 'ModelInfo("' in source[j]:
+            j -= 1
+        assert source[j].strip().startswith(("#", "ModelInfo(")), source[i]
+        assert "#" in source[j], f"no source for {source[i].strip()}"
 
 
 # The optional output cap of ``complete`` (issue 13, item 2)

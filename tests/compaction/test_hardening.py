@@ -152,8 +152,8 @@ async def test_cancelling_the_turn_during_a_non_atomic_commit_loses_nothing() ->
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    while store._running is not None and not store._running.done():
-        await asyncio.wait([store._running])  # the commit goes on to its end
+    while store._core.running is not None and not store._core.running.done():
+        await asyncio.wait([store._core.running])  # the commit goes on to its end
     assert_compacted_or_untouched(inner.items, compacted=True)
 
 

@@ -361,7 +361,7 @@ async def test_appends_during_compaction_are_not_counted_twice(size: int) -> Non
     assert anchor >= count_tokens(await store.inner.get_history()) - 1
     await store.get_history()  # the late messages are in the anchor already: no second count
     assert store.compactions == 1
-    assert store._anchor.estimate == anchor
+    assert store._core.anchor.estimate == anchor
 
 
 # --- the thinking rule of the turn in progress (issue 13 item 8) ----------------------------

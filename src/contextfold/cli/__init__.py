@@ -40,6 +40,7 @@ from typing import Any, NoReturn
 from contextfold.cli._commands import PROVIDERS, CLIError, cmd_compact, cmd_demo, cmd_sessions
 from contextfold.cli._databases import check_database_path
 from contextfold.cli._fidelity import add_fidelity_parser, cmd_fidelity
+from contextfold.cli._serve import add_serve_arguments, app_keywords, resolve
 from contextfold.cli._transcripts import FORMATS
 from contextfold.errors import ContextfoldError
 
@@ -156,26 +157,12 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="run the compaction proxy",
         description="Run the OpenAI/Anthropic-compatible compaction proxy "
-        "(needs the 'proxy' extra).",
+        "(needs the 'proxy' extra). Every option can also come from the environment "
+        "variable in [brackets] or from the --config TOML file; the command line wins "
+        "over the environment, which wins over the file. GET /healthz and GET /metrics "
+        "(Prometheus) are answered by the proxy itself.",
     )
-    serve.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8787, help="port (default 8787)")
-    serve.add_argument("--upstream-openai", metavar="URL", help="OpenAI-compatible upstream")
-    serve.add_argument("--upstream-anthropic", metavar="URL", help="Anthropic upstream")
-    serve.add_argument("--db", metavar="PATH", help="summary cache database")
-    serve.add_argument(
-        "--secret-header",
-        metavar="NAME",
-        action="append",
-        default=[],
-        help="a request header holding a credential, scrubbed like Authorization (repeatable)",
-    )
-    serve.add_argument(
-        "--context-window",
-        type=int,
-        metavar="TOKENS",
-        help="the window of every model, instead of the registry's (a local server, a demo)",
-    )
+    add_serve_arguments(serve)
 
     fake = commands.add_parser(
         "fake-upstream",
@@ -217,25 +204,23 @@ def _import_proxy(module: str = "contextfold.proxy") -> Any:
 
 def _serve(args: argparse.Namespace) -> object:
     """Start the proxy; returns what ``proxy.serve`` returns (maybe a coroutine)."""
-    if not 0 < args.port < 65_536:
-        raise CLIError(f"--port must be between 1 and 65535, got {args.port}")
-    if args.context_window is not None and args.context_window < 1024:
-        raise CLIError(f"--context-window must be at least 1024, got {args.context_window}")
+    args = resolve(args, os.environ)  # command line > environment > --config file
     proxy = _import_proxy()
+    models = {}
+    for name, table in args.models.items():
+        try:
+            models[name] = proxy.ModelSettings.from_mapping(table)
+        except (TypeError, ValueError) as exc:
+            raise CLIError(f'{args.config}: [models."{name}"] {exc}') from None
     _check_address(args.host, args.port)
     if args.db is not None:
         asyncio.run(_open_cache(Path(args.db)))
     options: dict[str, Any] = {"db_path": args.db}
-    if args.secret_header:
-        options["secret_headers"] = args.secret_header
-    if args.upstream_openai:
-        options["upstream_openai"] = args.upstream_openai
-    if args.upstream_anthropic:
-        options["upstream_anthropic"] = args.upstream_anthropic
-    if args.context_window is not None:
-        options["context_window"] = args.context_window
+    options |= app_keywords(args)  # every option that is a create_app keyword, when set
+    if models:
+        options["models"] = models
     serve: Callable[..., object] = proxy.serve
-    return serve(host=args.host, port=args.port, **options)
+    return serve(host=args.host, port=args.port, log_level=args.log_level, **options)
 
 
 def _fake_upstream(args: argparse.Namespace) -> object:

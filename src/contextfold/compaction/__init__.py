@@ -36,7 +36,8 @@ The room: :mod:`._engine` (the split, the summary run and the splice shape, opti
 events), :mod:`._summarizer` (the summarizer's sanitized, budgeted, chunked requests and
 the checks a summary must pass), :mod:`._splice` (committing a compaction over a store
 that may have changed), :mod:`._settings` (:class:`CompactionSettings`, shared with the
-manager and the proxy) and :mod:`._store` (:class:`AutoCompactStore`). It may import the
+manager and the proxy), :mod:`._compactor` (the trigger rules, attempts and background
+preparation) and :mod:`._store` (:class:`AutoCompactStore`, the face). It may import the
 ground, the contracts (``context``, ``tokens``, ``prompts``, ``validation``,
 ``transports.base``) and :mod:`contextfold._history`; it talks to a store only through
 :class:`~contextfold.context.ContextStore` and to a model only through

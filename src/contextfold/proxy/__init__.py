@@ -9,15 +9,23 @@ Routes:
 ``POST /v1/chat/completions`` (OpenAI) and ``POST /v1/messages`` (Anthropic)
     The body is parsed with :mod:`contextfold.formats`. When the conversation's
     estimated prompt size is over its model's limit (``threshold ×`` the context
-    window from the model registry, never above ``window − max output``), the older
-    part is replaced by a summary and the rewritten request is forwarded; otherwise
-    the original bytes are forwarded untouched. The estimate is anchored on the
+    window, never above ``window − max output``; a model's own settings, else the
+    proxy's, else the model registry: see :mod:`._config`), the older part is
+    replaced by a summary and the rewritten request is forwarded; otherwise the
+    original bytes are forwarded untouched. The estimate is anchored on the
     prompt size the upstream reported for the longest already-seen prefix of the
     same history, and counted with the configured counter for the rest. A body
     whose byte size alone shows it far under the limit (twice ``bytes × tokens per
     byte``, the ratio learnt from the upstream's usage reports and at least 1/4,
     plus 600 per media part, still under it) is forwarded without being parsed;
     its ``tokens`` headers then carry that byte-based bound.
+``GET /healthz`` and ``GET /metrics``
+    Answered by the proxy itself, never forwarded: ``{"status": "ok", "version",
+    "uptime_seconds"}``, and the proxy's counters in the Prometheus text format
+    (requests by route and status, compactions by outcome, summary cache hits and
+    misses, summarizer tokens, upstream errors, and a histogram of the latency the
+    proxy adds; see :mod:`._metrics`). No label carries a path, a model name or
+    anything a request sent.
 Anything else (``GET /v1/models``, ``/v1/embeddings``, ``/v1/messages/count_tokens``...)
     Proxied transparently: ``/v1/messages…`` and requests carrying an
     ``anthropic-version`` header go to the Anthropic upstream, the rest to OpenAI.
@@ -79,17 +87,22 @@ Guarantees:
 The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialects`
 (a request body as a conversation and back), :mod:`._compact` (the per-request plan),
 :mod:`._memo` (incremental parsing of a resent history), :mod:`._cache` (summary cache
-and usage anchors) and :mod:`._bound` (the byte-size fast path). A face: it may import
-everything below it (compaction, transports, formats, stores), never ``cli`` or
-``manager``.
+and usage anchors), :mod:`._bound` (the byte-size fast path), :mod:`._config`
+(per-model settings and limits) and :mod:`._metrics` (counters and ``/metrics``).
+A face: it may import everything below it (compaction, transports, formats,
+stores), never ``cli`` or ``manager``.
 """
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import AsyncIterator, Iterable
+import sys
+import time
+from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any, Literal
 
 import httpx2
 
@@ -100,22 +113,28 @@ with requires_extra("proxy", "contextfold.proxy"):
     from starlette.exceptions import HTTPException
     from starlette.middleware import Middleware
     from starlette.requests import Request
-    from starlette.responses import Response
+    from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
 
 from contextfold.compaction import CompactionSettings, PromptLike
 from contextfold.proxy._cache import SummaryCache, UsageAnchors
 from contextfold.proxy._compact import Planner
+from contextfold.proxy._config import ModelSettings, ModelTable
 from contextfold.proxy._forward import Forwarder
 from contextfold.proxy._guard import SafetyNet, http_error
+from contextfold.proxy._metrics import CONTENT_TYPE, MetricsMiddleware, ProxyMetrics
 from contextfold.tokens import TokenCounter
 
-__all__ = ["DEFAULT_MAX_BODY_BYTES", "create_app", "serve"]
+__all__ = ["DEFAULT_MAX_BODY_BYTES", "LOG_LEVELS", "ModelSettings", "create_app", "serve"]
 
 DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024
 """32 MiB, the request size limit of the Anthropic Messages API."""
 
 _METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+LogLevel = Literal["debug", "info", "warning", "error", "critical"]
+LOG_LEVELS: tuple[LogLevel, ...] = ("debug", "info", "warning", "error", "critical")
+"""The levels :func:`serve` takes for its ``log_level``."""
 
 
 def create_app(
@@ -137,6 +156,7 @@ def create_app(
     summary_max_retries: int = 2,
     timeout: float = 600.0,
     secret_headers: Iterable[str] = (),
+    models: Mapping[str, ModelSettings | Mapping[str, Any]] | None = None,
     user_message_budget: int | None = None,
     instructions: str | None = None,
 ) -> Starlette:
@@ -157,9 +177,13 @@ def create_app(
     ``summary_max_retries`` counts the summarizer's retries of transient errors and
     ``timeout`` bounds each upstream read in seconds. ``secret_headers`` names request
     headers whose values are credentials too (a gateway's own key header, say), to be
-    scrubbed like ``Authorization``. ``user_message_budget`` (tokens of the user's own
-    messages kept word for word in a summary) and ``instructions`` (compaction
-    instructions for the summarizer) override the fields of ``settings``.
+    scrubbed like ``Authorization``. ``models`` maps model names (matched like the
+    registry's: exact, or a prefix followed by ``-``) to :class:`ModelSettings` (or
+    plain mappings of its fields): that model's window, output limit, threshold,
+    ``keep_recent`` and summary model, each winning over the proxy-wide value.
+    ``user_message_budget`` (tokens of the user's own messages kept word for word in a
+    summary) and ``instructions`` (compaction instructions for the summarizer) override
+    the fields of ``settings``.
 
     The SQLite file is opened by the app's lifespan (or on the first request when the
     server runs no lifespan). Bad settings raise :class:`ValueError` here.
@@ -188,6 +212,14 @@ def create_app(
     ):
         if not url.startswith(("http://", "https://")):
             raise ValueError(f"{name} must be an http(s) URL, got {url!r}")
+    table = ModelTable(
+        models,
+        context_window=context_window,
+        threshold=settings.threshold,
+        keep_recent=settings.keep_recent,
+        summary_model=summary_model,
+    )
+    metrics = ProxyMetrics()
     planner = Planner(
         SummaryCache(db_path),
         UsageAnchors(),
@@ -195,6 +227,8 @@ def create_app(
         threshold=settings.threshold,
         target_ratio=settings.target_ratio,
         context_window=context_window,
+        models=table,
+        metrics=metrics,
     )
     owns_client = http_client is None
     client = http_client or httpx2.AsyncClient(
@@ -232,27 +266,75 @@ def create_app(
     async def other(request: Request) -> Response:
         return await forwarder.passthrough(request)
 
+    started = time.monotonic()
+    health = {"status": "ok", "version": _version()}
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({**health, "uptime_seconds": round(time.monotonic() - started, 3)})
+
+    async def scrape(request: Request) -> Response:
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
+
     app = Starlette(
         routes=[
             Route("/v1/chat/completions", chat_completions, methods=["POST"]),
             Route("/v1/messages", messages, methods=["POST"]),
+            Route("/healthz", healthz, methods=["GET"]),
+            Route("/metrics", scrape, methods=["GET"]),
             Route("/{path:path}", other, methods=_METHODS),
         ],
-        middleware=[Middleware(SafetyNet)],
+        middleware=[Middleware(MetricsMiddleware, metrics=metrics), Middleware(SafetyNet)],
         exception_handlers={HTTPException: http_error},
         lifespan=lifespan,
     )
     app.state.forwarder = forwarder
+    app.state.metrics = metrics
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8787, **create_app_kwargs: Any) -> None:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8787,
+    *,
+    log_level: LogLevel = "info",
+    **create_app_kwargs: Any,
+) -> None:
     """Run :func:`create_app` (``**create_app_kwargs``) with uvicorn until interrupted.
 
     Binds ``127.0.0.1`` unless told otherwise: anyone who can reach the port can
     spend the credentials that pass through it, so expose it deliberately.
+
+    ``log_level`` (one of :data:`LOG_LEVELS`) applies to uvicorn and to the proxy's
+    own records (logger ``contextfold``: each compaction and summary cache hit at
+    ``INFO``, failed summarizations at ``WARNING``), which go to stderr unless the
+    process configured logging itself (a handler on the root or ``contextfold``
+    logger). Credentials are scrubbed from every record before any handler sees it
+    (:mod:`contextfold._secrets`).
     """
     with requires_extra("proxy", "contextfold.proxy.serve"):
         import uvicorn
 
-    uvicorn.run(create_app(**create_app_kwargs), host=host, port=port, log_level="info")
+    if log_level not in LOG_LEVELS:
+        raise ValueError(f"log_level must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}")
+    app = create_app(**create_app_kwargs)
+    _log_to_stderr(log_level)
+    uvicorn.run(app, host=host, port=port, log_level=log_level)
+
+
+def _log_to_stderr(level: LogLevel) -> None:
+    """Send the ``contextfold`` logger's records at ``level`` and above to stderr,
+    unless logging is configured already (then the application's set-up decides)."""
+    logger = logging.getLogger("contextfold")
+    if logger.handlers or logging.getLogger().handlers:
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(level.upper())
+
+
+def _version() -> str:
+    try:
+        return version("contextfold")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
+        return "0.0.0"

@@ -35,10 +35,12 @@ from contextfold.compaction._summarizer import (
 from contextfold.errors import CompactionError, ContextfoldError
 from contextfold.messages import Message
 from contextfold.proxy._cache import CachedSummary, SummaryCache, UsageAnchors, chain_hashes
+from contextfold.proxy._config import ModelTable
 from contextfold.proxy._dialects import Conversation, rebuild, reparse
 from contextfold.proxy._memo import HistoryMemo
+from contextfold.proxy._metrics import ProxyMetrics
 from contextfold.tokens import TokenCounter, count_tokens
-from contextfold.transports.base import CompletionTransport, lookup_model
+from contextfold.transports.base import CompletionTransport
 from contextfold.validation import history_problems
 
 logger = logging.getLogger("contextfold.proxy")
@@ -87,6 +89,8 @@ class Planner:
         threshold: float,
         target_ratio: float,
         context_window: int | None,
+        models: ModelTable | None = None,
+        metrics: ProxyMetrics | None = None,
     ) -> None:
         self.cache = cache
         self.anchors = anchors
@@ -94,6 +98,11 @@ class Planner:
         self.threshold = threshold
         self.target_ratio = target_ratio
         self.context_window = context_window
+        # per-model windows, thresholds, keep_recent, summary models (see _config)
+        self.models = models or ModelTable(
+            context_window=context_window, threshold=threshold, keep_recent=opts.keep_recent
+        )
+        self.metrics = metrics or ProxyMetrics()
         self.summarizations = 0
         self.memo = HistoryMemo()
         # hash of the exact history being compacted -> done when the job ends
@@ -102,9 +111,14 @@ class Planner:
         self._backoff: OrderedDict[str, tuple[int, int]] = OrderedDict()
 
     def limit(self, model: str) -> int:
-        """``threshold × window``, never above ``window − max output`` (model registry)."""
-        info = lookup_model(model, context_window=self.context_window)
-        return min(int(self.threshold * info.context_window), info.input_budget)
+        """``threshold × window``, never above ``window − max output``: the model's own
+        settings, else the proxy's, else the model registry (:mod:`._config`)."""
+        return self.models.limit(model)
+
+    def options(self, model: str) -> Options:
+        """The engine's options for ``model`` (its own ``keep_recent``, if it has one)."""
+        keep = self.models.resolve(model).keep_recent
+        return self.opts if keep == self.opts.keep_recent else replace(self.opts, keep_recent=keep)
 
     def estimate(self, messages: Sequence[Message], chain: Sequence[str], extra: int) -> int:
         """Recorded upstream usage of the longest known prefix plus a count of the rest."""
@@ -145,6 +159,7 @@ class Planner:
             if tokens <= limit:
                 if hit is None:
                     return Plan(None, chain[-1], before, tokens)
+                self.metrics.cache_hit()
                 return self._spliced(conv, chain, hit, effective, eff_chain, before, tokens)
             # A job compacting this history, or a prefix of it, will likely leave a
             # summary this request can splice: wait for it, then look again.
@@ -154,6 +169,7 @@ class Planner:
             waits += 1
             with contextlib.suppress(Exception):
                 await asyncio.shield(running[1])
+        self.metrics.cache_miss()
         key = eff_chain[-1]  # the exact history this job compacts
         failed = _latest(self._backoff, eff_chain)
         failures, skip = (0, 0) if failed is None else failed[1]
@@ -210,6 +226,14 @@ class Planner:
         problem = _check(conv, body)
         if problem is not None:
             return Plan(None, chain[-1], before, before, error=problem)
+        logger.info(
+            "spliced a cached summary into a %s request: %d -> %d messages, ~%d -> ~%d tokens",
+            conv.model,
+            len(conv.messages),
+            len(effective),
+            before,
+            after,
+        )
         return Plan(body, eff_chain[-1], before, after, summary="cached")
 
     async def _summarize(
@@ -232,7 +256,7 @@ class Planner:
             result = await compact_history(
                 effective,
                 transport,
-                self.opts,
+                self.options(conv.model),
                 target_tokens=int(limit * self.target_ratio),
                 scale=scale,
             )
@@ -246,6 +270,7 @@ class Planner:
             return Plan(None, original[-1], before, before, error=error)
         if result is None:
             return Plan(None, original[-1], before, before)
+        self.metrics.summarized(result.usage.input_tokens, result.usage.output_tokens)
         result = _scrubbed(result, secrets)
         start = len(history) - result.kept_messages
         chain = chain_hashes(conv.model, history[:start])

@@ -16,6 +16,7 @@ import asyncio
 import json
 import logging
 import re
+import time
 from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, cast
@@ -38,6 +39,7 @@ from contextfold.proxy._dialects import (
     usage_input_tokens,
 )
 from contextfold.proxy._guard import log_unexpected
+from contextfold.proxy._metrics import Outcome, upstream_time
 from contextfold.proxy._routing import BadTarget, route_dialect, upstream_url
 from contextfold.transports.anthropic import AnthropicTransport
 from contextfold.transports.base import CompletionTransport
@@ -130,6 +132,7 @@ class Forwarder:
         self.summary_max_retries = summary_max_retries
         self.secret_headers = frozenset(name.lower() for name in secret_headers)
         self.bound = SizeBound(planner.limit)
+        self.metrics = planner.metrics
         self._started = False
         self._start_lock = asyncio.Lock()
 
@@ -202,6 +205,7 @@ class Forwarder:
         """
         api_key, bearer = _credentials(request)
         retries = self.summary_max_retries
+        window = self.planner.models.resolve(model).window_override
         if dialect == "openai":
             token = bearer or api_key
             if token is None:
@@ -223,9 +227,7 @@ class Forwarder:
                 max_retries=0,
                 default_headers=scope,
             )
-            return OpenAITransport(
-                model, client=oai, context_window=self.context_window, max_retries=retries
-            )
+            return OpenAITransport(model, client=oai, context_window=window, max_retries=retries)
         if api_key is not None:
             sdk = anthropic.AsyncAnthropic(
                 api_key=api_key,
@@ -242,9 +244,11 @@ class Forwarder:
             )
         else:
             return None
-        return AnthropicTransport(
-            model, client=sdk, context_window=self.context_window, max_retries=retries
-        )
+        return AnthropicTransport(model, client=sdk, context_window=window, max_retries=retries)
+
+    def _summary_model(self, model: str) -> str:
+        """The model that summarizes for ``model``: its own setting, the proxy's, or itself."""
+        return self.planner.models.resolve(model).summary_model or self.summary_model or model
 
     async def chat(self, request: Request, dialect: Dialect) -> Response:
         """A chat request: maybe compacted, then forwarded (see :mod:`contextfold.proxy`)."""
@@ -255,6 +259,7 @@ class Forwarder:
             return self._unread(dialect, exc)
         bound = self.bound.far_under(raw)
         if bound is not None:  # no need to parse: forwarded as it is
+            self.metrics.compaction("not_needed")
             return await self._forward(request, dialect, raw, Plan(None, "", bound, bound))
         try:
             body, model = parse_body(raw)
@@ -269,6 +274,7 @@ class Forwarder:
             log_unexpected(exc, f"compaction planning failed for a {dialect} request", secrets)
             reason = f"not compacted: internal error ({type(exc).__name__}); forwarded unchanged"
             forwarded, plan = raw, Plan.unchanged(reason)
+        self.metrics.compaction(_outcome(plan))
         return await self._forward(request, dialect, forwarded, plan)
 
     async def _plan(
@@ -282,7 +288,7 @@ class Forwarder:
             return raw, Plan.unchanged(reason)
         plan = await self.planner.plan(
             conv,
-            lambda: self._transport(request, dialect, self.summary_model or model),
+            lambda: self._transport(request, dialect, self._summary_model(model)),
             _secrets(request.headers, self.secret_headers),
         )
         if plan.body is None:
@@ -326,15 +332,20 @@ class Forwarder:
         except BadTarget as exc:
             return self._error(dialect, 400, str(exc))
         upstream = self.client.build_request(request.method, url, headers=headers, content=body)
+        sent = time.perf_counter()
         try:
             reply = await self.client.send(upstream, stream=True)
         except httpx2.TimeoutException:
+            self.metrics.upstream_error("timeout")
             return self._error(dialect, 504, "the upstream did not answer in time")
         except httpx2.HTTPError as exc:
+            self.metrics.upstream_error("connect")
             logger.warning("upstream %s unreachable: %s", upstream.url.host, type(exc).__name__)
             return self._error(
                 dialect, 502, f"the upstream could not be reached ({type(exc).__name__})"
             )
+        finally:
+            upstream_time(time.perf_counter() - sent)
         raw_out = _drop(reply.headers.raw, frozenset())
         if plan is not None:
             raw_out += [(n.encode(), v.encode()) for n, v in self._report(plan, secrets)]
@@ -346,14 +357,17 @@ class Forwarder:
             )
             response.raw_headers = raw_out
             return response
+        reading = time.perf_counter()
         try:
             content = b"".join([chunk async for chunk in reply.aiter_raw()])
         except httpx2.StreamConsumed:  # a client whose transport hands over read replies
             content = reply.content
         except httpx2.HTTPError as exc:
+            self.metrics.upstream_error("broken")
             return self._error(dialect, 502, f"the upstream reply broke off ({type(exc).__name__})")
         finally:
             await reply.aclose()
+            upstream_time(time.perf_counter() - reading)
         if record and plan is not None and "content-encoding" not in reply.headers:
             self._record_json(dialect, content, plan, body)
         response = Response(content, status_code=reply.status_code)
@@ -390,8 +404,16 @@ class Forwarder:
                 yield chunk
         except httpx2.HTTPError as exc:
             # Headers are gone already; the client sees the stream end early.
+            self.metrics.upstream_error("broken")
             logger.warning("upstream stream broke off: %s", type(exc).__name__)
         finally:
             await reply.aclose()
             if scanner is not None and scanner.input_tokens and plan is not None:
                 self._record(plan, forwarded, scanner.input_tokens)
+
+
+def _outcome(plan: Plan) -> Outcome:
+    """The compaction outcome ``plan`` is counted under in the metrics."""
+    if plan.compacted:
+        return "created" if plan.summary == "created" else "cached"
+    return "not_needed" if plan.error is None else "error"

@@ -274,31 +274,71 @@ async def complete_with_cap(
 
 # Context windows and output limits of current model families, matched by prefix
 # (longest prefix wins) so dated snapshots such as "claude-sonnet-4-5-20250929" resolve.
+# Each entry names where its numbers were read (checked 2026-11). "unverified": kept
+# from earlier releases, no current source found. A name missing here falls back to
+# 128,000 / 8,192; a newer model whose name extends a listed one (claude-opus-4-7 ->
+# claude-opus-4) inherits that entry's numbers until it is listed. Operators set any
+# model's numbers with `contextfold serve --config` (see README, "Operating the proxy").
 MODEL_REGISTRY: dict[str, ModelInfo] = {
     info.name: info
     for info in (
-        ModelInfo("claude-opus-4-5", 200_000, 64_000),
+        # Anthropic: the model's page (the comment), unless noted, under
+        # https://platform.claude.com/docs/en/models/PAGE/overview
+        ModelInfo("claude-opus-5-5", 1_000_000, 128_000),  # opus-5-5 (lineup table)
+        ModelInfo("claude-opus-5", 1_000_000, 128_000),  # opus-5
+        ModelInfo("claude-sonnet-5-5", 1_000_000, 128_000),  # sonnet-5-5 (lineup table)
+        ModelInfo("claude-sonnet-5", 1_000_000, 128_000),  # sonnet-5
+        ModelInfo("claude-opus-4-8", 1_000_000, 128_000),  # opus-4-8
+        ModelInfo("claude-opus-4-6", 1_000_000, 128_000),  # opus-4-6
+        ModelInfo("claude-sonnet-4-6", 1_000_000, 128_000),  # sonnet-4-6
+        ModelInfo("claude-opus-4-5", 200_000, 64_000),  # opus-4-5
+        ModelInfo("claude-sonnet-4-5", 200_000, 64_000),  # sonnet-4-5 (1M only in beta)
+        ModelInfo("claude-haiku-4-5", 200_000, 64_000),  # haiku-4-5
+        # Claude 4.1, 4 and 3.7: docs.rs/mixtape-core, src/mixtape_core/models/claude.rs
         ModelInfo("claude-opus-4-1", 200_000, 32_000),
         ModelInfo("claude-opus-4", 200_000, 32_000),
-        ModelInfo("claude-sonnet-4-5", 200_000, 64_000),
         ModelInfo("claude-sonnet-4", 200_000, 64_000),
-        ModelInfo("claude-haiku-4-5", 200_000, 64_000),
         ModelInfo("claude-3-7-sonnet", 200_000, 64_000),
-        ModelInfo("claude-3-5-sonnet", 200_000, 8_192),
+        ModelInfo("claude-3-5-sonnet", 200_000, 8_192),  # unverified
+        # output: github.com/xsyetopz/claudetto/wiki/Claude-Code-Models-Catalog; window unverified
         ModelInfo("claude-3-5-haiku", 200_000, 8_192),
-        ModelInfo("claude-3-haiku", 200_000, 4_096),
+        ModelInfo("claude-3-haiku", 200_000, 4_096),  # unverified
+        # OpenAI
+        # https://vercel.com/ai-gateway/models/openai/gpt-5.5.md
+        ModelInfo("gpt-5.5", 1_000_000, 272_000),
+        # https://wavespeed.ai/zh-CN/llm/openai/gpt-5.4 (922K input + 128K output)
+        ModelInfo("gpt-5.4", 1_050_000, 128_000),
+        # https://vercel.com/ai-gateway/models/openai/gpt-5.4-mini-fast.md
+        ModelInfo("gpt-5.4-mini", 400_000, 128_000),
+        # window: https://vercel.com/ai-gateway/models/gpt-5.4-nano/faq; output unverified
+        ModelInfo("gpt-5.4-nano", 400_000, 128_000),
+        # https://vercel.com/ai-gateway/models/openai/gpt-5.2-fast.md
+        ModelInfo("gpt-5.2", 400_000, 128_000),
+        # https://developers.openai.com/api/docs/models/gpt-5.1
+        ModelInfo("gpt-5.1", 400_000, 128_000),
+        # chat variants: github.com/labring/fastgpt-plugin/pull/297
+        ModelInfo("gpt-5.1-chat", 128_000, 16_000),
+        ModelInfo("gpt-5-chat", 128_000, 16_000),
+        # https://vercel.com/ai-gateway/models/gpt-5-fast.md, gpt-5-mini-fast.md, gpt-5-nano.md
         ModelInfo("gpt-5", 400_000, 128_000),
         ModelInfo("gpt-5-mini", 400_000, 128_000),
         ModelInfo("gpt-5-nano", 400_000, 128_000),
+        # https://api.koog.ai/ (OpenAIModels.Chat.GPT5Pro, quoting OpenAI's model page)
+        ModelInfo("gpt-5-pro", 400_000, 272_000),
+        # https://vercel.com/ai-gateway/models/gpt-4.1-fast.md (and -mini-fast, -nano-fast)
         ModelInfo("gpt-4.1", 1_047_576, 32_768),
         ModelInfo("gpt-4.1-mini", 1_047_576, 32_768),
         ModelInfo("gpt-4.1-nano", 1_047_576, 32_768),
+        # https://docs.uipath.com/autopilot/other/latest/user-guide/supported-models-and-limits
         ModelInfo("gpt-4o", 128_000, 16_384),
-        ModelInfo("gpt-4o-mini", 128_000, 16_384),
-        ModelInfo("o1", 200_000, 100_000),
-        ModelInfo("o1-mini", 128_000, 65_536),
+        ModelInfo("gpt-4o-mini", 128_000, 16_384),  # unverified
+        ModelInfo("o1", 200_000, 100_000),  # unverified
+        ModelInfo("o1-mini", 128_000, 65_536),  # unverified
+        # github.com/RooCodeInc/Roo-Code/pull/2691 (from platform.openai.com/docs/models/o3)
         ModelInfo("o3", 200_000, 100_000),
+        # window: https://vercel.com/ai-gateway/models/o3-mini/faq; output unverified
         ModelInfo("o3-mini", 200_000, 100_000),
+        # https://vercel.com/ai-gateway/models/o4-mini.md
         ModelInfo("o4-mini", 200_000, 100_000),
     )
 }

@@ -1,0 +1,365 @@
+"""The compactor behind :class:`~contextfold.compaction.AutoCompactStore`.
+
+:class:`Compactor` owns a wrapped store's compaction state and runs: the trigger rules
+(single flight, back-off, the no-loop floor), one attempt (plan, commit, report), and
+background preparation (a summary made ahead of the limit, committed when it is
+crossed). :mod:`._store` is the face: it delegates the store contract and tells the
+compactor what it sees (usage reports, appends, reads, rewrites).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Iterable
+
+from contextfold._otel import compaction_span
+from contextfold.compaction._anchor import UsageAnchor
+from contextfold.compaction._engine import (
+    CompactionHook,
+    Options,
+    Outcome,
+    Trigger,
+    compaction_limit,
+    make_summarizer,
+)
+from contextfold.compaction._plan import Plan, plan_compaction
+from contextfold.compaction._prepare import Preparation, Prepared
+from contextfold.compaction._report import Attempt, Reporter, span_attributes
+from contextfold.compaction._settings import CompactionSettings
+from contextfold.compaction._splice import splice
+from contextfold.compaction._summarizer import Summarizer
+from contextfold.context import CompactionLocking, ContextStore
+from contextfold.errors import SummaryRejectedError
+from contextfold.messages import Message
+from contextfold.tokens import count_tokens
+from contextfold.transports.base import CompletionTransport, Usage, model_of
+
+logger = logging.getLogger("contextfold.compaction")
+
+
+class Compactor:
+    """Compaction state and runs for one wrapped ``store`` (see the module doc)."""
+
+    def __init__(
+        self,
+        store: ContextStore,
+        transport: CompletionTransport,
+        summary_transport: CompletionTransport,
+        settings: CompactionSettings,
+        hooks: CompactionHook | Iterable[CompactionHook] | None,
+    ) -> None:
+        self.inner = store
+        self.transport = transport
+        self.summary_transport = summary_transport
+        self.settings = settings
+        self.opts: Options = settings.options()
+        self.report = Reporter(hooks, lambda: self.session_id, lambda: self.limit)
+        self.summarizer_usage = Usage(0, 0)
+        self.compactions = 0
+        self.anchor = UsageAnchor(self.opts.counter)
+        self.prep = Preparation()
+        # Commits made in the background, and how many there had been at the last read:
+        # a usage report for a request read before such a commit describes a history
+        # that no longer exists.
+        self.generation = self.read_generation = 0
+        self._commit_when_ready = False  # the limit was crossed while preparing
+        self._failures = 0
+        self.skip = 0
+        self.floor: int | None = None  # no retry until usage exceeds this
+        self.running: asyncio.Future[bool] | None = None
+        self.splice_lock = asyncio.Lock()
+
+    @property
+    def session_id(self) -> str:
+        return self.inner.session_id
+
+    @property
+    def limit(self) -> int:
+        """The prompt size that triggers compaction, read from the transport now."""
+        return compaction_limit(
+            self.transport, threshold=self.settings.threshold, max_tokens=self.settings.max_tokens
+        )
+
+    @property
+    def prepare_limit(self) -> int | None:
+        """The prompt size at which a summary is prepared in the background, or ``None``."""
+        share = self.settings.prepare_threshold
+        if share is None:
+            return None
+        value = int(share * model_of(self.transport).context_window)
+        return value if value < self.limit else None
+
+    @property
+    def busy(self) -> bool:
+        """Whether a compaction is running now."""
+        return self.running is not None and not self.running.done()
+
+    async def trigger(self, trigger: Trigger, tokens: int, *, force: bool = False) -> bool:
+        if self.running is not None and not self.running.done():
+            return await asyncio.shield(self.running)
+        if not force:
+            # After a compaction that could not get under the limit, only meaningful
+            # growth (5 % of the limit) justifies another attempt.
+            if self.floor is not None and tokens <= self.floor + self.limit // 20:
+                await self.report.held(
+                    trigger, tokens, "waiting for usage to grow 5% past the last attempt"
+                )
+                return False
+            if self.skip > 0:
+                self.skip -= 1
+                await self.report.held(
+                    trigger, tokens, f"backing off after failures ({self.skip} more)"
+                )
+                return False
+        if self.prep.running:
+            if not force and tokens <= self._wait_point():
+                # The next request still fits: commit the summary when it is ready.
+                self._commit_when_ready = True
+                await asyncio.sleep(0)  # let the preparation go on even if nothing else yields
+                return False
+            committed = self.compactions
+            await self.prep.wait(self.settings.summary_timeout)
+            if self.compactions > committed:  # it was ready and committed meanwhile
+                return True
+            if not force and self.skip > 0:  # it failed: back off, never wait twice
+                self.skip -= 1
+                await self.report.held(trigger, tokens, "the prepared summary failed")
+                return False
+        self.running = asyncio.ensure_future(self._run(trigger, tokens))
+        try:
+            return await asyncio.shield(self.running)
+        finally:
+            if self.running is not None and self.running.done():
+                self.running = None
+
+    async def _run(self, trigger: Trigger, tokens: int) -> bool:
+        with compaction_span(self.session_id, trigger, tokens) as record:
+            done = await self._attempt(trigger, tokens)
+            event = self.report.last_event
+            if event is not None and event.phase == "after":
+                record(span_attributes(event))
+            return done
+
+    async def _attempt(self, trigger: Trigger, tokens: int) -> bool:
+        attempt = Attempt(trigger, tokens)
+        try:
+            if isinstance(self.inner, CompactionLocking):
+                async with self.inner.compaction_lock() as acquired:
+                    if not acquired:
+                        await self.report.before(attempt)
+                        await self.report.after(attempt, "busy")
+                        return False
+                    return await self._guarded(attempt)
+            return await self._guarded(attempt)
+        except Exception as exc:  # the store's lock failed; the attempt never started
+            await self._failed(attempt, exc)
+            return False
+
+    async def _guarded(self, attempt: Attempt) -> bool:
+        """One attempt; whatever goes wrong is reported, backed off and never raised.
+
+        Compaction runs inside the agent's turn (``add_context_tokens``,
+        ``get_history``): a failure here must not lose the reply the agent already paid
+        for, so it becomes a ``failed`` event and the history stays as it was.
+        """
+        try:
+            summarizer = attempt.summarizer = make_summarizer(self.summary_transport, self.opts)
+            return await self._compact_once(attempt, summarizer)
+        except Exception as exc:
+            await self._failed(attempt, exc)
+            return False
+        except asyncio.CancelledError:
+            await self.report.after(attempt, "failed", error="cancelled; history left untouched")
+            raise
+        finally:
+            if attempt.summarizer is not None:
+                self.summarizer_usage = self.summarizer_usage + attempt.summarizer.usage
+
+    async def _failed(self, attempt: Attempt, exc: Exception) -> None:
+        """Back off and report ``exc`` as the end of ``attempt``."""
+        self._failures += 1
+        self.skip = min(2 ** (self._failures - 1), self.settings.max_backoff)
+        outcome: Outcome = "rejected" if isinstance(exc, SummaryRejectedError) else "failed"
+        error = f"{type(exc).__name__}: {exc}"
+        logger.warning(
+            "compaction of session %s %s (%s); history left untouched, next %d trigger(s) skipped",
+            self.session_id,
+            outcome,
+            error,
+            self.skip,
+        )
+        await self.report.after(attempt, outcome, error=error)
+
+    async def _compact_once(self, attempt: Attempt, summarizer: Summarizer) -> bool:
+        snapshot = await self.inner.get_history()
+        attempt.messages = len(snapshot)
+        tokens = attempt.tokens
+        await self.report.before(attempt)
+        limit = self.limit
+        prepared = self.prep.take()
+        if prepared is not None and snapshot[: len(prepared.snapshot)] != prepared.snapshot:
+            await self.discard(prepared, "the history changed under the prepared summary")
+            prepared = None
+        if prepared is not None:  # summarized ahead of the limit: no model call now
+            plan, snapshot = prepared.plan, prepared.snapshot
+        else:
+            found = await self._plan(snapshot, tokens, summarizer)
+            if found is None:
+                self.floor = tokens
+                await self.report.after(attempt, "skipped")
+                return False
+            plan = found
+        new_messages, result = plan.messages, plan.result
+        appended = await self._commit(snapshot, new_messages)
+        if appended is None:
+            await self.report.after(
+                attempt, "conflict", error="the history changed underneath the compaction"
+            )
+            return False
+        after = plan.estimate([*new_messages, *appended])
+        self.compactions += 1
+        self._failures = self.skip = 0
+        self.anchor.rebase(after, count_tokens([*new_messages, *appended], self.opts.counter))
+        # Could not get under the limit: wait for usage to grow past this point again.
+        self.floor = max(tokens, after) if after > limit else None
+        await self.report.after(
+            attempt,
+            "committed" if prepared is not None else plan.outcome,
+            messages_after=len(new_messages) + len(appended),
+            tokens_after=after,
+            summary_tokens=self.opts.counter(result.summary) if result else 0,
+            summarized_messages=result.summarized_messages if result else 0,
+            waited_s=time.monotonic() - attempt.started,
+        )
+        logger.info(
+            "compacted session %s: %d -> %d messages, ~%d -> ~%d tokens (%s trigger, %s)",
+            self.session_id,
+            len(snapshot),
+            len(new_messages) + len(appended),
+            tokens,
+            after,
+            attempt.trigger,
+            "committed" if prepared is not None else plan.outcome,
+        )
+        if prepared is not None and after > int(limit * self.settings.target_ratio):
+            # What accumulated since the snapshot leaves the result over the target:
+            # update the summary now if the next request needs it, else in the background.
+            if after > limit:
+                return await self._compact_once(Attempt(attempt.trigger, after), summarizer)
+            self.maybe_prepare(after, due=True)
+        return True
+
+    async def _plan(
+        self, snapshot: list[Message], tokens: int, summarizer: Summarizer, *, ahead: bool = False
+    ) -> Plan | None:
+        """Plan a compaction of ``snapshot``; ``ahead`` (a preparation) aims lower by the
+        growth still to come before the limit, so the commit lands near the target."""
+        limit = self.limit
+        target = int(limit * self.settings.target_ratio)
+        if ahead:
+            target = max(target - max(limit - tokens, 0), target // 2)
+        return await plan_compaction(
+            snapshot,
+            tokens,
+            target=target,
+            transport=self.summary_transport,
+            opts=self.opts,
+            summarizer=summarizer,
+            time_limit=self.settings.summary_timeout,
+        )
+
+    # -- background preparation ------------------------------------------------------
+
+    def _wait_point(self) -> int:
+        """Past this prompt size a caller waits for the summary in preparation: halfway
+        from the limit to the most the window takes with room for a full reply."""
+        limit = self.limit
+        return limit + max(model_of(self.transport).input_budget - limit, 0) // 2
+
+    def maybe_prepare(self, tokens: int, *, due: bool = False) -> None:
+        """Start preparing a summary when ``tokens`` crossed the prepare limit."""
+        prepare_at = self.prepare_limit
+        if prepare_at is None or (tokens <= prepare_at and not due):
+            return
+        if self.skip > 0 or (self.running is not None and not self.running.done()):
+            return  # backing off, or a compaction runs: its result would make this stale
+        if self.prep.start(lambda: self._prepare(tokens)):
+            logger.debug("preparing a summary of session %s at ~%d tokens", self.session_id, tokens)
+
+    async def _prepare(self, tokens: int) -> None:
+        """Plan a compaction of the current history in the background (one attempt)."""
+        attempt = Attempt("prepare", tokens)
+        try:
+            summarizer = attempt.summarizer = make_summarizer(self.summary_transport, self.opts)
+            snapshot = await self.inner.get_history()
+            # The size now, not when the preparation was asked for (it may start late).
+            tokens = attempt.tokens = max(tokens, self.anchor.estimate)
+            attempt.messages = len(snapshot)
+            await self.report.before(attempt)
+            plan = await self._plan(snapshot, tokens, summarizer, ahead=True)
+        except Exception as exc:
+            self._commit_when_ready = False  # the limit's trigger falls back to today's rules
+            await self._failed(attempt, exc)
+            return
+        except asyncio.CancelledError:
+            await self.report.after(attempt, "failed", error="cancelled")
+            raise
+        finally:
+            self.summarizer_usage = self.summarizer_usage + attempt.usage
+        if plan is None:
+            self._commit_when_ready = False
+            await self.report.after(attempt, "skipped")
+            return
+        self.prep.ready = Prepared(snapshot, plan, attempt.usage, summarizer.requests)
+        await self.report.after(
+            attempt,
+            "prepared",
+            messages_after=len(plan.messages),
+            tokens_after=plan.estimate(plan.messages),
+            summarized_messages=plan.result.summarized_messages if plan.result else 0,
+        )
+        if self._commit_when_ready:  # the limit was crossed meanwhile: commit now
+            self._commit_when_ready = False
+            self.prep.finish()
+            if await self.trigger("usage", self.anchor.estimate):
+                self.generation += 1
+
+    async def discard(self, prepared: Prepared | None, why: str) -> None:
+        """Report a prepared summary that was paid for and will never be used."""
+        if prepared is None:
+            return
+        logger.info("prepared summary of session %s discarded: %s", self.session_id, why)
+        event = self.report.event(
+            "after",
+            "prepare",
+            0,
+            len(prepared.snapshot),
+            outcome="discarded",
+            summarizer_usage=prepared.usage,
+            summarizer_requests=prepared.requests,
+            error=why,
+        )
+        await self.report.emit(event, attempt=False)
+
+    async def _commit(
+        self, snapshot: list[Message], new_messages: list[Message]
+    ) -> list[Message] | None:
+        """Splice ``new_messages`` in place of ``snapshot`` (see :func:`splice`)."""
+        async with self.splice_lock:
+            # Appends noted before the splice reads the history are part of the estimate
+            # made after the commit; forget them so they are not counted twice.
+            noted = self.anchor.pending
+            noted_count = len(noted)
+            # A commit is never left half-done: cancelling the caller lets it finish
+            # (or roll back) before the cancellation goes on.
+            commit = asyncio.ensure_future(splice(self.inner, snapshot, new_messages))
+            try:
+                appended = await asyncio.shield(commit)
+            except asyncio.CancelledError:
+                await asyncio.wait([commit])
+                raise
+            if appended is not None and self.anchor.pending is noted:
+                del noted[:noted_count]
+        return appended

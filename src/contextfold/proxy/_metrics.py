@@ -1,0 +1,248 @@
+"""The proxy's own counters, and their Prometheus text exposition at ``GET /metrics``.
+
+Written here rather than with ``prometheus_client``: a handful of counters and one
+histogram need no dependency, and each update is a dict or list increment on the
+event loop's thread (the proxy is one asyncio process; nothing here is shared
+between threads).
+
+Every label value comes from a fixed set, so no request can add a time series: routes
+are :data:`ROUTES` (anything else is ``other``; never a raw path), compaction outcomes
+:data:`OUTCOMES`, upstream error kinds :data:`UPSTREAM_ERRORS`, and statuses the
+three-digit HTTP code of the answer. Nothing a request carries (credentials, model
+names, conversation hashes) ever becomes a label.
+
+*Added latency* is the proxy's overhead on a request: the time from its arrival to
+the start of the answer, less the time spent waiting for the upstream's answer to
+the forwarded request (its headers, and for a buffered reply its body). A
+summarization made for the request counts as added latency - the client waits for
+it; the relay of a stream after its first byte does not.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+__all__ = [
+    "BUCKETS",
+    "CONTENT_TYPE",
+    "OUTCOMES",
+    "ROUTES",
+    "UPSTREAM_ERRORS",
+    "MetricsMiddleware",
+    "ProxyMetrics",
+    "upstream_time",
+]
+
+ROUTES: Final = {
+    ("POST", "/v1/chat/completions"): "/v1/chat/completions",
+    ("POST", "/v1/messages"): "/v1/messages",
+    ("POST", "/v1/responses"): "/v1/responses",
+    ("GET", "/healthz"): "/healthz",
+    ("HEAD", "/healthz"): "/healthz",
+    ("GET", "/metrics"): "/metrics",
+    ("HEAD", "/metrics"): "/metrics",
+}
+"""(method, path) -> route label; every other request is ``other`` (forwarded as is)."""
+_LOCAL_ROUTES: Final = frozenset({"/healthz", "/metrics"})
+
+Outcome = Literal["not_needed", "cached", "created", "error"]
+OUTCOMES: Final[tuple[Outcome, ...]] = ("not_needed", "cached", "created", "error")
+UpstreamError = Literal["timeout", "connect", "broken"]
+UPSTREAM_ERRORS: Final[tuple[UpstreamError, ...]] = ("timeout", "connect", "broken")
+# Prometheus client libraries' default buckets, with four below 5 ms: the proxy's
+# pass-through overhead is a fraction of a millisecond.
+BUCKETS: Final = (
+    0.00025,
+    0.0005,
+    0.001,
+    0.0025,
+    0.005,
+    0.01,
+    0.025,
+    0.05,
+    0.075,
+    0.1,
+    0.25,
+    0.5,
+    0.75,
+    1.0,
+    2.5,
+    5.0,
+    7.5,
+    10.0,
+)
+CONTENT_TYPE: Final = "text/plain; version=0.0.4; charset=utf-8"
+_PREFIX = "contextfold_proxy_"
+
+
+@dataclass(slots=True)
+class _Timing:
+    """One request's clock: when it arrived, and how long it waited on the upstream."""
+
+    started: float
+    upstream: float = 0.0
+
+
+_TIMING: ContextVar[_Timing | None] = ContextVar("contextfold_proxy_timing", default=None)
+
+
+def upstream_time(seconds: float) -> None:
+    """Count ``seconds`` spent waiting on the upstream for the current request."""
+    timing = _TIMING.get()
+    if timing is not None:
+        timing.upstream += seconds
+
+
+class ProxyMetrics:
+    """Counters of one proxy app; :meth:`render` writes them in the text format."""
+
+    def __init__(self) -> None:
+        self.requests: dict[tuple[str, int], int] = {}
+        self.compactions: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
+        self.cache_hits = 0
+        self.cache_misses = 0
+        self.summarizer_tokens = {"input": 0, "output": 0}
+        self.upstream_errors: dict[str, int] = dict.fromkeys(UPSTREAM_ERRORS, 0)
+        self.latency_buckets = [0] * len(BUCKETS)
+        self.latency_sum = 0.0
+        self.latency_count = 0
+
+    # -- updates ---------------------------------------------------------------------
+
+    def request(self, route: str, status: int) -> None:
+        key = (route, status)
+        self.requests[key] = self.requests.get(key, 0) + 1
+
+    def compaction(self, outcome: Outcome) -> None:
+        self.compactions[outcome] += 1
+
+    def cache_hit(self) -> None:
+        self.cache_hits += 1
+
+    def cache_miss(self) -> None:
+        self.cache_misses += 1
+
+    def summarized(self, input_tokens: int, output_tokens: int) -> None:
+        self.summarizer_tokens["input"] += input_tokens
+        self.summarizer_tokens["output"] += output_tokens
+
+    def upstream_error(self, kind: UpstreamError) -> None:
+        self.upstream_errors[kind] += 1
+
+    def added_latency(self, seconds: float) -> None:
+        for i, bound in enumerate(BUCKETS):
+            if seconds <= bound:
+                self.latency_buckets[i] += 1
+                break
+        self.latency_sum += seconds
+        self.latency_count += 1
+
+    # -- exposition --------------------------------------------------------------------
+
+    def render(self) -> str:
+        """Every metric in the Prometheus text exposition format (version 0.0.4)."""
+        lines: list[str] = []
+
+        def family(name: str, kind: str, text: str) -> None:
+            lines.append(f"# HELP {_PREFIX}{name} {text}")
+            lines.append(f"# TYPE {_PREFIX}{name} {kind}")
+
+        family("requests_total", "counter", "Requests answered, by route and HTTP status.")
+        for (route, status), count in sorted(self.requests.items()):
+            lines.append(f'{_PREFIX}requests_total{{route="{route}",status="{status}"}} {count}')
+        family(
+            "compactions_total",
+            "counter",
+            "Chat requests by compaction outcome: not_needed (under the limit), cached "
+            "(a cached summary spliced in), created (summarized now), error (forwarded "
+            "unchanged with x-contextfold-error).",
+        )
+        for outcome, count in self.compactions.items():
+            lines.append(f'{_PREFIX}compactions_total{{outcome="{outcome}"}} {count}')
+        family(
+            "summary_cache_hits_total",
+            "counter",
+            "Over-limit histories answered from the summary cache.",
+        )
+        lines.append(f"{_PREFIX}summary_cache_hits_total {self.cache_hits}")
+        family(
+            "summary_cache_misses_total",
+            "counter",
+            "Over-limit histories the summary cache could not bring under the limit.",
+        )
+        lines.append(f"{_PREFIX}summary_cache_misses_total {self.cache_misses}")
+        family(
+            "summarizer_tokens_total",
+            "counter",
+            "Tokens the upstream reported for completed summarizations, by direction.",
+        )
+        for direction, count in self.summarizer_tokens.items():
+            lines.append(f'{_PREFIX}summarizer_tokens_total{{direction="{direction}"}} {count}')
+        family(
+            "upstream_errors_total",
+            "counter",
+            "Forwarded requests whose upstream timed out, could not be reached, or broke off.",
+        )
+        for kind, count in self.upstream_errors.items():
+            lines.append(f'{_PREFIX}upstream_errors_total{{kind="{kind}"}} {count}')
+        family(
+            "added_latency_seconds",
+            "histogram",
+            "Time the proxy added to a forwarded request: arrival to answer, less the "
+            "wait for the upstream.",
+        )
+        cumulative = 0
+        for bound, count in zip(BUCKETS, self.latency_buckets, strict=True):
+            cumulative += count
+            lines.append(f'{_PREFIX}added_latency_seconds_bucket{{le="{bound}"}} {cumulative}')
+        lines.append(f'{_PREFIX}added_latency_seconds_bucket{{le="+Inf"}} {self.latency_count}')
+        lines.append(f"{_PREFIX}added_latency_seconds_sum {self.latency_sum!r}")
+        lines.append(f"{_PREFIX}added_latency_seconds_count {self.latency_count}")
+        return "\n".join(lines) + "\n"
+
+
+_Scope = MutableMapping[str, Any]
+_Message = MutableMapping[str, Any]
+_Receive = Callable[[], Awaitable[_Message]]
+_Send = Callable[[_Message], Awaitable[None]]
+_ASGIApp = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
+
+
+class MetricsMiddleware:
+    """Counts every HTTP request by route and status, and the latency the proxy added
+    to each forwarded one (pure ASGI: streams pass through untouched)."""
+
+    def __init__(self, app: _ASGIApp, metrics: ProxyMetrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: _Scope, receive: _Receive, send: _Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        route = ROUTES.get((scope.get("method", ""), scope.get("path", "")), "other")
+        timing = _Timing(time.perf_counter())
+        answered: list[float] = []
+        status = 0
+
+        async def sending(message: _Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start" and not answered:
+                answered.append(time.perf_counter())
+                status = int(message["status"])
+            await send(message)
+
+        token = _TIMING.set(timing)
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            _TIMING.reset(token)
+            if answered:  # a request whose client left unanswered is not counted
+                self.metrics.request(route, status)
+                if route not in _LOCAL_ROUTES:
+                    added = answered[0] - timing.started - timing.upstream
+                    self.metrics.added_latency(max(added, 0.0))
