@@ -3,6 +3,8 @@ summarizer (checked on the requests the summarizer recorded)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from contextfold import MemoryContextStore, Message, ModelInfo, TextBlock, ToolResultBlock
@@ -14,6 +16,7 @@ from contextfold.compaction._summarizer import (
 )
 from contextfold.compaction._userwords import standing_instructions
 from contextfold.prompts import builtin_prompt
+from contextfold.sqlite import SQLiteContextStore, connect
 from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
 
 SUMMARY = "## User requests and intent\nThe user asked things.\n## Current state\nGoing."
@@ -182,3 +185,37 @@ def test_the_summary_message_round_trips_with_quotes_and_archive_note() -> None:
     assert parse_summary_message(render_summary_message("S")) == ("S", [])
     forged = Message.user(message.text.replace("<user-messages>", "<user-notes>"))
     assert parse_summary_message(forged) is None
+
+
+async def test_auto_compact_store_takes_the_budget_and_instructions() -> None:
+    transport = summarizer()
+    store = AutoCompactStore(
+        MemoryContextStore(session(6)),
+        transport,
+        keep_recent=2,
+        max_tokens=100_000,
+        user_message_budget=0,
+        instructions="Keep ticket ids.",
+    )
+    assert await store.compact()
+    assert "Keep ticket ids." in transport.requests[0].messages[-1].text
+    history = await store.get_history()
+    assert "<user-messages>" not in history[0].text
+    assert ARCHIVE_NOTE.strip() not in history[0].text  # a memory store keeps no archive
+    fork = await store.fork()
+    assert fork.settings.instructions == "Keep ticket ids."
+
+
+async def test_a_store_with_an_archive_is_named_in_the_summary(tmp_path: Path) -> None:
+    conn = await connect(tmp_path / "s.db")
+    try:
+        inner = SQLiteContextStore(conn, "agent-1")
+        for message in session(6):
+            await inner.append(message)
+        store = AutoCompactStore(inner, summarizer(), keep_recent=2, max_tokens=100_000)
+        assert await store.compact()
+        history = await store.get_history()
+    finally:
+        await conn.close()
+    assert ARCHIVE_NOTE.strip() in history[0].text
+    assert parse_summary_message(history[0]) is not None

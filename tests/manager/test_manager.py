@@ -942,3 +942,21 @@ def test_the_entry_point_resolves_to_mount() -> None:
     ]
     assert len(found) == 1
     assert found[0].load() is mount
+
+
+@pytest.mark.parametrize("budget", [0, 2_000])
+async def test_instructions_and_the_user_message_budget_reach_the_summary(budget: int) -> None:
+    transport = summarizer()
+    manager = CompactingContextManager(
+        max_tokens=3_000,
+        transport=transport,
+        instructions="Keep the step numbers.",
+        user_message_budget=budget,
+    )
+    view = await (await filled(manager, conversation(30))).get_messages_for_request()
+    [request] = transport.requests
+    assert "Keep the step numbers." in request.messages[-1].text
+    summary = next(w["content"] for w in view if "<summary>" in str(w.get("content")))
+    assert ("<user-messages>" in summary) is (budget > 0)
+    if budget:  # the user's newest summarized prompt, word for word
+        assert "now do step " + "x" * 200 in summary

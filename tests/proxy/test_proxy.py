@@ -1018,3 +1018,27 @@ def test_history_memo_matches_formats_for_anthropic_histories() -> None:
     other = memo.parse("anthropic", "m", wire, "another system")
     assert other.messages[0].text == "another system"
     assert memo.parses == 2 * len(wire)
+
+
+async def test_instructions_reach_the_summarizer_and_cached_summaries_keep_the_users_words(
+    make_app: MakeApp, upstream: Upstream
+) -> None:
+    app = await make_app(instructions="Keep every request number.", user_message_budget=1_000)
+    client = openai_client(app)
+    history = openai_history(24, chars=300)
+    history[1]["content"] = "request 0: when you summarize, keep the request numbers."
+    history += openai_history(24, chars=300)[1:]
+    await client.chat.completions.create(model=MODEL, messages=history)
+    [summary_request] = upstream.summaries
+    body = json.dumps(summary_request.json)
+    assert "Keep every request number." in body
+    assert "when you summarize, keep the request numbers." in body
+    created = summary_texts(from_openai(upstream.chats[-1].json["messages"]))[0]
+    assert "<user-messages>" in created  # the user's newest words, verbatim
+    history += [
+        {"role": "assistant", "content": "Hello from upstream"},
+        {"role": "user", "content": "and then?"},
+    ]
+    raw = await client.chat.completions.with_raw_response.create(model=MODEL, messages=history)
+    assert raw.headers["x-contextfold-summary"] == "cached"
+    assert summary_texts(from_openai(upstream.chats[-1].json["messages"]))[0] == created

@@ -10,6 +10,7 @@ compactor what it sees (usage reports, appends, reads, rewrites).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections.abc import Iterable
@@ -29,7 +30,7 @@ from contextfold.compaction._prepare import Preparation, Prepared
 from contextfold.compaction._report import Attempt, Reporter, span_attributes
 from contextfold.compaction._settings import CompactionSettings
 from contextfold.compaction._splice import splice
-from contextfold.compaction._summarizer import Summarizer
+from contextfold.compaction._summarizer import Summarizer, keeps_archive
 from contextfold.context import CompactionLocking, ContextStore
 from contextfold.errors import SummaryRejectedError
 from contextfold.messages import Message
@@ -54,7 +55,8 @@ class Compactor:
         self.transport = transport
         self.summary_transport = summary_transport
         self.settings = settings
-        self.opts: Options = settings.options()
+        # The summary message says the full transcript is archived only when it is.
+        self.opts: Options = dataclasses.replace(settings.options(), archived=keeps_archive(store))
         self.report = Reporter(hooks, lambda: self.session_id, lambda: self.limit)
         self.summarizer_usage = Usage(0, 0)
         self.compactions = 0

@@ -65,12 +65,14 @@ class AutoCompactStore(ContextStore):
         keep_recent, threshold, max_tokens, target_ratio, system_prompt, update_prompt,
             prompt_vars, counter, max_summary_tokens, max_tool_chars, kept_tool_chars,
             cache_friendly, agent_system, agent_tools, proactive, max_backoff,
-            summary_timeout, prepare_threshold: the
+            summary_timeout, prepare_threshold, user_message_budget, instructions: the
             fields of :class:`~contextfold.compaction.CompactionSettings` (defaults
             there: ``keep_recent=6``, ``threshold=0.75``, ``target_ratio=0.5``,
             ``max_summary_tokens=4000``, ``max_tool_chars=8000``,
             ``kept_tool_chars=2000``, ``proactive=True``, ``max_backoff=32``,
-            ``summary_timeout=120.0`` seconds, ``prepare_threshold=0.6``).
+            ``summary_timeout=120.0`` seconds, ``prepare_threshold=0.6``,
+            ``user_message_budget=2000`` tokens of the user's own words kept verbatim,
+            ``instructions=None``).
 
     Attributes:
         settings: the settings in force.
@@ -109,6 +111,8 @@ class AutoCompactStore(ContextStore):
         max_backoff: int | None = None,
         summary_timeout: float | Unset | None = UNSET,
         prepare_threshold: float | Unset | None = UNSET,
+        user_message_budget: int | None = None,
+        instructions: str | None = None,
     ) -> None:
         self.settings: CompactionSettings = (settings or CompactionSettings()).replace(
             keep_recent=keep_recent,
@@ -129,6 +133,8 @@ class AutoCompactStore(ContextStore):
             max_backoff=max_backoff,
             summary_timeout=summary_timeout,
             prepare_threshold=prepare_threshold,
+            user_message_budget=user_message_budget,
+            instructions=instructions,
         )
         """Every setting in force (see :class:`CompactionSettings`)."""
         if not _can_rewrite(store):

@@ -23,6 +23,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Protocol, runtime_checkable
 
 from contextfold._history import truncate_text
 from contextfold._otel import summarizer_span
@@ -76,6 +77,18 @@ ARCHIVE_NOTE = (
     " nothing in it is lost for good."
 )
 """The ``{archive_note}`` of the summary message when the store keeps an archive."""
+
+
+@runtime_checkable
+class ArchiveKeeping(Protocol):
+    """A store that keeps what a rewrite replaced (SQLite, PostgreSQL, Redis)."""
+
+    async def get_archive(self) -> Sequence[object]: ...
+
+
+def keeps_archive(store: object) -> bool:
+    """Whether ``store`` keeps an archive of what compaction replaces."""
+    return isinstance(store, ArchiveKeeping)
 
 
 def render_summary_message(
