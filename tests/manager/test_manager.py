@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import base64
 import importlib.metadata
+import re
 from types import SimpleNamespace
 from typing import Any
 
