@@ -93,6 +93,8 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
         "CONTEXTFOLD_KEEP_RECENT": "4",
         "CONTEXTFOLD_SUMMARY_MODEL": "small",
         "CONTEXTFOLD_LOG_LEVEL": "DEBUG",
+        "CONTEXTFOLD_USER_MESSAGE_BUDGET": "500",
+        "CONTEXTFOLD_INSTRUCTIONS": "Keep ticket ids.",
     }
     assert {option.env for option in OPTIONS} == set(given)
     got = options([], given)
@@ -104,6 +106,7 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
     assert got.secret_headers == ["x-a-key", "x-b-key"]
     assert (got.context_window, got.threshold, got.keep_recent) == (32_768, 0.7, 4)
     assert (got.summary_model, got.log_level) == ("small", "debug")
+    assert (got.user_message_budget, got.instructions) == (500, "Keep ticket ids.")
 
 
 def test_model_tables_come_from_the_file(tmp_path: Path) -> None:

@@ -185,6 +185,20 @@ OPTIONS: tuple[Option, ...] = (
         "MODEL",
     ),
     Option(
+        "user_message_budget",
+        _integer(0),
+        None,
+        "tokens of the user's own messages kept word for word in a summary (default 2000)",
+        "TOKENS",
+    ),
+    Option(
+        "instructions",
+        _text,
+        None,
+        "compaction instructions for the summarizer (what to keep or stress)",
+        "TEXT",
+    ),
+    Option(
         "log_level",
         _level,
         "info",
