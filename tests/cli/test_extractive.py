@@ -62,7 +62,7 @@ async def test_extracts_every_section_from_the_transcript() -> None:
     assert "`src/etl/load_0.py`" in files
     assert "FileNotFoundError: No such file: 'src/etl/chunk_1.py'" in errors
     assert "last tool call: read_file" in state
-    assert "Task 0" in pending
+    assert "latest user request: the last one under User requests" in pending
     assert "`FileNotFoundError`" in identifiers
     assert "`chunk_0`" not in identifiers  # a fragment of a path already listed
 

@@ -111,8 +111,13 @@ async def test_chunks_after_the_first_use_the_chunk_prompt_not_the_update_prompt
         Message.user("u " * 200) if i % 2 == 0 else Message.assistant("a " * 200)
         for i in range(120)
     ]
-    assert await compact_context(history, transport, keep_recent=4, max_summary_tokens=300)
+    assert await compact_context(
+        history, transport, keep_recent=4, max_summary_tokens=300, instructions="Keep it terse."
+    )
     assert len(calls) >= 3
+    assert all(
+        c.messages[-1].text.endswith("Keep it terse.\n</compaction-instructions>") for c in calls
+    )
     chunk = builtin_prompt("chunk").render(max_summary_tokens=300)
     update = builtin_prompt("update").render(max_summary_tokens=300)
     assert calls[0].system == builtin_prompt("summary").render(max_summary_tokens=300)
@@ -219,3 +224,13 @@ async def test_a_store_with_an_archive_is_named_in_the_summary(tmp_path: Path) -
         await conn.close()
     assert ARCHIVE_NOTE.strip() in history[0].text
     assert parse_summary_message(history[0]) is not None
+
+
+def test_a_summary_written_by_the_previous_wrapper_is_still_recognised() -> None:
+    old = (
+        "This session continues earlier work. The earlier part of the conversation was "
+        "compacted\ninto the summary below; the messages after it are the most recent ones, "
+        "unchanged.\nContinue from where the work left off, without asking the user to repeat "
+        "anything.\n\n<summary>\nOLD SUMMARY\n</summary>"
+    )
+    assert parse_summary_message(Message.user(old)) == ("OLD SUMMARY", [])

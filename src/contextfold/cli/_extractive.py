@@ -56,6 +56,7 @@ _ITEM_CHARS = 240
 _SOURCES = (("user", "from the user"), ("agent", "from the agent"), ("tool", "from tool output"))
 _CHANGED = ("created", "modified", "deleted", "status", "set by")
 
+_LATEST = "latest user request: "
 _TAG = "<{0}>\n(?P<body>.*?)\n</{0}>"
 _FILE_LINE = re.compile(r"^`(?P<path>[^`]+)`: (?P<actions>[^;]*)(?:; (?P<tests>.*))?$")
 _TICKED = re.compile(r"`([^`]+)`")
@@ -165,6 +166,13 @@ def _identifiers(facts: Facts, cap: int) -> list[str]:
     return lines
 
 
+def _pointer(item: str, requests: list[str]) -> str:
+    """A pending item that only repeats the newest request points to it instead."""
+    if requests and item == f"{_LATEST}{requests[-1]}":
+        return f"{_LATEST}the last one under User requests and intent"
+    return item
+
+
 def _render(facts: Facts, scale: float) -> str:
     def cap(name: str) -> int:
         return max(1, int(_CAPS[name] * scale))
@@ -177,7 +185,7 @@ def _render(facts: Facts, scale: float) -> str:
         [_shorten(i) for i in _newest(facts.errors, cap("errors"))],
         [_shorten(i) for i in _newest(facts.commitments, cap("commitments"))],
         [_shorten(i) for i in facts.state],
-        [_shorten(i) for i in facts.pending[:4]],
+        [_shorten(_pointer(i, facts.requests)) for i in facts.pending[:4]],
         _identifiers(facts, cap("identifiers")),
     ]
     out = []

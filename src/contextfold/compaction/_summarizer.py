@@ -147,7 +147,18 @@ def _summary_wrappers() -> tuple[tuple[str, str], ...]:
         rendered = builtin_prompt("summary_message").render(summary=sentinel, archive_note=note)
         prefix, _, suffix = rendered.partition(sentinel)
         wrappers.append((prefix, suffix))
+    # Summaries written by contextfold before the wrapper changed stay recognised, so a
+    # store compacted by an older version is updated, not summarized as a user message.
+    wrappers.append((_LEGACY_PREFIX, "\n</summary>"))
     return tuple(wrappers)
+
+
+_LEGACY_PREFIX = (
+    "This session continues earlier work. The earlier part of the conversation was compacted\n"
+    "into the summary below; the messages after it are the most recent ones, unchanged.\n"
+    "Continue from where the work left off, without asking the user to repeat anything.\n\n"
+    "<summary>\n"
+)
 
 
 def _describe(block: ContentBlock, max_tool_chars: int) -> str | None:
