@@ -48,13 +48,12 @@ _DECISION = re.compile(
 )
 _INSTRUCTION = re.compile(
     r"^(actually|correction|no[,.:]|instead|please|don't|do not|never|always|use|only|keep|"
-    r"make sure|ship|send|store|label|stop)\b|\b(must|instead|rather than|from now on)\b",
+    r"make sure|stop)\b|\b(must|instead|rather than|from now on)\b",
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(r"^(actually|correction|no[,.:]|instead)\b", re.IGNORECASE)
 _COMMITMENT = re.compile(
-    r"\b(I will|I'll|I am going to|as soon as|once|after (?:that|the)|next step|next,|"
-    r"when (?:the )?\w+ (?:pass|passes|clears|is approved|are done))\b",
+    r"\b(I will|I'll|I am going to|as soon as|once|after (?:that|the)|next step|next,)",
     re.IGNORECASE,
 )
 _NEXT = re.compile(r"\b(next|then|todo|remaining|still need|will|going to|plan)\b", re.IGNORECASE)
