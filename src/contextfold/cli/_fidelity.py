@@ -13,11 +13,11 @@ import json
 import sys
 from typing import Any
 
-from contextfold.cli._commands import CLIError, make_transport
+from contextfold.cli._commands import CLIError, _spinner, make_transport
 from contextfold.cli._extractive import ExtractiveSummarizer
 from contextfold.cli._output import print_table
 from contextfold.fidelity import SESSION_KINDS, SessionKind, run_fidelity
-from contextfold.transports.base import CompletionTransport
+from contextfold.transports.base import CompletionTransport, model_of
 
 __all__ = ["add_fidelity_parser", "cmd_fidelity"]
 
@@ -90,16 +90,18 @@ async def cmd_fidelity(args: argparse.Namespace) -> int:
         summarizer = judge = make_transport(args.provider, args.model)
     else:
         summarizer = ExtractiveSummarizer()
+    sessions = len(kinds) * args.seeds
     try:
-        report = await run_fidelity(
-            summarizer,
-            kinds=kinds,
-            seeds=range(args.seed_start, args.seed_start + args.seeds),
-            depths=depths,
-            judge=judge,
-            user_message_budget=args.user_message_budget,
-            instructions=args.instructions,
-        )
+        with _spinner(f"compacting {sessions} sessions with {model_of(summarizer).name}"):
+            report = await run_fidelity(
+                summarizer,
+                kinds=kinds,
+                seeds=range(args.seed_start, args.seed_start + args.seeds),
+                depths=depths,
+                judge=judge,
+                user_message_budget=args.user_message_budget,
+                instructions=args.instructions,
+            )
     finally:
         aclose = getattr(summarizer, "aclose", None)
         if aclose is not None:
