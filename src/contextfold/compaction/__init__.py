@@ -31,12 +31,17 @@ Guarantees (each has its own tests):
 8. *Proactive as well as reactive*: a large append that would push the next request
    past the limit compacts before that request; ``compact(force=True)`` (called by
    :class:`~contextfold.agent.Agent` on a context-overflow error) compacts at once.
+9. *The user's words survive*: the user's own messages of the summarized part are kept
+   word for word in the summary message, newest first up to ``user_message_budget``
+   tokens; ``instructions`` and the standing instructions the user gave ("when you
+   summarize, keep ...") reach every summarizer request (:mod:`._userwords`).
 
 The room: :mod:`._engine` (the split, the summary run and the splice shape, options and
 events), :mod:`._summarizer` (the summarizer's sanitized, budgeted, chunked requests and
 the checks a summary must pass), :mod:`._splice` (committing a compaction over a store
 that may have changed), :mod:`._settings` (:class:`CompactionSettings`, shared with the
-manager and the proxy), :mod:`._compactor` (the trigger rules, attempts and background
+manager and the proxy), :mod:`._userwords` (the user's verbatim words and compaction
+instructions), :mod:`._compactor` (the trigger rules, attempts and background
 preparation) and :mod:`._store` (:class:`AutoCompactStore`, the face). It may import the
 ground, the contracts (``context``, ``tokens``, ``prompts``, ``validation``,
 ``transports.base``) and :mod:`contextfold._history`; it talks to a store only through
