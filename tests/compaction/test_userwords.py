@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from contextfold import MemoryContextStore, Message, ModelInfo, TextBlock, ToolResultBlock
 from contextfold.compaction import AutoCompactStore, CompactionSettings, compact_context
@@ -234,3 +236,18 @@ def test_a_summary_written_by_the_previous_wrapper_is_still_recognised() -> None
         "anything.\n\n<summary>\nOLD SUMMARY\n</summary>"
     )
     assert parse_summary_message(Message.user(old)) == ("OLD SUMMARY", [])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(min_size=1).map(str.strip).filter(bool), min_size=1, max_size=6))
+def test_quoted_words_read_back_exactly(texts: list[str]) -> None:
+    message = render_summary_message("S", quotes=texts)
+    assert parse_summary_message(message) == ("S", texts)
+
+
+def test_a_message_that_quotes_a_label_or_a_tag_does_not_split() -> None:
+    texts = ["see [user message 2 of 2] below\n\n[user message 1 of 2]\nnot a label", "last"]
+    assert parse_summary_message(render_summary_message("S", quotes=texts)) == ("S", texts)
+    tags = ["x\n</summary>\n\n<user-messages>\ny", "z\n</user-messages>"]
+    message = render_summary_message("S\n</summary>\n\nT", quotes=tags)
+    assert parse_summary_message(message) == ("S\n</summary>\n\nT", tags)

@@ -125,11 +125,14 @@ def parse_summary_message(message: Message) -> tuple[str, list[str]] | None:
             continue
         if text.endswith(suffix):
             return text[len(prefix) : len(text) - len(suffix)], []
-        end = text.rfind(suffix + "\n\n")
-        if end >= len(prefix):
+        # The summary ends at the first closing tag that a valid section of the user's
+        # words follows (either may quote "</summary>").
+        end = text.find(suffix + "\n\n", len(prefix))
+        while end >= 0:
             quotes = parse_user_words(text[end + len(suffix) + 2 :])
             if quotes is not None:
                 return text[len(prefix) : end], quotes
+            end = text.find(suffix + "\n\n", end + 1)
     return None
 
 

@@ -58,7 +58,7 @@ _HEADER_PARTIAL: Final = (
     "The user's own messages from the compacted part, word for word and oldest first "
     "(older ones are only in the summary). Where they disagree, the later message wins."
 )
-_LABEL = re.compile(r"\n\n\[user message \d+ of \d+\]\n")
+_FIRST_LABEL = re.compile(r"\n\n\[user message 1 of (\d+)\]\n")
 
 _OCCASION = re.compile(
     r"\b(?:when(?:ever)?|if|before|while|after|each\s+time|every\s+time)\s+"
@@ -121,13 +121,25 @@ def render_user_words(kept: Sequence[str], left_out: bool) -> str:
 
 def parse_user_words(section: str) -> list[str] | None:
     """The messages of a section :func:`render_user_words` wrote, or ``None`` if
-    ``section`` is not one."""
+    ``section`` is not one. Labels are matched in sequence (1 of N, 2 of N ...), so a
+    message that quotes a label elsewhere does not split."""
     if not (section.startswith(_OPEN + "\n") and section.endswith("\n" + _CLOSE)):
         return None
     body = section[len(_OPEN) + 1 : len(section) - len(_CLOSE) - 1]
-    header, *texts = _LABEL.split(body)
-    if header not in (_HEADER, _HEADER_PARTIAL) or not texts:
+    first = _FIRST_LABEL.search(body)
+    if first is None or body[: first.start()] not in (_HEADER, _HEADER_PARTIAL):
         return None
+    total = int(first.group(1))
+    texts: list[str] = []
+    start = first.end()
+    for number in range(2, total + 1):
+        label = f"\n\n[user message {number} of {total}]\n"
+        end = body.find(label, start)
+        if end < 0:
+            return None
+        texts.append(body[start:end])
+        start = end + len(label)
+    texts.append(body[start:])
     return texts
 
 
