@@ -12,7 +12,13 @@ from collections.abc import Iterable, Sequence
 from contextfold.compaction._compactor import Compactor
 from contextfold.compaction._engine import CompactionEvent, CompactionHook, PromptLike
 from contextfold.compaction._settings import UNSET, CompactionSettings, Unset
-from contextfold.context import ContextStore, PrefixReplacing, SessionInfo
+from contextfold.context import (
+    ArchivedMessage,
+    Archiving,
+    ContextStore,
+    PrefixReplacing,
+    SessionInfo,
+)
 from contextfold.messages import Message
 from contextfold.tokens import TokenCounter
 from contextfold.transports.base import CompletionTransport, ToolSpec, Usage
@@ -280,6 +286,15 @@ class AutoCompactStore(ContextStore):
 
     async def list_sessions(self) -> list[SessionInfo]:
         return await self.inner.list_sessions()
+
+    async def get_archive(self) -> list[ArchivedMessage]:
+        """The inner store's archive (see :class:`~contextfold.context.Archiving`).
+
+        Raises :class:`TypeError` when the inner store keeps none.
+        """
+        if not isinstance(self.inner, Archiving):
+            raise TypeError(f"{type(self.inner).__name__} keeps no archive of replaced messages")
+        return await self.inner.get_archive()
 
     async def add_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
         """Record one model call's usage; compact when the prompt size exceeds :attr:`limit`.
