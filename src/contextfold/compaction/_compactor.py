@@ -24,6 +24,7 @@ from contextfold.compaction._engine import (
     compaction_limit,
     make_summarizer,
 )
+from contextfold.compaction._mask import plan_masking_first
 from contextfold.compaction._plan import Plan, plan_compaction
 from contextfold.compaction._prepare import Preparation, Prepared
 from contextfold.compaction._report import Attempt, Reporter, span_attributes
@@ -260,14 +261,21 @@ class Compactor:
         target = int(limit * self.settings.target_ratio)
         if ahead:
             target = max(target - max(limit - tokens, 0), target // 2)
-        return await plan_compaction(
-            snapshot,
-            tokens,
-            target=target,
-            transport=self.summary_transport,
-            opts=self.opts,
-            summarizer=summarizer,
-            time_limit=self.settings.summary_timeout,
+
+        async def summarize(history: list[Message], size: int) -> Plan | None:
+            return await plan_compaction(
+                history,
+                size,
+                target=target,
+                transport=self.summary_transport,
+                opts=self.opts,
+                summarizer=summarizer,
+                time_limit=self.settings.summary_timeout,
+            )
+
+        mask = self.settings.mask_tool_outputs  # masking first: no model call if it suffices
+        return await plan_masking_first(
+            mask, snapshot, tokens, target=target, opts=self.opts, summarize=summarize
         )
 
     # -- background preparation ------------------------------------------------------
