@@ -23,17 +23,27 @@ recalls).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from contextfold._masking import find_output, find_range, output_text
 from contextfold.agent import Tool, ToolOutput
 from contextfold.blocks import ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock
-from contextfold.context import Archiving, ContextStore
+from contextfold.context import ArchivedMessage, Archiving, ContextStore
 from contextfold.errors import RecallError
 from contextfold.messages import Message
 
-__all__ = ["DEFAULT_MAX_CHARS", "RECALL_TOOL_NAME", "Recalled", "recall", "recall_tool"]
+__all__ = [
+    "DEFAULT_MAX_CHARS",
+    "RECALL_DESCRIPTION",
+    "RECALL_SCHEMA",
+    "RECALL_TOOL_NAME",
+    "Recalled",
+    "recall",
+    "recall_archived",
+    "recall_tool",
+]
 
 DEFAULT_MAX_CHARS = 8_000
 """The most characters one recall answer holds (a page of the original)."""
@@ -113,6 +123,13 @@ def render_range(messages: list[Message]) -> str:
     return "\n\n".join(lines)
 
 
+def _check_page(offset: object, max_chars: object) -> None:
+    if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+        raise ValueError(f"offset must be a non-negative integer, got {offset!r}")
+    if not isinstance(max_chars, int) or isinstance(max_chars, bool) or max_chars < 1:
+        raise ValueError(f"max_chars must be a positive integer, got {max_chars!r}")
+
+
 async def recall(
     store: ContextStore, handle: str, *, offset: int = 0, max_chars: int = DEFAULT_MAX_CHARS
 ) -> Recalled:
@@ -123,10 +140,7 @@ async def recall(
     negative ``offset`` or a ``max_chars`` below 1. An ``offset`` past the end gives an
     empty last page.
     """
-    if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
-        raise ValueError(f"offset must be a non-negative integer, got {offset!r}")
-    if not isinstance(max_chars, int) or isinstance(max_chars, bool) or max_chars < 1:
-        raise ValueError(f"max_chars must be a positive integer, got {max_chars!r}")
+    _check_page(offset, max_chars)
     handle = str(handle).strip()
     try:
         archive = await store.get_archive() if isinstance(store, Archiving) else None
@@ -137,6 +151,21 @@ async def recall(
             f"{type(store).__name__} keeps no archive, so {handle!r} cannot be recalled",
             handle=handle,
         )
+    return recall_archived(archive, handle, offset=offset, max_chars=max_chars)
+
+
+def recall_archived(
+    archive: Sequence[ArchivedMessage],
+    handle: str,
+    *,
+    offset: int = 0,
+    max_chars: int = DEFAULT_MAX_CHARS,
+) -> Recalled:
+    """:func:`recall` over an archive already read (the proxy reads the client's own
+    history as one). Raises :class:`~contextfold.errors.RecallError` for a handle the
+    archive does not hold."""
+    _check_page(offset, max_chars)
+    handle = str(handle).strip()
     images: tuple[ImageBlock, ...] = ()
     output = find_output(archive, handle)
     if output is not None:

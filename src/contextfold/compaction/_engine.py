@@ -203,7 +203,8 @@ async def compact_history(
 
     first_kept = next((m for m in recent if m.role != "system"), None)
     # The handles of what this summary replaces, so the model can recall the originals.
-    head = [*systems, render_summary_message(recallable_section(run.text, body, previous))]
+    summary = recallable_section(run.text, body, previous)
+    head = [*systems, render_summary_message(summary)]
     if first_kept is None or first_kept.role == "user":
         head.append(acknowledgement())
     result = [*head, *recent]
@@ -223,7 +224,7 @@ async def compact_history(
     # -- end ------------------------------------------------------------------------------
     return CompactionResult(
         messages=result,
-        summary=run.text,
+        summary=summary,
         summarized_messages=len(old),
         kept_messages=len(recent),
         usage=summarizer.usage,
