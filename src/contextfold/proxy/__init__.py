@@ -137,6 +137,7 @@ def create_app(
     summary_max_retries: int = 2,
     timeout: float = 600.0,
     secret_headers: Iterable[str] = (),
+    recall: bool = False,
 ) -> Starlette:
     """The proxy as a Starlette (ASGI) application.
 
@@ -155,7 +156,9 @@ def create_app(
     ``summary_max_retries`` counts the summarizer's retries of transient errors and
     ``timeout`` bounds each upstream read in seconds. ``secret_headers`` names request
     headers whose values are credentials too (a gateway's own key header, say), to be
-    scrubbed like ``Authorization``.
+    scrubbed like ``Authorization``. ``recall=True`` offers the model a ``recall`` tool
+    on the requests the proxy compacted and answers its calls itself from the client's
+    own history, returning only the final reply (see :mod:`contextfold.proxy._recall`).
 
     The SQLite file is opened by the app's lifespan (or on the first request when the
     server runs no lifespan). Bad settings raise :class:`ValueError` here.
@@ -168,6 +171,8 @@ def create_app(
         max_summary_tokens=max_summary_tokens,
         target_ratio=target_ratio,
     )
+    if not isinstance(recall, bool):
+        raise ValueError(f"recall must be True or False, got {recall!r}")
     if max_body_bytes < 1:
         raise ValueError(f"max_body_bytes must be positive, got {max_body_bytes}")
     if context_window is not None and context_window < 1024:
@@ -205,6 +210,7 @@ def create_app(
         context_window=context_window,
         summary_max_retries=summary_max_retries,
         secret_headers=secret_headers,
+        recall=recall,
     )
 
     @asynccontextmanager

@@ -38,6 +38,7 @@ from contextfold.proxy._dialects import (
     usage_input_tokens,
 )
 from contextfold.proxy._guard import log_unexpected
+from contextfold.proxy._recall import answer_with_recall
 from contextfold.proxy._routing import BadTarget, route_dialect, upstream_url
 from contextfold.transports.anthropic import AnthropicTransport
 from contextfold.transports.base import CompletionTransport
@@ -119,6 +120,7 @@ class Forwarder:
         context_window: int | None,
         summary_max_retries: int,
         secret_headers: Iterable[str] = (),
+        recall: bool = False,
     ) -> None:
         self.client = client
         self.planner = planner
@@ -129,6 +131,7 @@ class Forwarder:
         self.context_window = context_window
         self.summary_max_retries = summary_max_retries
         self.secret_headers = frozenset(name.lower() for name in secret_headers)
+        self.recall = recall  # offer the recall tool on compacted requests (see ._recall)
         self.bound = SizeBound(planner.limit)
         self._started = False
         self._start_lock = asyncio.Lock()
@@ -269,6 +272,10 @@ class Forwarder:
             log_unexpected(exc, f"compaction planning failed for a {dialect} request", secrets)
             reason = f"not compacted: internal error ({type(exc).__name__}); forwarded unchanged"
             forwarded, plan = raw, Plan.unchanged(reason)
+        if self.recall and plan.compacted:
+            answered = await answer_with_recall(self, request, dialect, body, forwarded, plan)
+            if answered is not None:
+                return answered
         return await self._forward(request, dialect, forwarded, plan)
 
     async def _plan(
