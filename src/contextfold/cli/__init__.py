@@ -173,6 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="TOKENS",
         help="the window of every model, instead of the registry's (a local server, a demo)",
     )
+    serve.add_argument(
+        "--recall",
+        action="store_true",
+        help="offer the model a recall tool on compacted requests and answer it in the "
+        "proxy, so what a summary replaced can be read back (the client sees only the answer)",
+    )
 
     fake = commands.add_parser(
         "fake-upstream",
@@ -230,6 +236,8 @@ def _serve(args: argparse.Namespace) -> object:
         options["upstream_anthropic"] = args.upstream_anthropic
     if args.context_window is not None:
         options["context_window"] = args.context_window
+    if args.recall:
+        options["recall"] = True
     serve: Callable[..., object] = proxy.serve
     return serve(host=args.host, port=args.port, **options)
 
