@@ -220,6 +220,8 @@ class Compactor:
             )
             return False
         after = plan.estimate([*new_messages, *appended])
+        # A prepared summary is "committed"; masking (no model call) is "masked" either way.
+        outcome = "committed" if prepared is not None and plan.outcome != "masked" else plan.outcome
         self.compactions += 1
         self._failures = self.skip = 0
         self.anchor.rebase(after, count_tokens([*new_messages, *appended], self.opts.counter))
@@ -227,7 +229,7 @@ class Compactor:
         self.floor = max(tokens, after) if after > limit else None
         await self.report.after(
             attempt,
-            "committed" if prepared is not None else plan.outcome,
+            outcome,
             messages_after=len(new_messages) + len(appended),
             tokens_after=after,
             summary_tokens=self.opts.counter(result.summary) if result else 0,
@@ -242,7 +244,7 @@ class Compactor:
             tokens,
             after,
             attempt.trigger,
-            "committed" if prepared is not None else plan.outcome,
+            outcome,
         )
         if prepared is not None and after > int(limit * self.settings.target_ratio):
             # What accumulated since the snapshot leaves the result over the target:
