@@ -119,3 +119,31 @@ def test_the_setting_takes_a_strategy_true_false_or_none() -> None:
         mask_tool_outputs=False,
     )
     assert wrapped.settings.mask_tool_outputs is None
+
+
+async def test_a_masked_plan_prepared_in_the_background_commits_as_masked() -> None:
+    import asyncio
+
+    from contextfold import MemoryContextStore
+
+    model = StubTransport([], model=WINDOW)  # no reply scripted: a summary would fail
+    events: list[CompactionEvent] = []
+    wrapped = AutoCompactStore(
+        MemoryContextStore(reads(10)),
+        model,
+        max_tokens=20_000,  # prepare at 0.3 x 40,000 = 12,000
+        prepare_threshold=0.3,
+        proactive=False,
+        on_event=events.append,
+        mask_tool_outputs=True,
+    )
+    await wrapped.add_context_tokens(13_000, 10)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    prepared = [e for e in events if e.phase == "after"]
+    assert [e.outcome for e in prepared] == ["prepared"]
+    assert prepared[0].summarizer_requests == 0
+    await wrapped.add_context_tokens(21_000, 10)
+    assert events[-1].outcome == "masked"
+    assert model.requests == []
+    assert wrapped.compactions == 1

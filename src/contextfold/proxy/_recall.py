@@ -14,9 +14,11 @@ or the model called the client's own tools in the same reply) go back with the
 recall calls removed (and, when nothing else is left, a short text saying the limit
 was reached). Streaming requests are answered by buffering: the rounds run without
 streaming, and the final reply is sent as one stream of server-sent events in the
-dialect's own shape (text, tool calls and thinking blocks; usage included). The
-tool is not added when the client defines a tool named ``recall`` itself or turns
-tools off (``tool_choice`` ``none``).
+dialect's own shape (text, tool calls and thinking blocks; usage included). Such
+a response carries ``x-contextfold-recalls: N``, the recall calls answered; an
+upstream error in any round is relayed as it is. Images of a recalled output are
+not sent back (only its text). The tool is not added when the client defines a
+tool named ``recall`` itself or turns tools off (``tool_choice`` ``none``).
 """
 
 from __future__ import annotations
