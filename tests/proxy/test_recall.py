@@ -196,3 +196,23 @@ async def test_recall_is_off_by_default_and_yields_to_a_client_tool_of_that_name
 def test_create_app_checks_recall() -> None:
     with pytest.raises(ValueError, match="recall"):
         create_app(recall="yes")  # type: ignore[arg-type]
+
+
+async def test_a_cached_summary_still_lists_its_handles(proxy: tuple[Upstream, Any]) -> None:
+    upstream, make = proxy
+    app = await make()
+    history = with_fact(openai_history(20), "openai")
+    headers = {"authorization": f"Bearer {KEY}"}
+    async with local(app) as client:
+        first = await client.post(
+            "/v1/chat/completions", json={"model": MODEL, "messages": history}, headers=headers
+        )
+        later = [*history, {"role": "assistant", "content": "ok"}, {"role": "user", "content": "?"}]
+        second = await client.post(
+            "/v1/chat/completions", json={"model": MODEL, "messages": later}, headers=headers
+        )
+    assert first.headers["x-contextfold-summary"] == "created"
+    assert second.headers["x-contextfold-summary"] == "cached"
+    assert second.headers["x-contextfold-recalls"] == "1"
+    assert second.json()["choices"][0]["message"]["content"].startswith(f"Recalled: # {FACT}")
+    assert len(upstream.summaries) == 1
