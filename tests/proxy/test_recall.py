@@ -216,3 +216,41 @@ async def test_a_cached_summary_still_lists_its_handles(proxy: tuple[Upstream, A
     assert second.headers["x-contextfold-recalls"] == "1"
     assert second.json()["choices"][0]["message"]["content"].startswith(f"Recalled: # {FACT}")
     assert len(upstream.summaries) == 1
+
+
+ODD_REPLIES: list[Any] = [
+    [1, 2],
+    {"choices": "x"},
+    {"choices": [5]},
+    {"choices": [{"message": {"tool_calls": [{"id": 1, "function": {"name": "recall"}}]}}]},
+    {
+        "choices": [
+            {
+                "message": {
+                    "tool_calls": [
+                        {"id": "c", "function": {"name": "recall", "arguments": "{not json"}}
+                    ]
+                }
+            }
+        ]
+    },
+]
+
+
+@pytest.mark.parametrize("odd", ODD_REPLIES, ids=range(len(ODD_REPLIES)))
+@pytest.mark.parametrize("stream", [False, True])
+async def test_an_odd_upstream_reply_is_relayed_never_a_500(
+    proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch, odd: Any, stream: bool
+) -> None:
+    import contextfold.proxy.fake_upstream as fake
+
+    upstream, make = proxy
+    monkeypatch.setattr(fake, "_openai_call", lambda *args: odd)
+    app = await make()
+    body = {"model": MODEL, "messages": with_fact(openai_history(20), "openai"), "stream": stream}
+    async with local(app) as client:
+        reply = await client.post(
+            "/v1/chat/completions", json=body, headers={"authorization": f"Bearer {KEY}"}
+        )
+    assert reply.status_code == 200
+    assert len(upstream.chats) <= MAX_ROUNDS + 1

@@ -165,7 +165,7 @@ class Upstream:
         tools = body.get("tools")
         tools = tools if isinstance(tools, list) else []
         names = {
-            (t.get("function") or t).get("name")
+            str((t.get("function") or t).get("name"))
             for t in tools
             if isinstance(t, dict) and isinstance(t.get("function") or t, dict)
         }
