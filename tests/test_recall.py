@@ -271,3 +271,58 @@ async def test_a_store_without_an_archive_says_so() -> None:
         await recall(MemoryContextStore(), "out-000000000000", offset=-1)
     with pytest.raises(ValueError, match="max_chars"):
         recall_tool(MemoryContextStore(), max_chars=0)
+
+
+# -- end to end: AutoCompactStore masks on its own, the agent recalls ---------------------
+
+
+async def test_an_agent_recalls_what_auto_compaction_masked(store: ContextStore) -> None:
+    from contextfold import ModelInfo, tool
+
+    @tool
+    async def read_file(path: str) -> str:
+        """Read a file."""
+        note = f"# note: {FACT}\n" if path == "f0.cfg" else ""
+        return f"{FILLER}\n{note}# end of {path}"
+
+    def model(request: StubRequest) -> StubResponse:
+        last = request.messages[-1]
+        asked = next(m.text for m in reversed(request.messages) if m.role == "user" and m.text)
+        if asked.startswith("Read"):
+            done = sum(1 for m in request.messages if m.tool_results)
+            if done < 6:
+                return make_tool_use_response("read_file", {"path": f"f{done}.cfg"})
+            return make_text_response("I read all six files.")
+        if last.tool_results:
+            text = str(last.tool_results[0].content)
+            fact = re.search(r"note: (.*)", text)
+            more = re.search(r"with handle (\S+) and offset (\d+) to read on", text)
+            if fact is None and more is not None:
+                page = {"handle": more.group(1), "offset": int(more.group(2))}
+                return make_tool_use_response("recall", page)
+            return make_text_response(f"Found it: {fact.group(1) if fact else 'nothing'}")
+        placeholder = re.search(
+            r'handle=(out-[0-9a-f]{12}) read_file \{"path":"f0.cfg"\}', str(request.messages)
+        )
+        assert placeholder is not None, "f0.cfg was not masked"
+        return make_tool_use_response("recall", {"handle": placeholder.group(1)})
+
+    events: list[Any] = []
+    transport = FunctionTransport(model, model=ModelInfo("m", 16_000, 1_000))
+    summarizer = StubTransport([])  # a summary would fail: masking must be enough
+    wrapped = AutoCompactStore(
+        store,
+        transport,
+        max_tokens=8_000,
+        summary_transport=summarizer,
+        prepare_threshold=None,
+        mask_tool_outputs=MaskToolOutputs(keep_rounds=1),
+        on_event=events.append,
+    )
+    agent = Agent("You read configuration.", transport, tools=[read_file, recall_tool(wrapped)])
+    assert await agent.run("Read f0.cfg to f5.cfg.", wrapped) == "I read all six files."
+    assert "masked" in [e.outcome for e in events if e.phase == "after"]
+    assert summarizer.requests == []
+    live = await wrapped.get_history()
+    assert FACT not in str(live)
+    assert await agent.run("What does f0.cfg say?", wrapped) == f"Found it: {FACT}"
