@@ -70,6 +70,8 @@ class Run:
     summarizer_requests: int = 0
     handles: int = 0
     recalled: int = 0
+    archived: int = 0
+    recall_ms: float = 0.0
     seconds: float = 0.0
 
     @property
@@ -153,9 +155,12 @@ async def session(name: str, mask: MaskToolOutputs | None) -> Run:
         if masked_handle(r) is None and len(str(r.content)) >= 2_000
     } - {h for h in live if h}
     run.handles = len(gone)
+    run.archived = len(await inner.get_archive())
+    started = time.perf_counter()
     for handle in gone:
         page = await recall(inner, handle, max_chars=100_000)
         run.recalled += page.next_offset is None and page.total_chars >= 2_000
+    run.recall_ms = (time.perf_counter() - started) * 1000 / max(len(gone), 1)
     return run
 
 
@@ -204,6 +209,10 @@ def table(runs: list[Run]) -> str:
         ),
         ("large outputs out of the live history", lambda r: f"{r.handles}"),
         ("... of them recalled whole by handle", lambda r: f"{r.recalled}"),
+        (
+            "one recall: mean time (archive size)",
+            lambda r: f"{r.recall_ms:.1f} ms ({r.archived:,} messages)",
+        ),
         ("wall time (s)", lambda r: f"{r.seconds:.1f}"),
     ]
     lines = [
