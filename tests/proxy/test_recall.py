@@ -254,3 +254,84 @@ async def test_an_odd_upstream_reply_is_relayed_never_a_500(
         )
     assert reply.status_code == 200
     assert len(upstream.chats) <= MAX_ROUNDS + 1
+
+
+# -- masking first in the proxy ----------------------------------------------------------
+
+
+def big_outputs(dialect: str, turns: int = 8) -> list[dict[str, Any]]:
+    """Short requests and answers, long tool outputs; the first holds :data:`FACT`."""
+    history = openai_history(turns, chars=200) if dialect == "openai" else None
+    history = history or anthropic_history(turns, chars=200)
+    n = 0
+    for message in history:
+        block = message.get("content")
+        if dialect == "anthropic" and isinstance(block, list) and block[0]["type"] == "tool_result":
+            target: dict[str, Any] = block[0]
+        elif dialect == "openai" and message.get("role") == "tool":
+            target = message
+        else:
+            continue
+        lines = "\n".join(f"file {n} line {i}: value" for i in range(250))
+        target["content"] = lines + (f"\n# {FACT}" if n == 0 else "")
+        n += 1
+    return history
+
+
+@pytest.mark.parametrize("dialect", ["openai", "anthropic"])
+async def test_the_proxy_masks_first_and_makes_no_summary_when_that_is_enough(
+    proxy: tuple[Upstream, Any], dialect: str
+) -> None:
+    from contextfold.compaction import CompactionSettings
+    from contextfold.formats import from_anthropic, from_openai
+    from contextfold.validation import validate_history
+
+    upstream, make = proxy
+    upstream.recall = "off"
+    app = await make(settings=CompactionSettings(mask_tool_outputs=True), recall=False)
+    history = big_outputs(dialect)
+    path = "/v1/chat/completions" if dialect == "openai" else "/v1/messages"
+    headers = {"authorization": f"Bearer {KEY}", "x-api-key": KEY}
+    body = {"model": MODEL, "messages": history, "max_tokens": 100}
+    async with local(app) as client:
+        reply = await client.post(path, json=body, headers=headers)
+    assert reply.status_code == 200
+    assert reply.headers["x-contextfold-compacted"] == "true"
+    assert reply.headers["x-contextfold-summary"] == "none"
+    assert int(reply.headers["x-contextfold-tokens-after"]) <= 8_192
+    assert upstream.summaries == []
+    sent = upstream.chats[-1].json
+    assert "[masked tool output: handle=out-" in json.dumps(sent)
+    assert FACT not in json.dumps(sent)
+    assert sent["messages"][-3:] == history[-3:]  # the latest rounds verbatim
+    parsed = (
+        from_openai(sent["messages"])
+        if dialect == "openai"
+        else from_anthropic(sent["messages"], sent.get("system"))
+    )
+    validate_history(parsed, allow_pending=True)
+    original = from_openai(history) if dialect == "openai" else from_anthropic(history)
+    assert len(parsed) == len(original)
+
+
+@pytest.mark.parametrize("dialect", ["openai", "anthropic"])
+async def test_a_masked_output_is_recalled_through_the_proxy(
+    proxy: tuple[Upstream, Any], dialect: str
+) -> None:
+    from contextfold.compaction import CompactionSettings
+
+    upstream, make = proxy
+    app = await make(settings=CompactionSettings(mask_tool_outputs=True))
+    path = "/v1/chat/completions" if dialect == "openai" else "/v1/messages"
+    headers = {"authorization": f"Bearer {KEY}", "x-api-key": KEY}
+    body = {"model": MODEL, "messages": big_outputs(dialect), "max_tokens": 100}
+    async with local(app) as client:
+        reply = await client.post(path, json=body, headers=headers)
+    assert reply.headers["x-contextfold-recalls"] == "1"
+    assert upstream.summaries == []
+    text = json.dumps(reply.json())
+    assert "tool_calls" not in text
+    assert "tool_use" not in text
+    first, second = upstream.chats
+    assert FACT not in json.dumps(first.json)
+    assert FACT in json.dumps(second.json["messages"][-1])  # the recalled page (its end)

@@ -158,7 +158,9 @@ def create_app(
     headers whose values are credentials too (a gateway's own key header, say), to be
     scrubbed like ``Authorization``. ``recall=True`` offers the model a ``recall`` tool
     on the requests the proxy compacted and answers its calls itself from the client's
-    own history, returning only the final reply (see :mod:`contextfold.proxy._recall`).
+    own history, returning only the final reply (see :mod:`contextfold.proxy._recall`);
+    ``settings.mask_tool_outputs`` masks old tool outputs before summarizing (see
+    :mod:`contextfold.proxy._mask`).
 
     The SQLite file is opened by the app's lifespan (or on the first request when the
     server runs no lifespan). Bad settings raise :class:`ValueError` here.
@@ -194,6 +196,7 @@ def create_app(
         threshold=settings.threshold,
         target_ratio=settings.target_ratio,
         context_window=context_window,
+        mask=settings.mask_tool_outputs,
     )
     owns_client = http_client is None
     client = http_client or httpx2.AsyncClient(
