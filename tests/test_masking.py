@@ -179,3 +179,25 @@ async def test_masking_properties(
     assert await strategy.compact(out) is out
     if out is not history:
         assert count_tokens(out) <= count_tokens(history)
+
+
+@settings(max_examples=100, deadline=None)
+@given(histories(), st.integers(20, 80))
+async def test_every_masked_output_is_recalled_exactly_from_the_archive(
+    history: list[Message], factor: int
+) -> None:
+    from contextfold.context import MemoryContextStore
+    from contextfold.recall import recall
+
+    history = inflate(history, factor)
+    store = MemoryContextStore(history)
+    masked = await MaskToolOutputs(1, min_chars=50, head_chars=10).compact(history)
+    await store.replace_history(masked)
+    originals = {r.tool_use_id: r for m in history for r in m.tool_results}
+    for message in await store.get_history():
+        for result in message.tool_results:
+            handle = masked_handle(result)
+            if handle is None:
+                continue
+            page = await recall(store, handle, max_chars=10**9)
+            assert page.text == output_text(originals[result.tool_use_id])
