@@ -157,6 +157,7 @@ def create_app(
     timeout: float = 600.0,
     secret_headers: Iterable[str] = (),
     models: Mapping[str, ModelSettings | Mapping[str, Any]] | None = None,
+    recall: bool = False,
 ) -> Starlette:
     """The proxy as a Starlette (ASGI) application.
 
@@ -179,6 +180,11 @@ def create_app(
     registry's: exact, or a prefix followed by ``-``) to :class:`ModelSettings` (or
     plain mappings of its fields): that model's window, output limit, threshold,
     ``keep_recent`` and summary model, each winning over the proxy-wide value.
+    ``recall=True`` offers the model a ``recall`` tool
+    on the requests the proxy compacted and answers its calls itself from the client's
+    own history, returning only the final reply (see :mod:`contextfold.proxy._recall`);
+    ``settings.mask_tool_outputs`` masks old tool outputs before summarizing (see
+    :mod:`contextfold.proxy._mask`).
 
     The SQLite file is opened by the app's lifespan (or on the first request when the
     server runs no lifespan). Bad settings raise :class:`ValueError` here.
@@ -191,6 +197,8 @@ def create_app(
         max_summary_tokens=max_summary_tokens,
         target_ratio=target_ratio,
     )
+    if not isinstance(recall, bool):
+        raise ValueError(f"recall must be True or False, got {recall!r}")
     if max_body_bytes < 1:
         raise ValueError(f"max_body_bytes must be positive, got {max_body_bytes}")
     if context_window is not None and context_window < 1024:
@@ -222,6 +230,7 @@ def create_app(
         context_window=context_window,
         models=table,
         metrics=metrics,
+        mask=settings.mask_tool_outputs,
     )
     owns_client = http_client is None
     client = http_client or httpx2.AsyncClient(
@@ -238,6 +247,7 @@ def create_app(
         context_window=context_window,
         summary_max_retries=summary_max_retries,
         secret_headers=secret_headers,
+        recall=recall,
     )
 
     @asynccontextmanager
