@@ -15,7 +15,15 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ["compaction.py", "stall.py", "stores.py", "multiprocess.py", "tokens.py", "proxy.py"]
+SCRIPTS = [
+    "compaction.py",
+    "stall.py",
+    "stores.py",
+    "multiprocess.py",
+    "tokens.py",
+    "proxy.py",
+    "recall.py",
+]
 SCRIPTS += ["fidelity.py"]
 
 

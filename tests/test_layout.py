@@ -28,6 +28,7 @@ FLOORS: dict[int, tuple[str, ...]] = {
         "prompts",
         "validation",
         "_history",
+        "_masking",
         "_storage",
         "_secrets",
         "_otel",
@@ -35,7 +36,7 @@ FLOORS: dict[int, tuple[str, ...]] = {
     ),
     2: ("transports", "testing", "sqlite", "postgres", "redis", "_redis", "_sql"),
     3: ("agent",),
-    4: ("compaction", "strategies"),
+    4: ("compaction", "strategies", "recall"),
     5: ("cli", "proxy", "manager", "fidelity", "compactbench"),
 }
 STORES = ("sqlite", "postgres", "redis", "_redis", "_sql", "_storage", "context")

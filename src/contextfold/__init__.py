@@ -30,6 +30,7 @@ from contextfold.compaction import (
     compaction_limit,
 )
 from contextfold.context import (
+    Archiving,
     Compactable,
     CompactionLocking,
     ContextStore,
@@ -51,6 +52,7 @@ from contextfold.errors import (
     PromptError,
     ProviderUnavailableError,
     RateLimitError,
+    RecallError,
     ResponseFormatError,
     SchemaVersionError,
     SessionNotFoundError,
@@ -65,10 +67,12 @@ from contextfold.formats import from_anthropic, from_openai, to_anthropic, to_op
 from contextfold.manager import CompactingContextManager, ContextManager, EventHooks
 from contextfold.messages import Message, Role
 from contextfold.prompts import Prompt, builtin_prompt, load_prompt
+from contextfold.recall import recall_tool
 from contextfold.sqlite import ArchivedMessage, CompactionRecord, SQLiteContextStore
 from contextfold.strategies import (
     ContextStrategy,
     FitContextWindow,
+    MaskToolOutputs,
     Pipeline,
     TrimRounds,
     TruncateToolOutputs,
@@ -109,6 +113,7 @@ __all__ = [
     "Agent",
     "AnthropicTransport",
     "ArchivedMessage",
+    "Archiving",
     "AuthenticationError",
     "AutoCompactStore",
     "BadRequestError",
@@ -136,6 +141,7 @@ __all__ = [
     "HistoryConflictError",
     "HistoryValidationError",
     "ImageBlock",
+    "MaskToolOutputs",
     "MaxIterationsError",
     "MemoryContextStore",
     "Message",
@@ -148,6 +154,7 @@ __all__ = [
     "PromptError",
     "ProviderUnavailableError",
     "RateLimitError",
+    "RecallError",
     "ResponseFormatError",
     "RetryPolicy",
     "Role",
@@ -187,6 +194,7 @@ __all__ = [
     "history_problems",
     "load_prompt",
     "lookup_model",
+    "recall_tool",
     "to_anthropic",
     "to_dict",
     "to_openai",

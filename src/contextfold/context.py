@@ -29,10 +29,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol, Self, runtime_checkable
 
+from contextfold._storage import ArchivedMessage
 from contextfold.blocks import TextBlock
 from contextfold.messages import Message, check_message, check_messages
 
 __all__ = [
+    "ArchivedMessage",
+    "Archiving",
     "Compactable",
     "CompactionLocking",
     "ContextStore",
@@ -240,15 +243,38 @@ class SnapshotReplacing(Protocol):
     ) -> bool: ...
 
 
+@runtime_checkable
+class Archiving(Protocol):
+    """A store that keeps what history rewrites took out of the live history.
+
+    Every store contextfold ships is one: the SQLite, PostgreSQL and Redis stores keep
+    the archive durably (it survives restarts), :class:`MemoryContextStore` for the
+    life of the object. ``get_archive()`` returns every message a rewrite
+    (``replace_history``, ``replace_prefix``, ``replace_snapshot``) removed, oldest
+    rewrite first and in history order inside a rewrite; rows that a rewrite kept
+    in place (the same message at the same place) are not archived. ``clear()`` drops
+    the archive with the history. :mod:`contextfold.recall` reads masked tool outputs
+    and summarized ranges back from it.
+    """
+
+    async def get_archive(self) -> list[ArchivedMessage]: ...
+
+
 class MemoryContextStore(ContextStore):
     """A store that keeps one session in process memory.
 
     Like the persistent stores, its session preview is the first user text the
     session was given; a compaction that rewrites the history does not change it.
+    It is :class:`Archiving`: what a rewrite replaces is kept in memory (for the life
+    of the store, so a long session's archive grows with every compaction); the
+    ``seq`` of an archived message is its index in the history at that rewrite (and
+    ``synthetic`` is not tracked: always ``False``).
     """
 
     def __init__(self, history: Iterable[Message] | None = None) -> None:
         self._messages: list[Message] = [m.copy() for m in history or ()]
+        self._archive: list[ArchivedMessage] = []
+        self._rewrites = 0
         self._input_tokens = 0
         self._output_tokens = 0
         self._created_at = _now()
@@ -269,10 +295,40 @@ class MemoryContextStore(ContextStore):
 
     async def clear(self) -> None:
         self._messages = []
+        self._archive = []
         self._preview = ""
+
+    def _archive_replaced(self, count: int, messages: Sequence[Message]) -> None:
+        """Archive what replacing the first ``count`` messages with ``messages`` removes:
+        the span between the messages it starts and ends with unchanged."""
+        old = self._messages[:count]
+        width = min(len(old), len(messages))
+        front = 0
+        while front < width and old[front] == messages[front]:
+            front += 1
+        back = 0
+        while (
+            back < width - front and old[len(old) - 1 - back] == messages[len(messages) - 1 - back]
+        ):
+            back += 1
+        removed = range(front, len(old) - back)
+        if not removed:
+            return
+        self._rewrites += 1
+        self._archive.extend(
+            ArchivedMessage(i, self._rewrites, False, old[i].copy()) for i in removed
+        )
+
+    async def get_archive(self) -> list[ArchivedMessage]:
+        """Every message a rewrite removed, oldest rewrite first (see :class:`Archiving`)."""
+        return [
+            ArchivedMessage(a.seq, a.compaction, a.synthetic, a.message.copy())
+            for a in self._archive
+        ]
 
     async def replace_history(self, messages: Sequence[Message]) -> None:
         check_messages(messages)
+        self._archive_replaced(len(self._messages), messages)
         self._messages = [m.copy() for m in messages]
         self._note_preview(messages)
 
@@ -283,6 +339,7 @@ class MemoryContextStore(ContextStore):
             raise ValueError(
                 f"cannot replace {count} messages of a {len(self._messages)}-message history"
             )
+        self._archive_replaced(count, messages)
         self._messages[:count] = [m.copy() for m in messages]
         self._note_preview(messages)
 
@@ -296,6 +353,7 @@ class MemoryContextStore(ContextStore):
         check_messages(messages)
         if self._messages[: len(snapshot)] != list(snapshot):
             return False
+        self._archive_replaced(len(snapshot), messages)
         self._messages[: len(snapshot)] = [m.copy() for m in messages]
         self._note_preview(messages)
         return True
@@ -304,6 +362,11 @@ class MemoryContextStore(ContextStore):
         forked = MemoryContextStore(copy.deepcopy(self._messages))
         forked._input_tokens, forked._output_tokens = self._input_tokens, self._output_tokens
         forked._preview = self._preview
+        forked._archive = [
+            ArchivedMessage(a.seq, a.compaction, a.synthetic, a.message.copy())
+            for a in self._archive
+        ]
+        forked._rewrites = self._rewrites
         return forked
 
     async def list_sessions(self) -> list[SessionInfo]:

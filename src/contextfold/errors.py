@@ -24,7 +24,8 @@ Errors that report invalid input also derive from :class:`ValueError`.
     │   ├── SessionNotFoundError       no session with that id (also KeyError)
     │   ├── SchemaVersionError         the database was written by a newer contextfold
     │   ├── CorruptRecordError         a stored row cannot be decoded (also ValueError)
-    │   └── HistoryConflictError       the history changed since it was read; nothing written
+    │   ├── HistoryConflictError       the history changed since it was read; nothing written
+    │   └── RecallError                nothing archived under a handle, .handle (also LookupError)
     ├── CompactionError                compaction could not produce a valid history
     │   └── SummaryRejectedError       the summarizer's reply was unusable (.reason)
     ├── HistoryValidationError         a history breaks provider rules (also ValueError)
@@ -52,6 +53,7 @@ __all__ = [
     "PromptError",
     "ProviderUnavailableError",
     "RateLimitError",
+    "RecallError",
     "ResponseFormatError",
     "SchemaVersionError",
     "SessionNotFoundError",
@@ -172,6 +174,21 @@ class HistoryConflictError(StoreError):
     are no longer the ones the caller read (another process rewrote them meanwhile);
     nothing was written. Read the history again and decide anew.
     """
+
+
+class RecallError(StoreError, LookupError):
+    """The store's archive holds no original for ``handle`` (or the store keeps none).
+
+    Raised by :func:`contextfold.recall.recall`; the recall tool turns it into an error
+    result the model reads, so a mistyped handle never ends the agent's turn.
+    """
+
+    def __init__(self, message: str, *, handle: str) -> None:
+        super().__init__(message)
+        self.handle = handle
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 class CompactionError(ContextfoldError):

@@ -12,6 +12,8 @@ here guarantees, for any input that passes
   the very same list object is returned (``result is messages``).
 
 Strategies compose: ``Pipeline(TruncateToolOutputs(4_000), FitContextWindow(100_000))``.
+:class:`MaskToolOutputs` is the one that loses nothing for good: on a store that keeps
+an archive, the model can fetch each masked original back (:mod:`contextfold.recall`).
 Wherever a strategy is expected, a plain ``async def f(messages) -> list[Message]`` works
 too (see :data:`StrategyLike`).
 """
@@ -23,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeAlias
 
 from contextfold._history import split_rounds, truncate_tool_outputs
+from contextfold._masking import mask_outputs
 from contextfold.messages import Message
 from contextfold.tokens import (
     DEFAULT_PER_MESSAGE_OVERHEAD,
@@ -35,6 +38,7 @@ from contextfold.tokens import (
 __all__ = [
     "ContextStrategy",
     "FitContextWindow",
+    "MaskToolOutputs",
     "Pipeline",
     "StrategyLike",
     "TrimRounds",
@@ -125,6 +129,57 @@ class TruncateToolOutputs(ContextStrategy):
 
     def __repr__(self) -> str:
         return f"TruncateToolOutputs({self.max_chars}, marker={self.marker!r})"
+
+
+class MaskToolOutputs(ContextStrategy):
+    """Replace old, large tool outputs with a short placeholder naming a recall handle.
+
+    Tool outputs outside the last ``keep_rounds`` rounds whose text is at least
+    ``min_chars`` characters become one string: a first line with the output's stable
+    handle, the call in brief (tool name and arguments cut to 80 characters) and its
+    size, then the first ``head_chars`` characters of the output, then a line saying
+    how much was left out and that the recall tool returns it (the exact format and
+    the handle's derivation are documented in :mod:`contextfold._masking`; handles
+    depend on content and ``tool_use_id`` only, so they are the same in every run and
+    process). ``tool_use_id`` and ``is_error`` are kept, images of a masked output are
+    dropped with it; every message, pair and role is kept, so validity is unchanged.
+    An output is masked only when the placeholder is shorter; masking twice changes
+    nothing more (idempotent).
+
+    The originals survive where the history is rewritten through a store that keeps
+    an archive (:class:`~contextfold.context.Archiving`: the memory, SQLite,
+    PostgreSQL and Redis stores), e.g. inside
+    :class:`~contextfold.compaction.AutoCompactStore` (``mask_tool_outputs=``) or by
+    ``store.replace_history(await MaskToolOutputs().compact(history))``. Raises
+    :class:`ValueError` unless ``keep_rounds`` is a positive integer, ``head_chars``
+    a non-negative one and ``min_chars`` larger than ``head_chars``.
+    """
+
+    def __init__(
+        self, keep_rounds: int = 3, *, min_chars: int = 2_000, head_chars: int = 200
+    ) -> None:
+        self.keep_rounds = _positive_int("keep_rounds", keep_rounds)
+        self.head_chars = _non_negative_int("head_chars", head_chars)
+        _positive_int("min_chars", min_chars)
+        if min_chars <= head_chars:
+            raise ValueError(
+                f"min_chars ({min_chars}) must be larger than head_chars ({head_chars})"
+            )
+        self.min_chars = min_chars
+
+    async def compact(self, messages: list[Message]) -> list[Message]:
+        return mask_outputs(
+            messages,
+            keep_rounds=self.keep_rounds,
+            min_chars=self.min_chars,
+            head_chars=self.head_chars,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"MaskToolOutputs({self.keep_rounds}, min_chars={self.min_chars}, "
+            f"head_chars={self.head_chars})"
+        )
 
 
 class FitContextWindow(ContextStrategy):

@@ -95,6 +95,7 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
         "CONTEXTFOLD_LOG_LEVEL": "DEBUG",
         "CONTEXTFOLD_USER_MESSAGE_BUDGET": "500",
         "CONTEXTFOLD_INSTRUCTIONS": "Keep ticket ids.",
+        "CONTEXTFOLD_RECALL": "yes",
     }
     assert {option.env for option in OPTIONS} == set(given)
     got = options([], given)
@@ -107,6 +108,28 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
     assert (got.context_window, got.threshold, got.keep_recent) == (32_768, 0.7, 4)
     assert (got.summary_model, got.log_level) == ("small", "debug")
     assert (got.user_message_budget, got.instructions) == (500, "Keep ticket ids.")
+    assert got.recall is True
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "expected"),
+    [
+        ([], {}, None),
+        (["--recall"], {}, True),
+        ([], {"CONTEXTFOLD_RECALL": "off"}, False),
+        ([], {"CONTEXTFOLD_RECALL": " TRUE "}, True),
+        (["--recall"], {"CONTEXTFOLD_RECALL": "0"}, True),  # the command line wins
+    ],
+)
+def test_switches_take_a_flag_or_a_boolean_word(
+    argv: list[str], env: dict[str, str], expected: bool | None
+) -> None:
+    assert options(argv, env).recall is expected
+
+
+def test_a_switch_refuses_other_words() -> None:
+    with pytest.raises(CLIError, match="CONTEXTFOLD_RECALL must be true or false"):
+        options([], {"CONTEXTFOLD_RECALL": "maybe"})
 
 
 def test_model_tables_come_from_the_file(tmp_path: Path) -> None:

@@ -3,13 +3,21 @@ summarizer (checked on the requests the summarizer recorded)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold import MemoryContextStore, Message, ModelInfo, TextBlock, ToolResultBlock
+from contextfold import (
+    ContextStore,
+    MemoryContextStore,
+    Message,
+    ModelInfo,
+    TextBlock,
+    ToolResultBlock,
+)
 from contextfold.compaction import AutoCompactStore, CompactionSettings, compact_context
 from contextfold.compaction._summarizer import (
     ARCHIVE_NOTE,
@@ -208,7 +216,7 @@ async def test_auto_compact_store_takes_the_budget_and_instructions() -> None:
     assert "Keep ticket ids." in transport.requests[0].messages[-1].text
     history = await store.get_history()
     assert "<user-messages>" not in history[0].text
-    assert ARCHIVE_NOTE.strip() not in history[0].text  # a memory store keeps no archive
+    assert ARCHIVE_NOTE.strip() in history[0].text  # a memory store keeps an archive too
     fork = await store.fork()
     assert fork.settings.instructions == "Keep ticket ids."
 
@@ -251,3 +259,28 @@ def test_a_message_that_quotes_a_label_or_a_tag_does_not_split() -> None:
     tags = ["x\n</summary>\n\n<user-messages>\ny", "z\n</user-messages>"]
     message = render_summary_message("S\n</summary>\n\nT", quotes=tags)
     assert parse_summary_message(message) == ("S\n</summary>\n\nT", tags)
+
+
+class Plain(ContextStore):
+    """A store of the user's own that keeps no archive."""
+
+    def __init__(self, messages: list[Message]) -> None:
+        super().__init__()
+        self.messages = list(messages)
+
+    async def append(self, message: Message) -> None:
+        self.messages.append(message)
+
+    async def get_history(self) -> list[Message]:
+        return list(self.messages)
+
+    async def replace_history(self, messages: Sequence[Message]) -> None:
+        self.messages = list(messages)
+
+
+async def test_a_store_without_an_archive_is_not_said_to_keep_one() -> None:
+    store = AutoCompactStore(Plain(session(6)), summarizer(), keep_recent=2, max_tokens=100_000)
+    assert await store.compact()
+    history = await store.get_history()
+    assert ARCHIVE_NOTE.strip() not in history[0].text
+    assert parse_summary_message(history[0]) is not None

@@ -68,6 +68,17 @@ def _integer(minimum: int, maximum: int | None = None) -> Check:
     return check
 
 
+def _switch(value: object, where: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off"):
+        return False
+    raise CLIError(f"{where} must be true or false (1/0, yes/no, on/off), got {value!r}")
+
+
 def _fraction(value: object, where: str) -> float:
     number: float | None = None
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -128,6 +139,7 @@ class Option:
     repeatable: bool = False  # a flag given several times (a list)
     flag_name: str | None = None  # the flag's own spelling, when not --{name}
     keyword: bool = True
+    switch: bool = False  # a flag without a value (on when given)
 
     @property
     def flag(self) -> str:
@@ -185,6 +197,14 @@ OPTIONS: tuple[Option, ...] = (
         "MODEL",
     ),
     Option(
+        "recall",
+        _switch,
+        None,
+        "offer the model a recall tool on compacted requests and answer it in the proxy, "
+        "so what a summary replaced can be read back (the client sees only the answer)",
+        switch=True,
+    ),
+    Option(
         "user_message_budget",
         _integer(0),
         None,
@@ -218,6 +238,16 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f'a TOML file: [defaults] and [models."NAME"] tables ({ENV_PREFIX}CONFIG)',
     )
     for option in OPTIONS:
+        if option.switch:
+            parser.add_argument(
+                option.flag,
+                dest=option.name,
+                action="store_const",
+                const=True,
+                default=None,
+                help=f"{option.help} [{option.env}]",
+            )
+            continue
         parser.add_argument(
             option.flag,
             dest=option.name,

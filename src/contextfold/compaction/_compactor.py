@@ -25,6 +25,7 @@ from contextfold.compaction._engine import (
     compaction_limit,
     make_summarizer,
 )
+from contextfold.compaction._mask import plan_masking_first
 from contextfold.compaction._plan import Plan, plan_compaction
 from contextfold.compaction._prepare import Preparation, Prepared
 from contextfold.compaction._report import Attempt, Reporter, span_attributes
@@ -221,6 +222,8 @@ class Compactor:
             )
             return False
         after = plan.estimate([*new_messages, *appended])
+        # A prepared summary is "committed"; masking (no model call) is "masked" either way.
+        outcome = "committed" if prepared is not None and plan.outcome != "masked" else plan.outcome
         self.compactions += 1
         self._failures = self.skip = 0
         self.anchor.rebase(after, count_tokens([*new_messages, *appended], self.opts.counter))
@@ -228,7 +231,7 @@ class Compactor:
         self.floor = max(tokens, after) if after > limit else None
         await self.report.after(
             attempt,
-            "committed" if prepared is not None else plan.outcome,
+            outcome,
             messages_after=len(new_messages) + len(appended),
             tokens_after=after,
             summary_tokens=self.opts.counter(result.summary) if result else 0,
@@ -243,7 +246,7 @@ class Compactor:
             tokens,
             after,
             attempt.trigger,
-            "committed" if prepared is not None else plan.outcome,
+            outcome,
         )
         if prepared is not None and after > int(limit * self.settings.target_ratio):
             # What accumulated since the snapshot leaves the result over the target:
@@ -262,14 +265,21 @@ class Compactor:
         target = int(limit * self.settings.target_ratio)
         if ahead:
             target = max(target - max(limit - tokens, 0), target // 2)
-        return await plan_compaction(
-            snapshot,
-            tokens,
-            target=target,
-            transport=self.summary_transport,
-            opts=self.opts,
-            summarizer=summarizer,
-            time_limit=self.settings.summary_timeout,
+
+        async def summarize(history: list[Message], size: int) -> Plan | None:
+            return await plan_compaction(
+                history,
+                size,
+                target=target,
+                transport=self.summary_transport,
+                opts=self.opts,
+                summarizer=summarizer,
+                time_limit=self.settings.summary_timeout,
+            )
+
+        mask = self.settings.mask_tool_outputs  # masking first: no model call if it suffices
+        return await plan_masking_first(
+            mask, snapshot, tokens, target=target, opts=self.opts, summarize=summarize
         )
 
     # -- background preparation ------------------------------------------------------

@@ -19,6 +19,7 @@ from contextfold._history import (
     shrink_cut,
     truncate_tool_outputs,
 )
+from contextfold._masking import recallable_section
 from contextfold.compaction._summarizer import (
     KEPT_TRUNCATION_MARKER,
     Summarizer,
@@ -231,13 +232,15 @@ async def compact_history(
         run = await summarizer.summarize(body, previous, instructions=extra)
 
     first_kept = next((m for m in recent if m.role != "system"), None)
+    # The handles of what this summary replaces, so the model can recall the originals.
+    summary = recallable_section(run.text, body, previous)
     words = [*quoted, *user_texts(body)]
     before = estimate(history)
     words_budget = opts.user_message_budget
     if target_tokens is not None and words_budget:
         # The recent messages come first: the user's words fill the room left under the
         # target, at most a quarter of it.
-        bare = [*systems, render_summary_message(run.text), acknowledgement(), *recent]
+        bare = [*systems, render_summary_message(summary), acknowledgement(), *recent]
         room = int((target_tokens - estimate(bare)) / max(scale, 1.0))
         words_budget = max(min(words_budget, room, target_tokens // 4), 0)
     while True:
@@ -245,7 +248,7 @@ async def compact_history(
         # would make the result no smaller than the history, fewer are kept.
         kept_words, left_out = choose_verbatim(words, words_budget, opts.counter)
         summary_message = render_summary_message(
-            run.text, quotes=kept_words, left_out=left_out, archived=opts.archived
+            summary, quotes=kept_words, left_out=left_out, archived=opts.archived
         )
         head = [*systems, summary_message]
         if first_kept is None or first_kept.role == "user":
@@ -270,7 +273,7 @@ async def compact_history(
     # -- end ------------------------------------------------------------------------------
     return CompactionResult(
         messages=result,
-        summary=run.text,
+        summary=summary,
         summarized_messages=len(old),
         kept_messages=len(recent),
         usage=summarizer.usage,
@@ -346,6 +349,7 @@ def build_options(
 Trigger = Literal["usage", "append", "forced", "manual", "prepare"]
 Outcome = Literal[
     "compacted",
+    "masked",
     "committed",
     "prepared",
     "discarded",
@@ -367,15 +371,17 @@ class CompactionEvent:
     estimate) that triggered, ``tokens_after`` the estimated size of the new history.
 
     ``outcome`` (``after`` events): ``compacted`` (summarized while the caller
-    waited); ``prepared`` (a summary made in the background, trigger ``prepare``,
-    ready to commit); ``committed`` (a prepared summary spliced in without a model
-    call; ``waited_s`` is how long the caller waited); ``discarded`` (a prepared
-    summary paid for and never used: the history changed under it);
-    ``truncated`` (nothing to summarize, kept tool outputs cut); ``skipped``
-    (nothing to summarize or free); ``held`` (a trigger held back by back-off or the
-    no-loop floor, ``error`` says which; no attempt was made); ``rejected`` (a bad
-    summary); ``failed`` (an error or the ``summary_timeout``); ``conflict`` (the
-    history changed under the attempt); ``busy`` (another process holds the
+    waited); ``masked`` (old tool outputs masked, no model call: masking alone got
+    the history under the target, see ``mask_tool_outputs``); ``prepared`` (a
+    summary made in the background, trigger ``prepare``, ready to commit);
+    ``committed`` (a prepared summary spliced in without a model call; ``waited_s``
+    is how long the caller waited); ``discarded`` (a prepared summary paid for and
+    never used: the history changed under it); ``truncated`` (nothing to summarize,
+    kept tool outputs cut); ``skipped`` (nothing to summarize or free); ``held`` (a
+    trigger held back by back-off or the no-loop floor, ``error`` says which; no
+    attempt was made); ``rejected`` (a bad summary); ``failed`` (an error or the
+    ``summary_timeout``); ``conflict`` (the history changed under the attempt);
+    ``busy`` (another process holds the
     session's compaction lock).
     """
 

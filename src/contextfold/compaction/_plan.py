@@ -57,7 +57,7 @@ class Plan:
     """The messages to splice in place of the snapshot, and how they were made."""
 
     messages: list[Message]
-    outcome: Literal["compacted", "truncated"]
+    outcome: Literal["compacted", "truncated", "masked"]
     result: CompactionResult | None
     estimate: PromptEstimate
 

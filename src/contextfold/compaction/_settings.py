@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from contextfold.compaction._engine import Options, PromptLike, build_options
+from contextfold.strategies import MaskToolOutputs
 from contextfold.tokens import TokenCounter, approx_token_counter
 from contextfold.transports.base import ToolSpec
 
@@ -93,6 +94,12 @@ class CompactionSettings:
             value whose prompt size is not below the compaction limit, turns
             preparation off. A session that ends between the two thresholds pays for
             one summary it never uses.
+        mask_tool_outputs: a :class:`~contextfold.strategies.MaskToolOutputs` (``True``:
+            its defaults) tried first by every compaction attempt: when masking old,
+            large tool outputs alone gets under the target, no model is called
+            (outcome ``masked``); otherwise the masked history is summarized. The
+            store's archive keeps the originals (:mod:`contextfold.recall`). ``None``
+            (the default) summarizes only.
         user_message_budget: tokens of the user's own messages (not tool results) from
             the summarized part kept word for word in the summary message, newest first
             (at most a quarter of the compaction's target); ``0`` keeps none. The rest
@@ -120,6 +127,7 @@ class CompactionSettings:
     max_backoff: int = 32
     summary_timeout: float | None = 120.0
     prepare_threshold: float | None = 0.6
+    mask_tool_outputs: MaskToolOutputs | None = None
     user_message_budget: int = 2_000
     instructions: str | None = None
 
@@ -142,6 +150,13 @@ class CompactionSettings:
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
         if self.prepare_threshold is not None:
             check_fraction("prepare_threshold", self.prepare_threshold)
+        mask: object = self.mask_tool_outputs
+        if isinstance(mask, bool):  # True: the defaults; False: off
+            object.__setattr__(self, "mask_tool_outputs", MaskToolOutputs() if mask else None)
+        elif mask is not None and not isinstance(mask, MaskToolOutputs):
+            raise ValueError(
+                f"mask_tool_outputs must be a MaskToolOutputs, True or None, got {mask!r}"
+            )
         check_int("user_message_budget", self.user_message_budget, 0)
         if self.instructions is not None and not isinstance(self.instructions, str):
             raise ValueError(f"instructions must be a string or None, got {self.instructions!r}")
@@ -184,4 +199,4 @@ class CompactionSettings:
         )
 
 
-_NONE_MEANS_OFF = frozenset({"summary_timeout", "prepare_threshold"})
+_NONE_MEANS_OFF = frozenset({"summary_timeout", "prepare_threshold", "mask_tool_outputs"})

@@ -12,8 +12,15 @@ from collections.abc import Iterable, Sequence
 from contextfold.compaction._compactor import Compactor
 from contextfold.compaction._engine import CompactionEvent, CompactionHook, PromptLike
 from contextfold.compaction._settings import UNSET, CompactionSettings, Unset
-from contextfold.context import ContextStore, PrefixReplacing, SessionInfo
+from contextfold.context import (
+    ArchivedMessage,
+    Archiving,
+    ContextStore,
+    PrefixReplacing,
+    SessionInfo,
+)
 from contextfold.messages import Message
+from contextfold.strategies import MaskToolOutputs
 from contextfold.tokens import TokenCounter
 from contextfold.transports.base import CompletionTransport, ToolSpec, Usage
 
@@ -65,14 +72,18 @@ class AutoCompactStore(ContextStore):
         keep_recent, threshold, max_tokens, target_ratio, system_prompt, update_prompt,
             prompt_vars, counter, max_summary_tokens, max_tool_chars, kept_tool_chars,
             cache_friendly, agent_system, agent_tools, proactive, max_backoff,
-            summary_timeout, prepare_threshold, user_message_budget, instructions: the
+            summary_timeout, prepare_threshold, mask_tool_outputs, user_message_budget,
+            instructions: the
             fields of :class:`~contextfold.compaction.CompactionSettings` (defaults
             there: ``keep_recent=6``, ``threshold=0.75``, ``target_ratio=0.5``,
             ``max_summary_tokens=4000``, ``max_tool_chars=8000``,
             ``kept_tool_chars=2000``, ``proactive=True``, ``max_backoff=32``,
             ``summary_timeout=120.0`` seconds, ``prepare_threshold=0.6``,
-            ``user_message_budget=2000`` tokens of the user's own words kept verbatim,
-            ``instructions=None``).
+            ``mask_tool_outputs=None``, ``user_message_budget=2000`` tokens of the user's
+            own words kept verbatim, ``instructions=None``). With ``mask_tool_outputs`` (a
+            :class:`~contextfold.strategies.MaskToolOutputs`, or ``True`` for its
+            defaults) every attempt masks old, large tool outputs first and calls no
+            model when that is enough (outcome ``masked``).
 
     Attributes:
         settings: the settings in force.
@@ -111,6 +122,7 @@ class AutoCompactStore(ContextStore):
         max_backoff: int | None = None,
         summary_timeout: float | Unset | None = UNSET,
         prepare_threshold: float | Unset | None = UNSET,
+        mask_tool_outputs: MaskToolOutputs | bool | Unset | None = UNSET,
         user_message_budget: int | None = None,
         instructions: str | None = None,
     ) -> None:
@@ -133,6 +145,7 @@ class AutoCompactStore(ContextStore):
             max_backoff=max_backoff,
             summary_timeout=summary_timeout,
             prepare_threshold=prepare_threshold,
+            mask_tool_outputs=mask_tool_outputs,
             user_message_budget=user_message_budget,
             instructions=instructions,
         )
@@ -286,6 +299,15 @@ class AutoCompactStore(ContextStore):
 
     async def list_sessions(self) -> list[SessionInfo]:
         return await self.inner.list_sessions()
+
+    async def get_archive(self) -> list[ArchivedMessage]:
+        """The inner store's archive (see :class:`~contextfold.context.Archiving`).
+
+        Raises :class:`TypeError` when the inner store keeps none.
+        """
+        if not isinstance(self.inner, Archiving):
+            raise TypeError(f"{type(self.inner).__name__} keeps no archive of replaced messages")
+        return await self.inner.get_archive()
 
     async def add_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
         """Record one model call's usage; compact when the prompt size exceeds :attr:`limit`.

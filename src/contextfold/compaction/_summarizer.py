@@ -23,7 +23,6 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Protocol, runtime_checkable
 
 from contextfold._history import truncate_text
 from contextfold._otel import summarizer_span
@@ -42,6 +41,7 @@ from contextfold.compaction._verdict import (
     repair_text,
     summary_allowance,
 )
+from contextfold.context import Archiving
 from contextfold.errors import CompactionError
 from contextfold.messages import Message
 from contextfold.prompts import Prompt, builtin_prompt
@@ -79,16 +79,9 @@ ARCHIVE_NOTE = (
 """The ``{archive_note}`` of the summary message when the store keeps an archive."""
 
 
-@runtime_checkable
-class ArchiveKeeping(Protocol):
-    """A store that keeps what a rewrite replaced (SQLite, PostgreSQL, Redis)."""
-
-    async def get_archive(self) -> Sequence[object]: ...
-
-
 def keeps_archive(store: object) -> bool:
     """Whether ``store`` keeps an archive of what compaction replaces."""
-    return isinstance(store, ArchiveKeeping)
+    return isinstance(store, Archiving)
 
 
 def render_summary_message(

@@ -58,6 +58,11 @@ class CompactingContextManager:
     **View**: at most ``compaction_threshold × budget`` estimated tokens (``counter``)
     and the stored dicts are returned as they are. Above it:
 
+    0. with ``settings=CompactionSettings(mask_tool_outputs=...)``, old, large tool
+       outputs are masked first (:class:`~contextfold.strategies.MaskToolOutputs`);
+       when that alone brings the view under the threshold, it is the view and no
+       summary is made (event ``summary: masked``). The originals stay in the history
+       the manager keeps;
     1. with a summarizer, the older part is summarized through
        :mod:`contextfold.compaction` (keeping about ``keep_recent`` messages, aiming
        at ``target_ratio × budget``). Summaries are cached by a digest of the
@@ -101,7 +106,7 @@ class CompactingContextManager:
     **Events**: ``context:pre_compact`` (``messages``, ``tokens``, ``budget``,
     ``threshold_tokens``) and ``context:post_compact`` (``messages_before/after``,
     ``tokens_before/after``, ``budget``, ``threshold_tokens``, ``summary``: ``none``,
-    ``new``, ``extended``, ``cached``, ``failed`` or ``backoff``,
+    ``new``, ``extended``, ``cached``, ``failed``, ``backoff`` or ``masked``,
     ``strategies_applied``, ``summarizer_requests``, ``summarizer_input_tokens``,
     ``summarizer_output_tokens``, ``error``) go to ``hooks`` around every compacted
     view; a hook that raises is logged and ignored.
@@ -210,7 +215,12 @@ class CompactingContextManager:
             self._summarizer.on_change = self._session.save_summary
         source = SummarizerSource(self._source, provider_lookup)
         self._views = ViewBuilder(
-            self._summarizer, source, self._count, self._counter, self.strategies
+            self._summarizer,
+            source,
+            self._count,
+            self._counter,
+            self.strategies,
+            mask=settings.mask_tool_outputs,
         )
         self._prompt_factory: SystemPromptFactory | None = None
         self._closers: list[Callable[[], Awaitable[None]]] = []

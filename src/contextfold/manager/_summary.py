@@ -26,7 +26,7 @@ from contextfold.transports.base import CompletionTransport, Usage
 
 logger = logging.getLogger("contextfold.manager")
 
-SummaryOutcome = Literal["none", "new", "extended", "cached", "failed", "backoff"]
+SummaryOutcome = Literal["none", "new", "extended", "cached", "failed", "backoff", "masked"]
 """``none``: no summary in the view; ``new``/``extended``: made now (a model call);
 ``cached``: reused; ``failed``: the summarizer failed now; ``backoff``: skipped after
 recent failures."""

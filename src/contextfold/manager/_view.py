@@ -18,7 +18,7 @@ from contextfold.manager._provider import ProviderTransport
 from contextfold.manager._render import render_view
 from contextfold.manager._summary import SummaryStep, ViewSummarizer
 from contextfold.manager._transports import MountedProvider, TransportSpec, preferred
-from contextfold.strategies import FitContextWindow, Pipeline, StrategyLike
+from contextfold.strategies import FitContextWindow, MaskToolOutputs, Pipeline, StrategyLike
 from contextfold.tokens import CachedMessageCounter, TokenCounter
 from contextfold.transports.base import CompletionTransport, ModelInfo
 
@@ -89,7 +89,9 @@ class ViewBuilder:
         count: CachedMessageCounter,
         counter: TokenCounter,
         strategies: Sequence[StrategyLike],
+        mask: MaskToolOutputs | None = None,
     ) -> None:
+        self.mask = mask  # masking first: no summary when it brings the view under
         self.summarizer = summarizer
         self.source = source
         self.count = count
@@ -113,8 +115,10 @@ class ViewBuilder:
             "context:pre_compact",
             {"messages": len(snapshot.dicts), "tokens": tokens, **counts},
         )
-        transport = await self.source.resolve(provider)
-        step = await self.summarizer.view(snapshot, budget, threshold, transport)
+        step = await self._masked(snapshot, threshold)
+        if step is None:
+            transport = await self.source.resolve(provider)
+            step = await self.summarizer.view(snapshot, budget, threshold, transport)
         view = step.view
         strategies_applied = False
         if self.count.count(view) > threshold:
@@ -134,6 +138,16 @@ class ViewBuilder:
             step.outcome,
         )
         return wire
+
+    async def _masked(self, snapshot: Snapshot, threshold: int) -> SummaryStep | None:
+        """The view with old tool outputs masked, when that alone fits ``threshold``."""
+        if self.mask is None:
+            return None
+        messages = list(snapshot.messages)
+        masked = await self.mask.compact(messages)
+        if masked is messages or self.count.count(masked) > threshold:
+            return None
+        return SummaryStep(masked, "masked")
 
     def _fitter(self, threshold: int) -> FitContextWindow:
         fitter = self._fitters.get(threshold)

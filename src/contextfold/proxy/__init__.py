@@ -157,6 +157,7 @@ def create_app(
     timeout: float = 600.0,
     secret_headers: Iterable[str] = (),
     models: Mapping[str, ModelSettings | Mapping[str, Any]] | None = None,
+    recall: bool = False,
     user_message_budget: int | None = None,
     instructions: str | None = None,
 ) -> Starlette:
@@ -181,6 +182,11 @@ def create_app(
     registry's: exact, or a prefix followed by ``-``) to :class:`ModelSettings` (or
     plain mappings of its fields): that model's window, output limit, threshold,
     ``keep_recent`` and summary model, each winning over the proxy-wide value.
+    ``recall=True`` offers the model a ``recall`` tool
+    on the requests the proxy compacted and answers its calls itself from the client's
+    own history, returning only the final reply (see :mod:`contextfold.proxy._recall`);
+    ``settings.mask_tool_outputs`` masks old tool outputs before summarizing (see
+    :mod:`contextfold.proxy._mask`).
     ``user_message_budget`` (tokens of the user's own messages kept word for word in a
     summary) and ``instructions`` (compaction instructions for the summarizer) override
     the fields of ``settings``.
@@ -198,6 +204,8 @@ def create_app(
         user_message_budget=user_message_budget,
         instructions=instructions,
     )
+    if not isinstance(recall, bool):
+        raise ValueError(f"recall must be True or False, got {recall!r}")
     if max_body_bytes < 1:
         raise ValueError(f"max_body_bytes must be positive, got {max_body_bytes}")
     if context_window is not None and context_window < 1024:
@@ -229,6 +237,7 @@ def create_app(
         context_window=context_window,
         models=table,
         metrics=metrics,
+        mask=settings.mask_tool_outputs,
     )
     owns_client = http_client is None
     client = http_client or httpx2.AsyncClient(
@@ -245,6 +254,7 @@ def create_app(
         context_window=context_window,
         summary_max_retries=summary_max_retries,
         secret_headers=secret_headers,
+        recall=recall,
     )
 
     @asynccontextmanager

@@ -37,8 +37,10 @@ from contextfold.messages import Message
 from contextfold.proxy._cache import CachedSummary, SummaryCache, UsageAnchors, chain_hashes
 from contextfold.proxy._config import ModelTable
 from contextfold.proxy._dialects import Conversation, rebuild, reparse
+from contextfold.proxy._mask import masked_body
 from contextfold.proxy._memo import HistoryMemo
 from contextfold.proxy._metrics import ProxyMetrics
+from contextfold.strategies import MaskToolOutputs
 from contextfold.tokens import TokenCounter, count_tokens
 from contextfold.transports.base import CompletionTransport
 from contextfold.validation import history_problems
@@ -91,7 +93,9 @@ class Planner:
         context_window: int | None,
         models: ModelTable | None = None,
         metrics: ProxyMetrics | None = None,
+        mask: MaskToolOutputs | None = None,
     ) -> None:
+        self.mask = mask  # masking first, before any summary (see ._mask)
         self.cache = cache
         self.anchors = anchors
         self.opts = opts
@@ -169,6 +173,10 @@ class Planner:
             waits += 1
             with contextlib.suppress(Exception):
                 await asyncio.shield(running[1])
+        if self.mask is not None:
+            masked = await self._masked(conv, hit, effective, before, tokens, limit)
+            if masked is not None:
+                return masked
         self.metrics.cache_miss()
         key = eff_chain[-1]  # the exact history this job compacts
         failed = _latest(self._backoff, eff_chain)
@@ -201,6 +209,35 @@ class Planner:
             while len(self._backoff) > _MAX_BACKOFF_ENTRIES:
                 self._backoff.popitem(last=False)
         return plan
+
+    async def _masked(
+        self,
+        conv: Conversation,
+        hit: CachedSummary | None,
+        effective: list[Message],
+        before: int,
+        tokens: int,
+        limit: int,
+    ) -> Plan | None:
+        """The plan forwarding ``effective`` (estimated at ``tokens``) masked, when that
+        gets it under ``limit``."""
+        assert self.mask is not None
+        counted = count_tokens(effective, self.opts.counter)
+        scale = min(max(tokens / counted, 0.5), 4.0) if counted else 1.0
+
+        def estimate(messages: Sequence[Message]) -> int:
+            return int(count_tokens(messages, self.opts.counter) * scale)
+
+        base = hit.message_count if hit is not None else 0
+        found = await masked_body(self.mask, conv, effective, base, limit, estimate)
+        if found is None:
+            return None
+        body, masked, after = found
+        problem = _check(conv, body)
+        if problem is not None:
+            return None
+        summary: SummaryState = "cached" if hit is not None else "none"
+        return Plan(body, chain_hashes(conv.model, masked)[-1], before, after, summary=summary)
 
     def _splice(
         self, conv: Conversation, chain: list[str], hit: CachedSummary | None

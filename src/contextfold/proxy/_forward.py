@@ -40,6 +40,7 @@ from contextfold.proxy._dialects import (
 )
 from contextfold.proxy._guard import log_unexpected
 from contextfold.proxy._metrics import Outcome, upstream_time
+from contextfold.proxy._recall import answer_with_recall
 from contextfold.proxy._routing import BadTarget, route_dialect, upstream_url
 from contextfold.transports.anthropic import AnthropicTransport
 from contextfold.transports.base import CompletionTransport
@@ -121,6 +122,7 @@ class Forwarder:
         context_window: int | None,
         summary_max_retries: int,
         secret_headers: Iterable[str] = (),
+        recall: bool = False,
     ) -> None:
         self.client = client
         self.planner = planner
@@ -131,6 +133,7 @@ class Forwarder:
         self.context_window = context_window
         self.summary_max_retries = summary_max_retries
         self.secret_headers = frozenset(name.lower() for name in secret_headers)
+        self.recall = recall  # offer the recall tool on compacted requests (see ._recall)
         self.bound = SizeBound(planner.limit)
         self.metrics = planner.metrics
         self._started = False
@@ -275,6 +278,10 @@ class Forwarder:
             reason = f"not compacted: internal error ({type(exc).__name__}); forwarded unchanged"
             forwarded, plan = raw, Plan.unchanged(reason)
         self.metrics.compaction(_outcome(plan))
+        if self.recall and plan.compacted:
+            answered = await answer_with_recall(self, request, dialect, body, forwarded, plan)
+            if answered is not None:
+                return answered
         return await self._forward(request, dialect, forwarded, plan)
 
     async def _plan(
@@ -415,5 +422,7 @@ class Forwarder:
 def _outcome(plan: Plan) -> Outcome:
     """The compaction outcome ``plan`` is counted under in the metrics."""
     if plan.compacted:
+        if plan.summary == "none":  # old tool outputs masked, nothing summarized
+            return "masked"
         return "created" if plan.summary == "created" else "cached"
     return "not_needed" if plan.error is None else "error"

@@ -49,8 +49,8 @@ ROUTES: Final = {
 """(method, path) -> route label; every other request is ``other`` (forwarded as is)."""
 _LOCAL_ROUTES: Final = frozenset({"/healthz", "/metrics"})
 
-Outcome = Literal["not_needed", "cached", "created", "error"]
-OUTCOMES: Final[tuple[Outcome, ...]] = ("not_needed", "cached", "created", "error")
+Outcome = Literal["not_needed", "masked", "cached", "created", "error"]
+OUTCOMES: Final[tuple[Outcome, ...]] = ("not_needed", "masked", "cached", "created", "error")
 UpstreamError = Literal["timeout", "connect", "broken"]
 UPSTREAM_ERRORS: Final[tuple[UpstreamError, ...]] = ("timeout", "connect", "broken")
 # Prometheus client libraries' default buckets, with four below 5 ms: the proxy's
@@ -157,7 +157,8 @@ class ProxyMetrics:
         family(
             "compactions_total",
             "counter",
-            "Chat requests by compaction outcome: not_needed (under the limit), cached "
+            "Chat requests by compaction outcome: not_needed (under the limit), masked (old "
+            "tool outputs masked, no summary), cached "
             "(a cached summary spliced in), created (summarized now), error (forwarded "
             "unchanged with x-contextfold-error).",
         )

@@ -21,8 +21,9 @@ What it answers, in each API's real JSON and SSE shapes:
 Every request is recorded in :attr:`Upstream.seen` (summarizer calls also in
 :attr:`Upstream.summaries`) and passed to :attr:`Upstream.log` as one line. Tests can
 make it fail (:attr:`Upstream.fail_chat`, :attr:`Upstream.fail_summary`), slow its
-summaries (:attr:`Upstream.summary_delay`) or hold a stream's last event
-(:attr:`Upstream.stream_gate`). It keeps everything in memory and is meant for
+summaries (:attr:`Upstream.summary_delay`), hold a stream's last event
+(:attr:`Upstream.stream_gate`) or call the proxy's recall tool
+(:attr:`Upstream.recall`). It keeps everything in memory and is meant for
 loopback use only.
 """
 
@@ -30,9 +31,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from contextfold._extras import requires_extra
 
@@ -98,6 +100,10 @@ class Upstream:
     stream_gate: asyncio.Event | None = None  # when set, the last SSE event waits for it
     reply_text: str | None = "Hello from upstream"  # None: describe the request received
     log: Callable[[str], None] | None = None  # told one line per request
+    # Scripted recall: offered a ``recall`` tool, call it with the first handle in the
+    # request (an out- one first; "once": then answer "Recalled: <the first 300
+    # characters that came back>"; "always": call it every time).
+    recall: Literal["off", "once", "always"] = "off"
 
     @property
     def chats(self) -> list[Seen]:
@@ -152,6 +158,27 @@ class Upstream:
         kind = "update" if update else "fresh"
         return f"<summary>SUMMARY-{len(self.summaries)} ({kind})</summary>"
 
+    def _recall_step(self, body: dict[str, Any]) -> tuple[str | None, str | None]:
+        """``(handle to recall, None)``, ``(None, the text a recall returned)`` or neither."""
+        if self.recall == "off":
+            return None, None
+        tools = body.get("tools")
+        tools = tools if isinstance(tools, list) else []
+        names = {
+            str((t.get("function") or t).get("name"))
+            for t in tools
+            if isinstance(t, dict) and isinstance(t.get("function") or t, dict)
+        }
+        messages = body.get("messages")
+        if "recall" not in names or not isinstance(messages, list):
+            return None, None
+        returned = _tool_result_text(messages[-1]) if messages else None
+        if returned is not None and self.recall == "once":
+            return None, returned[:300]
+        sent = json.dumps(messages)
+        found = re.search(r"out-[0-9a-f]{12}", sent) or re.search(r"msgs-[0-9a-f]{16}", sent)
+        return (found.group(0), None) if found else (None, None)
+
     # -- OpenAI ----------------------------------------------------------------------
 
     async def openai(self, request: Request) -> Response:
@@ -173,6 +200,7 @@ class Upstream:
             tokens,
             lambda text, used: _openai_completion(model, text, used),
             lambda text: self._openai_events(model, text, tokens, usage),
+            lambda args, used: _openai_call(model, args, used, len(self.seen)),
         )
 
     async def _answer(
@@ -183,6 +211,7 @@ class Upstream:
         tokens: int,
         completion: Callable[[str, int], dict[str, Any]],
         events: Callable[[str], AsyncIterator[str]],
+        recall_call: Callable[[dict[str, Any], int], dict[str, Any]],
     ) -> Response:
         """A chat request in either dialect: a summary when the summarizer asks, the
         configured failure, else the reply as one body or as ``events(text)``."""
@@ -194,7 +223,11 @@ class Upstream:
         if self.fail_chat is not None:
             status, payload, headers = self.fail_chat
             return json_reply(payload, status_code=status, headers=headers)
-        text = self._reply(seen, body, tokens)
+        handle, recalled = self._recall_step(body)
+        if handle is not None:
+            self._note(seen, f"calls recall({handle})")
+            return json_reply(recall_call({"handle": handle}, tokens))
+        text = self._reply(seen, body, tokens) if recalled is None else f"Recalled: {recalled}"
         if not body.get("stream"):
             return json_reply(completion(text, tokens))
         return StreamingResponse(events(text), media_type="text/event-stream")
@@ -237,6 +270,7 @@ class Upstream:
             tokens,
             lambda text, used: _anthropic_message(model, text, used),
             lambda text: self._anthropic_events(model, text, tokens),
+            lambda args, used: _anthropic_call(model, args, used, len(self.seen)),
         )
 
     async def _anthropic_events(self, model: str, text: str, tokens: int) -> AsyncIterator[str]:
@@ -327,6 +361,39 @@ def _anthropic_message(model: str, text: str, tokens: int) -> dict[str, Any]:
         "stop_sequence": None,
         "usage": {"input_tokens": tokens, "output_tokens": 5},
     }
+
+
+def _tool_result_text(message: Any) -> str | None:
+    """The text of a tool result message (either dialect), or ``None``."""
+    if not isinstance(message, dict):
+        return None
+    if message.get("role") == "tool":
+        return str(message.get("content"))
+    content = message.get("content")
+    if message.get("role") == "user" and isinstance(content, list):
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                return str(block.get("content"))
+    return None
+
+
+def _openai_call(model: str, args: dict[str, Any], tokens: int, n: int) -> dict[str, Any]:
+    reply = _openai_completion(model, "", tokens)
+    call = {
+        "id": f"call_recall_{n}",
+        "type": "function",
+        "function": {"name": "recall", "arguments": json.dumps(args)},
+    }
+    reply["choices"][0]["message"] = {"role": "assistant", "content": None, "tool_calls": [call]}
+    reply["choices"][0]["finish_reason"] = "tool_calls"
+    return reply
+
+
+def _anthropic_call(model: str, args: dict[str, Any], tokens: int, n: int) -> dict[str, Any]:
+    reply = _anthropic_message(model, "", tokens)
+    use = {"type": "tool_use", "id": f"toolu_recall_{n}", "name": "recall", "input": args}
+    reply["content"], reply["stop_reason"] = [use], "tool_use"
+    return reply
 
 
 def serve(host: str = "127.0.0.1", port: int = 8765, **upstream_fields: Any) -> None:
