@@ -72,10 +72,7 @@ class SummaryRun:
     requests: int
 
 
-ARCHIVE_NOTE = (
-    " The full transcript of the compacted part is kept in this session's archive, so"
-    " nothing in it is lost for good."
-)
+ARCHIVE_NOTE = " The full transcript of the compacted part is archived."
 """The ``{archive_note}`` of the summary message when the store keeps an archive."""
 
 
