@@ -289,6 +289,7 @@ Outcome = Literal[
     "committed",
     "prepared",
     "discarded",
+    "relieved",
     "truncated",
     "skipped",
     "held",
@@ -311,6 +312,10 @@ class CompactionEvent:
     ready to commit); ``committed`` (a prepared summary spliced in without a model
     call; ``waited_s`` is how long the caller waited); ``discarded`` (a prepared
     summary paid for and never used: the history changed under it);
+    ``relieved`` (no attempt: the read before a request returned a smaller view, tool
+    outputs cut and old rounds left out, because the next request would not fit while
+    no summary could be committed; ``tokens_after`` is the view's estimate, the store
+    keeps everything);
     ``truncated`` (nothing to summarize, kept tool outputs cut); ``skipped``
     (nothing to summarize or free); ``held`` (a trigger held back by back-off or the
     no-loop floor, ``error`` says which; no attempt was made); ``rejected`` (a bad
