@@ -209,3 +209,20 @@ async def test_a_failed_preparation_backs_off_and_is_never_retried_inline_at_onc
     await asyncio.wait_for(store.add_context_tokens(3_420, 10), 1)
     assert outcomes(events) == ["failed", "held"]
     assert len(summary.requests) == 1  # no second, inline attempt after the failed one
+
+
+async def test_two_callers_waiting_for_one_failed_preparation_start_one_attempt() -> None:
+    summary = GatedSummarizer()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(30), summary, events, summary_timeout=0.2)
+    await store.add_context_tokens(2_600, 10)
+    await asyncio.wait_for(summary.started.wait(), 5)
+    first = asyncio.ensure_future(store.compact())
+    second = asyncio.ensure_future(store.compact())
+    await settle()
+    summary.started.clear()
+    await asyncio.sleep(0.3)  # the preparation times out; both callers go on
+    summary.release.set()
+    assert await asyncio.wait_for(asyncio.gather(first, second), 5) == [True, True]
+    assert outcomes(events) == ["failed", "compacted"]  # one attempt, shared
+    assert len(summary.requests) == 2  # the preparation's, then one more

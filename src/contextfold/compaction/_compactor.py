@@ -131,6 +131,9 @@ class Compactor:
                 self.skip -= 1
                 await self.report.held(trigger, tokens, "the prepared summary failed")
                 return False
+            if self.running is not None and not self.running.done():
+                # Another caller waited for the same preparation and started first.
+                return await asyncio.shield(self.running)
         self.running = asyncio.ensure_future(self._run(trigger, tokens))
         try:
             return await asyncio.shield(self.running)
