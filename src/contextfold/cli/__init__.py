@@ -173,6 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="TOKENS",
         help="the window of every model, instead of the registry's (a local server, a demo)",
     )
+    serve.add_argument(
+        "--prepare-threshold",
+        metavar="SHARE",
+        help="share of the window (below the compaction threshold) at which a conversation's "
+        "summary is prepared in the background, or 'off' (default 0.6)",
+    )
 
     fake = commands.add_parser(
         "fake-upstream",
@@ -230,8 +236,23 @@ def _serve(args: argparse.Namespace) -> object:
         options["upstream_anthropic"] = args.upstream_anthropic
     if args.context_window is not None:
         options["context_window"] = args.context_window
+    if args.prepare_threshold is not None:
+        options["prepare_threshold"] = _prepare_share(args.prepare_threshold)
     serve: Callable[..., object] = proxy.serve
     return serve(host=args.host, port=args.port, **options)
+
+
+def _prepare_share(text: str) -> float | None:
+    """``--prepare-threshold``: a share of the window in (0, 1), or ``off``."""
+    if text.strip().lower() == "off":
+        return None
+    try:
+        share = float(text)
+    except ValueError:
+        share = -1.0
+    if not 0 < share < 1:
+        raise CLIError(f"--prepare-threshold must be a share between 0 and 1 or 'off', got {text}")
+    return share
 
 
 def _fake_upstream(args: argparse.Namespace) -> object:

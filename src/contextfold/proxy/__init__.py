@@ -39,7 +39,9 @@ credentials is forwarded unchanged, uncompacted, with an ``x-contextfold-error``
 SQLite under a hash of the prefix they replace, so a client that resends its whole,
 growing history pays one summarization per threshold crossing; the next crossing
 extends the cached summary incrementally. Concurrent requests of one conversation
-share one summarization.
+share one summarization. With ``prepare_threshold`` (0.6 of the window by default) the
+summary is prepared in the background when a request crosses it and spliced into the
+first request over the limit without waiting for a model (:mod:`._prepare`).
 
 Guarantees:
 
@@ -79,7 +81,8 @@ Guarantees:
 The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialects`
 (a request body as a conversation and back), :mod:`._compact` (the per-request plan),
 :mod:`._memo` (incremental parsing of a resent history), :mod:`._cache` (summary cache
-and usage anchors) and :mod:`._bound` (the byte-size fast path). A face: it may import
+and usage anchors), :mod:`._prepare` (summaries made ahead of the limit) and
+:mod:`._bound` (the byte-size fast path). A face: it may import
 everything below it (compaction, transports, formats, stores), never ``cli`` or
 ``manager``.
 """
@@ -104,6 +107,7 @@ with requires_extra("proxy", "contextfold.proxy"):
     from starlette.routing import Route
 
 from contextfold.compaction import CompactionSettings, PromptLike
+from contextfold.compaction._settings import UNSET, Unset
 from contextfold.proxy._cache import SummaryCache, UsageAnchors
 from contextfold.proxy._compact import Planner
 from contextfold.proxy._forward import Forwarder
@@ -137,6 +141,7 @@ def create_app(
     summary_max_retries: int = 2,
     timeout: float = 600.0,
     secret_headers: Iterable[str] = (),
+    prepare_threshold: float | Unset | None = UNSET,
 ) -> Starlette:
     """The proxy as a Starlette (ASGI) application.
 
@@ -155,7 +160,11 @@ def create_app(
     ``summary_max_retries`` counts the summarizer's retries of transient errors and
     ``timeout`` bounds each upstream read in seconds. ``secret_headers`` names request
     headers whose values are credentials too (a gateway's own key header, say), to be
-    scrubbed like ``Authorization``.
+    scrubbed like ``Authorization``. ``prepare_threshold`` (a share of the window below
+    the limit; 0.6 by default, from ``settings``; ``None``: off) prepares a
+    conversation's summary in the background when a request crosses it (that request
+    is forwarded unchanged at once), so the first request over the limit gets it
+    spliced without waiting for a model (see :mod:`contextfold.proxy._prepare`).
 
     The SQLite file is opened by the app's lifespan (or on the first request when the
     server runs no lifespan). Bad settings raise :class:`ValueError` here.
@@ -167,6 +176,7 @@ def create_app(
         system_prompt=system_prompt,
         max_summary_tokens=max_summary_tokens,
         target_ratio=target_ratio,
+        prepare_threshold=prepare_threshold,
     )
     if max_body_bytes < 1:
         raise ValueError(f"max_body_bytes must be positive, got {max_body_bytes}")
@@ -189,6 +199,7 @@ def create_app(
         threshold=settings.threshold,
         target_ratio=settings.target_ratio,
         context_window=context_window,
+        prepare_threshold=settings.prepare_threshold,
     )
     owns_client = http_client is None
     client = http_client or httpx2.AsyncClient(
@@ -213,6 +224,7 @@ def create_app(
         try:
             yield
         finally:
+            await planner.preparer.close()
             await planner.cache.close()
             if owns_client:
                 await client.aclose()
