@@ -185,3 +185,16 @@ async def test_preparation_off(
     assert not upstream.summaries
     over = await post(app, "openai", turns("openai", 36))
     assert over.headers["x-contextfold-summary"] == "created"
+
+
+async def test_a_request_past_a_low_prepare_threshold_is_not_taken_for_far_under(
+    make_app: MakeApp,  # noqa: F811
+    upstream: Upstream,  # noqa: F811
+) -> None:
+    """The byte-size fast path skips requests far under the limit; one past the prepare
+    point must still be looked at, or nothing would ever be prepared."""
+    app = await make_app(threshold=0.5, prepare_threshold=0.1)  # prepare past ~3,277
+    reply = await post(app, "openai", turns("openai", 10))  # ~4,800: far under 16,384
+    assert reply.headers["x-contextfold-compacted"] == "false"
+    await prepared(app)
+    assert len(upstream.summaries) == 1

@@ -129,7 +129,7 @@ class Forwarder:
         self.context_window = context_window
         self.summary_max_retries = summary_max_retries
         self.secret_headers = frozenset(name.lower() for name in secret_headers)
-        self.bound = SizeBound(planner.limit)
+        self.bound = SizeBound(planner.preparer.first_limit)
         self._started = False
         self._start_lock = asyncio.Lock()
 

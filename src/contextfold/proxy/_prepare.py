@@ -64,6 +64,13 @@ class Preparer:
         value = int(self.share * info.context_window)
         return value if value < self.planner.limit(model) else None
 
+    def first_limit(self, model: str) -> int:
+        """The lowest size at which a request of ``model`` needs a look: the prepare
+        limit when preparing, else the compaction limit (for the byte-size fast path)."""
+        limit = self.planner.limit(model)
+        prepare_at = self.limit(model)
+        return limit if prepare_at is None else min(limit, prepare_at)
+
     def consider(
         self,
         conv: Conversation,
