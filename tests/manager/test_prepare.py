@@ -177,3 +177,18 @@ async def test_closing_cancels_a_preparation_in_flight() -> None:
     await asyncio.wait_for(summary.started.wait(), 5)
     await asyncio.wait_for(manager.aclose(), 5)
     assert outcomes(hooks, "context:prepared", "outcome") == []
+
+
+async def test_clearing_forgets_the_prepared_summary() -> None:
+    summary = GatedSummarizer()
+    summary.release.set()
+    manager, hooks, history = await crossed(summary)
+    await settle()
+    assert outcomes(hooks, "context:prepared", "outcome") == ["prepared"]
+    await manager.clear()
+    for wire in history:
+        await manager.add_message(wire)
+    await grow(manager, history, THRESHOLD)
+    await manager.get_messages_for_request()
+    assert outcomes(hooks, "context:post_compact", "summary") == ["new"]  # made afresh
+    assert len(summary.requests) == 2

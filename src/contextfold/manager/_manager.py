@@ -292,8 +292,9 @@ class CompactingContextManager:
         await self._session.replace(messages)
 
     async def clear(self) -> None:
-        """Forget every message and every cached summary (in the store too)."""
+        """Forget every message and every cached or prepared summary (in the store too)."""
         await self._session.clear()
+        await self._summarizer.forget()
 
     async def set_system_prompt_factory(self, factory: SystemPromptFactory | None) -> None:
         """Build every request's system prompt with ``await factory()`` (``None``: stop).

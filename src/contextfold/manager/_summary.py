@@ -182,6 +182,12 @@ class ViewSummarizer:
             task.cancel()
             await asyncio.wait([task])
 
+    async def forget(self) -> None:
+        """Cancel a preparation in flight and drop the prepared summary (a clear)."""
+        await self.close()
+        self.prepared = None
+        self._no_prepare = False
+
     def _condense(self, snapshot: Snapshot) -> _Step:
         """The snapshot with the cached summary of its longest prefix spliced in."""
         found = self.cache.lookup(snapshot)
