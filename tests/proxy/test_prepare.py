@@ -198,3 +198,34 @@ async def test_a_request_past_a_low_prepare_threshold_is_not_taken_for_far_under
     assert reply.headers["x-contextfold-compacted"] == "false"
     await prepared(app)
     assert len(upstream.summaries) == 1
+
+
+async def test_concurrent_crossing_requests_prepare_one_summary(
+    make_app: MakeApp,  # noqa: F811
+    upstream: Upstream,  # noqa: F811
+) -> None:
+    app = await make_app(**PREPARED)
+    upstream.summary_delay = 0.2
+    history = turns("openai", 24)
+    replies = await asyncio.gather(*[post(app, "openai", history) for _ in range(4)])
+    assert {r.headers["x-contextfold-compacted"] for r in replies} == {"false"}
+    await prepared(app)
+    await asyncio.sleep(0.3)
+    assert len(upstream.summaries) == 1  # single flight
+
+
+async def test_a_diverged_history_never_gets_another_ones_prepared_summary(
+    make_app: MakeApp,  # noqa: F811
+    upstream: Upstream,  # noqa: F811
+) -> None:
+    app = await make_app(**PREPARED)
+    await post(app, "openai", turns("openai", 24))
+    await prepared(app)
+    other = [dict(m) for m in turns("openai", 36)]
+    other[3] = {**other[3], "content": "a different early answer"}  # diverges early
+    over = await post(app, "openai", other)
+    assert over.headers["x-contextfold-summary"] == "created"  # its own, not the prepared one
+    assert len(upstream.summaries) == 2
+    original = await post(app, "openai", turns("openai", 36))
+    assert original.headers["x-contextfold-summary"] == "cached"  # the prepared one is intact
+    assert len(upstream.summaries) == 2
