@@ -40,9 +40,9 @@ Op = tuple[str, int]
 operations = st.lists(
     st.one_of(
         st.tuples(st.just("append"), st.integers(1, 3)),
-        st.tuples(st.just("usage"), st.integers(-200, 400)),
+        st.tuples(st.just("usage"), st.integers(-200, 1_200)),
         st.tuples(st.just("append"), st.integers(1, 3)),
-        st.tuples(st.just("usage"), st.integers(-200, 400)),
+        st.tuples(st.just("usage"), st.integers(-200, 1_200)),
         st.tuples(st.just("finish"), st.integers(0, 9)),
         st.tuples(st.just("finish"), st.integers(0, 9)),
         st.tuples(st.just("read"), st.just(0)),
