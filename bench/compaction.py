@@ -8,15 +8,22 @@
    ``MemoryContextStore`` on 10,000 appends, (a) alone and (b) with a full history
    read every 50 appends; the window is set so large that no compaction runs.
 
-Run: ``python bench/compaction.py``. Prints a markdown table.
+3. The stall: how long the caller waits for a summary at the limit, background
+   preparation off vs on, for ``AutoCompactStore`` and for the proxy (the tables of
+   ``bench/stall.py``, one implementation: :func:`stall.report`).
+
+Run: ``python bench/compaction.py`` (``--quick``: the stall tables with 10x shorter
+delays). Prints markdown tables.
 """
 
 from __future__ import annotations
 
 import asyncio
 import statistics
+import sys
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from contextfold import (
     AutoCompactStore,
@@ -28,6 +35,9 @@ from contextfold import (
     ToolUseBlock,
 )
 from contextfold.testing import FunctionTransport, make_text_response
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import stall  # bench/stall.py, a neighbour of this script
 
 # A window so large that the wrapper never compacts: we measure its bookkeeping only.
 WINDOW = ModelInfo("bench-model", 1_000_000_000, 8_000)
@@ -117,6 +127,9 @@ async def main() -> None:
         f"| 10,000 appends + a history read every 50 "
         f"| {wrapped * 1e3:.1f} ms | {bare * 1e3:.1f} ms | {wrapped / bare:.2f}× |"
     )
+    print()
+    for line in await stall.report("--quick" in sys.argv):
+        print(line)
 
 
 if __name__ == "__main__":

@@ -1,12 +1,20 @@
 """How long does the agent wait for a summary? Preparation off vs on, side by side.
 
-A scripted agent whose model takes 0.2 s a call runs turns that each add about 1.5 % of
-a 20,000-token window, so usage crosses the compaction limit gradually, several times.
-The summarizer takes 2 s. For every compaction the table records how long the caller
-of ``add_context_tokens`` / ``get_history`` actually waited: the whole summary when
-preparation is off, only the splice when a summary prepared in the background is ready.
+1. ``AutoCompactStore``: a scripted agent whose model takes 0.2 s a call runs turns
+   that each add about 1.5 % of a 20,000-token window, so usage crosses the compaction
+   limit gradually, several times. The summarizer takes 2 s. For every compaction the
+   table records how long the caller of ``add_context_tokens`` / ``get_history``
+   actually waited: the whole summary when preparation is off, only the splice when a
+   summary prepared in the background is ready.
+2. The proxy (``contextfold.proxy`` in front of the fake upstream, both in process):
+   several conversations, each resent whole every turn (a client that thinks 0.2 s
+   between requests, ~270 tokens a turn, from just under the prepare point), cross the
+   limit of a 32,768-token window; summaries take 2 s. The table records the added
+   latency of each conversation's first request over the limit: the proxied request's
+   time minus the same body sent straight to the upstream.
 
-Run: ``python bench/stall.py`` (about 70 s; ``--quick`` shortens the delays 10x).
+Run: ``python bench/stall.py`` (about 2 minutes; ``--quick`` shortens the delays 10x).
+``bench/compaction.py`` prints the same tables (it calls :func:`report`).
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ import asyncio
 import statistics
 import sys
 import time
+from typing import Any
 
 from contextfold import (
     Agent,
@@ -70,23 +79,117 @@ def row(label: str, waits: list[float]) -> str:
     return f"| {label} | {len(waits)} | {p50:,.1f} ms | {max(waits) * 1000:,.1f} ms |"
 
 
-async def main() -> None:
-    quick = "--quick" in sys.argv
+PROXY_WINDOW = 32_768
+PROXY_MODEL = "bench-model"
+
+
+async def proxy_run(
+    prepare: float | None, *, conversations: int, think_s: float, summary_s: float
+) -> list[float]:
+    """The added seconds of each conversation's first request over the proxy's limit."""
+    import httpx2
+
+    from contextfold.proxy import create_app
+    from contextfold.proxy.fake_upstream import Upstream
+
+    upstream = Upstream(summary_delay=summary_s)
+    upstream_app = upstream.app()
+    outbound = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=upstream_app))
+    app = create_app(
+        upstream_openai="http://upstream.test/v1",
+        upstream_anthropic="http://upstream.test",
+        http_client=outbound,
+        context_window=PROXY_WINDOW,
+        prepare_threshold=prepare,
+        summary_max_retries=0,
+    )
+    headers = {"authorization": "Bearer sk-bench"}
+    added: list[float] = []
+    async with (
+        app.router.lifespan_context(app),
+        httpx2.AsyncClient(
+            transport=httpx2.ASGITransport(app=app), base_url="http://proxy.test"
+        ) as proxy,
+        httpx2.AsyncClient(
+            transport=httpx2.ASGITransport(app=upstream_app), base_url="http://upstream.test"
+        ) as direct,
+    ):
+        for conversation in range(conversations):
+            history: list[dict[str, Any]] = [
+                {"role": "system", "content": "You are a careful agent."},
+                {"role": "user", "content": f"conversation {conversation}: work the list"},
+            ]
+            turn = 0
+            while turn < 66:  # just under 0.6 of the window, as if it had grown so far
+                turn = grow(history, conversation, turn)
+            while turn < 400:
+                body = {"model": PROXY_MODEL, "messages": history}
+                started = time.perf_counter()
+                reply = await proxy.post("/v1/chat/completions", json=body, headers=headers)
+                proxied = time.perf_counter() - started
+                if reply.headers.get("x-contextfold-compacted") == "true":
+                    started = time.perf_counter()
+                    await direct.post("/v1/chat/completions", json=body, headers=headers)
+                    added.append(proxied - (time.perf_counter() - started))
+                    break
+                await asyncio.sleep(think_s)
+                turn = grow(history, conversation, turn)
+    await outbound.aclose()
+    return added
+
+
+def grow(history: list[dict[str, Any]], conversation: int, turn: int) -> int:
+    """Append one turn (~270 tokens) to ``history``; the next turn's number."""
+    history.append({"role": "assistant", "content": f"step {turn} done " + "a" * 200})
+    history.append({"role": "user", "content": f"c{conversation} step {turn}: " + "u" * 800})
+    return turn + 1
+
+
+def proxy_row(label: str, added: list[float]) -> str:
+    if not added:
+        return f"| {label} | 0 | - | - |"
+    p50 = statistics.median(added) * 1000
+    return f"| {label} | {len(added)} | {p50:,.1f} ms | {max(added) * 1000:,.1f} ms |"
+
+
+async def report(quick: bool = False) -> list[str]:
+    """Both stall tables, measured now (markdown lines)."""
     scale = 0.1 if quick else 1.0
     options = {"turns": 150, "agent_s": 0.2 * scale, "summary_s": 2.0 * scale}
     started = time.monotonic()
     off = await run(None, **options)
     on = await run(0.6, **options)
-    print(
+    lines = [
         f"Stall at compaction: summarizer {options['summary_s']:.1f} s, agent model "
         f"{options['agent_s']:.2f} s a call, {options['turns']} turns, window "
-        f"{WINDOW.context_window:,} tokens ({time.monotonic() - started:.0f} s)"
-    )
-    print()
-    print("| preparation | compactions | caller waited, p50 | caller waited, max |")
-    print("|---|---|---|---|")
-    print(row("off (summarize at the limit)", off))
-    print(row("on (prepare at 0.6, commit at 0.75)", on))
+        f"{WINDOW.context_window:,} tokens ({time.monotonic() - started:.0f} s)",
+        "",
+        "| preparation | compactions | caller waited, p50 | caller waited, max |",
+        "|---|---|---|---|",
+        row("off (summarize at the limit)", off),
+        row("on (prepare at 0.6, commit at 0.75)", on),
+    ]
+    proxy_options = {"conversations": 5, "think_s": 0.2 * scale, "summary_s": 2.0 * scale}
+    started = time.monotonic()
+    proxy_off = await proxy_run(None, **proxy_options)
+    proxy_on = await proxy_run(0.6, **proxy_options)
+    lines += [
+        "",
+        f"Proxy stall: the first request over the limit, summarizer "
+        f"{proxy_options['summary_s']:.1f} s, client {proxy_options['think_s']:.2f} s "
+        f"between requests, window {PROXY_WINDOW:,} tokens ({time.monotonic() - started:.0f} s)",
+        "",
+        "| proxy preparation | conversations | added latency, p50 | added latency, max |",
+        "|---|---|---|---|",
+        proxy_row("off (summarize at the limit)", proxy_off),
+        proxy_row("on (prepare at 0.6, splice at 0.75)", proxy_on),
+    ]
+    return lines
+
+
+async def main() -> None:
+    for line in await report("--quick" in sys.argv):
+        print(line)
 
 
 if __name__ == "__main__":

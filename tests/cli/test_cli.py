@@ -410,6 +410,8 @@ def files(tmp_path: Path) -> Path:
         (["demo", "--db", "."], ".: is a directory, not a database file"),
         (["demo", "--db", "notdb.db"], "notdb.db: not a SQLite database"),
         (["serve", "--port", "0"], "--port"),
+        (["serve", "--prepare-threshold", "1.5"], "--prepare-threshold"),
+        (["serve", "--prepare-threshold", "soon"], "--prepare-threshold"),
         (["frobnicate"], "invalid choice"),
         ([], "required"),
     ],
@@ -466,6 +468,7 @@ def test_serve_starts_the_proxy_on_localhost(tmp_path: Path) -> None:
         [
             *(CLI, "serve", "--port", str(port), "--db", str(tmp_path / "cache.db")),
             *("--secret-header", "x-portkey-api-key", "--secret-header", "x-tenant-token"),
+            *("--prepare-threshold", "0.5"),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -486,6 +489,19 @@ def test_serve_starts_the_proxy_on_localhost(tmp_path: Path) -> None:
         proc.terminate()
         output = proc.communicate(timeout=30)[0]
     assert "Traceback" not in output
+
+
+@pytest.mark.parametrize(("value", "expected"), [("0.5", 0.5), ("off", None), ("OFF", None)])
+def test_serve_passes_prepare_threshold_to_the_proxy(
+    monkeypatch: pytest.MonkeyPatch, value: str, expected: float | None
+) -> None:
+    import contextfold.proxy
+    from contextfold.cli import main
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(contextfold.proxy, "serve", lambda **kwargs: seen.update(kwargs))
+    main(["serve", "--port", str(_free_port()), "--prepare-threshold", value])
+    assert seen["prepare_threshold"] == expected
 
 
 def test_fidelity_json_reports_survival_per_probe_kind_and_depth() -> None:

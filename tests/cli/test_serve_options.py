@@ -96,6 +96,7 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
         "CONTEXTFOLD_USER_MESSAGE_BUDGET": "500",
         "CONTEXTFOLD_INSTRUCTIONS": "Keep ticket ids.",
         "CONTEXTFOLD_RECALL": "yes",
+        "CONTEXTFOLD_PREPARE_THRESHOLD": "0.5",
     }
     assert {option.env for option in OPTIONS} == set(given)
     got = options([], given)
@@ -109,6 +110,7 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
     assert (got.summary_model, got.log_level) == ("small", "debug")
     assert (got.user_message_budget, got.instructions) == (500, "Keep ticket ids.")
     assert got.recall is True
+    assert got.prepare_threshold == 0.5
 
 
 @pytest.mark.parametrize(
@@ -125,6 +127,18 @@ def test_switches_take_a_flag_or_a_boolean_word(
     argv: list[str], env: dict[str, str], expected: bool | None
 ) -> None:
     assert options(argv, env).recall is expected
+
+
+def test_preparation_can_be_switched_off_from_any_source(tmp_path: Path) -> None:
+    config = write(tmp_path / "proxy.toml", '[defaults]\nprepare_threshold = "off"\n')
+    assert app_keywords(options(["--config", config]))["prepare_threshold"] is None
+    assert app_keywords(options([], {"CONTEXTFOLD_PREPARE_THRESHOLD": "OFF"})) == {
+        "prepare_threshold": None
+    }
+    assert app_keywords(options(["--prepare-threshold", "0.4"]))["prepare_threshold"] == 0.4
+    assert "prepare_threshold" not in app_keywords(options([]))  # the default: 0.6
+    with pytest.raises(CLIError, match="between 0 and 1 or 'off'"):
+        options([], {"CONTEXTFOLD_PREPARE_THRESHOLD": "1"})
 
 
 def test_a_switch_refuses_other_words() -> None:

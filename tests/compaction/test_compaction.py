@@ -224,7 +224,9 @@ async def test_success_after_failure_resets_back_off() -> None:
     await store.add_context_tokens(3_500, 1)  # skipped (back-off)
     await store.add_context_tokens(3_500, 1)  # succeeds
     assert store.compactions == 1
-    assert len(await store.get_history()) == 4
+    # The store (a read may be relieved: the scripted usage leaves ~3,200 tokens of
+    # system and tools, past the relief point even after the compaction).
+    assert len(await store.inner.get_history()) == 4
 
 
 # --- guarantee 4: the summarizer's own window ---------------------------------------------

@@ -1,8 +1,8 @@
 """Background preparation (issue 14): the agent never waits for a summary.
 
 WINDOW is 4,000 tokens with 500 of output: compaction at 3,000 (0.75), preparation at
-2,400 (0.6), and a caller waits for a summary in preparation only past 3,250 (halfway
-from the limit to the 3,500 the window takes with room for a full reply).
+2,400 (0.6), and past 3,250 (halfway from the limit to the 3,500 the window takes with
+room for a full reply) a read is relieved while no summary can be committed.
 """
 
 from __future__ import annotations
@@ -100,19 +100,25 @@ async def test_the_limit_before_the_summary_is_ready_does_not_wait_when_there_is
     assert store.compactions == 1
 
 
-async def test_the_caller_waits_only_when_the_next_request_would_not_fit() -> None:
+async def test_past_the_relief_point_the_caller_does_not_wait_the_read_is_relieved() -> None:
+    """Relief makes the next request fit, so nobody waits for the summary in preparation."""
     summary = GatedSummarizer()
     events: list[CompactionEvent] = []
-    store = make_store(alternating(30), summary, events)
+    history = alternating(30)
+    store = make_store(history, summary, events)
     await store.add_context_tokens(2_600, 10)
     await asyncio.wait_for(summary.started.wait(), 5)
-    crossing = asyncio.ensure_future(store.add_context_tokens(3_400, 10))  # past 3,250
-    await settle()
-    assert not crossing.done()  # it waits for the summary in preparation
+    await asyncio.wait_for(store.add_context_tokens(3_400, 10), 1)  # past 3,250: no wait
+    view = await store.get_history()
+    assert len(view) < len(history)
+    validate_history(view, "anthropic")
+    validate_history(view, "openai")
+    assert await store.inner.get_history() == history  # the store keeps everything
+    assert outcomes(events) == ["relieved"]
     summary.release.set()
-    await asyncio.wait_for(crossing, 5)
+    await settle()
+    assert outcomes(events) == ["relieved", "prepared", "committed"]
     assert store.compactions == 1
-    assert outcomes(events) == ["prepared", "committed"]
     assert len(summary.requests) == 1  # the same summary, not a second one
 
 
@@ -190,14 +196,33 @@ async def test_appends_interleaved_with_preparation_and_commit_are_all_kept() ->
     assert outcomes(events) == ["prepared", "committed"]
 
 
-async def test_a_failed_preparation_is_waited_for_once_never_twice() -> None:
-    """Past the wait point the caller waits for the preparation; when it fails (here: its
-    summary_timeout), the trigger backs off instead of starting a second wait."""
+async def test_a_failed_preparation_backs_off_and_is_never_retried_inline_at_once() -> None:
+    """Past the relief point the caller does not wait for the preparation; when it fails
+    (here: its summary_timeout), the next trigger backs off instead of summarizing inline."""
     summary = GatedSummarizer()  # never released: every attempt times out
     events: list[CompactionEvent] = []
     store = make_store(alternating(30), summary, events, summary_timeout=0.05)
     await store.add_context_tokens(2_600, 10)
     await asyncio.wait_for(summary.started.wait(), 5)
-    await asyncio.wait_for(store.add_context_tokens(3_400, 10), 5)
+    await asyncio.wait_for(store.add_context_tokens(3_400, 10), 1)
+    await asyncio.sleep(0.2)  # the preparation times out in the background
+    await asyncio.wait_for(store.add_context_tokens(3_420, 10), 1)
     assert outcomes(events) == ["failed", "held"]
     assert len(summary.requests) == 1  # no second, inline attempt after the failed one
+
+
+async def test_two_callers_waiting_for_one_failed_preparation_start_one_attempt() -> None:
+    summary = GatedSummarizer()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(30), summary, events, summary_timeout=0.2)
+    await store.add_context_tokens(2_600, 10)
+    await asyncio.wait_for(summary.started.wait(), 5)
+    first = asyncio.ensure_future(store.compact())
+    second = asyncio.ensure_future(store.compact())
+    await settle()
+    summary.started.clear()
+    await asyncio.sleep(0.3)  # the preparation times out; both callers go on
+    summary.release.set()
+    assert await asyncio.wait_for(asyncio.gather(first, second), 5) == [True, True]
+    assert outcomes(events) == ["failed", "compacted"]  # one attempt, shared
+    assert len(summary.requests) == 2  # the preparation's, then one more

@@ -95,7 +95,9 @@ def test_a_session_with_tool_turns_compacts_twice_and_every_request_is_valid(
     summarized = [r for r in first["requests"] if "Summary #" in json.dumps(r)]
     assert summarized
     assert len(summarized[-1]) < len(first["stored"])
-    assert ["context:pre_compact", "context:post_compact"] in first["contributions"]
+    assert ["context:pre_compact", "context:post_compact", "context:prepared"] in first[
+        "contributions"
+    ]
     checks = dict(first["validation"])
     assert checks["protocol_compliance"]
     assert all(checks.values()), checks

@@ -319,7 +319,7 @@ async def test_mount_declares_its_events_and_its_cleanup() -> None:
     assert host.mounted["context"] is manager
     ((channel, name, callback),) = host.contributors
     assert (channel, name) == ("observability.events", "contextfold-context")
-    assert callback() == ["context:pre_compact", "context:post_compact"]
+    assert callback() == ["context:pre_compact", "context:post_compact", "context:prepared"]
     assert host.cleanups == [manager.aclose]
 
 

@@ -391,11 +391,11 @@ async def test_a_view_still_over_the_threshold_is_not_resummarized_until_it_grow
         view = await manager.get_messages_for_request()
     assert len(transport.requests) == 1
     assert any(w.get("tool_call_id") == "call_10" for w in view)  # the latest round is kept
-    assert [d["summary"] for d in hooks.named("context:post_compact")] == [
-        "new",
-        "cached",
-        "cached",
-    ]
+    found = [d["summary"] for d in hooks.named("context:post_compact")]
+    # The view after the summary is past the prepare point, so a preparation starts;
+    # a view meanwhile does not wait for it ("preparing"), and none is summarized again.
+    assert found[0] == "new"
+    assert set(found[1:]) <= {"cached", "preparing"}
 
 
 # --- failures fall back to strategies ----------------------------------------------------------

@@ -79,6 +79,26 @@ def _switch(value: object, where: str) -> bool:
     raise CLIError(f"{where} must be true or false (1/0, yes/no, on/off), got {value!r}")
 
 
+class _Off:
+    """The value of an option switched ``off``: ``None`` for its keyword."""
+
+    def __repr__(self) -> str:
+        return "off"
+
+
+OFF = _Off()
+
+
+def _share_or_off(value: object, where: str) -> float | _Off:
+    """A share strictly between 0 and 1, or ``off``."""
+    if isinstance(value, str) and value.strip().lower() == "off":
+        return OFF
+    share = _fraction(value, where)
+    if share >= 1:
+        raise CLIError(f"{where} must be a share between 0 and 1 or 'off', got {value!r}")
+    return share
+
+
 def _fraction(value: object, where: str) -> float:
     number: float | None = None
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -197,6 +217,14 @@ OPTIONS: tuple[Option, ...] = (
         "MODEL",
     ),
     Option(
+        "prepare_threshold",
+        _share_or_off,
+        None,
+        "share of the window (below --threshold) at which a conversation's summary is "
+        "prepared in the background, or 'off' (default 0.6)",
+        "SHARE",
+    ),
+    Option(
         "recall",
         _switch,
         None,
@@ -283,7 +311,11 @@ def app_keywords(resolved: argparse.Namespace) -> dict[str, Any]:
     """The resolved options that are :func:`~contextfold.proxy.create_app` keywords and
     are set (not ``None``, not an empty list)."""
     values = {o.name: getattr(resolved, o.name) for o in OPTIONS if o.keyword}
-    return {name: value for name, value in values.items() if value is not None and value != []}
+    return {
+        name: None if value is OFF else value
+        for name, value in values.items()
+        if value is not None and value != []
+    }
 
 
 def _read_config(path: str) -> tuple[dict[str, object], dict[str, dict[str, object]]]:

@@ -28,10 +28,11 @@ from contextfold.compaction._engine import (
 from contextfold.compaction._mask import plan_masking_first
 from contextfold.compaction._plan import Plan, plan_compaction
 from contextfold.compaction._prepare import Preparation, Prepared
+from contextfold.compaction._relief import relieve
 from contextfold.compaction._report import Attempt, Reporter, span_attributes
 from contextfold.compaction._settings import CompactionSettings
 from contextfold.compaction._splice import splice
-from contextfold.compaction._summarizer import Summarizer, keeps_archive
+from contextfold.compaction._summarizer import KEPT_TRUNCATION_MARKER, Summarizer, keeps_archive
 from contextfold.context import CompactionLocking, ContextStore
 from contextfold.errors import SummaryRejectedError
 from contextfold.messages import Message
@@ -68,6 +69,8 @@ class Compactor:
         # that no longer exists.
         self.generation = self.read_generation = 0
         self._commit_when_ready = False  # the limit was crossed while preparing
+        # Estimated tokens the last read's relieved view left out (0: the whole history).
+        self.relieved_by = 0
         self._failures = 0
         self.skip = 0
         self.floor: int | None = None  # no retry until usage exceeds this
@@ -117,8 +120,9 @@ class Compactor:
                 )
                 return False
         if self.prep.running:
-            if not force and tokens <= self._wait_point():
-                # The next request still fits: commit the summary when it is ready.
+            if not force:
+                # Commit the summary when it is ready; until then a read past the relief
+                # point gets a relieved view, so the next request fits without waiting.
                 self._commit_when_ready = True
                 await asyncio.sleep(0)  # let the preparation go on even if nothing else yields
                 return False
@@ -130,6 +134,9 @@ class Compactor:
                 self.skip -= 1
                 await self.report.held(trigger, tokens, "the prepared summary failed")
                 return False
+            if self.running is not None and not self.running.done():
+                # Another caller waited for the same preparation and started first.
+                return await asyncio.shield(self.running)
         self.running = asyncio.ensure_future(self._run(trigger, tokens))
         try:
             return await asyncio.shield(self.running)
@@ -284,11 +291,58 @@ class Compactor:
 
     # -- background preparation ------------------------------------------------------
 
-    def _wait_point(self) -> int:
-        """Past this prompt size a caller waits for the summary in preparation: halfway
-        from the limit to the most the window takes with room for a full reply."""
+    @property
+    def relief_point(self) -> int:
+        """Past this prompt size a read is relieved: halfway from the limit to the most
+        the window takes with room for a full reply (the other half is the margin for
+        the estimate's error)."""
         limit = self.limit
         return limit + max(model_of(self.transport).input_budget - limit, 0) // 2
+
+    async def relieved(self, history: list[Message]) -> list[Message]:
+        """``history``, or its relieved view when the next request would not fit.
+
+        The view applies only while the estimate is past :attr:`relief_point` (a
+        summary in preparation, failures backed off, nothing to summarize): it is cut
+        down to :attr:`limit` (see :mod:`._relief`) and reported as a ``relieved``
+        event; the store is not touched.
+        """
+        self.relieved_by = 0
+        tokens = self.anchor.estimate
+        if tokens <= self.relief_point:
+            return history
+        limit = self.limit
+        relief = relieve(
+            history,
+            tokens - limit,
+            self.opts.counter,
+            max_tool_chars=self.opts.kept_tool_chars,
+            marker=KEPT_TRUNCATION_MARKER,
+        )
+        self.relieved_by = relief.saved
+        after = tokens - relief.saved
+        logger.info(
+            "request of session %s relieved: %d -> %d messages, ~%d -> ~%d tokens "
+            "(tool outputs %s, %d messages left out; the store keeps them)",
+            self.session_id,
+            len(history),
+            len(relief.messages),
+            tokens,
+            after,
+            "cut" if relief.truncated else "whole",
+            relief.dropped,
+        )
+        event = self.report.event(
+            "after",
+            "usage",
+            tokens,
+            len(history),
+            outcome="relieved",
+            messages_after=len(relief.messages),
+            tokens_after=after,
+        )
+        await self.report.emit(event, attempt=False)
+        return relief.messages
 
     def maybe_prepare(self, tokens: int, *, due: bool = False) -> None:
         """Start preparing a summary when ``tokens`` crossed the prepare limit."""

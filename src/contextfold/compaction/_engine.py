@@ -353,6 +353,7 @@ Outcome = Literal[
     "committed",
     "prepared",
     "discarded",
+    "relieved",
     "truncated",
     "skipped",
     "held",
@@ -376,12 +377,15 @@ class CompactionEvent:
     summary made in the background, trigger ``prepare``, ready to commit);
     ``committed`` (a prepared summary spliced in without a model call; ``waited_s``
     is how long the caller waited); ``discarded`` (a prepared summary paid for and
-    never used: the history changed under it); ``truncated`` (nothing to summarize,
-    kept tool outputs cut); ``skipped`` (nothing to summarize or free); ``held`` (a
-    trigger held back by back-off or the no-loop floor, ``error`` says which; no
-    attempt was made); ``rejected`` (a bad summary); ``failed`` (an error or the
-    ``summary_timeout``); ``conflict`` (the history changed under the attempt);
-    ``busy`` (another process holds the
+    never used: the history changed under it); ``relieved`` (no attempt: the read
+    before a request returned a smaller view, tool outputs cut and old rounds left
+    out, because the next request would not fit while no summary could be committed;
+    ``tokens_after`` is the view's estimate, the store keeps everything);
+    ``truncated`` (nothing to summarize, kept tool outputs cut); ``skipped``
+    (nothing to summarize or free); ``held`` (a trigger held back by back-off or the
+    no-loop floor, ``error`` says which; no attempt was made); ``rejected`` (a bad
+    summary); ``failed`` (an error or the ``summary_timeout``); ``conflict`` (the
+    history changed under the attempt); ``busy`` (another process holds the
     session's compaction lock).
     """
 

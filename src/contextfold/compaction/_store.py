@@ -53,10 +53,22 @@ class AutoCompactStore(ContextStore):
 
     With ``prepare_threshold`` (0.6 of the window by default), crossing it starts one
     background summary of a snapshot and returns at once; crossing :attr:`limit` then
-    commits it without a model call (outcome ``committed``, with ``waited_s``). A caller
-    waits for a summary still in preparation only past halfway from the limit to the
-    window's input budget; a prepared summary whose snapshot is no longer a prefix of
-    the history is discarded (outcome ``discarded``, with what it cost).
+    commits it without a model call (outcome ``committed``, with ``waited_s``); a summary
+    still in preparation there is committed the moment it arrives, and the caller does
+    not wait for it. A prepared summary whose snapshot is no longer a prefix of the
+    history is discarded (outcome ``discarded``, with what it cost).
+
+    LLM-free relief: while the estimate of the next request is past the *relief point*
+    (halfway from :attr:`limit` to the window's input budget, the other half a margin
+    for the estimate's error) - a summary still in preparation, a summarizer that hangs
+    or fails and is backed off, a history with no valid cut point - :meth:`get_history`
+    returns a relieved view cut down to :attr:`limit`: kept tool outputs cut to head +
+    tail (``kept_tool_chars``), then whole old rounds left out, then old tool cycles of
+    the turn in progress, never splitting a tool pair and keeping every system message,
+    the user's task and the turn's thinking opener (outcome ``relieved``, with the
+    view's ``tokens_after``). The store itself keeps everything; below the relief point
+    reads return the real history. The usage reported for a relieved request is
+    counted with what the view left out.
 
     Args:
         store: the store to wrap.
@@ -244,7 +256,9 @@ class AutoCompactStore(ContextStore):
         """The inner store's history, compacted first if appends pushed it past the limit.
 
         The proactive check lives here, on the read that precedes every model request,
-        so each appended message is estimated once and appends stay cheap.
+        so each appended message is estimated once and appends stay cheap. Past the
+        relief point, with no summary committed, the history is returned as a relieved
+        view for the next request (see the class docstring); the store is untouched.
         """
         core = self._core
         if core.anchor.pending and self.settings.proactive:
@@ -254,7 +268,7 @@ class AutoCompactStore(ContextStore):
             else:
                 core.maybe_prepare(estimate)
         core.read_generation = core.generation
-        return await self.inner.get_history()
+        return await core.relieved(await self.inner.get_history())
 
     async def clear(self) -> None:
         core = self._core
@@ -329,7 +343,10 @@ class AutoCompactStore(ContextStore):
             # now, so the estimate of what is live stands in for it.
             tokens = core.anchor.estimate
         else:
-            tokens = core.anchor.observe(input_tokens)
+            # A relieved request left part of the history out: the history is that much
+            # bigger than what was reported.
+            tokens = core.anchor.observe(input_tokens + core.relieved_by)
+        core.relieved_by = 0
         if tokens > core.limit:
             await core.trigger("usage", tokens)
         else:

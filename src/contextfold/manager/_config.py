@@ -57,6 +57,7 @@ OWN_KEYS: Final = frozenset(
         "prompt_vars",
         "cache_size",
         "max_backoff",
+        "prepare_threshold",
         "store",
         "memory_files",
     }

@@ -9,7 +9,13 @@ from typing import Any, Self
 
 from contextfold.compaction import AutoCompactStore
 from contextfold.compaction._engine import Options, PromptLike
-from contextfold.compaction._settings import CompactionSettings, check_fraction, check_int
+from contextfold.compaction._settings import (
+    UNSET,
+    CompactionSettings,
+    Unset,
+    check_fraction,
+    check_int,
+)
 from contextfold.context import ContextStore
 from contextfold.manager._amplifier import with_system_prompt
 from contextfold.manager._budget import request_budget
@@ -71,6 +77,14 @@ class CompactingContextManager:
        the messages since. A failed summary never reaches the caller: that request
        falls back to step 2 and the next ``1, 2, 4 … max_backoff`` requests do not
        retry.
+    Ahead of that, past ``prepare_threshold × budget`` (0.6 by default, below the
+    threshold; ``None`` turns it off), the request gets the stored dicts at once while
+    the summary it will need is prepared in the background, and the first view over
+    the threshold uses it without a model call (``summary: "prepared"``). A view over
+    the threshold while one is still in preparation does not wait for it
+    (``summary: "preparing"``; step 2 fits it). A failed preparation is reported and
+    step 1 runs at the threshold as without it.
+
     2. if the view is still over the threshold, ``strategies`` (default:
        :class:`~contextfold.strategies.TruncateToolOutputs` at ``max_tool_chars``) and
        then :class:`~contextfold.strategies.FitContextWindow` at the threshold run on
@@ -106,10 +120,13 @@ class CompactingContextManager:
     **Events**: ``context:pre_compact`` (``messages``, ``tokens``, ``budget``,
     ``threshold_tokens``) and ``context:post_compact`` (``messages_before/after``,
     ``tokens_before/after``, ``budget``, ``threshold_tokens``, ``summary``: ``none``,
-    ``new``, ``extended``, ``cached``, ``failed``, ``backoff`` or ``masked``,
-    ``strategies_applied``, ``summarizer_requests``, ``summarizer_input_tokens``,
-    ``summarizer_output_tokens``, ``error``) go to ``hooks`` around every compacted
-    view; a hook that raises is logged and ignored.
+    ``new``, ``extended``, ``cached``, ``prepared``, ``preparing``, ``failed``,
+    ``backoff`` or ``masked``, ``strategies_applied``, ``summarizer_requests``,
+    ``summarizer_input_tokens``, ``summarizer_output_tokens``, ``error``) go to
+    ``hooks`` around every compacted view, and ``context:prepared`` (``outcome``:
+    ``prepared``, ``skipped`` or ``failed``, ``messages``, ``tokens``, ``budget``,
+    ``threshold_tokens``, ``summarizer_*`` counts, ``duration_s``, ``error``) when a
+    preparation ends; a hook that raises is logged and ignored.
 
     Concurrent calls are safe: writes are serialized, requests share one
     summarization. ``max_summary_tokens``, ``system_prompt``, ``update_prompt`` and
@@ -145,6 +162,7 @@ class CompactingContextManager:
         max_backoff: int | None = None,
         store: ContextStore | None = None,
         provider_lookup: Callable[[], Mapping[str, object]] | None = None,
+        prepare_threshold: float | Unset | None = UNSET,
         user_message_budget: int | None = None,
         instructions: str | None = None,
     ) -> None:
@@ -162,6 +180,7 @@ class CompactingContextManager:
             update_prompt=update_prompt,
             prompt_vars=prompt_vars,
             max_backoff=max_backoff,
+            prepare_threshold=prepare_threshold,
             user_message_budget=user_message_budget,
             instructions=instructions,
         )
@@ -176,6 +195,9 @@ class CompactingContextManager:
         self.safety_margin = check_fraction("safety_margin", safety_margin, zero_ok=True)
         self.target_ratio = settings.target_ratio
         self.max_backoff = settings.max_backoff
+        self.prepare_threshold = settings.prepare_threshold
+        """Share of the budget past which a summary is prepared in the background
+        (``None``: off; at or above ``compaction_threshold``: never)."""
         self._source = self._summarizer_source(transport, summary_transport)
         if hooks is not None and not isinstance(hooks, EventHooks):
             raise ValueError(f"hooks must have an emit(event, data) method, got {hooks!r}")
@@ -288,8 +310,9 @@ class CompactingContextManager:
         await self._session.replace(messages)
 
     async def clear(self) -> None:
-        """Forget every message and every cached summary (in the store too)."""
+        """Forget every message and every cached or prepared summary (in the store too)."""
         await self._session.clear()
+        await self._summarizer.forget()
 
     async def set_system_prompt_factory(self, factory: SystemPromptFactory | None) -> None:
         """Build every request's system prompt with ``await factory()`` (``None``: stop).
@@ -325,6 +348,7 @@ class CompactingContextManager:
     async def aclose(self) -> None:
         """Close the transport clients made from spec strings, then run ``close_with``'s
         closers (each once, all of them even when one raises; the first error is raised)."""
+        await self._summarizer.close()
         closers, self._closers = self._closers, []
         if isinstance(self._source, SDKModelTransport):
             closers.insert(0, self._source.aclose)
@@ -375,9 +399,18 @@ class CompactingContextManager:
                 raise ValueError(f"the system prompt factory returned {prompt!r}, not a string")
             budget = max(1, budget - self._count.count([Message.system(prompt)]))
         threshold = max(1, int(budget * self.compaction_threshold))
+        share = self.prepare_threshold
+        prepare_at = (
+            None if share is None or share >= self.compaction_threshold else int(budget * share)
+        )
         snapshot = self._history.snapshot()
-        if snapshot.tokens_from(0) <= threshold:
+        tokens = snapshot.tokens_from(0)
+        if tokens <= threshold:
             wire = snapshot.copy_dicts()
+            if prepare_at is not None and tokens > prepare_at:
+                await self._views.prepare(snapshot, budget, threshold, provider, self.hooks)
         else:
-            wire = await self._views.build(snapshot, budget, threshold, provider, self.hooks)
+            wire = await self._views.build(
+                snapshot, budget, threshold, provider, self.hooks, prepare_at
+            )
         return wire if prompt is None else with_system_prompt(wire, prompt)

@@ -7,17 +7,27 @@ with that prefix reuses it without a model call. When the view built on a cached
 summary crosses the threshold again, only that view is compacted: the cached summary
 is the anchor and just the messages since are summarized (the update prompt), and
 the result is cached for the longer prefix.
+
+Preparation: :meth:`ViewSummarizer.prepare` makes the summary a later request will
+need in the background (no lock held, one at a time) and keeps it aside, not in the
+cache, so requests under the threshold stay whole; the first view over the threshold
+whose history still starts with the prepared prefix moves it into the cache and uses
+it without a model call (outcome ``prepared``). While one is in preparation, a view
+over the threshold does not wait for it and makes no summary of its own (outcome
+``preparing``): the strategies fit that view.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
-from contextfold.compaction._engine import Options, compact_history
+from contextfold.compaction._engine import CompactionResult, Options, compact_history
 from contextfold.errors import ContextfoldError
 from contextfold.manager._history import CachedSummary, Snapshot, SummaryCache
 from contextfold.messages import Message
@@ -26,10 +36,15 @@ from contextfold.transports.base import CompletionTransport, Usage
 
 logger = logging.getLogger("contextfold.manager")
 
-SummaryOutcome = Literal["none", "new", "extended", "cached", "failed", "backoff", "masked"]
+SummaryOutcome = Literal[
+    "none", "new", "extended", "cached", "prepared", "preparing", "failed", "backoff", "masked"
+]
 """``none``: no summary in the view; ``new``/``extended``: made now (a model call);
-``cached``: reused; ``failed``: the summarizer failed now; ``backoff``: skipped after
-recent failures."""
+``cached``: reused; ``prepared``: made in the background ahead of the threshold, used
+now; ``preparing``: one is still in preparation, not waited for; ``failed``: the
+summarizer failed now; ``backoff``: skipped after recent failures."""
+
+Notify = Callable[[dict[str, Any]], Awaitable[None]]
 
 _NO_USAGE = Usage(0, 0)
 
@@ -77,9 +92,124 @@ class ViewSummarizer:
         self._lock = asyncio.Lock()
         self._failures = 0
         self._skip = 0
+        self.prepared: CachedSummary | None = None  # made ahead, not in the cache yet
+        self._preparing: asyncio.Task[None] | None = None
+        # After a preparation that failed or could not summarize, none until a summary
+        # is made at the threshold (a model call each request otherwise).
+        self._no_prepare = False
 
     def clear(self) -> None:
         self.cache.clear()
+
+    @property
+    def preparing(self) -> bool:
+        """Whether a summary is being prepared in the background now."""
+        return self._preparing is not None and not self._preparing.done()
+
+    def prepare(
+        self,
+        snapshot: Snapshot,
+        budget: int,
+        threshold: int,
+        transport: CompletionTransport,
+        notify: Notify,
+    ) -> bool:
+        """Start summarizing ``snapshot``'s view in the background; whether it started.
+
+        Nothing starts while one is in preparation, after one that failed or could not
+        summarize (until a summary is made at the threshold), during a back-off, or
+        when the prepared summary already covers more than the cache does. ``notify``
+        gets the outcome.
+        """
+        if self.preparing or self._no_prepare or self._skip > 0:
+            return False
+        step = self._condense(snapshot)
+        floor = step.entry.cut if step.entry is not None else 0
+        if self.prepared is not None and _covers(self.prepared, snapshot, floor):
+            return False
+        work = self._prepare(step, budget, threshold, transport, notify)
+        self._preparing = asyncio.ensure_future(work)
+        return True
+
+    async def _prepare(
+        self,
+        step: _Step,
+        budget: int,
+        threshold: int,
+        transport: CompletionTransport,
+        notify: Notify,
+    ) -> None:
+        started = time.monotonic()
+        tokens = self.counter.count(step.condensed)
+        target = max(1, int(budget * self.target_ratio))
+        # Aim lower by the growth still to come before the threshold.
+        target = max(target - max(threshold - tokens, 0), target // 2, 1)
+        data: dict[str, Any] = {"messages": len(step.snapshot.dicts), "tokens": tokens}
+        try:
+            result = await compact_history(
+                step.condensed, transport, self.opts, target_tokens=target
+            )
+        except ContextfoldError as exc:
+            self._no_prepare = True
+            error = f"{type(exc).__name__}: {exc}"
+            logger.warning("preparing a summary failed (%s); it is made at the threshold", error)
+            data.update(outcome="failed", error=error)
+        else:
+            entry = None
+            if result is not None:
+                entry = self._entry(step, result, None)
+                self.usage = self.usage + result.usage
+                self.requests += result.requests
+                data.update(
+                    summarizer_requests=result.requests,
+                    summarizer_input_tokens=result.usage.input_tokens,
+                    summarizer_output_tokens=result.usage.output_tokens,
+                    summarized_messages=result.summarized_messages,
+                )
+            if entry is None:
+                self._no_prepare = True
+                data.update(outcome="skipped")
+            else:
+                self.prepared = entry
+                data.update(outcome="prepared")
+        data["duration_s"] = time.monotonic() - started
+        await notify(data)
+
+    async def close(self) -> None:
+        """Cancel a preparation in flight."""
+        task, self._preparing = self._preparing, None
+        if task is not None and not task.done():
+            task.cancel()
+            await asyncio.wait([task])
+
+    async def forget(self) -> None:
+        """Cancel a preparation in flight and drop the prepared summary (a clear)."""
+        await self.close()
+        self.prepared = None
+        self._no_prepare = False
+
+    def _condense(self, snapshot: Snapshot) -> _Step:
+        """The snapshot with the cached summary of its longest prefix spliced in."""
+        found = self.cache.lookup(snapshot)
+        entry: CachedSummary | None = None
+        head: tuple[Message, ...] = ()
+        base = 0
+        if found is not None:
+            entry, base = found
+            head = entry.head_in(snapshot, base)
+        return _Step(snapshot, [*head, *snapshot.messages[base:]], entry, head, base)
+
+    async def _use_prepared(self, snapshot: Snapshot, entry: CachedSummary | None) -> bool:
+        """Move the prepared summary into the cache if it covers more of ``snapshot``
+        than ``entry``; whether it did."""
+        prepared = self.prepared
+        floor = entry.cut if entry is not None else 0
+        if prepared is None or not _covers(prepared, snapshot, floor):
+            return False
+        self.prepared = None
+        self.cache.store(prepared)
+        await self._changed(prepared)
+        return True
 
     async def view(
         self,
@@ -96,24 +226,24 @@ class ViewSummarizer:
         running.
         """
         async with self._lock:
-            found = self.cache.lookup(snapshot)
-            entry: CachedSummary | None = None
-            head: tuple[Message, ...] = ()
-            base = 0
-            if found is not None:
-                entry, base = found
-                head = entry.head_in(snapshot, base)
-            condensed = [*head, *snapshot.messages[base:]]
+            step = self._condense(snapshot)
+            _, condensed, entry, head, base = step
             reused: SummaryOutcome = "none" if entry is None else "cached"
             tokens = self.counter.count(head) + snapshot.tokens_from(base)
+            if tokens > threshold and await self._use_prepared(snapshot, entry):
+                step = self._condense(snapshot)  # made ahead: no model call now
+                _, condensed, entry, head, base = step
+                reused = "prepared"
+                tokens = self.counter.count(head) + snapshot.tokens_from(base)
             if tokens <= threshold or transport is None:
                 return SummaryStep(condensed, reused)
+            if self.preparing:
+                return SummaryStep(condensed, "preparing")  # not waited for
             if entry is not None and entry.floor is not None and tokens <= entry.floor:
                 return SummaryStep(condensed, reused)  # nothing to gain until it grows
             if self._skip > 0:
                 self._skip -= 1
                 return SummaryStep(condensed, "backoff")
-            step = _Step(snapshot, condensed, entry, head, base)
             return await self._compact(step, budget, threshold, transport)
 
     async def _compact(
@@ -134,24 +264,14 @@ class ViewSummarizer:
             )
             return SummaryStep(condensed, "failed", error=f"{type(exc).__name__}: {exc}")
         self._failures = 0
+        self._no_prepare = False
         reused: SummaryOutcome = "none" if entry is None else "cached"
         if result is None:
             return SummaryStep(condensed, reused)
         self.usage = self.usage + result.usage
         self.requests += result.requests
-        kept = result.kept_messages
-        # The kept part is the tail of ``condensed``; how far past the old head the cut
-        # moved is how many more original messages the new summary covers.
-        progress = len(condensed) - kept - len(head)
-        if progress > 0:
-            index = base + progress
-            cut = snapshot.starts[index]
-            new_head = tuple(result.messages[: len(result.messages) - kept])
-            rebuilt = self.counter.count(new_head) + snapshot.tokens_from(index)
-            floor = rebuilt if rebuilt > threshold else None
-            position = {id(m): i for i, m in enumerate(snapshot.messages[:index])}
-            refs = tuple(position.get(id(m)) for m in new_head)
-            stored = CachedSummary(snapshot.chain[cut], cut, new_head, result.summary, floor, refs)
+        stored = self._entry(step, result, threshold)
+        if stored is not None:
             self.cache.store(stored)
             await self._changed(stored)
         elif entry is not None:
@@ -161,6 +281,27 @@ class ViewSummarizer:
             return SummaryStep(result.messages, reused)
         outcome: SummaryOutcome = "new" if entry is None else "extended"
         return SummaryStep(result.messages, outcome, result.usage, result.requests)
+
+    def _entry(
+        self, step: _Step, result: CompactionResult, threshold: int | None
+    ) -> CachedSummary | None:
+        """The cache entry for ``result``, or ``None`` when it covers no more messages
+        than the summary it started from. ``threshold``: record the floor against it."""
+        snapshot, condensed, _, head, base = step
+        kept = result.kept_messages
+        # The kept part is the tail of ``condensed``; how far past the old head the cut
+        # moved is how many more original messages the new summary covers.
+        progress = len(condensed) - kept - len(head)
+        if progress <= 0:
+            return None
+        index = base + progress
+        cut = snapshot.starts[index]
+        new_head = tuple(result.messages[: len(result.messages) - kept])
+        rebuilt = self.counter.count(new_head) + snapshot.tokens_from(index)
+        floor = rebuilt if threshold is not None and rebuilt > threshold else None
+        position = {id(m): i for i, m in enumerate(snapshot.messages[:index])}
+        refs = tuple(position.get(id(m)) for m in new_head)
+        return CachedSummary(snapshot.chain[cut], cut, new_head, result.summary, floor, refs)
 
     async def _changed(self, entry: CachedSummary | None) -> None:
         if entry is None or self.on_change is None:
@@ -177,3 +318,12 @@ class _Step(NamedTuple):
     entry: CachedSummary | None
     head: tuple[Message, ...]
     base: int
+
+
+def _covers(entry: CachedSummary, snapshot: Snapshot, floor: int) -> bool:
+    """Whether ``entry`` summarizes a prefix of ``snapshot`` longer than ``floor`` dicts
+    that ends on a message boundary."""
+    if not floor < entry.cut < len(snapshot.dicts) or snapshot.chain[entry.cut] != entry.digest:
+        return False
+    index = bisect.bisect_left(snapshot.starts, entry.cut)
+    return index < len(snapshot.starts) and snapshot.starts[index] == entry.cut

@@ -26,7 +26,7 @@ __all__ = ["EVENTS", "SummarizerSource", "ViewBuilder"]
 
 logger = logging.getLogger("contextfold.manager")
 
-EVENTS: Final = ("context:pre_compact", "context:post_compact")
+EVENTS: Final = ("context:pre_compact", "context:post_compact", "context:prepared")
 """The events the manager emits (``mount`` declares them to ``observability.events``)."""
 
 
@@ -99,6 +99,27 @@ class ViewBuilder:
         self.strategies = tuple(strategies)
         self._fitters: dict[int, FitContextWindow] = {}
 
+    async def prepare(
+        self,
+        snapshot: Snapshot,
+        budget: int,
+        threshold: int,
+        provider: object | None,
+        hooks: _Hooks | None,
+    ) -> None:
+        """Start preparing the summary of ``snapshot``'s view in the background (it is
+        past the prepare point); ``context:prepared`` reports how it ended."""
+        transport = await self.source.resolve(provider)
+        if transport is None:
+            return
+        counts = {"budget": budget, "threshold_tokens": threshold}
+
+        async def notify(data: dict[str, Any]) -> None:
+            await emit(hooks, "context:prepared", {**data, **counts})
+
+        if self.summarizer.prepare(snapshot, budget, threshold, transport, notify):
+            logger.debug("preparing a summary at ~%d tokens", snapshot.tokens_from(0))
+
     async def build(
         self,
         snapshot: Snapshot,
@@ -106,8 +127,10 @@ class ViewBuilder:
         threshold: int,
         provider: object | None,
         hooks: _Hooks | None,
+        prepare_at: int | None = None,
     ) -> list[dict[str, Any]]:
-        """The dicts of ``snapshot``'s compacted view (it is over ``threshold``)."""
+        """The dicts of ``snapshot``'s compacted view (it is over ``threshold``); past
+        ``prepare_at`` the view's next summary is prepared in the background."""
         tokens = snapshot.tokens_from(0)
         counts = {"budget": budget, "threshold_tokens": threshold}
         await emit(
@@ -120,6 +143,11 @@ class ViewBuilder:
             transport = await self.source.resolve(provider)
             step = await self.summarizer.view(snapshot, budget, threshold, transport)
         view = step.view
+        size = self.count.count(view)
+        if prepare_at is not None and prepare_at < size <= threshold:
+            # Masked or summarized, the view is past the prepare point again: prepare
+            # its next summary (``prepare`` does nothing without a transport).
+            await self.prepare(snapshot, budget, threshold, provider, hooks)
         strategies_applied = False
         if self.count.count(view) > threshold:
             view = await Pipeline(*self.strategies, self._fitter(threshold)).compact(view)

@@ -47,7 +47,9 @@ credentials is forwarded unchanged, uncompacted, with an ``x-contextfold-error``
 SQLite under a hash of the prefix they replace, so a client that resends its whole,
 growing history pays one summarization per threshold crossing; the next crossing
 extends the cached summary incrementally. Concurrent requests of one conversation
-share one summarization.
+share one summarization. With ``prepare_threshold`` (0.6 of the window by default) the
+summary is prepared in the background when a request crosses it and spliced into the
+first request over the limit without waiting for a model (:mod:`._prepare`).
 
 Guarantees:
 
@@ -88,9 +90,10 @@ The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialec
 (a request body as a conversation and back), :mod:`._compact` (the per-request plan),
 :mod:`._memo` (incremental parsing of a resent history), :mod:`._cache` (summary cache
 and usage anchors), :mod:`._bound` (the byte-size fast path), :mod:`._config`
-(per-model settings and limits) and :mod:`._metrics` (counters and ``/metrics``).
-A face: it may import everything below it (compaction, transports, formats,
-stores), never ``cli`` or ``manager``.
+(per-model settings and limits), :mod:`._metrics` (counters and ``/metrics``),
+:mod:`._prepare` (summaries made ahead of the limit), :mod:`._mask` and
+:mod:`._recall` (masking first and the recall loop). A face: it may import everything
+below it (compaction, transports, formats, stores), never ``cli`` or ``manager``.
 """
 
 from __future__ import annotations
@@ -117,6 +120,7 @@ with requires_extra("proxy", "contextfold.proxy"):
     from starlette.routing import Route
 
 from contextfold.compaction import CompactionSettings, PromptLike
+from contextfold.compaction._settings import UNSET, Unset
 from contextfold.proxy._cache import SummaryCache, UsageAnchors
 from contextfold.proxy._compact import Planner
 from contextfold.proxy._config import ModelSettings, ModelTable
@@ -158,6 +162,7 @@ def create_app(
     secret_headers: Iterable[str] = (),
     models: Mapping[str, ModelSettings | Mapping[str, Any]] | None = None,
     recall: bool = False,
+    prepare_threshold: float | Unset | None = UNSET,
     user_message_budget: int | None = None,
     instructions: str | None = None,
 ) -> Starlette:
@@ -186,7 +191,11 @@ def create_app(
     on the requests the proxy compacted and answers its calls itself from the client's
     own history, returning only the final reply (see :mod:`contextfold.proxy._recall`);
     ``settings.mask_tool_outputs`` masks old tool outputs before summarizing (see
-    :mod:`contextfold.proxy._mask`).
+    :mod:`contextfold.proxy._mask`). ``prepare_threshold`` (a share of the window below
+    the limit; 0.6 by default, from ``settings``; ``None``: off) prepares a
+    conversation's summary in the background when a request crosses it (that request
+    is forwarded unchanged at once), so the first request over the limit gets it
+    spliced without waiting for a model (see :mod:`contextfold.proxy._prepare`).
     ``user_message_budget`` (tokens of the user's own messages kept word for word in a
     summary) and ``instructions`` (compaction instructions for the summarizer) override
     the fields of ``settings``.
@@ -201,6 +210,7 @@ def create_app(
         system_prompt=system_prompt,
         max_summary_tokens=max_summary_tokens,
         target_ratio=target_ratio,
+        prepare_threshold=prepare_threshold,
         user_message_budget=user_message_budget,
         instructions=instructions,
     )
@@ -238,6 +248,7 @@ def create_app(
         models=table,
         metrics=metrics,
         mask=settings.mask_tool_outputs,
+        prepare_threshold=settings.prepare_threshold,
     )
     owns_client = http_client is None
     client = http_client or httpx2.AsyncClient(
@@ -263,6 +274,7 @@ def create_app(
         try:
             yield
         finally:
+            await planner.preparer.close()
             await planner.cache.close()
             if owns_client:
                 await client.aclose()

@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
@@ -40,6 +40,7 @@ from contextfold.proxy._dialects import Conversation, rebuild, reparse
 from contextfold.proxy._mask import masked_body
 from contextfold.proxy._memo import HistoryMemo
 from contextfold.proxy._metrics import ProxyMetrics
+from contextfold.proxy._prepare import Preparer
 from contextfold.strategies import MaskToolOutputs
 from contextfold.tokens import TokenCounter, count_tokens
 from contextfold.transports.base import CompletionTransport
@@ -94,6 +95,7 @@ class Planner:
         models: ModelTable | None = None,
         metrics: ProxyMetrics | None = None,
         mask: MaskToolOutputs | None = None,
+        prepare_threshold: float | None = None,
     ) -> None:
         self.mask = mask  # masking first, before any summary (see ._mask)
         self.cache = cache
@@ -113,6 +115,7 @@ class Planner:
         self._inflight: dict[str, asyncio.Future[None]] = {}
         # hash of a history whose compaction failed -> (consecutive failures, skips left)
         self._backoff: OrderedDict[str, tuple[int, int]] = OrderedDict()
+        self.preparer = Preparer(self, prepare_threshold)
 
     def limit(self, model: str) -> int:
         """``threshold × window``, never above ``window − max output``: the model's own
@@ -161,13 +164,22 @@ class Planner:
             tokens = self.estimate(effective, eff_chain, extra)
             before = tokens if hit is None else self.estimate(history, chain, extra)
             if tokens <= limit:
+                self.preparer.consider(
+                    conv, chain, root, effective, eff_chain, tokens, make_transport, secrets
+                )
                 if hit is None:
                     return Plan(None, chain[-1], before, tokens)
                 self.metrics.cache_hit()
                 return self._spliced(conv, chain, hit, effective, eff_chain, before, tokens)
+            if await self.preparer.commit(chain, hit):
+                continue  # a summary prepared ahead of the limit is in the cache now
             # A job compacting this history, or a prefix of it, will likely leave a
             # summary this request can splice: wait for it, then look again.
             running = _latest(self._inflight, eff_chain)
+            if running is not None and self.preparer.defer(running[0], tokens, conv.model):
+                if hit is None:  # still being prepared, and this request fits: no wait
+                    return Plan(None, chain[-1], before, tokens)
+                return self._spliced(conv, chain, hit, effective, eff_chain, before, tokens)
             if running is None or waits == _MAX_WAITS:
                 break
             waits += 1
@@ -284,7 +296,12 @@ class Planner:
         limit: int,
         transport: CompletionTransport,
         secrets: Secrets,
+        *,
+        target: int | None = None,
+        keep: Callable[[str, CachedSummary], Awaitable[None]] | None = None,
     ) -> Plan:
+        """Summarize ``effective`` down to ``target`` (default: the limit's share) and
+        ``keep`` the summary (default: in the cache) under the prefix it replaces."""
         history = conv.messages
         counted = count_tokens(effective, self.opts.counter)
         scale = min(max(tokens / counted, 0.5), 4.0) if counted else 1.0
@@ -294,7 +311,7 @@ class Planner:
                 effective,
                 transport,
                 self.options(conv.model),
-                target_tokens=int(limit * self.target_ratio),
+                target_tokens=int(limit * self.target_ratio) if target is None else target,
                 scale=scale,
             )
         except (ContextfoldError, ValueError) as exc:
@@ -312,7 +329,9 @@ class Planner:
         start = len(history) - result.kept_messages
         chain = chain_hashes(conv.model, history[:start])
         # The whole summary message is cached: the user's verbatim words are in it.
-        await self.cache.store(root, CachedSummary(chain[-1], start, _summary_text(result)))
+        await (keep or self.cache.store)(
+            root, CachedSummary(chain[-1], start, _summary_text(result))
+        )
         kept = result.messages[len(result.messages) - result.kept_messages :]
         head = result.messages[conv.lead : len(result.messages) - result.kept_messages]
         body = rebuild(conv, head, kept, start)

@@ -134,7 +134,7 @@ class Forwarder:
         self.summary_max_retries = summary_max_retries
         self.secret_headers = frozenset(name.lower() for name in secret_headers)
         self.recall = recall  # offer the recall tool on compacted requests (see ._recall)
-        self.bound = SizeBound(planner.limit)
+        self.bound = SizeBound(planner.preparer.first_limit)
         self.metrics = planner.metrics
         self._started = False
         self._start_lock = asyncio.Lock()

@@ -1,0 +1,115 @@
+"""LLM-free relief: a smaller view of the history for one request, the store untouched.
+
+When the prompt is past the point where a request risks overflowing the window and no
+summary can be committed now (one still in preparation, a summarizer that hangs or
+fails and is being backed off, a history with no valid cut point), the read before the
+request returns :func:`relieve`'s view instead of the whole history. The store keeps
+everything; the summary is committed when it arrives and the view is no longer needed.
+
+The view is cut in three steps, each only as far as needed, cheapest loss first:
+
+1. every kept tool output is cut to head + tail (:func:`~contextfold._history.
+   truncate_tool_outputs`);
+2. whole old rounds are dropped (:meth:`~contextfold._history.RoundSplit.keep_from`):
+   the system messages and the user's task (the head) stay, a tool call never loses its
+   results, the latest round stays;
+3. inside that latest round (a long tool loop in one turn, where thinking opens only
+   the turn), whole old tool cycles are dropped - an assistant message that answers
+   tool results, with the results that answer it - keeping the round's opening (with
+   its thinking) and its latest cycle.
+
+A valid input (:func:`~contextfold.validation.validate_history`, either dialect) gives a
+valid view. When even the head and the latest cycle are over the budget, that is what
+the view holds: nothing else can go without breaking the history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from contextfold._history import is_tool_result_message, split_rounds, truncate_tool_outputs
+from contextfold.messages import Message
+from contextfold.tokens import TokenCounter, count_message_tokens
+
+__all__ = ["Relief", "relieve"]
+
+
+@dataclass(frozen=True, slots=True)
+class Relief:
+    """A relieved view: its messages and how many estimated tokens it saved."""
+
+    messages: list[Message]
+    saved: int
+    truncated: bool
+    dropped: int
+
+
+def relieve(
+    history: list[Message],
+    excess: int,
+    counter: TokenCounter,
+    *,
+    max_tool_chars: int,
+    marker: str,
+) -> Relief:
+    """``history`` made at least ``excess`` estimated tokens smaller (see the module doc).
+
+    Tokens are counted with :func:`~contextfold.tokens.count_message_tokens` and
+    ``counter``. Returns the view, what it saved, whether tool outputs were cut, and
+    how many messages were dropped.
+    """
+
+    def size(messages: Sequence[Message]) -> int:
+        return sum(count_message_tokens(m, counter) for m in messages)
+
+    total = size(history)
+    view = truncate_tool_outputs(history, max_tool_chars, marker)
+    truncated = view is not history
+    current = size(view) if truncated else total
+    if total - current < excess:
+        split = split_rounds(view)
+        first = 0
+        for messages in split.rounds[:-1]:
+            if total - current >= excess:
+                break
+            # Dropping a round keeps its system messages (moved after the head).
+            current -= size([m for m in messages if m.role != "system"])
+            first += 1
+        if first:
+            view = split.keep_from(first)
+    if total - current < excess:
+        view, current = _drop_cycles(view, total - excess, size)
+    return Relief(view, total - current, truncated, len(history) - len(view))
+
+
+def _drop_cycles(
+    messages: list[Message], goal: int, size: Callable[[Sequence[Message]], int]
+) -> tuple[list[Message], int]:
+    """Drop the oldest tool cycles of the latest round until ``size`` is at most ``goal``."""
+    split = split_rounds(messages)
+    if not len(split):
+        return messages, size(messages)
+    start = split.starts[-1]
+    # A cycle opens at an assistant message whose previous non-system message is a tool
+    # result: dropping cycles from the first such one keeps the alternation and pairs.
+    cycles: list[int] = []
+    previous: Message | None = None
+    for index in range(start, len(messages)):
+        message = messages[index]
+        if message.role == "system":
+            continue
+        if message.role == "assistant" and previous and is_tool_result_message(previous):
+            cycles.append(index)
+        previous = message
+    current = size(messages)
+    drop_until = cycles[0] if cycles else 0
+    for end in cycles[1:]:
+        if current <= goal:
+            break
+        current -= size([m for m in messages[drop_until:end] if m.role != "system"])
+        drop_until = end
+    if not cycles or drop_until == cycles[0]:
+        return messages, current
+    systems = [m for m in messages[cycles[0] : drop_until] if m.role == "system"]
+    return [*messages[: cycles[0]], *systems, *messages[drop_until:]], current

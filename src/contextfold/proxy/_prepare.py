@@ -1,0 +1,195 @@
+"""Background preparation in the proxy: a summary made before the limit, spliced at it.
+
+With ``prepare_threshold`` (a share of the model's window below the compaction limit),
+a request whose estimated size is past it but under the limit is forwarded unchanged
+at once, and a summary of its history is made in the background with the caller's
+credentials, single-flight with the limit's own compactions (the same in-flight map).
+The summary is kept here, not in the :class:`~contextfold.proxy._cache.SummaryCache`:
+a summary in the cache is spliced into every request that extends its prefix, and a
+prepared one must wait for the limit. The first request over the limit whose history
+extends a prepared prefix moves it into the cache and gets it spliced without a model
+call (``x-contextfold-summary: cached``).
+
+While a preparation is in flight, a request over the limit that still fits halfway
+from the limit to the window's input budget is forwarded without waiting for it; past
+that point it waits, as for any compaction in flight. A failed preparation is logged
+and not retried for that history: the limit's compaction runs as without preparation.
+Prepared summaries live in this process (at most :data:`MAX_READY`, oldest dropped):
+replicas sharing a cache each prepare their own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Callable, Container, Sequence
+from typing import TYPE_CHECKING
+
+from contextfold._secrets import Secrets
+from contextfold.errors import ContextfoldError
+from contextfold.messages import Message
+from contextfold.proxy._cache import CachedSummary
+from contextfold.proxy._dialects import Conversation
+from contextfold.transports.base import CompletionTransport
+
+if TYPE_CHECKING:
+    from contextfold.proxy._compact import Planner
+
+__all__ = ["MAX_READY", "Preparer"]
+
+logger = logging.getLogger("contextfold.proxy")
+
+MAX_READY = 1024
+"""Prepared summaries kept waiting for their limit; the oldest is dropped past this."""
+
+
+class Preparer:
+    """The preparations of one :class:`~contextfold.proxy._compact.Planner`."""
+
+    def __init__(self, planner: Planner, share: float | None) -> None:
+        self.planner = planner
+        self.share = share
+        self.prepared = 0  # summaries made ahead of the limit
+        self.used = 0  # ... and spliced at it
+        self._ready: OrderedDict[str, tuple[str, CachedSummary]] = OrderedDict()
+        self._running: dict[str, asyncio.Task[None]] = {}  # by the hash of what it compacts
+        self._failed: OrderedDict[str, None] = OrderedDict()
+
+    def limit(self, model: str) -> int | None:
+        """The estimated size past which a summary is prepared, or ``None`` (off)."""
+        if self.share is None:
+            return None
+        value = int(self.share * self.planner.models.resolve(model).info.context_window)
+        return value if value < self.planner.limit(model) else None
+
+    def first_limit(self, model: str) -> int:
+        """The lowest size at which a request of ``model`` needs a look: the prepare
+        limit when preparing, else the compaction limit (for the byte-size fast path)."""
+        limit = self.planner.limit(model)
+        prepare_at = self.limit(model)
+        return limit if prepare_at is None else min(limit, prepare_at)
+
+    def consider(
+        self,
+        conv: Conversation,
+        chain: list[str],
+        root: str,
+        effective: list[Message],
+        eff_chain: list[str],
+        tokens: int,
+        make_transport: Callable[[], CompletionTransport | None],
+        secrets: Secrets,
+    ) -> None:
+        """Start preparing a summary of ``effective`` if ``tokens`` is past the prepare
+        limit and nothing covers it yet; returns at once."""
+        prepare_at = self.limit(conv.model)
+        if prepare_at is None or tokens <= prepare_at:
+            return
+        if _any(self.planner._inflight, eff_chain) or _any(self._failed, eff_chain):
+            return
+        if _any(self._ready, chain[:-1]):
+            return  # prepared already: it waits for the limit
+        try:
+            transport = make_transport()
+        except (ContextfoldError, ValueError):
+            return  # the limit's compaction will report it
+        if transport is None:
+            return
+        key = eff_chain[-1]
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.planner._inflight[key] = future
+        limit = self.planner.limit(conv.model)
+        target = int(limit * self.planner.target_ratio)
+        # Aim lower by the growth still to come before the limit, so the splice there
+        # lands near the target.
+        target = max(target - max(limit - tokens, 0), target // 2)
+        work = self._prepare(
+            key, future, conv, chain, root, effective, tokens, limit, target, transport, secrets
+        )
+        self._running[key] = asyncio.ensure_future(work)
+        logger.debug("preparing a summary of a %s conversation at ~%d tokens", conv.model, tokens)
+
+    async def _prepare(
+        self,
+        key: str,
+        future: asyncio.Future[None],
+        conv: Conversation,
+        chain: list[str],
+        root: str,
+        effective: list[Message],
+        tokens: int,
+        limit: int,
+        target: int,
+        transport: CompletionTransport,
+        secrets: Secrets,
+    ) -> None:
+        async def keep(root: str, summary: CachedSummary) -> None:
+            self._ready[summary.prefix_hash] = (root, summary)
+            while len(self._ready) > MAX_READY:
+                self._ready.popitem(last=False)
+
+        error: str | None = None
+        try:
+            plan = await self.planner._summarize(
+                conv,
+                chain,
+                root,
+                effective,
+                tokens,
+                tokens,
+                limit,
+                transport,
+                secrets,
+                target=target,
+                keep=keep,
+            )
+            error = plan.error
+        except Exception as exc:  # a defect must not escape a background task
+            error = secrets.text(f"{type(exc).__name__}: {exc}")
+        finally:
+            if self.planner._inflight.get(key) is future:
+                del self.planner._inflight[key]
+            future.set_result(None)
+            self._running.pop(key, None)
+        if error is not None:
+            logger.warning("preparing a summary failed (%s); it is made at the limit", error)
+            self._failed[key] = None
+            while len(self._failed) > MAX_READY:
+                self._failed.popitem(last=False)
+        else:
+            self.prepared += 1
+
+    async def commit(self, chain: Sequence[str], hit: CachedSummary | None) -> bool:
+        """Move the summary prepared for the longest prefix of ``chain`` (longer than
+        ``hit``'s) into the cache; whether there was one."""
+        floor = hit.message_count if hit is not None else 0
+        for count in range(len(chain) - 2, floor, -1):
+            entry = self._ready.pop(chain[count], None)
+            if entry is not None and entry[1].message_count == count:
+                await self.planner.cache.store(*entry)
+                self.used += 1
+                return True
+        return False
+
+    def defer(self, key: str, tokens: int, model: str) -> bool:
+        """Whether a request over the limit forwards without waiting for the job ``key``:
+        it is a preparation, and ``tokens`` fits halfway to the window's input budget."""
+        if key not in self._running:
+            return False
+        limit = self.planner.limit(model)
+        budget = self.planner.models.resolve(model).info.input_budget
+        return tokens <= limit + max(budget - limit, 0) // 2
+
+    async def close(self) -> None:
+        """Cancel the preparations in flight (the app is stopping)."""
+        tasks = list(self._running.values())
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks)
+
+
+def _any(table: Container[str], chain: Sequence[str]) -> bool:
+    """Whether ``table`` holds any hash of ``chain``."""
+    return any(key in table for key in chain)
