@@ -166,6 +166,7 @@ async def compact_history(
     fixed_tokens: int = 0,
     summarizer: Summarizer | None = None,
     system_budget: int | None = None,
+    words_fixed: int = 0,
 ) -> CompactionResult | None:
     """Summarize the old part of ``history``; ``None`` when there is nothing to fold.
 
@@ -177,6 +178,8 @@ async def compact_history(
     ``keep_recent`` is still cut when it is over the target. ``summarizer`` lets the
     caller read the usage of a run that failed part-way. With ``system_budget`` the
     old part's system messages are bounded (:func:`kept_systems`); without it all stay.
+    The user's verbatim words fill only the room left under ``target_tokens``, counted
+    with ``words_fixed`` (the real prompt's cost beyond its messages) as well.
     A result whose estimate is not below the estimate of ``history`` raises
     :class:`~contextfold.errors.SummaryRejectedError` (``reason="not_smaller"``).
     """
@@ -241,7 +244,10 @@ async def compact_history(
         # The recent messages come first: the user's words fill the room left under the
         # target, at most a quarter of it.
         bare = [*systems, render_summary_message(summary), acknowledgement(), *recent]
-        room = int((target_tokens - estimate(bare)) / max(scale, 1.0))
+        # The larger of the scaled estimate and the prompt's fixed part (system prompt,
+        # tools) plus the messages: the words never push a conservative estimate up.
+        taken = max(estimate(bare), words_fixed + count_tokens(bare, opts.counter))
+        room = int((target_tokens - taken) / max(scale, 1.0))
         words_budget = max(min(words_budget, room, target_tokens // 4), 0)
     while True:
         # The user's words are kept on top of a summary that covers them; when they

@@ -89,6 +89,7 @@ async def plan_compaction(
                 scale=estimate.scale,
                 summarizer=summarizer,
                 system_budget=min(opts.max_summary_tokens // 2, target // 8),
+                words_fixed=estimate.fixed,
             )
     except TimeoutError:
         raise CompactionError(
