@@ -27,7 +27,13 @@ from contextfold.compaction._summarizer import (
 from contextfold.compaction._userwords import standing_instructions
 from contextfold.prompts import builtin_prompt
 from contextfold.sqlite import SQLiteContextStore, connect
-from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
+from contextfold.testing import (
+    FunctionTransport,
+    StubRequest,
+    StubResponse,
+    StubTransport,
+    make_text_response,
+)
 
 SUMMARY = "## User requests and intent\nThe user asked things.\n## Current state\nGoing."
 
@@ -284,3 +290,23 @@ async def test_a_store_without_an_archive_is_not_said_to_keep_one() -> None:
     history = await store.get_history()
     assert ARCHIVE_NOTE.strip() not in history[0].text
     assert parse_summary_message(history[0]) is not None
+
+
+@pytest.mark.parametrize(("reported", "quoted"), [(1_100, True), (3_300, False)])
+async def test_the_words_take_only_room_the_prompts_fixed_part_leaves(
+    reported: int, quoted: bool
+) -> None:
+    # ~1,050 tokens of messages; a report of 3,300 means ~2,250 of system prompt and
+    # tools, more than the target (500): no room is left for the user's words.
+    store = AutoCompactStore(
+        MemoryContextStore(session(12)),
+        StubTransport(model=ModelInfo("small", 16_000, 500)),
+        summary_transport=summarizer(),
+        keep_recent=2,
+        max_tokens=1_000,
+        prepare_threshold=None,
+    )
+    await store.add_context_tokens(reported, 1)
+    assert store.compactions == 1
+    history = await store.get_history()
+    assert ("<user-messages>" in history[0].text) is quoted
