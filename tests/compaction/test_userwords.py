@@ -292,18 +292,21 @@ async def test_a_store_without_an_archive_is_not_said_to_keep_one() -> None:
     assert parse_summary_message(history[0]) is not None
 
 
-@pytest.mark.parametrize(("reported", "quoted"), [(1_100, True), (3_300, False)])
+@pytest.mark.parametrize(
+    ("limit", "reported", "quoted"), [(1_000, 1_100, True), (3_000, 5_000, False)]
+)
 async def test_the_words_take_only_room_the_prompts_fixed_part_leaves(
-    reported: int, quoted: bool
+    limit: int, reported: int, quoted: bool
 ) -> None:
-    # ~1,050 tokens of messages; a report of 3,300 means ~2,250 of system prompt and
-    # tools, more than the target (500): no room is left for the user's words.
+    # ~1,050 tokens of messages. Reported 5,000 scales them by at most 4 and leaves
+    # ~3,950 to the system prompt and tools, more than the target (1,500): the scaled
+    # estimate alone would see room, the prompt's fixed part leaves none.
     store = AutoCompactStore(
         MemoryContextStore(session(12)),
         StubTransport(model=ModelInfo("small", 16_000, 500)),
         summary_transport=summarizer(),
         keep_recent=2,
-        max_tokens=1_000,
+        max_tokens=limit,
         prepare_threshold=None,
     )
     await store.add_context_tokens(reported, 1)
