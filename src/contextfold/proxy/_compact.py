@@ -13,6 +13,11 @@ request whose history extends that one waits for it (and then splices its summar
 instead of summarizing again. Conversations that share an opening but diverge
 compact independently. After a failed compaction of a history, the next 1, 2, 4 ...
 32 over-limit requests extending it are forwarded unchanged without retrying.
+
+A request the upstream rejected as longer than the model's window is planned again
+with ``overflowed``: the rejected history's anchor becomes (at least) the model's
+window, so later requests extending it are estimated over the limit too, and it is
+compacted whatever the estimate (no back-off), to at most half its estimated size.
 """
 
 from __future__ import annotations
@@ -66,6 +71,8 @@ class Plan:
         """Forward the original bytes, unestimated, and say why in ``error``."""
         return cls(None, "", None, None, error=reason)
 
+    learn: bool = True  # False: the upstream's usage report says nothing of these bytes
+
     @property
     def compacted(self) -> bool:
         return self.body is not None
@@ -115,9 +122,15 @@ class Planner:
         conv: Conversation,
         make_transport: Callable[[], CompletionTransport | None],
         secrets: Secrets | None = None,
+        *,
+        overflowed: str | None = None,
     ) -> Plan:
         """The plan for ``conv``; ``secrets`` are scrubbed from any error text it reports
         and from a summary before it is stored or sent.
+
+        ``overflowed``: the upstream rejected this request as too long; the value is
+        the usage key of the history that was forwarded (``""``: ``conv`` itself,
+        forwarded unestimated). See the module doc.
 
         ``make_transport`` builds the summarizing transport (only when a summary must
         be made); ``None`` from it means the caller has no credentials to pay for one,
@@ -126,6 +139,10 @@ class Planner:
         secrets = Secrets() if secrets is None else secrets
         history = conv.messages
         chain = conv.chain if conv.chain is not None else chain_hashes(conv.model, history)
+        forced = overflowed is not None
+        if overflowed is not None:
+            window = lookup_model(conv.model, context_window=self.context_window).context_window
+            self.anchors.record(overflowed or chain[-1], window)
         extra = _extra_tokens(conv, self.opts.counter)
         if len(history) <= conv.lead + 1:
             tokens = self.estimate(history, chain, extra)
@@ -138,7 +155,7 @@ class Planner:
             effective, eff_chain = self._splice(conv, chain, hit)
             tokens = self.estimate(effective, eff_chain, extra)
             before = tokens if hit is None else self.estimate(history, chain, extra)
-            if tokens <= limit:
+            if tokens <= limit and not forced:
                 if hit is None:
                     return Plan(None, chain[-1], before, tokens)
                 return self._spliced(conv, chain, hit, effective, eff_chain, before, tokens)
@@ -153,7 +170,7 @@ class Planner:
         key = eff_chain[-1]  # the exact history this job compacts
         failed = _latest(self._backoff, eff_chain)
         failures, skip = (0, 0) if failed is None else failed[1]
-        if failed is not None and skip:
+        if failed is not None and skip and not forced:
             self._backoff[failed[0]] = (failures, skip - 1)
             error = f"summarization skipped after {failures} failed attempt(s); retried later"
             return Plan(None, chain[-1], before, before, error=error)
@@ -167,8 +184,18 @@ class Planner:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         registered = self._inflight.setdefault(key, future) is future
         try:
+            target = int(limit * self.target_ratio)
             plan = await self._summarize(
-                conv, chain, root, effective, before, tokens, limit, transport, secrets
+                conv,
+                chain,
+                root,
+                effective,
+                before,
+                tokens,
+                limit,
+                transport,
+                secrets,
+                min(target, tokens // 2) if forced else target,
             )
         finally:
             if registered and self._inflight.get(key) is future:
@@ -219,6 +246,7 @@ class Planner:
         limit: int,
         transport: CompletionTransport,
         secrets: Secrets,
+        target: int,
     ) -> Plan:
         history = conv.messages
         counted = count_tokens(effective, self.opts.counter)
@@ -229,7 +257,7 @@ class Planner:
                 effective,
                 transport,
                 self.opts,
-                target_tokens=int(limit * self.target_ratio),
+                target_tokens=target,
                 scale=scale,
             )
         except (ContextfoldError, ValueError) as exc:
