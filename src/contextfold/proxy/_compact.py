@@ -331,8 +331,10 @@ def _summary_head(history: Sequence[Message], hit: CachedSummary) -> list[Messag
 
 def _check(conv: Conversation, body: dict[str, Any]) -> str | None:
     """A description of why ``body`` must not be sent, or ``None`` when it is valid."""
+    # Responses go to OpenAI only: Anthropic's rules (its thinking rule) do not apply.
+    rules: Literal["openai", "any"] = "openai" if conv.dialect == "responses" else "any"
     try:
-        problems = history_problems(reparse(conv.dialect, body), allow_pending=True)
+        problems = history_problems(reparse(conv.dialect, body), rules, allow_pending=True)
     except ValueError as exc:
         problems = [str(exc)]
     if not problems:
