@@ -1,0 +1,103 @@
+"""The OpenAI Agents SDK's default model (the Responses API) through the proxy: a
+multi-turn, tool-using agent whose history the proxy compacts on the way upstream."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import openai
+import pytest
+from agents import Agent, RunConfig, Runner, function_tool
+from agents.models.openai_provider import OpenAIProvider
+from starlette.applications import Starlette
+
+from contextfold.formats import from_responses
+from contextfold.proxy import create_app
+from contextfold.validation import validate_history
+from tests._proxy_upstream import Upstream
+
+KEY = "sk-test-DISTINCTIVE-agents-7c6b5a4f3e2d"
+MODEL = "test-model"
+
+
+@function_tool
+def read_file(n: int) -> str:
+    """Read file number ``n``."""
+    return f"file {n}: " + "x" * 3000
+
+
+@pytest.fixture
+def upstream() -> Upstream:
+    return Upstream(tool_call="read_file", tool_arguments={"n": 1}, reasoning=True)
+
+
+@pytest.fixture
+async def app(upstream: Upstream, tmp_path: Path) -> AsyncIterator[Starlette]:
+    client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=upstream.app()))
+    app = create_app(
+        upstream_openai="http://upstream.test/v1",
+        db_path=tmp_path / "proxy.db",
+        http_client=client,
+        context_window=32_768,
+        threshold=0.25,
+        summary_max_retries=0,
+    )
+    lifespan = app.router.lifespan_context(app)
+    await lifespan.__aenter__()
+    yield app
+    await lifespan.__aexit__(None, None, None)
+    await client.aclose()
+
+
+def check_request(body: dict[str, Any]) -> None:
+    """A valid Responses request: calls and outputs paired, each reasoning item right
+    before the call or message it led to."""
+    items = body["input"]
+    calls = [i["call_id"] for i in items if i.get("type") == "function_call"]
+    outputs = [i["call_id"] for i in items if i.get("type") == "function_call_output"]
+    assert calls == outputs
+    for i, item in enumerate(items):
+        if item.get("type") == "reasoning":
+            assert items[i + 1].get("type") in ("function_call", "message")
+            assert items[i + 1].get("role", "assistant") == "assistant"
+    messages = from_responses(items, body.get("instructions"))
+    validate_history(messages, "openai", allow_pending=True)
+
+
+async def test_multi_turn_tool_agent_is_compacted(app: Starlette, upstream: Upstream) -> None:
+    local = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app))
+    client = openai.AsyncOpenAI(
+        api_key=KEY, base_url="http://proxy.test/v1", http_client=local, max_retries=0
+    )
+    agent = Agent(
+        name="coder", instructions="You are a careful coding agent.", model=MODEL, tools=[read_file]
+    )
+    config = RunConfig(model_provider=OpenAIProvider(openai_client=client), tracing_disabled=True)
+    history: list[Any] = []
+    for turn in range(12):
+        task = {"role": "user", "content": f"task {turn}: " + "q" * 500}
+        result = await Runner.run(agent, [*history, task], run_config=config)
+        assert result.final_output == "Hello from upstream"
+        history = result.to_input_list()
+    # the client keeps its whole history; the upstream saw it compacted
+    assert sum(1 for item in history if item.get("type") == "function_call") == 12
+    assert len(upstream.summaries) >= 1
+    requests = [s.json for s in upstream.chats]
+    assert all(s.path == "/v1/responses" for s in upstream.chats)
+    compacted = [r for r in requests if "SUMMARY-" in json.dumps(r["input"])]
+    assert compacted
+    last = requests[-1]
+    assert last["instructions"] == "You are a careful coding agent."
+    assert len(last["input"]) < len(history)
+    for body in requests:
+        check_request(body)
+    # the kept part of the last request: the client's own items (reasoning included)
+    *_, reasoning, call, output = last["input"]
+    assert reasoning["encrypted_content"] == history[-5]["encrypted_content"]
+    assert call["call_id"] == output["call_id"] == history[-4]["call_id"]
+    assert last["input"][0]["role"] == "user"
+    assert "SUMMARY-" in json.dumps(last["input"][0])
