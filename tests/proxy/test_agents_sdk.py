@@ -4,6 +4,7 @@ multi-turn, tool-using agent whose history the proxy compacts on the way upstrea
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -11,14 +12,15 @@ from typing import Any
 import httpx2
 import openai
 import pytest
-from agents import Agent, RunConfig, Runner, function_tool
+from agents import Agent, RunConfig, Runner, function_tool, set_tracing_disabled
 from agents.models.openai_provider import OpenAIProvider
 from starlette.applications import Starlette
 
 from contextfold.formats import from_responses
 from contextfold.proxy import create_app
 from contextfold.validation import validate_history
-from tests._proxy_upstream import Upstream
+from tests._proxy_upstream import Upstream, responses_history
+from tests._raw_http import Served
 
 KEY = "sk-test-DISTINCTIVE-agents-7c6b5a4f3e2d"
 MODEL = "test-model"
@@ -101,3 +103,49 @@ async def test_multi_turn_tool_agent_is_compacted(app: Starlette, upstream: Upst
     assert call["call_id"] == output["call_id"] == history[-4]["call_id"]
     assert last["input"][0]["role"] == "user"
     assert "SUMMARY-" in json.dumps(last["input"][0])
+
+
+QUICKSTART = Path(__file__).resolve().parents[2] / "examples" / "proxy_quickstart.md"
+
+
+def quickstart_snippets(number: int) -> list[str]:
+    """The Python blocks of the quickstart's section ``## N. ...``."""
+    [section] = [
+        part for part in QUICKSTART.read_text().split("\n## ") if part.startswith(f"{number}. ")
+    ]
+    return re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+
+
+async def test_the_quickstart_responses_snippets_run_against_the_proxy(
+    upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    upstream.tool_call = None
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    set_tracing_disabled(True)  # the snippet keeps the SDK's default: tracing to OpenAI
+    try:
+        async with Served(upstream.app()) as up:
+            app = create_app(
+                upstream_openai=f"{up.url}/v1",
+                db_path=tmp_path / "proxy.db",
+                context_window=32_768,
+                threshold=0.25,
+            )
+            async with Served(app) as proxy:
+                ask, turn = [
+                    snippet.replace("http://127.0.0.1:8787", proxy.url)
+                    for snippet in quickstart_snippets(4)
+                ]
+                namespace: dict[str, Any] = {}
+                exec(compile(ask, "quickstart-4", "exec", dont_inherit=True), namespace)
+                assert await namespace["ask"](responses_history(24)) == "Hello from upstream"
+                await namespace["client"].close()
+                exec(compile(turn, "quickstart-4", "exec", dont_inherit=True), namespace)
+                history = await namespace["turn"]([], "hello")
+                history = await namespace["turn"](history, "and again")
+                assert len(history) == 6  # user, reasoning, answer; twice
+                await namespace["client"].close()
+    finally:
+        set_tracing_disabled(False)
+    first = upstream.chats[0].json
+    assert "SUMMARY-1" in json.dumps(first["input"])
+    assert upstream.chats[-1].json["input"][-1]["content"] == "and again"
