@@ -3,7 +3,9 @@ proxy -> fake upstream (ASGI both hops)."""
 
 from __future__ import annotations
 
+import copy
 import json
+import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -338,3 +340,71 @@ async def test_malformed_items_are_left_to_the_upstream(app: Starlette, upstream
     reply = await post(app, {"model": MODEL, "input": history, "instructions": ["x"]})
     assert reply.headers["x-contextfold-compacted"] == "false"
     assert not upstream.summaries
+
+
+# -- hostile input ----------------------------------------------------------------------
+
+HOSTILE: list[Any] = [
+    None,
+    True,
+    -1,
+    1e308,
+    "",
+    "x" * 50,
+    [],
+    [None],
+    {},
+    {"type": ["message"]},
+    [[[[[[]]]]]],
+]
+
+
+def hostile_body(rng: random.Random) -> bytes:
+    """A Responses request with one to four fields, anywhere, replaced by hostile values."""
+    body: dict[str, Any] = {
+        "model": MODEL,
+        "instructions": "Be careful.",
+        "input": responses_history(rng.choice([1, 24])),
+        "tools": TOOLS,
+    }
+    if rng.random() < 0.3:
+        body["stream"] = True
+    for _ in range(rng.randint(1, 4)):
+        items = body["input"] if isinstance(body["input"], list) else []
+        where = rng.random()
+        if where < 0.15 or not items:
+            body[
+                rng.choice(["model", "instructions", "input", "tools", "stream", "conversation"])
+            ] = copy.deepcopy(rng.choice(HOSTILE))
+        elif where < 0.35:
+            items.insert(rng.randrange(len(items) + 1), copy.deepcopy(rng.choice(HOSTILE)))
+        else:
+            item = rng.choice(items)
+            if isinstance(item, dict):
+                field = rng.choice([*item, "type", "role", "content", "call_id", "summary"])
+                item[field] = copy.deepcopy(rng.choice(HOSTILE))
+    return json.dumps(body).encode()
+
+
+async def test_hostile_requests_get_no_500(
+    app: Starlette, upstream: Upstream, caplog: pytest.LogCaptureFixture
+) -> None:
+    rng = random.Random(15)
+    statuses: dict[int, int] = {}
+    async with local(app) as client:
+        for _ in range(300):
+            reply = await client.post(
+                "/v1/responses",
+                content=hostile_body(rng),
+                headers={"authorization": f"Bearer {KEY}", "content-type": "application/json"},
+            )
+            statuses[reply.status_code] = statuses.get(reply.status_code, 0) + 1
+            assert reply.status_code < 500, reply.text
+            if reply.status_code >= 400 and "x-contextfold-compacted" not in reply.headers:
+                assert set(reply.json()["error"]) == {"message", "type", "param", "code"}
+            compacted = reply.headers.get("x-contextfold-compacted") == "true"
+            if compacted:
+                assert_valid_input(upstream.seen[-1].json)
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    assert statuses.get(200, 0) > 100
+    assert upstream.summaries  # compaction was reached, not only refusals
