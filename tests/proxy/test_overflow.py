@@ -5,6 +5,7 @@ prompts over ``max_prompt_tokens``."""
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -13,8 +14,9 @@ import httpx2
 import pytest
 from starlette.applications import Starlette
 
+from contextfold.cli import main
 from contextfold.formats import from_anthropic, from_openai, from_responses
-from contextfold.proxy import create_app
+from contextfold.proxy import create_app, fake_upstream
 from contextfold.proxy._overflow import overflowed
 from contextfold.proxy.fake_upstream import _too_long
 from contextfold.validation import validate_history
@@ -237,3 +239,42 @@ async def test_server_held_state_is_not_retried(app: Starlette, upstream: Upstre
 def test_overflow_recognition(dialect: Any, status: int, payload: Any, expected: bool) -> None:
     assert overflowed(dialect, status, json.dumps(payload).encode()) is expected
     assert overflowed(dialect, status, b"maximum context length, not JSON") is False
+
+
+def test_the_fake_upstream_command_refuses_large_prompts_when_told(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    served: dict[str, Any] = {}
+    monkeypatch.setattr(fake_upstream, "serve", lambda **fields: served.update(fields))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert main(["fake-upstream", "--port", str(port), "--max-prompt-tokens", "500"]) == 0
+    assert served["max_prompt_tokens"] == 500
+    assert "fake upstream on" in capsys.readouterr().out
+
+
+async def test_the_limit_learnt_from_an_overflow_compacts_later_turns_before_sending(
+    app: Starlette, upstream: Upstream
+) -> None:
+    upstream.max_prompt_tokens = limit = int(history_size("openai") * 0.6)
+    history = openai_history(TURNS)
+    refused: list[int] = []
+    for turn in range(12):
+        before = len(upstream.chats)
+        reply = await send(app, "openai", {"model": MODEL, "messages": history})
+        assert reply.status_code == 200, reply.text
+        sent = upstream.chats[before:]
+        refused += [turn for s in sent if upstream._prompt_tokens(s.json) > limit]
+        history += [
+            {"role": "assistant", "content": f"done {turn}: " + "a" * 800},
+            {"role": "user", "content": f"next {turn}: " + "u" * 800},
+        ]
+    # each refusal lowers the model's limit to 90 % of the refused prompt's estimate
+    # (which undercounts what the upstream counts at first): it converges, and then
+    # every turn is compacted before it is sent
+    assert refused[0] == 0
+    assert len(refused) <= 2
+    assert refused[-1] < 6
+    assert app.state.forwarder.planner.limit(MODEL) < limit
+    assert len(upstream.summaries) >= 3

@@ -64,9 +64,9 @@ Guarantees:
   than the model's context window (OpenAI's ``context_length_exceeded`` or
   "maximum context length", Anthropic's "prompt is too long"), in an error answer
   the client has not seen a byte of (for a stream: an error status before any
-  event), is compacted by force, whatever its estimate, and sent once more; that
-  history's anchor becomes at least the model's window, so the next requests of the
-  conversation are compacted before they are sent. The retry's answer is relayed
+  event), is compacted by force, whatever its estimate, and sent once more. The
+  model's limit is lowered to 90 % of the rejected prompt's estimate (never below
+  1,024), so the next requests are compacted before they are sent. The retry's answer is relayed
   with ``x-contextfold-retried: context-overflow``. If the forced compaction or the
   retry fails, the client gets the upstream's original error (status and body) with
   an ``x-contextfold-error`` saying why.

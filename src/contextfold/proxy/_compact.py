@@ -14,10 +14,12 @@ instead of summarizing again. Conversations that share an opening but diverge
 compact independently. After a failed compaction of a history, the next 1, 2, 4 ...
 32 over-limit requests extending it are forwarded unchanged without retrying.
 
-A request the upstream rejected as longer than the model's window is planned again
-with ``overflowed``: the rejected history's anchor becomes (at least) the model's
-window, so later requests extending it are estimated over the limit too, and it is
-compacted whatever the estimate (no back-off), to at most half its estimated size.
+A request the upstream rejected as longer than the model's window teaches the model's
+limit (:meth:`Planner.learn_overflow`: at most 90 % of the rejected prompt's
+estimate) and is planned again with ``overflowed``: the rejected history's anchor
+becomes just over that limit, so later requests extending it are estimated over it
+too, and it is compacted whatever the estimate (no back-off), to at most half its
+estimated size.
 """
 
 from __future__ import annotations
@@ -47,6 +49,9 @@ logger = logging.getLogger("contextfold.proxy")
 _V = TypeVar("_V")
 _MAX_WAITS = 3  # for jobs compacting a prefix of the history, before compacting it anyway
 _MAX_BACKOFF_ENTRIES = 4096
+_MAX_LEARNED_LIMITS = 1024
+_MIN_LEARNED_LIMIT = 1024
+_OVERFLOW_MARGIN = 0.9  # a learned limit: this share of a prompt the upstream rejected
 
 SummaryState = Literal["none", "cached", "created"]
 NO_CREDENTIALS = (
@@ -103,11 +108,28 @@ class Planner:
         self._inflight: dict[str, asyncio.Future[None]] = {}
         # hash of a history whose compaction failed -> (consecutive failures, skips left)
         self._backoff: OrderedDict[str, tuple[int, int]] = OrderedDict()
+        # model -> limit learnt from the upstream's context-overflow errors
+        self._learned: OrderedDict[str, int] = OrderedDict()
 
     def limit(self, model: str) -> int:
-        """``threshold × window``, never above ``window − max output`` (model registry)."""
+        """``threshold × window``, never above ``window − max output`` (model registry),
+        nor above what the upstream's overflow errors taught (:meth:`learn_overflow`)."""
         info = lookup_model(model, context_window=self.context_window)
-        return min(int(self.threshold * info.context_window), info.input_budget)
+        limit = min(int(self.threshold * info.context_window), info.input_budget)
+        learned = self._learned.get(model)
+        return limit if learned is None else min(limit, learned)
+
+    def learn_overflow(self, model: str, tokens: int | None) -> None:
+        """The upstream rejected a prompt of ``model`` estimated at ``tokens`` as longer
+        than its window: ``model``'s limit becomes at most 90 % of that (never below
+        1,024; an unestimated prompt teaches nothing)."""
+        if tokens is None:
+            return
+        cap = max(_MIN_LEARNED_LIMIT, int(tokens * _OVERFLOW_MARGIN))
+        self._learned[model] = min(cap, self._learned.get(model, cap))
+        self._learned.move_to_end(model)
+        while len(self._learned) > _MAX_LEARNED_LIMITS:
+            self._learned.popitem(last=False)
 
     def estimate(self, messages: Sequence[Message], chain: Sequence[str], extra: int) -> int:
         """Recorded upstream usage of the longest known prefix plus a count of the rest."""
@@ -141,8 +163,7 @@ class Planner:
         chain = conv.chain if conv.chain is not None else chain_hashes(conv.model, history)
         forced = overflowed is not None
         if overflowed is not None:
-            window = lookup_model(conv.model, context_window=self.context_window).context_window
-            self.anchors.record(overflowed or chain[-1], window)
+            self.anchors.record(overflowed or chain[-1], self.limit(conv.model) + 1)
         extra = _extra_tokens(conv, self.opts.counter)
         if len(history) <= conv.lead + 1:
             tokens = self.estimate(history, chain, extra)

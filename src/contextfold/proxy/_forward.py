@@ -385,6 +385,7 @@ class Forwarder:
             conv = conversation(dialect, body, model, self.planner.memo)
         except ValueError as exc:
             return f"the proxy does not model this request's content ({exc})"
+        self.planner.learn_overflow(model, plan.tokens_after)
         try:
             forced = await self.planner.plan(
                 conv,
