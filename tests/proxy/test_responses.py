@@ -18,6 +18,8 @@ from starlette.applications import Starlette
 from contextfold.blocks import ThinkingBlock
 from contextfold.formats import from_responses
 from contextfold.proxy import create_app
+from contextfold.proxy._cache import chain_hashes
+from contextfold.proxy._memo import HistoryMemo
 from contextfold.validation import validate_history
 from tests._proxy_upstream import Upstream, responses_history
 
@@ -408,3 +410,19 @@ async def test_hostile_requests_get_no_500(
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
     assert statuses.get(200, 0) > 100
     assert upstream.summaries  # compaction was reached, not only refusals
+
+
+def test_history_memo_matches_formats_for_responses_histories() -> None:
+    memo = HistoryMemo()
+    items: list[Any] = []
+    for turn, extra in enumerate(responses_history(6)):
+        items = [*items, extra]
+        got = memo.parse("responses", "m", items, "sys")
+        assert got.messages == from_responses(items, "sys"), turn
+        assert got.chain == chain_hashes("m", from_responses(items, "sys"))
+    # parsing resumes only before user, system and developer messages
+    assert memo.parses < len(items) * 3
+    other = memo.parse("responses", "m", items, "another system")
+    assert other.messages[0].text == "another system"
+    with pytest.raises(ValueError, match="unsupported type"):
+        memo.parse("responses", "m", [*items, {"type": "web_search_call"}], "sys")

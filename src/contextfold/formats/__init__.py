@@ -46,7 +46,9 @@ OpenAI Responses (``input`` item lists)
       system message.
     * Reasoning items are read as :class:`~contextfold.blocks.ThinkingBlock` s and
       never written: replay them only from the items the client sent.
-    * Tool errors carry :data:`TOOL_ERROR_PREFIX` as in OpenAI chat. Item types
+    * Tool errors carry :data:`TOOL_ERROR_PREFIX` as in OpenAI chat; text or images
+      next to tool results in one user message follow them as a user message of
+      their own. Item types
       beyond messages, function calls and their outputs, and reasoning (hosted tool
       calls, MCP items, custom tool calls, ``item_reference``), files and images by
       URL or file id raise :class:`ValueError`.
