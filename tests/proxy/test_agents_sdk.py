@@ -105,6 +105,26 @@ async def test_multi_turn_tool_agent_is_compacted(app: Starlette, upstream: Upst
     assert "SUMMARY-" in json.dumps(last["input"][0])
 
 
+async def test_streamed_agent_run_is_compacted(app: Starlette, upstream: Upstream) -> None:
+    local = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app))
+    client = openai.AsyncOpenAI(
+        api_key=KEY, base_url="http://proxy.test/v1", http_client=local, max_retries=0
+    )
+    agent = Agent(name="coder", instructions="Be careful.", model=MODEL, tools=[read_file])
+    config = RunConfig(model_provider=OpenAIProvider(openai_client=client), tracing_disabled=True)
+    task = {"role": "user", "content": "go on"}
+    result = Runner.run_streamed(agent, [*responses_history(24), task], run_config=config)
+    kinds = {event.type async for event in result.stream_events()}
+    assert "raw_response_event" in kinds
+    assert result.final_output == "Hello from upstream"
+    call, answer = upstream.chats  # the tool call, then the answer after its output
+    for seen in (call, answer):
+        assert seen.json["stream"] is True
+        assert "SUMMARY-1" in json.dumps(seen.json["input"])
+        check_request(seen.json)
+    assert len(upstream.summaries) == 1
+
+
 QUICKSTART = Path(__file__).resolve().parents[2] / "examples" / "proxy_quickstart.md"
 
 
