@@ -4,6 +4,7 @@ prompts over ``max_prompt_tokens``."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 from collections.abc import AsyncIterator
@@ -278,3 +279,14 @@ async def test_the_limit_learnt_from_an_overflow_compacts_later_turns_before_sen
     assert refused[-1] < 6
     assert app.state.forwarder.planner.limit(MODEL) < limit
     assert len(upstream.summaries) >= 3
+
+
+async def test_concurrent_overflows_of_one_conversation_share_one_summary(
+    app: Starlette, upstream: Upstream
+) -> None:
+    upstream.max_prompt_tokens = int(history_size("openai") * 0.6)
+    upstream.summary_delay = 0.2
+    replies = await asyncio.gather(*[send(app, "openai", request_body("openai")) for _ in range(4)])
+    assert [r.status_code for r in replies] == [200] * 4
+    assert all(r.headers["x-contextfold-retried"] == "context-overflow" for r in replies)
+    assert len(upstream.summaries) == 1

@@ -176,7 +176,8 @@ class Planner:
             effective, eff_chain = self._splice(conv, chain, hit)
             tokens = self.estimate(effective, eff_chain, extra)
             before = tokens if hit is None else self.estimate(history, chain, extra)
-            if tokens <= limit and not forced:
+            # Forced: compact, unless another job just compacted this history.
+            if tokens <= limit and not (forced and not waits):
                 if hit is None:
                     return Plan(None, chain[-1], before, tokens)
                 return self._spliced(conv, chain, hit, effective, eff_chain, before, tokens)
