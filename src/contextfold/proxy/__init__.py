@@ -105,9 +105,10 @@ The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialec
 (a request body as a conversation and back; :mod:`._responses` for Responses),
 :mod:`._overflow` (the overflow retry's recognition), :mod:`._compact` (the per-request plan),
 :mod:`._memo` (incremental parsing of a resent history), :mod:`._cache` (summary cache
-and usage anchors) and :mod:`._bound` (the byte-size fast path). A face: it may import
-everything below it (compaction, transports, formats, stores), never ``cli`` or
-``manager``.
+and usage anchors), :mod:`._bound` (the byte-size fast path) and :mod:`.fake_upstream`
+(a local stand-in for the APIs; its Responses shapes in :mod:`._fake_responses`). A
+face: it may import everything below it (compaction, transports, formats, stores),
+never ``cli`` or ``manager``.
 """
 
 from __future__ import annotations
