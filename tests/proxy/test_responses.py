@@ -426,3 +426,16 @@ def test_history_memo_matches_formats_for_responses_histories() -> None:
     assert other.messages[0].text == "another system"
     with pytest.raises(ValueError, match="unsupported type"):
         memo.parse("responses", "m", [*items, {"type": "web_search_call"}], "sys")
+
+
+async def test_other_responses_routes_pass_through_to_openai(
+    app: Starlette, upstream: Upstream
+) -> None:
+    async with local(app) as client:
+        got = await client.get("/v1/responses/resp_1?include=x")
+        gone = await client.delete("/v1/responses/resp_1")
+        counted = await client.post("/v1/responses/input_tokens", json={"model": MODEL})
+    assert got.json() == {"path": "/v1/responses/resp_1", "query": "include=x", "bytes": 0}
+    assert gone.json()["path"] == "/v1/responses/resp_1"
+    assert counted.json()["path"] == "/v1/responses/input_tokens"
+    assert "x-contextfold-compacted" not in got.headers
