@@ -263,14 +263,26 @@ async def test_sdk_stream_relays_events_and_reads_usage(app: Starlette, upstream
 # -- forwarded unchanged ----------------------------------------------------------------
 
 
+async def test_a_request_far_under_the_limit_is_forwarded_unparsed(
+    app: Starlette, upstream: Upstream
+) -> None:
+    raw = json.dumps({"model": MODEL, "input": responses_history(2)}).encode()
+    reply = await post(app, raw)
+    assert upstream.seen[-1].raw == raw
+    assert reply.headers["x-contextfold-compacted"] == "false"
+    assert app.state.forwarder.planner.memo.parses == 0  # the byte-size bound sufficed
+    assert int(reply.headers["x-contextfold-tokens-before"]) >= len(raw) // 4
+
+
+@pytest.mark.parametrize("turns", [1, 24])
 @pytest.mark.parametrize(
     ("field", "value"),
     [("previous_response_id", "resp_123"), ("conversation", "conv_123")],
 )
 async def test_server_held_state_is_forwarded_unchanged(
-    app: Starlette, upstream: Upstream, field: str, value: str
+    app: Starlette, upstream: Upstream, field: str, value: str, turns: int
 ) -> None:
-    raw = json.dumps({"model": MODEL, "input": responses_history(24), field: value}).encode()
+    raw = json.dumps({"model": MODEL, "input": responses_history(turns), field: value}).encode()
     reply = await post(app, raw)
     assert reply.status_code == 200
     assert upstream.seen[-1].raw == raw

@@ -255,7 +255,7 @@ class Forwarder:
             raw = await self._read(request)
         except (_TooLarge, ClientDisconnect) as exc:
             return self._unread(dialect, exc)
-        bound = self.bound.far_under(raw)
+        bound = self.bound.far_under(raw, dialect == "responses")
         if bound is not None:  # no need to parse: forwarded as it is
             plan = Plan(None, "", bound, bound)
             return await self._forward(request, dialect, raw, plan, original=raw)
