@@ -25,7 +25,8 @@ Routes:
     :mod:`._responses`. Kept items are copied verbatim (reasoning items with their
     ``encrypted_content`` included); reasoning in the summarized part goes with it;
     a call is never split from its output or from the reasoning before it. A
-    string ``input`` or a short history passes through. A request relying on
+    string ``input`` or a short history passes through (far under the limit:
+    unparsed, as above). A request relying on
     server-held state (``previous_response_id``, ``conversation``) or holding items
     the proxy does not model (hosted tool calls, MCP and custom tool items,
     ``item_reference``...) is forwarded unchanged, with an ``x-contextfold-error``
