@@ -151,7 +151,8 @@ class Upstream:
 
     def _reply(self, seen: Seen, body: dict[str, Any], tokens: int) -> str:
         messages = body.get("messages", body.get("input"))
-        count = len(messages) if isinstance(messages, list) else 1
+        # a Responses ``input`` may be a string: one message
+        count = len(messages) if isinstance(messages, list) else int(isinstance(messages, str))
         self._note(seen, f"chat, {count} messages, ~{tokens:,} tokens")
         if self.reply_text is not None:
             return self.reply_text
