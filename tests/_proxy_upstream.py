@@ -20,6 +20,7 @@ __all__ = [
     "anthropic_history",
     "json_reply",
     "openai_history",
+    "responses_history",
 ]
 
 
@@ -57,5 +58,40 @@ def anthropic_history(turns: int, chars: int = 800) -> list[dict[str, Any]]:
         result = {"type": "tool_result", "tool_use_id": f"toolu_{i}", "content": "r" * chars}
         out.append({"role": "user", "content": [result]})
         out.append({"role": "assistant", "content": f"answer {i}: " + "a" * (chars // 4)})
+    out.append({"role": "user", "content": "what next?"})
+    return out
+
+
+def responses_history(turns: int, chars: int = 800) -> list[dict[str, Any]]:
+    """The Responses ``input`` shape of :func:`openai_history` (the system prompt goes in
+    ``instructions``), as a client that replays output items sends it: each call led
+    by a reasoning item with ``encrypted_content``, items with their ids and statuses."""
+    out: list[dict[str, Any]] = []
+    for i in range(turns):
+        out.append({"role": "user", "content": f"request {i}: " + "u" * chars})
+        out.append(
+            {"type": "reasoning", "id": f"rs_{i}", "summary": [], "encrypted_content": f"enc-{i}"}
+        )
+        out.append(
+            {
+                "type": "function_call",
+                "id": f"fc_{i}",
+                "call_id": f"call_{i}",
+                "name": "read_file",
+                "arguments": json.dumps({"n": i}),
+                "status": "completed",
+            }
+        )
+        out.append({"type": "function_call_output", "call_id": f"call_{i}", "output": "r" * chars})
+        text = f"answer {i}: " + "a" * (chars // 4)
+        out.append(
+            {
+                "type": "message",
+                "id": f"msg_{i}",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": text, "annotations": []}],
+            }
+        )
     out.append({"role": "user", "content": "what next?"})
     return out

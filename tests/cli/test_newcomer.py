@@ -227,6 +227,10 @@ def test_demo_refuses_a_database_that_only_looks_half_like_ours(tmp_path: Path) 
     ("args", "expected"),
     [
         (["fake-upstream", "--port", "0"], "--port must be between 1 and 65535, got 0"),
+        (
+            ["fake-upstream", "--max-prompt-tokens", "0"],
+            "--max-prompt-tokens must be positive, got 0",
+        ),
         (["serve", "--context-window", "100"], "--context-window must be at least 1024, got 100"),
     ],
 )

@@ -294,7 +294,7 @@ def test_the_offline_walkthrough_runs_as_written(tmp_path: Path) -> None:
         b'{"messages": []}',
     ],
 )
-@pytest.mark.parametrize("path", ["/v1/chat/completions", "/v1/messages"])
+@pytest.mark.parametrize("path", ["/v1/chat/completions", "/v1/messages", "/v1/responses"])
 async def test_the_fake_upstream_answers_hostile_bodies_without_a_500(
     upstream: Upstream, path: str, body: bytes
 ) -> None:

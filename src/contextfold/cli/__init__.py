@@ -175,6 +175,13 @@ def build_parser() -> argparse.ArgumentParser:
     fake.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
     fake.add_argument("--port", type=int, default=8765, help="port (default 8765)")
     fake.add_argument("--reply", help="a fixed reply text (default: describe the request)")
+    fake.add_argument(
+        "--max-prompt-tokens",
+        type=int,
+        metavar="TOKENS",
+        help="refuse larger chat prompts with each API's context-overflow error "
+        "(to see the proxy compact and retry)",
+    )
     add_fidelity_parser(commands, _provider_args)
     return parser
 
@@ -227,6 +234,8 @@ def _fake_upstream(args: argparse.Namespace) -> object:
     """Serve :class:`contextfold.proxy.fake_upstream.Upstream` until interrupted."""
     if not 0 < args.port < 65_536:
         raise CLIError(f"--port must be between 1 and 65535, got {args.port}")
+    if args.max_prompt_tokens is not None and args.max_prompt_tokens < 1:
+        raise CLIError(f"--max-prompt-tokens must be positive, got {args.max_prompt_tokens}")
     fake = _import_proxy("contextfold.proxy.fake_upstream")
     _check_address(args.host, args.port)
     print(
@@ -236,7 +245,12 @@ def _fake_upstream(args: argparse.Namespace) -> object:
         flush=True,
     )
     serve: Callable[..., object] = fake.serve
-    return serve(host=args.host, port=args.port, reply_text=args.reply)
+    return serve(
+        host=args.host,
+        port=args.port,
+        reply_text=args.reply,
+        max_prompt_tokens=args.max_prompt_tokens,
+    )
 
 
 def _check_address(host: str, port: int) -> None:

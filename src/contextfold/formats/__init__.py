@@ -1,4 +1,4 @@
-"""Whole histories to and from the two wire dialects: OpenAI chat and Anthropic Messages.
+"""Whole histories to and from the wire dialects: OpenAI chat and Responses, Anthropic Messages.
 
 Only this module and the provider transports know a provider's JSON. Every ``from_*``
 function accepts what real clients send (string content or content-part lists,
@@ -38,10 +38,25 @@ Anthropic Messages
       between a tool call and its result, as that text block after the tool results.
       :func:`from_anthropic` turns such blocks back into system messages.
 
-The room: :mod:`._chat` (OpenAI Chat Completions) and :mod:`._messages` (Anthropic
-Messages); this package is the public face and keeps the documented losses. Only
-``formats`` and the provider transports know a provider's JSON. It imports only the
-ground (``blocks``, ``messages``).
+OpenAI Responses (``input`` item lists)
+    * Consecutive assistant-side items (``reasoning``, ``function_call``, assistant
+      ``message``) form one assistant message; consecutive ``function_call_output``
+      items one user message of tool results; ``developer`` messages are system
+      messages. A string ``input`` is one user message; ``instructions`` a leading
+      system message.
+    * Reasoning items are read as :class:`~contextfold.blocks.ThinkingBlock` s and
+      never written: replay them only from the items the client sent.
+    * Tool errors carry :data:`TOOL_ERROR_PREFIX` as in OpenAI chat; text or images
+      next to tool results in one user message follow them as a user message of
+      their own. Item types
+      beyond messages, function calls and their outputs, and reasoning (hosted tool
+      calls, MCP items, custom tool calls, ``item_reference``), files and images by
+      URL or file id raise :class:`ValueError`.
+
+The room: :mod:`._chat` (OpenAI Chat Completions), :mod:`._responses` (OpenAI
+Responses) and :mod:`._messages` (Anthropic Messages); this package is the public
+face and keeps the documented losses. Only ``formats`` and the provider transports
+know a provider's JSON. It imports only the ground (``blocks``, ``messages``).
 """
 
 from __future__ import annotations
@@ -70,15 +85,18 @@ from contextfold.formats._messages import (
     split_notes,
     system_note,
 )
+from contextfold.formats._responses import from_responses, to_responses
 from contextfold.messages import Message
 
 __all__ = [
     "TOOL_ERROR_PREFIX",
     "from_anthropic",
     "from_openai",
+    "from_responses",
     "split_system",
     "to_anthropic",
     "to_openai",
+    "to_responses",
 ]
 
 

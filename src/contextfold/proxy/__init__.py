@@ -26,6 +26,22 @@ Routes:
     misses, summarizer tokens, upstream errors, and a histogram of the latency the
     proxy adds; see :mod:`._metrics`). No label carries a path, a model name or
     anything a request sent.
+``POST /v1/responses`` (OpenAI Responses API)
+    Compacted like chat completions when ``input`` is a list of items (messages,
+    ``function_call`` / ``function_call_output``, ``reasoning``) and
+    ``instructions`` a string (read as the system prompt); see
+    :mod:`._responses`. Kept items are copied verbatim (reasoning items with their
+    ``encrypted_content`` included); reasoning in the summarized part goes with it;
+    a call is never split from its output or from the reasoning before it. A
+    string ``input`` or a short history passes through (far under the limit:
+    unparsed, as above). A request relying on
+    server-held state (``previous_response_id``, ``conversation``) or holding items
+    the proxy does not model (hosted tool calls, MCP and custom tool items,
+    ``item_reference``...) is forwarded unchanged, with an ``x-contextfold-error``
+    saying why. Its summaries are made through the OpenAI upstream's Chat
+    Completions endpoint (set ``summary_model`` for a model served only by
+    Responses). Streams (Responses' own SSE events) are relayed chunk by chunk; the
+    usage is read from ``response.completed``.
 Anything else (``GET /v1/models``, ``/v1/embeddings``, ``/v1/messages/count_tokens``...)
     Proxied transparently: ``/v1/messages…`` and requests carrying an
     ``anthropic-version`` header go to the Anthropic upstream, the rest to OpenAI.
@@ -55,6 +71,16 @@ Guarantees:
 
 * Responses pass through byte for byte; server-sent event streams are relayed
   chunk by chunk as they arrive. Upstream errors keep their status and body.
+* A chat request (any of the three routes) that the upstream rejects as longer
+  than the model's context window (OpenAI's ``context_length_exceeded`` or
+  "maximum context length", Anthropic's "prompt is too long"), in an error answer
+  the client has not seen a byte of (for a stream: an error status before any
+  event), is compacted by force, whatever its estimate, and sent once more. The
+  model's limit is lowered to 90 % of the rejected prompt's estimate (never below
+  1,024), so the next requests are compacted before they are sent. The retry's answer is relayed
+  with ``x-contextfold-retried: context-overflow``. If the forced compaction or the
+  retry fails, the client gets the upstream's original error (status and body) with
+  an ``x-contextfold-error`` saying why.
 * Every chat response says what happened: ``x-contextfold-compacted: true|false``,
   ``x-contextfold-tokens-before`` / ``-after`` (estimated prompt sizes),
   ``x-contextfold-summary: none|cached|created`` and, when summarization failed or
@@ -87,13 +113,16 @@ Guarantees:
   Hop-by-hop headers, ``Host`` and ``Content-Length`` are not forwarded.
 
 The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialects`
-(a request body as a conversation and back), :mod:`._compact` (the per-request plan),
+(a request body as a conversation and back; :mod:`._responses` for Responses),
+:mod:`._overflow` (the overflow retry's recognition), :mod:`._compact` (the per-request plan),
 :mod:`._memo` (incremental parsing of a resent history), :mod:`._cache` (summary cache
 and usage anchors), :mod:`._bound` (the byte-size fast path), :mod:`._config`
 (per-model settings and limits), :mod:`._metrics` (counters and ``/metrics``),
 :mod:`._prepare` (summaries made ahead of the limit), :mod:`._mask` and
-:mod:`._recall` (masking first and the recall loop). A face: it may import everything
-below it (compaction, transports, formats, stores), never ``cli`` or ``manager``.
+:mod:`._recall` (masking first and the recall loop), and :mod:`.fake_upstream` (a local
+stand-in for the APIs; its Responses shapes in :mod:`._fake_responses`). A face: it may
+import everything below it (compaction, transports, formats, stores), never ``cli`` or
+``manager``.
 """
 
 from __future__ import annotations
@@ -285,6 +314,9 @@ def create_app(
     async def messages(request: Request) -> Response:
         return await forwarder.chat(request, "anthropic")
 
+    async def responses(request: Request) -> Response:
+        return await forwarder.chat(request, "responses")
+
     async def other(request: Request) -> Response:
         return await forwarder.passthrough(request)
 
@@ -301,6 +333,7 @@ def create_app(
         routes=[
             Route("/v1/chat/completions", chat_completions, methods=["POST"]),
             Route("/v1/messages", messages, methods=["POST"]),
+            Route("/v1/responses", responses, methods=["POST"]),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/metrics", scrape, methods=["GET"]),
             Route("/{path:path}", other, methods=_METHODS),

@@ -13,8 +13,11 @@ byte forwarded, if that is higher. A conversation denser in tokens than its byte
 suggest is therefore parsed (and anchored, and compacted) from then on.
 
 The model is read without parsing, only when the body names exactly one ``"model"``
-whose value is a plain string and has a ``"messages"`` list; anything else takes
-the ordinary path. A body let through here is not validated: the upstream judges it.
+whose value is a plain string and has a ``"messages"`` list (Responses: one
+``"input"``, a list or a string, and no ``"previous_response_id"`` or
+``"conversation"``, whose usage reports count history the body does not hold);
+anything else takes the ordinary path. A body let through here is not validated:
+the upstream judges it.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from contextfold.tokens import DEFAULT_TOKENS_PER_MEDIA
 
 _MODEL = re.compile(rb'"model"\s*:\s*"([^"\\]{1,256})"')
 _MESSAGES = re.compile(rb'"messages"\s*:\s*\[')
+_INPUT = re.compile(rb'"input"\s*:\s*[\["]')
+_SERVER_STATE = (b'"previous_response_id"', b'"conversation"')
 # Media: counted whole (600 tokens each), however few bytes they take (a URL). Some
 # parts match twice ("file" is type and key); that only errs toward parsing.
 _MEDIA_MARKERS = (b'"image_url"', b'"image"', b'"input_audio"', b'"file"', b'"document"')
@@ -46,13 +51,17 @@ class SizeBound:
         media = sum(raw.count(marker) for marker in _MEDIA_MARKERS)
         return int(len(raw) * self.tokens_per_byte) + media * DEFAULT_TOKENS_PER_MEDIA
 
-    def far_under(self, raw: bytes) -> int | None:
-        """``raw``'s bound when it is far under its model's limit, else ``None``."""
+    def far_under(self, raw: bytes, responses: bool = False) -> int | None:
+        """``raw``'s bound when it is far under its model's limit, else ``None``;
+        ``responses``: a Responses API body (its history in ``input``)."""
         head = raw.lstrip()[:1]
-        if head != b"{" or raw.count(b'"model"') != 1 or raw.count(b'"messages"') != 1:
+        key, history = (b'"input"', _INPUT) if responses else (b'"messages"', _MESSAGES)
+        if head != b"{" or raw.count(b'"model"') != 1 or raw.count(key) != 1:
+            return None
+        if responses and any(marker in raw for marker in _SERVER_STATE):
             return None
         model = _MODEL.search(raw)
-        if model is None or _MESSAGES.search(raw) is None:
+        if model is None or history.search(raw) is None:
             return None
         try:
             name = model.group(1).decode()

@@ -13,6 +13,13 @@ request whose history extends that one waits for it (and then splices its summar
 instead of summarizing again. Conversations that share an opening but diverge
 compact independently. After a failed compaction of a history, the next 1, 2, 4 ...
 32 over-limit requests extending it are forwarded unchanged without retrying.
+
+A request the upstream rejected as longer than the model's window teaches the model's
+limit (:meth:`Planner.learn_overflow`: at most 90 % of the rejected prompt's
+estimate) and is planned again with ``overflowed``: the rejected history's anchor
+becomes just over that limit, so later requests extending it are estimated over it
+too, and it is compacted whatever the estimate (no back-off), to at most half its
+estimated size.
 """
 
 from __future__ import annotations
@@ -51,6 +58,9 @@ logger = logging.getLogger("contextfold.proxy")
 _V = TypeVar("_V")
 _MAX_WAITS = 3  # for jobs compacting a prefix of the history, before compacting it anyway
 _MAX_BACKOFF_ENTRIES = 4096
+_MAX_LEARNED_LIMITS = 1024
+_MIN_LEARNED_LIMIT = 1024
+_OVERFLOW_MARGIN = 0.9  # a learned limit: this share of a prompt the upstream rejected
 
 SummaryState = Literal["none", "cached", "created"]
 NO_CREDENTIALS = (
@@ -74,6 +84,8 @@ class Plan:
     def unchanged(cls, reason: str) -> Plan:
         """Forward the original bytes, unestimated, and say why in ``error``."""
         return cls(None, "", None, None, error=reason)
+
+    learn: bool = True  # False: the upstream's usage report says nothing of these bytes
 
     @property
     def compacted(self) -> bool:
@@ -116,16 +128,33 @@ class Planner:
         # hash of a history whose compaction failed -> (consecutive failures, skips left)
         self._backoff: OrderedDict[str, tuple[int, int]] = OrderedDict()
         self.preparer = Preparer(self, prepare_threshold)
+        # model -> limit learnt from the upstream's context-overflow errors
+        self._learned: OrderedDict[str, int] = OrderedDict()
 
     def limit(self, model: str) -> int:
         """``threshold × window``, never above ``window − max output``: the model's own
-        settings, else the proxy's, else the model registry (:mod:`._config`)."""
-        return self.models.limit(model)
+        settings, else the proxy's, else the model registry (:mod:`._config`); nor above
+        what the upstream's overflow errors taught (:meth:`learn_overflow`)."""
+        limit = self.models.limit(model)
+        learned = self._learned.get(model)
+        return limit if learned is None else min(limit, learned)
 
     def options(self, model: str) -> Options:
         """The engine's options for ``model`` (its own ``keep_recent``, if it has one)."""
         keep = self.models.resolve(model).keep_recent
         return self.opts if keep == self.opts.keep_recent else replace(self.opts, keep_recent=keep)
+
+    def learn_overflow(self, model: str, tokens: int | None) -> None:
+        """The upstream rejected a prompt of ``model`` estimated at ``tokens`` as longer
+        than its window: ``model``'s limit becomes at most 90 % of that (never below
+        1,024; an unestimated prompt teaches nothing)."""
+        if tokens is None:
+            return
+        cap = max(_MIN_LEARNED_LIMIT, int(tokens * _OVERFLOW_MARGIN))
+        self._learned[model] = min(cap, self._learned.get(model, cap))
+        self._learned.move_to_end(model)
+        while len(self._learned) > _MAX_LEARNED_LIMITS:
+            self._learned.popitem(last=False)
 
     def estimate(self, messages: Sequence[Message], chain: Sequence[str], extra: int) -> int:
         """Recorded upstream usage of the longest known prefix plus a count of the rest."""
@@ -140,9 +169,15 @@ class Planner:
         conv: Conversation,
         make_transport: Callable[[], CompletionTransport | None],
         secrets: Secrets | None = None,
+        *,
+        overflowed: str | None = None,
     ) -> Plan:
         """The plan for ``conv``; ``secrets`` are scrubbed from any error text it reports
         and from a summary before it is stored or sent.
+
+        ``overflowed``: the upstream rejected this request as too long; the value is
+        the usage key of the history that was forwarded (``""``: ``conv`` itself,
+        forwarded unestimated). See the module doc.
 
         ``make_transport`` builds the summarizing transport (only when a summary must
         be made); ``None`` from it means the caller has no credentials to pay for one,
@@ -151,6 +186,9 @@ class Planner:
         secrets = Secrets() if secrets is None else secrets
         history = conv.messages
         chain = conv.chain if conv.chain is not None else chain_hashes(conv.model, history)
+        forced = overflowed is not None
+        if overflowed is not None:
+            self.anchors.record(overflowed or chain[-1], self.limit(conv.model) + 1)
         extra = _extra_tokens(conv, self.opts.counter)
         if len(history) <= conv.lead + 1:
             tokens = self.estimate(history, chain, extra)
@@ -163,7 +201,8 @@ class Planner:
             effective, eff_chain = self._splice(conv, chain, hit)
             tokens = self.estimate(effective, eff_chain, extra)
             before = tokens if hit is None else self.estimate(history, chain, extra)
-            if tokens <= limit:
+            # Forced: compact, unless another job just compacted this history.
+            if tokens <= limit and not (forced and not waits):
                 self.preparer.consider(
                     conv, chain, root, effective, eff_chain, tokens, make_transport, secrets
                 )
@@ -193,7 +232,7 @@ class Planner:
         key = eff_chain[-1]  # the exact history this job compacts
         failed = _latest(self._backoff, eff_chain)
         failures, skip = (0, 0) if failed is None else failed[1]
-        if failed is not None and skip:
+        if failed is not None and skip and not forced:
             self._backoff[failed[0]] = (failures, skip - 1)
             error = f"summarization skipped after {failures} failed attempt(s); retried later"
             return Plan(None, chain[-1], before, before, error=error)
@@ -207,8 +246,18 @@ class Planner:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         registered = self._inflight.setdefault(key, future) is future
         try:
+            target = int(limit * self.target_ratio)
             plan = await self._summarize(
-                conv, chain, root, effective, before, tokens, limit, transport, secrets
+                conv,
+                chain,
+                root,
+                effective,
+                before,
+                tokens,
+                limit,
+                transport,
+                secrets,
+                target=min(target, tokens // 2) if forced else target,
             )
         finally:
             if registered and self._inflight.get(key) is future:
@@ -399,8 +448,10 @@ def _summary_head(history: Sequence[Message], hit: CachedSummary) -> list[Messag
 
 def _check(conv: Conversation, body: dict[str, Any]) -> str | None:
     """A description of why ``body`` must not be sent, or ``None`` when it is valid."""
+    # Responses go to OpenAI only: Anthropic's rules (its thinking rule) do not apply.
+    rules: Literal["openai", "any"] = "openai" if conv.dialect == "responses" else "any"
     try:
-        problems = history_problems(reparse(conv.dialect, body), allow_pending=True)
+        problems = history_problems(reparse(conv.dialect, body), rules, allow_pending=True)
     except ValueError as exc:
         problems = [str(exc)]
     if not problems:

@@ -1,4 +1,7 @@
-"""What the proxy must know of the two wire dialects beyond :mod:`contextfold.formats`.
+"""What the proxy must know of the wire dialects beyond :mod:`contextfold.formats`.
+
+The dialects: OpenAI chat (``openai``), Anthropic Messages (``anthropic``) and OpenAI
+Responses (``responses``, its own rebuilding in :mod:`._responses`).
 
 Request bodies are parsed into messages with ``formats``; a compacted body keeps
 every field of the original except the history, and the *recent* part of the
@@ -15,11 +18,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from contextfold.formats import from_anthropic, from_openai, to_anthropic, to_openai
+from contextfold.formats import (
+    from_anthropic,
+    from_openai,
+    from_responses,
+    to_anthropic,
+    to_openai,
+)
 from contextfold.messages import Message
 from contextfold.proxy._memo import HistoryMemo
+from contextfold.proxy._responses import input_items, rebuild_responses
 
-Dialect = Literal["openai", "anthropic"]
+Dialect = Literal["openai", "anthropic", "responses"]
 
 MAX_DEPTH = 100
 """How deeply a body the proxy parses may nest its JSON (objects and lists).
@@ -41,13 +51,14 @@ class Conversation:
     chain: list[str] | None = None  # prefix hashes of ``messages``, when already known
 
 
-def parse_body(raw: bytes) -> tuple[dict[str, Any], str]:
+def parse_body(raw: bytes, dialect: Dialect = "openai") -> tuple[dict[str, Any], str]:
     """The JSON object of a chat request and its model.
 
     :class:`ValueError` says what is wrong when the body is not a chat request at
     all: not JSON (or nested too deeply to read), not an object, no string
-    ``model``, or a ``messages`` that is not a list. What the messages hold is not
-    checked here (see :func:`conversation`).
+    ``model``, or a ``messages`` that is not a list (for ``responses``: an ``input``
+    that is neither a string nor a list, when present). What the history holds is
+    not checked here (see :func:`conversation`).
     """
     try:
         body = json.loads(raw)
@@ -60,7 +71,10 @@ def parse_body(raw: bytes) -> tuple[dict[str, Any], str]:
     model = body.get("model")
     if not isinstance(model, str) or not model:
         raise ValueError("field 'model' must be a non-empty string")
-    if not isinstance(body.get("messages"), list):
+    if dialect == "responses":
+        if not isinstance(body.get("input", ""), str | list):
+            raise ValueError("field 'input' must be a string or a list of items")
+    elif not isinstance(body.get("messages"), list):
         raise ValueError("field 'messages' must be a list of messages")
     return body, model
 
@@ -81,18 +95,24 @@ def conversation(
     """
     if _deeper_than(body, MAX_DEPTH):
         raise ValueError(f"the request nests JSON deeper than {MAX_DEPTH} levels")
-    wire = body["messages"]
-    system = None
+    if dialect == "responses":
+        wire, system = input_items(body)
+    else:
+        wire, system = body["messages"], None
     if dialect == "anthropic":
         system = body.get("system")
         if system is not None and not isinstance(system, str | list):
             raise ValueError("field 'system' must be a string or a list of text blocks")
     chain = None
-    if memo is not None:
+    if isinstance(wire, str):  # a Responses ``input`` of one user message
+        messages = from_responses(wire, system if isinstance(system, str) else None)
+    elif memo is not None:
         parsed = memo.parse(dialect, model, wire, system)
         messages, chain = parsed.messages, parsed.chain
     elif dialect == "openai":
         messages = from_openai(wire)
+    elif dialect == "responses":
+        messages = from_responses(wire, system if isinstance(system, str) else None)
     else:
         messages = from_anthropic(wire, system)
     lead = 0
@@ -154,6 +174,8 @@ def rebuild(
     messages, the summary, the acknowledgement); ``tail`` is the kept part, copied
     verbatim from the original body when it equals ``conv.messages[start:]``.
     """
+    if conv.dialect == "responses":
+        return rebuild_responses(conv, head, tail, start)
     lead = conv.messages[: conv.lead]
     original = tail == conv.messages[start:]
     wire_tail = _verbatim_tail(conv, start) if original else None
@@ -182,26 +204,33 @@ def reparse(dialect: Dialect, body: Mapping[str, Any]) -> list[Message]:
     """The history a rebuilt ``body`` carries (to validate what will be sent)."""
     if dialect == "openai":
         return from_openai(body["messages"])
+    if dialect == "responses":
+        return from_responses(body["input"], body.get("instructions"))
     return from_anthropic(body["messages"], body.get("system"))
 
 
 def usage_input_tokens(dialect: Dialect, payload: Any) -> int | None:
     """The whole prompt size in a response (or stream event) payload, if it has one.
 
-    Anthropic reports cached tokens separately; they are added back.
+    Anthropic reports cached tokens separately; they are added back. Responses
+    report the whole size (``input_tokens``) in the response, and in a stream in the
+    ``response.completed`` event's response.
     """
     if not isinstance(payload, dict):
         return None
     if dialect == "anthropic" and isinstance(payload.get("message"), dict):
         payload = payload["message"]  # the message_start event
+    if dialect == "responses" and isinstance(payload.get("response"), dict):
+        payload = payload["response"]  # the response.completed event
     usage = payload.get("usage")
     if not isinstance(usage, dict):
         return None
-    keys = (
-        ("prompt_tokens",)
-        if dialect == "openai"
-        else ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-    )
+    if dialect == "openai":
+        keys: tuple[str, ...] = ("prompt_tokens",)
+    elif dialect == "responses":
+        keys = ("input_tokens",)
+    else:
+        keys = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
     values = [usage.get(k) for k in keys]
     if not isinstance(values[0], int) or isinstance(values[0], bool):
         return None
@@ -255,11 +284,12 @@ _ERROR_TYPES: dict[int, tuple[str, str]] = {
 def error_body(dialect: Dialect, status: int, message: str) -> dict[str, Any]:
     """The error JSON that ``dialect``'s clients parse, for an error made by the proxy.
 
-    OpenAI: ``{"error": {"message", "type", "param", "code"}}``; Anthropic:
-    ``{"type": "error", "error": {"type", "message"}}``, each API's own error types.
+    OpenAI (chat and Responses): ``{"error": {"message", "type", "param", "code"}}``;
+    Anthropic: ``{"type": "error", "error": {"type", "message"}}``, each API's own
+    error types.
     """
     openai_type, anthropic_type = _ERROR_TYPES.get(status, ("api_error", "api_error"))
-    if dialect == "openai":
+    if dialect != "anthropic":
         code = "request_too_large" if status == 413 else None
         return {"error": {"message": message, "type": openai_type, "param": None, "code": code}}
     return {"type": "error", "error": {"type": anthropic_type, "message": message}}

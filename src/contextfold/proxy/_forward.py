@@ -40,7 +40,9 @@ from contextfold.proxy._dialects import (
 )
 from contextfold.proxy._guard import log_unexpected
 from contextfold.proxy._metrics import Outcome, upstream_time
+from contextfold.proxy._overflow import RETRYABLE_STATUSES, failed_retry, overflowed
 from contextfold.proxy._recall import answer_with_recall
+from contextfold.proxy._responses import server_state
 from contextfold.proxy._routing import BadTarget, route_dialect, upstream_url
 from contextfold.transports.anthropic import AnthropicTransport
 from contextfold.transports.base import CompletionTransport
@@ -209,7 +211,7 @@ class Forwarder:
         api_key, bearer = _credentials(request)
         retries = self.summary_max_retries
         window = self.planner.models.resolve(model).window_override
-        if dialect == "openai":
+        if dialect != "anthropic":  # Responses requests are summarized through chat
             token = bearer or api_key
             if token is None:
                 return None
@@ -260,12 +262,13 @@ class Forwarder:
             raw = await self._read(request)
         except (_TooLarge, ClientDisconnect) as exc:
             return self._unread(dialect, exc)
-        bound = self.bound.far_under(raw)
+        bound = self.bound.far_under(raw, dialect == "responses")
         if bound is not None:  # no need to parse: forwarded as it is
+            plan = Plan(None, "", bound, bound)
             self.metrics.compaction("not_needed")
-            return await self._forward(request, dialect, raw, Plan(None, "", bound, bound))
+            return await self._forward(request, dialect, raw, plan, original=raw)
         try:
-            body, model = parse_body(raw)
+            body, model = parse_body(raw, dialect)
         except ValueError as exc:
             return self._error(dialect, 400, str(exc))
         try:
@@ -282,12 +285,15 @@ class Forwarder:
             answered = await answer_with_recall(self, request, dialect, body, forwarded, plan)
             if answered is not None:
                 return answered
-        return await self._forward(request, dialect, forwarded, plan)
+        return await self._forward(request, dialect, forwarded, plan, original=raw)
 
     async def _plan(
         self, request: Request, dialect: Dialect, raw: bytes, body: dict[str, Any], model: str
     ) -> tuple[bytes, Plan]:
         """What to forward for a parsed chat request, and the plan that made it."""
+        stateful = server_state(body) if dialect == "responses" else None
+        if stateful is not None:
+            return raw, replace(Plan.unchanged(stateful), learn=False)
         try:
             conv = conversation(dialect, body, model, self.planner.memo)
         except ValueError as exc:
@@ -329,9 +335,42 @@ class Forwarder:
         return headers
 
     async def _forward(
-        self, request: Request, dialect: Dialect, body: bytes, plan: Plan | None
+        self,
+        request: Request,
+        dialect: Dialect,
+        body: bytes,
+        plan: Plan | None,
+        original: bytes | None = None,
     ) -> Response:
+        """Send ``body`` upstream and relay the answer; with ``original`` (the client's
+        body of a chat request), a context-overflow error is answered by a forced
+        compaction of ``original`` and one retry (see :mod:`._overflow`)."""
         secrets = _secrets(request.headers, self.secret_headers)
+        reply = await self._send(request, dialect, body)
+        if isinstance(reply, Response):
+            return reply
+        if (
+            original is None
+            or plan is None
+            or not plan.learn
+            or reply.status_code not in RETRYABLE_STATUSES
+            or _is_stream(reply)
+        ):
+            return await self._respond(reply, dialect, plan, body, secrets)
+        content = await self._content(reply, dialect)
+        if isinstance(content, Response):
+            return content
+        if overflowed(dialect, reply.status_code, content):
+            retried = await self._retry(request, dialect, original, plan, secrets)
+            if isinstance(retried, Response):
+                return retried
+            plan = replace(plan, error=failed_retry(retried))
+        return self._buffered(reply, content, dialect, plan, body, secrets)
+
+    async def _send(
+        self, request: Request, dialect: Dialect, body: bytes
+    ) -> httpx2.Response | Response:
+        """The upstream's streamed reply to ``body``, or the proxy's own error answer."""
         headers = _drop(request.headers.raw, frozenset({b"accept-encoding"}))
         headers.append((b"accept-encoding", b"identity"))
         try:
@@ -341,7 +380,7 @@ class Forwarder:
         upstream = self.client.build_request(request.method, url, headers=headers, content=body)
         sent = time.perf_counter()
         try:
-            reply = await self.client.send(upstream, stream=True)
+            return await self.client.send(upstream, stream=True)
         except httpx2.TimeoutException:
             self.metrics.upstream_error("timeout")
             return self._error(dialect, 504, "the upstream did not answer in time")
@@ -353,31 +392,108 @@ class Forwarder:
             )
         finally:
             upstream_time(time.perf_counter() - sent)
-        raw_out = _drop(reply.headers.raw, frozenset())
-        if plan is not None:
-            raw_out += [(n.encode(), v.encode()) for n, v in self._report(plan, secrets)]
-        record = plan is not None and reply.status_code < 300
-        if reply.headers.get("content-type", "").startswith("text/event-stream"):
-            scanner = SSEUsageScanner(dialect) if record else None
-            response: Response = StreamingResponse(
-                self._relay(reply, scanner, plan, body, secrets), status_code=reply.status_code
+
+    async def _retry(
+        self, request: Request, dialect: Dialect, original: bytes, plan: Plan, secrets: Secrets
+    ) -> Response | str:
+        """The answer to ``original`` compacted by force and sent once more, when that
+        succeeds; else why not (the caller relays the upstream's first error)."""
+        try:
+            body, model = parse_body(original, dialect)
+            conv = conversation(dialect, body, model, self.planner.memo)
+        except ValueError as exc:
+            return f"the proxy does not model this request's content ({exc})"
+        self.planner.learn_overflow(model, plan.tokens_after)
+        try:
+            forced = await self.planner.plan(
+                conv,
+                lambda: self._transport(request, dialect, self._summary_model(model)),
+                secrets,
+                overflowed=plan.usage_key,
             )
-            response.raw_headers = raw_out
-            return response
+            text = None if forced.body is None else json.dumps(forced.body, allow_nan=False)
+        except ValueError:  # NaN or infinity (1e999) somewhere in the request
+            return "the compacted request holds a number JSON cannot carry (NaN or infinity)"
+        except Exception as exc:
+            log_unexpected(exc, f"forced compaction failed for a {dialect} request", secrets)
+            return f"the forced compaction failed (internal error, {type(exc).__name__})"
+        if text is None:
+            why = forced.error or "there was nothing to summarize"
+            return f"the forced compaction made nothing to retry with ({why})"
+        forwarded = text.encode()
+        logger.info("retrying a %s request compacted after a context overflow", model)
+        reply = await self._send(request, dialect, forwarded)
+        if isinstance(reply, Response):
+            return f"the retry after a forced compaction got no answer ({reply.status_code})"
+        if reply.status_code >= 300:
+            await reply.aclose()
+            return f"the retry after a forced compaction was answered {reply.status_code}"
+        return await self._respond(reply, dialect, forced, forwarded, secrets, retried=True)
+
+    async def _content(self, reply: httpx2.Response, dialect: Dialect) -> bytes | Response:
+        """The whole body of a buffered reply (closed after), or a 502 if it broke off."""
         reading = time.perf_counter()
         try:
-            content = b"".join([chunk async for chunk in reply.aiter_raw()])
+            return b"".join([chunk async for chunk in reply.aiter_raw()])
         except httpx2.StreamConsumed:  # a client whose transport hands over read replies
-            content = reply.content
+            return reply.content
         except httpx2.HTTPError as exc:
             self.metrics.upstream_error("broken")
             return self._error(dialect, 502, f"the upstream reply broke off ({type(exc).__name__})")
         finally:
             await reply.aclose()
             upstream_time(time.perf_counter() - reading)
-        if record and plan is not None and "content-encoding" not in reply.headers:
+
+    def _headers(
+        self, reply: httpx2.Response, plan: Plan | None, secrets: Secrets, retried: bool
+    ) -> RawHeaders:
+        raw_out = _drop(reply.headers.raw, frozenset())
+        if plan is not None:
+            raw_out += [(n.encode(), v.encode()) for n, v in self._report(plan, secrets)]
+        if retried:
+            raw_out.append((b"x-contextfold-retried", b"context-overflow"))
+        return raw_out
+
+    async def _respond(
+        self,
+        reply: httpx2.Response,
+        dialect: Dialect,
+        plan: Plan | None,
+        body: bytes,
+        secrets: Secrets,
+        *,
+        retried: bool = False,
+    ) -> Response:
+        """The client's answer: ``reply`` relayed (streamed or buffered) with the report."""
+        if _is_stream(reply):
+            record = plan is not None and reply.status_code < 300
+            scanner = SSEUsageScanner(dialect) if record else None
+            response: Response = StreamingResponse(
+                self._relay(reply, scanner, plan, body, secrets), status_code=reply.status_code
+            )
+            response.raw_headers = self._headers(reply, plan, secrets, retried)
+            return response
+        content = await self._content(reply, dialect)
+        if isinstance(content, Response):
+            return content
+        return self._buffered(reply, content, dialect, plan, body, secrets, retried=retried)
+
+    def _buffered(
+        self,
+        reply: httpx2.Response,
+        content: bytes,
+        dialect: Dialect,
+        plan: Plan | None,
+        body: bytes,
+        secrets: Secrets,
+        *,
+        retried: bool = False,
+    ) -> Response:
+        """A whole reply relayed, with the report; its usage recorded when it succeeded."""
+        if plan is not None and reply.status_code < 300 and "content-encoding" not in reply.headers:
             self._record_json(dialect, content, plan, body)
         response = Response(content, status_code=reply.status_code)
+        raw_out = self._headers(reply, plan, secrets, retried)
         response.raw_headers = [*raw_out, (b"content-length", str(len(content)).encode())]
         return response
 
@@ -385,7 +501,8 @@ class Forwarder:
         """Remember a reported prompt size: as the history's anchor, and per byte."""
         if plan.usage_key:
             self.planner.anchors.record(plan.usage_key, input_tokens)
-        self.bound.learn(forwarded, input_tokens)
+        if plan.learn:
+            self.bound.learn(forwarded, input_tokens)
 
     def _record_json(self, dialect: Dialect, content: bytes, plan: Plan, forwarded: bytes) -> None:
         try:
@@ -417,6 +534,10 @@ class Forwarder:
             await reply.aclose()
             if scanner is not None and scanner.input_tokens and plan is not None:
                 self._record(plan, forwarded, scanner.input_tokens)
+
+
+def _is_stream(reply: httpx2.Response) -> bool:
+    return reply.headers.get("content-type", "").startswith("text/event-stream")
 
 
 def _outcome(plan: Plan) -> Outcome:

@@ -17,7 +17,9 @@ starts with the first ``k`` items' text of a remembered one (followed by ``,`` o
 A parse may resume at wire index ``k`` only where nothing before ``k`` is changed by
 what follows: every Anthropic message parses on its own, while an OpenAI ``tool``
 or ``user`` message may merge into the message before it, so OpenAI histories are
-cut only before ``assistant``, ``system`` and ``developer`` messages. Memoized
+cut only before ``assistant``, ``system`` and ``developer`` messages, and Responses
+``input`` lists (whose assistant-side items and tool outputs merge with their
+neighbours) only before ``user``, ``system`` and ``developer`` message items. Memoized
 messages are shared between requests and must not be mutated.
 """
 
@@ -30,11 +32,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from contextfold.formats import from_anthropic, from_openai
+from contextfold.formats import from_anthropic, from_openai, from_responses
 from contextfold.messages import Message
 from contextfold.proxy._cache import canonical
 
 _FRESH_OPENAI_ROLES = frozenset({"assistant", "system", "developer"})
+_FRESH_RESPONSES_ROLES = frozenset({"user", "system", "developer"})
 _PER_GROUP = 4  # remembered histories per opening (diverging branches of one conversation)
 
 
@@ -67,7 +70,21 @@ def _fresh(dialect: str, wire: Any) -> bool:
         return True
     # A role of any JSON type may arrive (a list is unhashable): only strings are roles.
     role = wire.get("role") if isinstance(wire, Mapping) else None
+    if dialect == "responses":
+        message = isinstance(wire, Mapping) and wire.get("type", "message") == "message"
+        return message and isinstance(role, str) and role in _FRESH_RESPONSES_ROLES
     return isinstance(role, str) and role in _FRESH_OPENAI_ROLES
+
+
+def _whole(
+    dialect: str, wire: Sequence[Any], system: str | Sequence[Mapping[str, Any]] | None
+) -> list[Message]:
+    """``wire`` parsed whole, with Anthropic's ``system`` or Responses' ``instructions``."""
+    if dialect == "openai":
+        return from_openai(wire)
+    if dialect == "responses":
+        return from_responses(wire, system if isinstance(system, str) else None)
+    return from_anthropic(wire, system)
 
 
 class HistoryMemo:
@@ -147,7 +164,7 @@ class HistoryMemo:
     ) -> Parsed:
         """The whole history parsed from scratch, not remembered (the parser's errors raise)."""
         self.parses += len(wire)
-        messages = from_openai(wire) if dialect == "openai" else from_anthropic(wire, system)
+        messages = _whole(dialect, wire, system)
         running = hashlib.sha256(model.encode(errors="surrogatepass"))
         chain = [running.hexdigest()]
         for message in messages:
@@ -166,7 +183,7 @@ class HistoryMemo:
         best: tuple[_Entry, _Cut] | None,
     ) -> _Entry:
         if best is None:
-            head = from_anthropic([], system) if dialect == "anthropic" else []
+            head = [] if dialect == "openai" else _whole(dialect, [], system)
             running = hashlib.sha256(model.encode(errors="surrogatepass"))
             messages: list[Message] = []
             chain = [running.hexdigest()]
@@ -203,7 +220,7 @@ class HistoryMemo:
                 j += 1
             self.parses += j - i
             segment = wire[i:j]
-            parsed = from_openai(segment) if dialect == "openai" else from_anthropic(segment)
+            parsed = _whole(dialect, segment, None)
             for message in parsed:
                 messages.append(message)
                 _update(running, message)

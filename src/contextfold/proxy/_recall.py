@@ -221,7 +221,10 @@ async def answer_with_recall(
     plan: Plan,
 ) -> Response | None:
     """The answer to a compacted request with the recall tool offered, or ``None`` when
-    recall does not apply to it (no handle forwarded, or no room for the tool)."""
+    recall does not apply to it (no handle forwarded, no room for the tool, or a
+    Responses API request: the tool is offered on chat completions and messages only)."""
+    if dialect == "responses":
+        return None
     if RECALLABLE_HEADER.encode() not in forwarded and b"[masked tool output" not in forwarded:
         return None
     try:

@@ -1,7 +1,8 @@
 """Where a request goes: its dialect, and the upstream URL it is forwarded to.
 
-A ``POST`` to ``/v1/chat/completions`` is OpenAI's and to ``/v1/messages``
-Anthropic's; any other request is Anthropic's when its path is ``/v1/messages`` or
+A ``POST`` to ``/v1/chat/completions`` is OpenAI's, to ``/v1/responses`` OpenAI
+Responses' (forwarded to the OpenAI upstream) and to ``/v1/messages`` Anthropic's;
+any other request is Anthropic's when its path is ``/v1/messages`` or
 lies under it, or when it carries an ``anthropic-version`` header, and OpenAI's
 otherwise. Errors the proxy makes itself are written in that dialect's shape.
 
@@ -28,6 +29,7 @@ from contextfold.proxy._dialects import Dialect
 CHAT_ROUTES: Final[dict[str, Dialect]] = {
     "/v1/chat/completions": "openai",
     "/v1/messages": "anthropic",
+    "/v1/responses": "responses",
 }
 DOT_SEGMENT: Final = (
     "not forwarded: the request path holds a '.' or '..' segment, which would leave "

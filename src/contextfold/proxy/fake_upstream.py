@@ -7,11 +7,21 @@ serve it from the command line).
 
 What it answers, in each API's real JSON and SSE shapes:
 
-* ``POST /v1/chat/completions`` and ``POST /v1/messages``: one assistant message. Its
-  text is :attr:`Upstream.reply_text`, or, when that is ``None``, a description of the
-  request received (how many messages, about how many tokens), so a client can see
-  what the proxy forwarded. ``usage`` reports about a token per four bytes of
-  the messages sent (times :attr:`Upstream.usage_scale`). Streams are word by word.
+* ``POST /v1/chat/completions``, ``POST /v1/messages`` and ``POST /v1/responses``:
+  one assistant message. Its text is :attr:`Upstream.reply_text`, or, when that is
+  ``None``, a description of the request received (how many messages, about how
+  many tokens), so a client can see what the proxy forwarded. ``usage`` reports
+  about a token per four bytes of the messages (Responses: ``input``) and system
+  prompt (``instructions``) sent (times :attr:`Upstream.usage_scale`). Streams are
+  word by word.
+* Responses only: with :attr:`Upstream.tool_call` naming a function tool the request
+  offers, and an ``input`` that does not end with a tool output, the reply calls
+  that tool with :attr:`Upstream.tool_arguments` instead (streamed as
+  ``response.function_call_arguments`` events); :attr:`Upstream.reasoning` puts a
+  ``reasoning`` item with ``encrypted_content`` before each reply.
+* With :attr:`Upstream.max_prompt_tokens`, a chat request whose prompt is larger gets
+  each API's context-overflow error (400: OpenAI's ``context_length_exceeded``,
+  Anthropic's "prompt is too long"); summarizer calls are never refused.
 * A request whose system prompt is contextfold's built-in summary prompt is a
   summarizer call: it gets ``SUMMARY-N (fresh)`` or ``SUMMARY-N (update)`` (``update``
   when the prompt is the one that extends a previous summary).
@@ -37,6 +47,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from contextfold._extras import requires_extra
+from contextfold.proxy._fake_responses import (
+    output_items,
+    response_events,
+    response_object,
+    wants_call,
+)
 
 with requires_extra("proxy", "contextfold.proxy.fake_upstream"):
     from starlette.applications import Starlette
@@ -104,6 +120,10 @@ class Upstream:
     # request (an out- one first; "once": then answer "Recalled: <the first 300
     # characters that came back>"; "always": call it every time).
     recall: Literal["off", "once", "always"] = "off"
+    max_prompt_tokens: int | None = None  # larger chat prompts get a context-overflow 400
+    tool_call: str | None = None  # Responses: the function tool to call (see the module doc)
+    tool_arguments: dict[str, Any] = field(default_factory=dict)
+    reasoning: bool = False  # Responses: a reasoning item before each reply
 
     @property
     def chats(self) -> list[Seen]:
@@ -114,6 +134,7 @@ class Upstream:
             routes=[
                 Route("/v1/chat/completions", self.openai, methods=["POST"]),
                 Route("/v1/messages", self.anthropic, methods=["POST"]),
+                Route("/v1/responses", self.responses, methods=["POST"]),
                 Route("/v1/models", self.models, methods=["GET"]),
                 Route("/{rest:path}", self.echo, methods=_ANY_METHOD),
             ]
@@ -135,15 +156,18 @@ class Upstream:
             self.log(f"{seen.path}: {what}")
 
     def _reply(self, seen: Seen, body: dict[str, Any], tokens: int) -> str:
-        messages = body.get("messages")
-        count = len(messages) if isinstance(messages, list) else 0
+        messages = body.get("messages", body.get("input"))
+        # a Responses ``input`` may be a string: one message
+        count = len(messages) if isinstance(messages, list) else int(isinstance(messages, str))
         self._note(seen, f"chat, {count} messages, ~{tokens:,} tokens")
         if self.reply_text is not None:
             return self.reply_text
         return f"(fake upstream) I received {count} messages, about {tokens:,} tokens."
 
     def _prompt_tokens(self, body: dict[str, Any]) -> int:
-        size = len(json.dumps(body.get("messages", []))) + len(str(body.get("system", "")))
+        history = body.get("messages", body.get("input", []))
+        system = body.get("system", body.get("instructions")) or ""
+        size = len(json.dumps(history)) + len(str(system))
         return max(1, int(size / 4 * self.usage_scale))
 
     async def _summary_reply(self, seen: Seen) -> tuple[int, dict[str, Any]] | str:
@@ -200,6 +224,7 @@ class Upstream:
             tokens,
             lambda text, used: _openai_completion(model, text, used),
             lambda text: self._openai_events(model, text, tokens, usage),
+            "openai",
             lambda args, used: _openai_call(model, args, used, len(self.seen)),
         )
 
@@ -211,9 +236,10 @@ class Upstream:
         tokens: int,
         completion: Callable[[str, int], dict[str, Any]],
         events: Callable[[str], AsyncIterator[str]],
-        recall_call: Callable[[dict[str, Any], int], dict[str, Any]],
+        dialect: str,
+        recall_call: Callable[[dict[str, Any], int], dict[str, Any]] | None = None,
     ) -> Response:
-        """A chat request in either dialect: a summary when the summarizer asks, the
+        """A chat request in any dialect: a summary when the summarizer asks, the
         configured failure, else the reply as one body or as ``events(text)``."""
         if system.startswith(SUMMARY_PROMPT_START):
             reply = await self._summary_reply(seen)
@@ -223,8 +249,11 @@ class Upstream:
         if self.fail_chat is not None:
             status, payload, headers = self.fail_chat
             return json_reply(payload, status_code=status, headers=headers)
-        handle, recalled = self._recall_step(body)
-        if handle is not None:
+        if self.max_prompt_tokens is not None and tokens > self.max_prompt_tokens:
+            self._note(seen, f"rejected: ~{tokens:,} tokens > {self.max_prompt_tokens:,}")
+            return json_reply(_too_long(dialect, tokens, self.max_prompt_tokens), 400)
+        handle, recalled = self._recall_step(body) if recall_call else (None, None)
+        if handle is not None and recall_call is not None:
             self._note(seen, f"calls recall({handle})")
             return json_reply(recall_call({"handle": handle}, tokens))
         text = self._reply(seen, body, tokens) if recalled is None else f"Recalled: {recalled}"
@@ -270,6 +299,7 @@ class Upstream:
             tokens,
             lambda text, used: _anthropic_message(model, text, used),
             lambda text: self._anthropic_events(model, text, tokens),
+            "anthropic",
             lambda args, used: _anthropic_call(model, args, used, len(self.seen)),
         )
 
@@ -303,6 +333,34 @@ class Upstream:
         for event in tail:
             yield f"event: {event['type']}\ndata: {json.dumps(event)}\n\n"
 
+    # -- OpenAI Responses ------------------------------------------------------------
+
+    async def responses(self, request: Request) -> Response:
+        seen = await self._record(request)
+        try:
+            body = seen.json
+            model = body["model"]
+            instructions = body.get("instructions") or ""
+            tokens = self._prompt_tokens(body)
+            call = wants_call(body, self.tool_call)
+        except Exception:  # a real API answers what it cannot read with a 400
+            return json_reply(malformed("openai"), status_code=400)
+        n = len(self.seen)
+        arguments = (self.tool_call or "", self.tool_arguments) if call else None
+
+        def output(text: str) -> list[dict[str, Any]]:
+            return output_items(n, text, arguments, self.reasoning)
+
+        return await self._answer(
+            seen,
+            body,
+            str(instructions),
+            tokens,
+            lambda text, used: response_object(n, model, output(text), used),
+            lambda text: response_events(n, model, output(text), tokens, self.stream_gate),
+            "responses",
+        )
+
     # -- other routes ----------------------------------------------------------------
 
     async def models(self, request: Request) -> Response:
@@ -331,6 +389,32 @@ def _system_text(body: dict[str, Any]) -> str:
         if message.get("role") == "system" and isinstance(message.get("content"), str):
             return str(message["content"])
     return ""
+
+
+def _too_long(dialect: str, tokens: int, limit: int) -> dict[str, Any]:
+    """Each API's context-overflow error body."""
+    if dialect == "anthropic":
+        message = f"prompt is too long: {tokens} tokens > {limit} maximum"
+        return {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+    if dialect == "responses":
+        message = (
+            "Your input exceeds the context window of this model. "
+            "Please adjust your input and try again."
+        )
+        param = "input"
+    else:
+        message = (
+            f"This model's maximum context length is {limit} tokens. However, your "
+            f"messages resulted in {tokens} tokens. Please reduce the length of the messages."
+        )
+        param = "messages"
+    error = {
+        "message": message,
+        "type": "invalid_request_error",
+        "param": param,
+        "code": "context_length_exceeded",
+    }
+    return {"error": error}
 
 
 def _openai_completion(model: str, text: str, tokens: int) -> dict[str, Any]:

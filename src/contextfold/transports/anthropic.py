@@ -30,7 +30,12 @@ from contextfold.blocks import ContentBlock
 from contextfold.errors import ResponseFormatError, TransportConnectionError, TransportError
 from contextfold.formats import from_anthropic, to_anthropic
 from contextfold.messages import Message
-from contextfold.transports._errors import Provider, missing_key_error, status_error
+from contextfold.transports._errors import (
+    Provider,
+    is_overflow,
+    missing_key_error,
+    status_error,
+)
 from contextfold.transports._retry import RetryPolicy
 from contextfold.transports._sdk import SDKErrors, SDKTransport, resolve_key
 from contextfold.transports.base import (
@@ -56,7 +61,6 @@ _STOP_REASONS: dict[str, StopReason] = {
 }
 # Above this the SDK refuses a non-streaming request that has no explicit timeout.
 _NONSTREAMING_MAX_TOKENS = 8_192
-_OVERFLOW_MARKERS = ("prompt is too long", "input length and max_tokens exceed context limit")
 
 
 class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
@@ -264,7 +268,6 @@ class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
         error = exc.body.get("error") if isinstance(exc.body, dict) else None
         error = error if isinstance(error, dict) else {}
         message = str(error.get("message") or exc.message)
-        normalized = message.lower().replace("`", "")
         return status_error(
             self._provider,
             status=exc.status_code,
@@ -272,8 +275,7 @@ class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
             message=message,
             body=exc.body,
             headers=dict(exc.response.headers),
-            overflow=exc.status_code in (200, 400, 413)
-            and any(marker in normalized for marker in _OVERFLOW_MARKERS),
+            overflow=is_overflow("anthropic", exc.status_code, error, message),
             request_id=exc.request_id,
             secrets=secrets,
         )

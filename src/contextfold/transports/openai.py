@@ -37,7 +37,12 @@ from contextfold.errors import ResponseFormatError, TransportError
 from contextfold.formats import parse_openai_tool_call, to_openai
 from contextfold.messages import Message
 from contextfold.tokens import approx_token_counter, count_tokens
-from contextfold.transports._errors import Provider, missing_key_error, status_error
+from contextfold.transports._errors import (
+    Provider,
+    is_overflow,
+    missing_key_error,
+    status_error,
+)
 from contextfold.transports._retry import RetryPolicy
 from contextfold.transports._sdk import SDKErrors, SDKTransport, resolve_key
 from contextfold.transports.base import (
@@ -63,12 +68,6 @@ _FINISH_REASONS: dict[str, StopReason] = {
     "content_filter": "refusal",
 }
 _REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5")
-_OVERFLOW_MARKERS = (
-    "maximum context length",
-    "context_length_exceeded",
-    "exceed_context_size",
-    "exceeds the available context size",
-)
 # Compatible servers ignore the key, but the SDK insists on one.
 _NO_KEY = "no-key-required"
 
@@ -231,7 +230,6 @@ class OpenAITransport(SDKTransport[openai.AsyncOpenAI]):
         error = exc.body if isinstance(exc.body, dict) else {}
         status = exc.status_code if isinstance(exc, openai.APIStatusError) else None
         message = str(error.get("message") or exc.message)
-        code = str(error.get("code") or "")
         return status_error(
             self._provider,
             status=status,
@@ -239,8 +237,7 @@ class OpenAITransport(SDKTransport[openai.AsyncOpenAI]):
             message=message,
             body=exc.body,
             headers=dict(exc.response.headers) if isinstance(exc, openai.APIStatusError) else None,
-            overflow=status in (None, 400, 413)
-            and any(m in f"{code} {message}".lower() for m in _OVERFLOW_MARKERS),
+            overflow=is_overflow("openai", status, error, message),
             request_id=exc.request_id if isinstance(exc, openai.APIStatusError) else None,
             secrets=secrets,
         )

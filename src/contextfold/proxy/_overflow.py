@@ -1,0 +1,44 @@
+"""Recognizing an upstream's context-overflow answer, and what the proxy says about it.
+
+The proxy's estimate of a prompt's size can be wrong (an unknown model's window, a
+tokenizer far from the counter). When the upstream answers a chat request with an
+error that says the prompt is longer than the model's window, the proxy compacts
+that request (forced, whatever its estimate) and sends it once more; see
+:mod:`contextfold.proxy`. Only an error answer the client has not seen a byte of can
+be retried: a buffered JSON error (also the answer to a stream request, which an
+upstream rejects before it starts streaming), never an error inside a stream.
+
+Recognition is :func:`contextfold.transports._errors.is_overflow`, the one the
+transports use: OpenAI's ``context_length_exceeded`` and "maximum context length"
+(Chat Completions and Responses), Anthropic's "prompt is too long".
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Final
+
+from contextfold.proxy._dialects import Dialect
+from contextfold.transports._errors import is_overflow
+
+__all__ = ["RETRYABLE_STATUSES", "failed_retry", "overflowed"]
+
+RETRYABLE_STATUSES: Final = frozenset({400, 413})
+_PREFIX: Final = "the upstream rejected the prompt as longer than the model's context window"
+
+
+def overflowed(dialect: Dialect, status: int, content: bytes) -> bool:
+    """Whether an error answer (``status``, JSON ``content``) reports a context overflow."""
+    if status not in RETRYABLE_STATUSES:
+        return False
+    try:
+        payload = json.loads(content)
+    except (ValueError, RecursionError):  # not JSON (or not readable JSON)
+        return False
+    error = payload.get("error") if isinstance(payload, dict) else None
+    return is_overflow("anthropic" if dialect == "anthropic" else "openai", status, error)
+
+
+def failed_retry(why: str) -> str:
+    """The ``x-contextfold-error`` sent with the upstream's original overflow error."""
+    return f"{_PREFIX}; {why}; its original error is relayed"

@@ -1,0 +1,136 @@
+"""OpenAI Responses ``input`` items, both ways (:func:`from_responses`, :func:`to_responses`)."""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import pytest
+
+from contextfold.blocks import (
+    ImageBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from contextfold.formats import from_responses, to_responses
+from contextfold.formats._responses import item_starts
+from contextfold.messages import Message
+from tests._proxy_upstream import responses_history
+
+PNG = b"\x89PNG\r\n\x1a\nfake"
+DATA_URL = "data:image/png;base64," + base64.b64encode(PNG).decode()
+
+
+def test_items_group_into_turns() -> None:
+    items: list[dict[str, Any]] = [
+        {"role": "developer", "content": "rules"},
+        {"role": "user", "content": [{"type": "input_text", "text": "look"}]},
+        {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "hm"}]},
+        {"type": "function_call", "call_id": "a", "name": "f", "arguments": '{"x": 1}'},
+        {"type": "function_call", "call_id": "b", "name": "g", "arguments": ""},
+        {"type": "function_call_output", "call_id": "a", "output": "one"},
+        {"type": "function_call_output", "call_id": "b", "output": "Error: failed"},
+        {"type": "reasoning", "id": "rs_2", "summary": [], "encrypted_content": "opaque"},
+        {
+            "type": "message",
+            "role": "assistant",
+            "id": "msg_1",
+            "content": [{"type": "output_text", "text": "done", "annotations": []}],
+        },
+        {"role": "user", "content": "thanks"},
+    ]
+    assert item_starts(items) == [0, 1, 2, 5, 7, 9]
+    messages = from_responses(items, "be brief")
+    assert messages == [
+        Message.system("be brief"),
+        Message.system("rules"),
+        Message.user("look"),
+        Message(
+            "assistant",
+            [ThinkingBlock("hm"), ToolUseBlock("a", "f", {"x": 1}), ToolUseBlock("b", "g", {})],
+        ),
+        Message(
+            "user",
+            [ToolResultBlock("a", "one", False), ToolResultBlock("b", "Error: failed", True)],
+        ),
+        Message("assistant", [ThinkingBlock("opaque", redacted=True), TextBlock("done")]),
+        Message.user("thanks"),
+    ]
+
+
+def test_a_string_input_is_one_user_message() -> None:
+    assert from_responses("hi") == [Message.user("hi")]
+    assert from_responses("hi", "sys") == [Message.system("sys"), Message.user("hi")]
+
+
+def test_round_trip_without_thinking() -> None:
+    messages = [
+        Message.system("rules"),
+        Message.user("look"),
+        Message("assistant", [TextBlock("calling"), ToolUseBlock("a", "f", {"x": [1, "é"]})]),
+        Message(
+            "user", [ToolResultBlock("a", [TextBlock("see"), ImageBlock("image/png", PNG)], False)]
+        ),
+        Message("user", [TextBlock("and this"), ImageBlock("image/png", PNG)]),
+        Message("assistant", [ToolUseBlock("b", "g", {})]),
+        Message("user", [ToolResultBlock("b", [ImageBlock("image/png", PNG)], True)]),
+        Message.assistant(""),
+        Message.user("bye"),
+    ]
+    items = to_responses(messages)
+    assert from_responses(json.loads(json.dumps(items))) == messages
+    # text next to tool results follows them as a user message of its own
+    mixed = Message("user", [ToolResultBlock("a", "r", False), TextBlock("also")])
+    assert from_responses(to_responses([messages[2], mixed])) == [
+        messages[2],
+        Message("user", [ToolResultBlock("a", "r", False)]),
+        Message.user("also"),
+    ]
+    assert items[3] == {
+        "type": "function_call",
+        "call_id": "a",
+        "name": "f",
+        "arguments": '{"x": [1, "é"]}',
+    }
+
+
+def test_thinking_is_never_written() -> None:
+    messages = from_responses(responses_history(1))
+    items = to_responses(messages)
+    assert not [i for i in items if i.get("type") == "reasoning"]
+    assert [m.role for m in from_responses(items)] == [
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+    ] * 1 + ["user"]
+
+
+@pytest.mark.parametrize(
+    ("item", "says"),
+    [
+        ({"type": "web_search_call", "id": "ws"}, "unsupported type: 'web_search_call'"),
+        ({"type": "item_reference", "id": "x"}, "unsupported type: 'item_reference'"),
+        ({"type": "custom_tool_call", "call_id": "c"}, "unsupported type"),
+        ({"content": "no role"}, "unsupported type: None"),
+        ({"role": "tool", "content": "x"}, "unsupported role 'tool'"),
+        ({"role": "user", "content": [{"type": "input_file", "file_id": "f"}]}, "content part"),
+        ({"role": "user", "content": [{"type": "input_image", "file_id": "f"}]}, "data URLs"),
+        ({"role": "user", "content": [{"type": "input_image", "image_url": "https://x"}]}, "data"),
+        ({"role": "user", "content": 5}, "must be a string or a list"),
+        ({"role": "system", "content": [{"type": "input_image", "image_url": DATA_URL}]}, "text"),
+        ({"type": "function_call", "name": "f", "arguments": "{}"}, "'call_id'"),
+        ({"type": "function_call", "call_id": "c", "arguments": "{}"}, "'name'"),
+        ({"type": "function_call", "call_id": "c", "name": "f", "arguments": "[]"}, "JSON object"),
+        ({"type": "function_call", "call_id": "c", "name": "f", "arguments": "{"}, "JSON object"),
+        ({"type": "reasoning", "summary": "text"}, "'summary' must be a list"),
+        ("a string", "must be an object"),
+    ],
+)
+def test_what_is_not_modelled_raises_value_error(item: Any, says: str) -> None:
+    with pytest.raises(ValueError, match="input item 1") as caught:
+        from_responses([{"role": "user", "content": "hi"}, item])
+    assert says in str(caught.value)

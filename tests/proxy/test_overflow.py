@@ -1,0 +1,292 @@
+"""An upstream context-overflow error: the proxy compacts the request by force and retries
+once (all three dialects, bodies and streams), against a fake upstream that refuses
+prompts over ``max_prompt_tokens``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from starlette.applications import Starlette
+
+from contextfold.cli import main
+from contextfold.formats import from_anthropic, from_openai, from_responses
+from contextfold.proxy import create_app, fake_upstream
+from contextfold.proxy._overflow import overflowed
+from contextfold.proxy.fake_upstream import _too_long
+from contextfold.validation import validate_history
+from tests._proxy_upstream import (
+    Upstream,
+    anthropic_history,
+    openai_history,
+    responses_history,
+)
+
+KEY = "sk-test-DISTINCTIVE-0a1b2c3d4e5f6a7b"
+MODEL = "test-model"
+TURNS = 8  # ~4,000 tokens: under the proxy's limit (8,192), so forwarded as it is
+DIALECTS = ["openai", "anthropic", "responses"]
+PATHS = {
+    "openai": "/v1/chat/completions",
+    "anthropic": "/v1/messages",
+    "responses": "/v1/responses",
+}
+
+
+def request_body(dialect: str, extra: int = 0, stream: bool = False) -> dict[str, Any]:
+    """A ``TURNS``-round history in ``dialect``, ``extra`` exchanges longer."""
+    more: list[dict[str, Any]] = []
+    for i in range(extra):
+        more += [{"role": "assistant", "content": f"ok {i}"}, {"role": "user", "content": "more"}]
+    if dialect == "openai":
+        body: dict[str, Any] = {"model": MODEL, "messages": [*openai_history(TURNS), *more]}
+    elif dialect == "anthropic":
+        history = [*anthropic_history(TURNS), *more]
+        body = {"model": MODEL, "max_tokens": 100, "system": "Be careful.", "messages": history}
+    else:
+        body = {"model": MODEL, "instructions": "Be careful.", "input": responses_history(TURNS)}
+        body["input"] += more
+    if stream:
+        body["stream"] = True
+    return body
+
+
+def history_size(dialect: str) -> int:
+    """About what the fake upstream counts for ``request_body(dialect)``."""
+    body = request_body(dialect)
+    return len(json.dumps(body.get("messages", body.get("input")))) // 4
+
+
+def parse_sent(dialect: str, body: dict[str, Any]) -> None:
+    if dialect == "openai":
+        messages = from_openai(body["messages"])
+    elif dialect == "anthropic":
+        messages = from_anthropic(body["messages"], body.get("system"))
+    else:
+        messages = from_responses(body["input"], body.get("instructions"))
+    validate_history(messages, "openai" if dialect == "responses" else "any")
+
+
+@pytest.fixture
+def upstream() -> Upstream:
+    return Upstream()
+
+
+@pytest.fixture
+async def app(upstream: Upstream, tmp_path: Path) -> AsyncIterator[Starlette]:
+    client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=upstream.app()))
+    app = create_app(
+        upstream_openai="http://upstream.test/v1",
+        upstream_anthropic="http://upstream.test",
+        db_path=tmp_path / "proxy.db",
+        http_client=client,
+        context_window=32_768,
+        threshold=0.25,
+        summary_max_retries=0,
+    )
+    lifespan = app.router.lifespan_context(app)
+    await lifespan.__aenter__()
+    yield app
+    await lifespan.__aexit__(None, None, None)
+    await client.aclose()
+
+
+async def send(
+    app: Starlette, dialect: str, body: dict[str, Any], credentials: bool = True
+) -> httpx2.Response:
+    headers = {"content-type": "application/json"}
+    if dialect == "anthropic":
+        headers["anthropic-version"] = "2023-06-01"
+    if credentials:
+        headers["x-api-key" if dialect == "anthropic" else "authorization"] = (
+            KEY if dialect == "anthropic" else f"Bearer {KEY}"
+        )
+    transport = httpx2.ASGITransport(app=app)
+    async with httpx2.AsyncClient(transport=transport, base_url="http://proxy.test") as client:
+        return await client.post(PATHS[dialect], content=json.dumps(body), headers=headers)
+
+
+def reply_text(dialect: str, reply: httpx2.Response) -> str:
+    if reply.headers["content-type"].startswith("text/event-stream"):
+        return reply.text
+    payload = reply.json()
+    if dialect == "openai":
+        return str(payload["choices"][0]["message"]["content"])
+    if dialect == "anthropic":
+        return str(payload["content"][0]["text"])
+    return str(payload["output"][0]["content"][0]["text"])
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["body", "stream"])
+@pytest.mark.parametrize("dialect", DIALECTS)
+async def test_overflow_is_compacted_and_retried_once(
+    app: Starlette, upstream: Upstream, dialect: str, stream: bool
+) -> None:
+    upstream.max_prompt_tokens = int(history_size(dialect) * 0.6)
+    reply = await send(app, dialect, request_body(dialect, stream=stream))
+    assert reply.status_code == 200, reply.text
+    assert reply.headers["x-contextfold-retried"] == "context-overflow"
+    assert reply.headers["x-contextfold-compacted"] == "true"
+    assert reply.headers["x-contextfold-summary"] == "created"
+    assert "x-contextfold-error" not in reply.headers
+    assert "from" in reply_text(dialect, reply)  # "Hello from upstream", whole or in events
+    assert stream == reply.headers["content-type"].startswith("text/event-stream")
+    rejected, retried = upstream.chats
+    assert rejected.json == request_body(dialect, stream=stream)
+    parse_sent(dialect, retried.json)
+    assert len(upstream.summaries) == 1
+    # the next request of the conversation is compacted before it is sent
+    reply = await send(app, dialect, request_body(dialect, extra=1, stream=stream))
+    assert reply.status_code == 200
+    assert reply.headers["x-contextfold-compacted"] == "true"
+    assert "x-contextfold-retried" not in reply.headers
+    assert len(upstream.chats) == 3
+    assert len(upstream.summaries) == 1
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+async def test_failed_forced_compaction_relays_the_original_error(
+    app: Starlette, upstream: Upstream, dialect: str
+) -> None:
+    upstream.max_prompt_tokens = int(history_size(dialect) * 0.6)
+    upstream.fail_summary = (500, {"error": {"message": "summarizer down", "type": "server_error"}})
+    reply = await send(app, dialect, request_body(dialect))
+    assert reply.status_code == 400
+    assert len(upstream.chats) == 1
+    assert reply.json() == rejected_body(dialect, upstream)
+    assert "x-contextfold-retried" not in reply.headers
+    assert "rejected the prompt" in reply.headers["x-contextfold-error"]
+    assert "forced compaction made nothing" in reply.headers["x-contextfold-error"]
+
+
+def rejected_body(dialect: str, upstream: Upstream) -> Any:
+    """What the fake upstream answered the first request (it is deterministic)."""
+    first = upstream.chats[0].json
+    tokens = upstream._prompt_tokens(first)
+    assert upstream.max_prompt_tokens is not None
+    return _too_long(dialect, tokens, upstream.max_prompt_tokens)
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["body", "stream"])
+@pytest.mark.parametrize("dialect", DIALECTS)
+async def test_failed_retry_relays_the_first_error_after_one_retry(
+    app: Starlette, upstream: Upstream, dialect: str, stream: bool
+) -> None:
+    upstream.max_prompt_tokens = 50  # nothing fits, compacted or not
+    reply = await send(app, dialect, request_body(dialect, stream=stream))
+    assert reply.status_code == 400
+    assert reply.json() == rejected_body(dialect, upstream)
+    assert len(upstream.chats) == 2  # the request and one retry
+    assert len(upstream.summaries) == 1
+    assert (
+        "retry after a forced compaction was answered 400" in reply.headers["x-contextfold-error"]
+    )
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+async def test_other_errors_are_relayed_without_retry(
+    app: Starlette, upstream: Upstream, dialect: str
+) -> None:
+    error = {"error": {"message": "bad temperature", "type": "invalid_request_error"}}
+    upstream.fail_chat = (400, error, {})
+    reply = await send(app, dialect, request_body(dialect))
+    assert reply.status_code == 400
+    assert reply.json() == error
+    assert len(upstream.chats) == 1
+    assert not upstream.summaries
+    assert "x-contextfold-error" not in reply.headers
+
+
+async def test_overflow_without_credentials_relays_the_error(
+    app: Starlette, upstream: Upstream
+) -> None:
+    upstream.max_prompt_tokens = 100
+    reply = await send(app, "openai", request_body("openai"), credentials=False)
+    assert reply.status_code == 400
+    assert reply.json()["error"]["code"] == "context_length_exceeded"
+    assert "no API key" in reply.headers["x-contextfold-error"]
+    assert len(upstream.chats) == 1
+
+
+async def test_server_held_state_is_not_retried(app: Starlette, upstream: Upstream) -> None:
+    upstream.max_prompt_tokens = 100
+    body = {**request_body("responses"), "previous_response_id": "resp_1"}
+    reply = await send(app, "responses", body)
+    assert reply.status_code == 400
+    assert len(upstream.chats) == 1
+    assert "previous_response_id" in reply.headers["x-contextfold-error"]
+
+
+@pytest.mark.parametrize(
+    ("dialect", "status", "payload", "expected"),
+    [
+        ("openai", 400, {"error": {"code": "context_length_exceeded", "message": "x"}}, True),
+        ("openai", 400, {"error": {"message": "This model's maximum context length is 8"}}, True),
+        ("responses", 400, {"error": {"message": "Your input exceeds the context window"}}, True),
+        ("anthropic", 400, {"type": "error", "error": {"message": "prompt is too long: 9"}}, True),
+        ("anthropic", 413, {"error": {"message": "Prompt is too long"}}, True),
+        ("openai", 400, {"error": {"message": "bad temperature"}}, False),
+        ("openai", 500, {"error": {"code": "context_length_exceeded"}}, False),
+        ("anthropic", 400, {"error": {"code": "context_length_exceeded"}}, False),
+        ("openai", 400, ["context_length_exceeded"], False),
+    ],
+)
+def test_overflow_recognition(dialect: Any, status: int, payload: Any, expected: bool) -> None:
+    assert overflowed(dialect, status, json.dumps(payload).encode()) is expected
+    assert overflowed(dialect, status, b"maximum context length, not JSON") is False
+
+
+def test_the_fake_upstream_command_refuses_large_prompts_when_told(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    served: dict[str, Any] = {}
+    monkeypatch.setattr(fake_upstream, "serve", lambda **fields: served.update(fields))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert main(["fake-upstream", "--port", str(port), "--max-prompt-tokens", "500"]) == 0
+    assert served["max_prompt_tokens"] == 500
+    assert "fake upstream on" in capsys.readouterr().out
+
+
+async def test_the_limit_learnt_from_an_overflow_compacts_later_turns_before_sending(
+    app: Starlette, upstream: Upstream
+) -> None:
+    upstream.max_prompt_tokens = limit = int(history_size("openai") * 0.6)
+    history = openai_history(TURNS)
+    refused: list[int] = []
+    for turn in range(12):
+        before = len(upstream.chats)
+        reply = await send(app, "openai", {"model": MODEL, "messages": history})
+        assert reply.status_code == 200, reply.text
+        sent = upstream.chats[before:]
+        refused += [turn for s in sent if upstream._prompt_tokens(s.json) > limit]
+        history += [
+            {"role": "assistant", "content": f"done {turn}: " + "a" * 800},
+            {"role": "user", "content": f"next {turn}: " + "u" * 800},
+        ]
+    # each refusal lowers the model's limit to 90 % of the refused prompt's estimate
+    # (which undercounts what the upstream counts at first): it converges, and then
+    # every turn is compacted before it is sent
+    assert refused[0] == 0
+    assert len(refused) <= 2
+    assert refused[-1] < 6
+    assert app.state.forwarder.planner.limit(MODEL) < limit
+    assert len(upstream.summaries) >= 3
+
+
+async def test_concurrent_overflows_of_one_conversation_share_one_summary(
+    app: Starlette, upstream: Upstream
+) -> None:
+    upstream.max_prompt_tokens = int(history_size("openai") * 0.6)
+    upstream.summary_delay = 0.2
+    replies = await asyncio.gather(*[send(app, "openai", request_body("openai")) for _ in range(4)])
+    assert [r.status_code for r in replies] == [200] * 4
+    assert all(r.headers["x-contextfold-retried"] == "context-overflow" for r in replies)
+    assert len(upstream.summaries) == 1
