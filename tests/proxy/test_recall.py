@@ -234,6 +234,8 @@ ODD_REPLIES: list[Any] = [
             }
         ]
     },
+    {"choices": [{"message": {"tool_calls": 5}}]},
+    {"choices": [{"message": {"tool_calls": [{"id": "c", "function": "recall"}, 3]}}]},
 ]
 
 
@@ -252,6 +254,31 @@ async def test_an_odd_upstream_reply_is_relayed_never_a_500(
         reply = await client.post(
             "/v1/chat/completions", json=body, headers={"authorization": f"Bearer {KEY}"}
         )
+    assert reply.status_code == 200
+    assert len(upstream.chats) <= MAX_ROUNDS + 1
+
+
+ODD_ANTHROPIC_REPLIES: list[Any] = [
+    {"content": 5},
+    {"content": [{"type": "tool_use", "name": "recall", "id": "x", "input": 5}]},
+    {"content": [{"type": "tool_use", "name": "recall", "id": "x", "input": {"handle": []}}]},
+]
+
+
+@pytest.mark.parametrize("odd", ODD_ANTHROPIC_REPLIES, ids=range(len(ODD_ANTHROPIC_REPLIES)))
+@pytest.mark.parametrize("stream", [False, True])
+async def test_an_odd_anthropic_upstream_reply_is_relayed_never_a_500(
+    proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch, odd: Any, stream: bool
+) -> None:
+    import contextfold.proxy.fake_upstream as fake
+
+    upstream, make = proxy
+    monkeypatch.setattr(fake, "_anthropic_call", lambda *args: odd)
+    app = await make()
+    history = with_fact(anthropic_history(20), "anthropic")
+    body = {"model": MODEL, "messages": history, "max_tokens": 100, "stream": stream}
+    async with local(app) as client:
+        reply = await client.post("/v1/messages", json=body, headers={"x-api-key": KEY})
     assert reply.status_code == 200
     assert len(upstream.chats) <= MAX_ROUNDS + 1
 

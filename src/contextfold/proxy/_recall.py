@@ -116,13 +116,14 @@ def _tool_uses(dialect: Dialect, payload: Any) -> Iterator[tuple[Any, str, Any]]
     if not isinstance(payload, dict):
         return
     if dialect == "openai":
-        message = _openai_message(payload)
-        for call in (message or {}).get("tool_calls") or []:
+        calls = (_openai_message(payload) or {}).get("tool_calls")
+        for call in calls if isinstance(calls, list) else []:
             function = call.get("function") if isinstance(call, dict) else None
             if isinstance(function, dict):
                 yield function.get("name"), str(call.get("id")), function.get("arguments")
         return
-    for block in payload.get("content") or []:
+    blocks = payload.get("content")
+    for block in blocks if isinstance(blocks, list) else []:
         if isinstance(block, dict) and block.get("type") == "tool_use":
             yield block.get("name"), str(block.get("id")), block.get("input")
 
