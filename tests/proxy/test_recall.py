@@ -283,6 +283,37 @@ async def test_an_odd_anthropic_upstream_reply_is_relayed_never_a_500(
     assert len(upstream.chats) <= MAX_ROUNDS + 1
 
 
+@pytest.mark.parametrize("dialect", ["openai", "anthropic"])
+async def test_a_recall_round_answered_with_deeply_nested_json_is_relayed_never_a_500(
+    proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch, dialect: str
+) -> None:
+    from starlette.responses import Response
+
+    import contextfold.proxy.fake_upstream as fake
+
+    upstream, make = proxy
+    upstream.recall = "always"
+    deep = "[" * 100_000 + "]" * 100_000
+    real = fake.json_reply
+
+    def reply_deep(payload: Any, *args: Any, **kwargs: Any) -> Response:
+        if payload == "deep":
+            return Response(deep, media_type="application/json")
+        return real(payload, *args, **kwargs)
+
+    monkeypatch.setattr(fake, "json_reply", reply_deep)
+    monkeypatch.setattr(fake, f"_{dialect}_call", lambda *args: "deep")
+    app = await make()
+    history = openai_history(20) if dialect == "openai" else anthropic_history(20)
+    body = {"model": MODEL, "messages": with_fact(history, dialect), "max_tokens": 100}
+    path = "/v1/chat/completions" if dialect == "openai" else "/v1/messages"
+    headers = {"authorization": f"Bearer {KEY}", "x-api-key": KEY}
+    async with local(app) as client:
+        reply = await client.post(path, json=body, headers=headers)
+    assert reply.status_code == 200
+    assert reply.text == deep  # relayed as it is
+
+
 # -- masking first in the proxy ----------------------------------------------------------
 
 

@@ -242,7 +242,7 @@ async def answer_with_recall(
             return response  # an upstream error (or a stream nobody asked for) as it is
         try:
             payload = json.loads(bytes(response.body))
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON (or nested too deep to read)
             return response
         if not isinstance(payload, dict):
             return response
