@@ -22,6 +22,10 @@ one string::
     <the first head_chars characters of the output>
     [... 47913 more chars: call the recall tool with handle out-3f9a2b7c41d0 for the original]
 
+Only a string of exactly that shape (the same handle twice, the head and the chars
+left out adding up to the size given) counts as a placeholder: a tool output that
+merely starts like one is masked, and listed, under its own handle.
+
 Imports only the ground and the contracts.
 """
 
@@ -63,7 +67,12 @@ RECALLABLE_HEADER = "Recallable originals (the recall tool returns them by handl
 MAX_LISTED = 24
 """A summary lists at most this many recallable outputs (the newest)."""
 
-_PLACEHOLDER = re.compile(r"\[masked tool output: handle=(out-[0-9a-f]{12}) ")
+_PLACEHOLDER = re.compile(
+    r"\[masked tool output: handle=(out-[0-9a-f]{12}) ([^\n]*, ([0-9]+) chars, [0-9]+ lines"
+    r"(?:, [0-9]+ image\(s\))?(?:, an error)?)\]\n(.*)\n\[\.\.\. ([0-9]+) more chars: call the "
+    r"recall tool with handle \1 for the original\]",
+    re.DOTALL,
+)
 _OUTPUT = re.compile(r"out-[0-9a-f]{12}")
 _RANGE = re.compile(r"msgs-([0-9a-f]{8})([0-9a-f]{8})")
 _ARGS_CHARS = 80
@@ -99,11 +108,18 @@ def output_text(block: ToolResultBlock) -> str:
 
 def masked_handle(block: ToolResultBlock) -> str | None:
     """The handle a masked placeholder names, or ``None`` when ``block`` is not one."""
-    content = block.content
-    if not isinstance(content, str):
-        return None
-    found = _PLACEHOLDER.match(content)
+    found = _placeholder(block)
     return found.group(1) if found else None
+
+
+def _placeholder(block: ToolResultBlock) -> re.Match[str] | None:
+    """The parts of ``block`` when it is a whole, consistent placeholder: an output
+    that only starts like one (a forged or quoted first line) is not."""
+    content = block.content
+    found = _PLACEHOLDER.fullmatch(content) if isinstance(content, str) else None
+    if found is None or len(found.group(4)) + int(found.group(5)) != int(found.group(3)):
+        return None
+    return found
 
 
 def _brief_call(call: ToolUseBlock | None) -> str:
@@ -206,11 +222,9 @@ def _listed(body: Sequence[Message]) -> list[Recallable]:
         for block in message.content:
             if not isinstance(block, ToolResultBlock):
                 continue
-            content = block.content
-            placeholder = _PLACEHOLDER.match(content) if isinstance(content, str) else None
-            if isinstance(content, str) and placeholder is not None:
-                first_line = content[placeholder.end() :].split("\n", 1)[0]
-                found.append(Recallable(placeholder.group(1), first_line.removesuffix("]")))
+            placeholder = _placeholder(block)
+            if placeholder is not None:
+                found.append(Recallable(placeholder.group(1), placeholder.group(2)))
             elif len(output_text(block)) >= RECALLABLE_CHARS:
                 call = calls.get(block.tool_use_id)
                 found.append(Recallable(output_handle(block), describe(block, call)))
