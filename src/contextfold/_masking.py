@@ -11,9 +11,10 @@ over the store's archive (:meth:`~contextfold.context.Archiving.get_archive`).
   :func:`contextfold.blocks.to_dict`, compact separators, UTF-8 with lone surrogates
   passed through).
 * ``msgs-`` + 8 + 8 hex digits names a summarized range: the first 8 hex digits of the
-  SHA-256 of its first message's JSON (:meth:`Message.to_dict`) followed by those of its
-  last message. The range found is the archived run from the first message to the
-  next archived copy of the last, inside one rewrite.
+  SHA-256 of its first message's JSON (:meth:`Message.to_dict`, each tool result's
+  content replaced by its ``out-`` handle, so a masked message and its original
+  agree) followed by those of its last message. The range found is the archived run
+  from the first message to the next archived copy of the last, inside one rewrite.
 
 A masked tool output keeps its ``tool_use_id`` and ``is_error``; its content becomes
 one string::
@@ -90,6 +91,18 @@ def output_handle(block: ToolResultBlock) -> str:
 
 
 def _message_digest(message: Message) -> str:
+    """The digest a range handle is made of: a tool output counts by its handle, so a
+    message and its masked form (archived and summarized copies) digest alike."""
+    if any(isinstance(block, ToolResultBlock) for block in message.content):
+        message = Message(
+            message.role,
+            [
+                ToolResultBlock(block.tool_use_id, masked_handle(block) or output_handle(block))
+                if isinstance(block, ToolResultBlock)
+                else block
+                for block in message.content
+            ],
+        )
     return _digest(message.to_dict())[:8]
 
 
