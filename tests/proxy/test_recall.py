@@ -314,6 +314,92 @@ async def test_a_recall_round_answered_with_deeply_nested_json_is_relayed_never_
     assert reply.text == deep  # relayed as it is
 
 
+def _client_call(dialect: str, n: int) -> dict[str, Any]:
+    if dialect == "openai":
+        arguments = json.dumps({"path": "a.py"})
+        function = {"name": "read_file", "arguments": arguments}
+        return {"id": f"call_mine_{n}", "type": "function", "function": function}
+    return {"type": "tool_use", "id": f"toolu_mine_{n}", "name": "read_file", "input": {"p": 1}}
+
+
+@pytest.mark.parametrize("dialect", ["openai", "anthropic"])
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_reply_calling_recall_and_a_client_tool_gives_the_client_its_own_call(
+    proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch, dialect: str, stream: bool
+) -> None:
+    import contextfold.proxy.fake_upstream as fake
+
+    upstream, make = proxy
+    real = getattr(fake, f"_{dialect}_call")
+
+    def both(model: str, args: dict[str, Any], tokens: int, n: int) -> dict[str, Any]:
+        reply = real(model, args, tokens, n)
+        if dialect == "openai":
+            reply["choices"][0]["message"]["tool_calls"].insert(0, _client_call(dialect, n))
+        else:
+            reply["content"].append(_client_call(dialect, n))
+        return reply
+
+    monkeypatch.setattr(fake, f"_{dialect}_call", both)
+    app = await make()
+    history = openai_history(20) if dialect == "openai" else anthropic_history(20)
+    mine = {"name": "read_file", "description": "read", "input_schema": {"type": "object"}}
+    tools = [{"type": "function", "function": mine}] if dialect == "openai" else [mine]
+    body = {
+        "model": MODEL,
+        "messages": with_fact(history, dialect),
+        "max_tokens": 100,
+        "tools": tools,
+        "stream": stream,
+    }
+    path = "/v1/chat/completions" if dialect == "openai" else "/v1/messages"
+    headers = {"authorization": f"Bearer {KEY}", "x-api-key": KEY}
+    async with local(app) as client:
+        reply = await client.post(path, json=body, headers=headers)
+    assert reply.status_code == 200
+    assert reply.headers["x-contextfold-recalls"] == "0"
+    assert len(upstream.chats) == 1
+    assert '"recall"' not in reply.text
+    assert "_mine_" in reply.text  # the client's own call reached it
+    if not stream and dialect == "openai":
+        choice = reply.json()["choices"][0]
+        assert choice["finish_reason"] == "tool_calls"
+        assert [c["function"]["name"] for c in choice["message"]["tool_calls"]] == ["read_file"]
+    elif not stream:
+        assert reply.json()["stop_reason"] == "tool_use"
+        assert [b["name"] for b in reply.json()["content"] if b["type"] == "tool_use"] == [
+            "read_file"
+        ]
+
+
+async def test_a_request_for_several_choices_is_not_offered_the_recall_tool(
+    proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import contextfold.proxy.fake_upstream as fake
+
+    upstream, make = proxy
+    real = fake._openai_call
+
+    def two(model: str, args: dict[str, Any], tokens: int, n: int) -> dict[str, Any]:
+        reply = real(model, args, tokens, n)  # the second choice calls recall
+        text = {"role": "assistant", "content": "An answer."}
+        first = {"index": 0, "message": text, "finish_reason": "stop"}
+        reply["choices"] = [first, {**reply["choices"][0], "index": 1}]
+        return reply
+
+    monkeypatch.setattr(fake, "_openai_call", two)
+    app = await make()
+    body = {"model": MODEL, "messages": with_fact(openai_history(20), "openai"), "n": 2}
+    async with local(app) as client:
+        reply = await client.post(
+            "/v1/chat/completions", json=body, headers={"authorization": f"Bearer {KEY}"}
+        )
+    assert reply.status_code == 200
+    assert reply.headers["x-contextfold-compacted"] == "true"
+    assert '"recall"' not in reply.text  # no choice calls a tool the client does not know
+    assert "recall" not in tool_names(upstream.chats[0].json)
+
+
 # -- masking first in the proxy ----------------------------------------------------------
 
 

@@ -18,7 +18,8 @@ dialect's own shape (text, tool calls and thinking blocks; usage included). Such
 a response carries ``x-contextfold-recalls: N``, the recall calls answered; an
 upstream error in any round is relayed as it is. Images of a recalled output are
 not sent back (only its text). The tool is not added when the client defines a
-tool named ``recall`` itself or turns tools off (``tool_choice`` ``none``).
+tool named ``recall`` itself, turns tools off (``tool_choice`` ``none``) or asks for
+several choices (OpenAI's ``n``).
 """
 
 from __future__ import annotations
@@ -72,6 +73,8 @@ def _with_tool(dialect: Dialect, body: dict[str, Any]) -> dict[str, Any] | None:
     if not isinstance(tools, list) or choice == "none":
         return None
     if isinstance(choice, dict) and choice.get("type") == "none":
+        return None
+    if body.get("n", 1) not in (1, None):  # several choices: the loop can follow only one
         return None
     for tool in tools:
         spec = tool.get("function", tool) if isinstance(tool, dict) else None
