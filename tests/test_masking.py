@@ -109,6 +109,11 @@ async def test_masking_composes_with_the_other_strategies() -> None:
     assert handles.count(None) == 1
     assert len(handles) == 4
     assert len(out) == 2 + 2 * 4 + 1
+    # a placeholder whose head a later strategy cut is still one (and listed as one)
+    cut = await Pipeline(MaskToolOutputs(1), TruncateToolOutputs(300)).compact(history)
+    original = history[3].tool_results[0]
+    assert masked_handle(cut[3].tool_results[0]) == output_handle(original)
+    assert f"- {output_handle(original)}: read_file" in recallable_section("S", cut[1:5])
 
 
 def test_a_summary_lists_what_it_replaced_and_carries_the_previous_list() -> None:

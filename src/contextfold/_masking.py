@@ -23,9 +23,9 @@ one string::
     <the first head_chars characters of the output>
     [... 47913 more chars: call the recall tool with handle out-3f9a2b7c41d0 for the original]
 
-Only a string of exactly that shape (the same handle twice, the head and the chars
-left out adding up to the size given) counts as a placeholder: a tool output that
-merely starts like one is masked, and listed, under its own handle.
+Only a string of that whole shape (the same handle twice, the head and the chars
+left out adding up to at most the size given) counts as a placeholder: a tool
+output that merely starts like one is masked, and listed, under its own handle.
 
 Imports only the ground and the contracts.
 """
@@ -126,11 +126,12 @@ def masked_handle(block: ToolResultBlock) -> str | None:
 
 
 def _placeholder(block: ToolResultBlock) -> re.Match[str] | None:
-    """The parts of ``block`` when it is a whole, consistent placeholder: an output
-    that only starts like one (a forged or quoted first line) is not."""
+    """The parts of ``block`` when it is a whole placeholder (its head cut further,
+    e.g. by :class:`~contextfold.strategies.TruncateToolOutputs`, still is one): an
+    output that only starts like one (a forged or quoted first line) is not."""
     content = block.content
     found = _PLACEHOLDER.fullmatch(content) if isinstance(content, str) else None
-    if found is None or len(found.group(4)) + int(found.group(5)) != int(found.group(3)):
+    if found is None or len(found.group(4)) + int(found.group(5)) > int(found.group(3)):
         return None
     return found
 
