@@ -372,6 +372,63 @@ async def test_a_reply_calling_recall_and_a_client_tool_gives_the_client_its_own
         ]
 
 
+@pytest.mark.parametrize("stream", [False, True])
+async def test_with_thinking_a_client_call_after_recall_rounds_keeps_the_turns_thinking(
+    proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch, stream: bool
+) -> None:
+    import contextfold.proxy.fake_upstream as fake
+    from contextfold.formats import from_anthropic
+    from contextfold.validation import validate_history
+
+    upstream, make = proxy
+    thought = {"type": "thinking", "thinking": "I need the file.", "signature": "sig-1"}
+    recall_call, message = fake._anthropic_call, fake._anthropic_message
+
+    def thinking_then_recall(*args: Any) -> dict[str, Any]:
+        reply = recall_call(*args)
+        reply["content"].insert(0, thought)
+        return reply
+
+    def then_my_tool(model: str, text: str, tokens: int) -> dict[str, Any]:
+        reply = message(model, text, tokens)
+        if text.startswith("Recalled:"):  # the round after the recall: the client's tool
+            reply["content"], reply["stop_reason"] = [_client_call("anthropic", 9)], "tool_use"
+        return reply
+
+    monkeypatch.setattr(fake, "_anthropic_call", thinking_then_recall)
+    monkeypatch.setattr(fake, "_anthropic_message", then_my_tool)
+    app = await make()
+    history = with_fact(anthropic_history(20), "anthropic")
+    tools = [{"name": "read_file", "description": "read", "input_schema": {"type": "object"}}]
+    client = anthropic.AsyncAnthropic(
+        api_key=KEY, base_url="http://proxy.test", http_client=local(app), max_retries=0
+    )
+    request: dict[str, Any] = {
+        "model": MODEL,
+        "max_tokens": 2_000,
+        "messages": history,
+        "tools": tools,
+        "thinking": {"type": "enabled", "budget_tokens": 1_024},
+    }
+    if stream:
+        async with client.messages.stream(**request) as events:
+            final = await events.get_final_message()
+    else:
+        final = await client.messages.create(**request)
+    assert len(upstream.chats) == 2
+    assert [b.type for b in final.content] == ["thinking", "tool_use"]
+    assert final.content[1].name == "read_file"
+    # the client's next request (its tool's result appended) is a valid thinking history
+    content = [b.model_dump(exclude_none=True) for b in final.content]
+    result = {"type": "tool_result", "tool_use_id": final.content[1].id, "content": "ok"}
+    later = [
+        *history,
+        {"role": "assistant", "content": content},
+        {"role": "user", "content": [result]},
+    ]
+    validate_history(from_anthropic(later), "anthropic", thinking=True)
+
+
 async def test_a_request_for_several_choices_is_not_offered_the_recall_tool(
     proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -17,7 +17,10 @@ streaming, and the final reply is sent as one stream of server-sent events in th
 dialect's own shape (text, tool calls and thinking blocks; usage included). Such
 a response carries ``x-contextfold-recalls: N``, the recall calls answered; an
 upstream error in any round is relayed as it is. Images of a recalled output are
-not sent back (only its text). The tool is not added when the client defines a
+not sent back (only its text). With extended thinking, a reply that calls the
+client's tools after recall rounds but opens with no thinking of its own is given
+the thinking the turn's first reply opened with (Anthropic requires it at the start
+of a tool-use cycle's assistant message). The tool is not added when the client defines a
 tool named ``recall`` itself, turns tools off (``tool_choice`` ``none``) or asks for
 several choices (OpenAI's ``n``).
 """
@@ -57,6 +60,7 @@ MAX_ROUNDS = 4
 
 LIMIT_NOTE = "[contextfold: the recall limit of this request was reached]"
 _SKIPPED_HEADERS = frozenset({b"content-length", b"content-type", b"content-encoding"})
+_THINKING = frozenset({"thinking", "redacted_thinking"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +220,29 @@ def _without_recall(dialect: Dialect, payload: dict[str, Any]) -> dict[str, Any]
     return out
 
 
+def _thinking(content: Any) -> list[Any]:
+    """The thinking blocks ``content`` opens with."""
+    blocks = content if isinstance(content, list) else []
+    opening = []
+    for block in blocks:
+        if not isinstance(block, dict) or block.get("type") not in _THINKING:
+            break
+        opening.append(block)
+    return opening
+
+
+def _with_opening(payload: dict[str, Any], opening: list[Any]) -> dict[str, Any]:
+    """``payload`` (an Anthropic reply after recall rounds) opening with the turn's first
+    thinking when it calls the client's tools without thinking of its own: with
+    thinking on, the assistant message of a tool-use cycle must start with it, and the
+    client never saw the rounds in between."""
+    content = payload["content"]
+    calls = any(isinstance(b, dict) and b.get("type") == "tool_use" for b in content)
+    if not calls or _thinking(content):
+        return payload
+    return {**payload, "content": [*opening, *content]}
+
+
 async def answer_with_recall(
     forwarder: Forwarder,
     request: Request,
@@ -240,6 +267,7 @@ async def answer_with_recall(
     response = await forwarder._forward(request, dialect, json.dumps(body).encode(), plan)
     later = replace(plan, usage_key="")  # only the first round's prompt is the history's
     payload: Any = None
+    opening: list[Any] = []  # the thinking the turn opened with (Anthropic)
     for round_ in range(MAX_ROUNDS + 1):
         if response.status_code != 200 or isinstance(response, StreamingResponse):
             return response  # an upstream error (or a stream nobody asked for) as it is
@@ -249,6 +277,8 @@ async def answer_with_recall(
             return response
         if not isinstance(payload, dict):
             return response
+        if round_ == 0 and dialect == "anthropic":
+            opening = _thinking(payload.get("content"))
         calls, others = _calls(dialect, payload)
         if not calls or others or round_ == MAX_ROUNDS:
             break
@@ -260,6 +290,8 @@ async def answer_with_recall(
         logger.info("answered %d recall call(s) for a %s request", recalls, dialect)
     try:
         payload = _without_recall(dialect, payload)
+        if recalls and opening:
+            payload = _with_opening(payload, opening)
         if streaming:
             include_usage = bool((original.get("stream_options") or {}).get("include_usage"))
             events = "".join(_events(dialect, payload, include_usage))
