@@ -265,7 +265,7 @@ def recallable_section(summary: str, body: Sequence[Message], previous: str | No
     entries listed by the ``previous`` summary (at most :data:`MAX_LISTED` outputs, the
     newest). ``summary`` is returned unchanged when ``body`` holds no such output and
     ``previous`` listed nothing; a list the summarizer copied into ``summary`` is
-    replaced, never repeated.
+    replaced, never repeated (what it wrote before and after that list stays).
     """
     entries = _previous_entries(previous)
     outputs = _listed(body)
@@ -284,9 +284,31 @@ def recallable_section(summary: str, body: Sequence[Message], previous: str | No
     unique = list(by_handle.values())
     ranges = [e for e in unique if e.handle.startswith("msgs-")][-MAX_LISTED // 3 :]
     listed = [e for e in unique if e.handle.startswith("out-")][-MAX_LISTED:]
-    kept = summary.split(RECALLABLE_HEADER, 1)[0].rstrip()
     lines = [RECALLABLE_HEADER, *(e.render() for e in [*ranges, *listed])]
-    return kept + "\n\n" + "\n".join(lines)
+    return _without_list(summary) + "\n\n" + "\n".join(lines)
+
+
+def _without_list(summary: str) -> str:
+    """``summary`` without any recallable list copied into it (the header and its
+    entries); whatever the summarizer wrote around such a list stays."""
+    kept: list[str] = []
+    listing = False
+    for line in summary.splitlines():
+        if line.strip() == RECALLABLE_HEADER:
+            listing = True
+            continue
+        handle = line.removeprefix("- ").partition(": ")[0]
+        if (
+            listing
+            and line.startswith("- ")
+            and (_OUTPUT.fullmatch(handle) or _RANGE.fullmatch(handle))
+        ):
+            continue
+        if listing and not line.strip() and (not kept or not kept[-1].strip()):
+            continue  # the blank line that set the list apart
+        listing = False
+        kept.append(line)
+    return "\n".join(kept).rstrip()
 
 
 def find_output(archive: Sequence[ArchivedMessage], handle: str) -> ToolResultBlock | None:
