@@ -131,6 +131,26 @@ async def test_a_summarized_range_is_recalled_by_the_handle_its_summary_lists(
     assert FACT in whole.text
 
 
+async def test_a_summarized_range_ending_with_a_repeated_message_is_recalled_whole(
+    store: ContextStore,
+) -> None:
+    summarizer = StubTransport([make_text_response("<summary>Files were read.</summary>")])
+    wrapped = AutoCompactStore(store, summarizer, keep_recent=3, prepare_threshold=None)
+    for r in range(6):  # every round opens with the same prompt, and ends the same way
+        await wrapped.append(Message.user("Read the next file." if r else "Read the files."))
+        await wrapped.append(Message("assistant", [ToolUseBlock(f"r{r}", "read_file", {})]))
+        await wrapped.append(Message("user", [ToolResultBlock(f"r{r}", f"file {r}\n{FILLER}")]))
+        await wrapped.append(Message.assistant("Done."))
+    await wrapped.append(Message.user("Read the next file."))
+    assert await wrapped.compact(force=True)
+    summary = (await wrapped.get_history())[0].text
+    listed = re.search(r"(msgs-[0-9a-f]{16}): the (\d+) messages", summary)
+    assert listed is not None, summary
+    page = await recall(wrapped, listed.group(1), max_chars=200_000)
+    assert page.text.startswith("user: Read the files.")
+    assert page.text.count("\n\n") + 1 == int(listed.group(2))  # every message, not a prefix
+
+
 async def test_pages_continue_from_the_offset_the_answer_gives(store: ContextStore) -> None:
     handle = await masked_store(store)
     pages: list[str] = []

@@ -14,7 +14,8 @@ over the store's archive (:meth:`~contextfold.context.Archiving.get_archive`).
   SHA-256 of its first message's JSON (:meth:`Message.to_dict`, each tool result's
   content replaced by its ``out-`` handle, so a masked message and its original
   agree) followed by those of its last message. The range found is the archived run
-  from the first message to the next archived copy of the last, inside one rewrite.
+  from the first archived copy of the first message to the last copy of the last,
+  inside one rewrite (the latest that archived both).
 
 A masked tool output keeps its ``tool_use_id`` and ``is_error``; its content becomes
 one string::
@@ -323,18 +324,20 @@ def find_output(archive: Sequence[ArchivedMessage], handle: str) -> ToolResultBl
 
 
 def find_range(archive: Sequence[ArchivedMessage], handle: str) -> list[Message] | None:
-    """The archived run of messages named by a ``msgs-`` ``handle``, or ``None``."""
+    """The archived run of messages named by a ``msgs-`` ``handle``, or ``None``: in the
+    latest rewrite that archived both, from the first copy of its first message to the
+    last copy of its last (messages repeat: a range that ends with a prompt given
+    every round ends with its last copy, not the first)."""
     found = _RANGE.fullmatch(handle)
     if found is None:
         return None
     first, last = found.groups()
     digests = [_message_digest(entry.message) for entry in archive]
-    for start in range(len(archive) - 1, -1, -1):
-        if digests[start] != first:
-            continue
-        for stop in range(start, len(archive)):
-            if archive[stop].compaction != archive[start].compaction:
-                break
-            if digests[stop] == last:
-                return [entry.message for entry in archive[start : stop + 1]]
+    rewrites = {a.compaction for a, d in zip(archive, digests, strict=True) if d == first}
+    for rewrite in sorted(rewrites, reverse=True):
+        run = [i for i, entry in enumerate(archive) if entry.compaction == rewrite]
+        start = next(i for i in run if digests[i] == first)
+        stops = [i for i in run if i >= start and digests[i] == last]
+        if stops:
+            return [archive[i].message for i in run if start <= i <= stops[-1]]
     return None
