@@ -190,9 +190,12 @@ async def test_an_unknown_handle_is_an_error_result_and_the_turn_goes_on(
 # -- restarts ---------------------------------------------------------------------------
 
 
-async def reopen(store: ContextStore, tmp_path: Path) -> tuple[ContextStore, Callable[[], Any]]:
-    """A new store object on a new connection to the same session, and its closer."""
-    sid = store.session_id
+async def reopen(
+    store: ContextStore, tmp_path: Path, session_id: str | None = None
+) -> tuple[ContextStore, Callable[[], Any]]:
+    """A new store object on a new connection to the same session (or to
+    ``session_id`` in the same database), and its closer."""
+    sid = session_id or store.session_id
     match type(store).__name__:
         case "SQLiteContextStore":
             from contextfold.sqlite import SQLiteContextStore, connect
@@ -226,6 +229,23 @@ async def test_handles_survive_a_restart_on_the_persistent_stores(
         agent = Agent(None, recalling_model(), tools=[recall_tool(again)])
         assert await agent.run("What about keys?", again) == f"Found it: {FACT}"
     finally:
+        await close()
+
+
+async def test_another_sessions_handle_is_not_recalled_from_the_same_database(
+    store: ContextStore, tmp_path: Path
+) -> None:
+    if isinstance(store, MemoryContextStore):
+        pytest.skip("a memory store holds one session")
+    handle = await masked_store(store)
+    other, close = await reopen(store, tmp_path, f"other-{store.session_id}")
+    try:
+        await other.append(Message.user("What is the deploy key schedule?"))
+        with pytest.raises(RecallError, match="no archived original"):
+            await recall(other, handle)
+        assert FACT in (await recall(store, handle, max_chars=100_000)).text
+    finally:
+        await other.clear()
         await close()
 
 
