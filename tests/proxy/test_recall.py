@@ -429,6 +429,46 @@ async def test_with_thinking_a_client_call_after_recall_rounds_keeps_the_turns_t
     validate_history(from_anthropic(later), "anthropic", thinking=True)
 
 
+async def test_openai_custom_tools_count_as_the_clients_own(
+    proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import contextfold.proxy.fake_upstream as fake
+
+    upstream, make = proxy
+    real = fake._openai_call
+    custom_call = {"id": "call_mine", "type": "custom", "custom": {"name": "sh", "input": "ls"}}
+
+    def with_custom_call(*args: Any) -> dict[str, Any]:
+        reply = real(*args)
+        reply["choices"][0]["message"]["tool_calls"].append(custom_call)
+        return reply
+
+    monkeypatch.setattr(fake, "_openai_call", with_custom_call)
+    app = await make()
+    history = with_fact(openai_history(20), "openai")
+    headers = {"authorization": f"Bearer {KEY}"}
+    sh = {"type": "custom", "custom": {"name": "sh", "description": "run a command"}}
+    async with local(app) as client:
+        reply = await client.post(
+            "/v1/chat/completions",
+            json={"model": MODEL, "messages": history, "tools": [sh]},
+            headers=headers,
+        )
+        # the model's custom call reaches the client, unanswered by the proxy
+        assert reply.status_code == 200
+        assert reply.headers["x-contextfold-recalls"] == "0"
+        assert reply.json()["choices"][0]["message"]["tool_calls"] == [custom_call]
+        assert len(upstream.chats) == 1
+        # a custom tool named recall is the client's: the proxy adds none
+        mine = {"type": "custom", "custom": {"name": "recall"}}
+        await client.post(
+            "/v1/chat/completions",
+            json={"model": MODEL, "messages": history, "tools": [mine]},
+            headers=headers,
+        )
+    assert upstream.chats[-1].json["tools"] == [mine]
+
+
 async def test_a_request_for_several_choices_is_not_offered_the_recall_tool(
     proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,7 +10,8 @@ the answer back upstream and repeats, at most :data:`MAX_ROUNDS` times; the clie
 gets only the last reply.
 
 The client never sees the tool: replies that still call it (the round limit was hit,
-or the model called the client's own tools in the same reply) go back with the
+or the model called the client's own tools in the same reply: functions or OpenAI
+custom tools) go back with the
 recall calls removed (and, when nothing else is left, a short text saying the limit
 was reached). Streaming requests are answered by buffering: the rounds run without
 streaming, and the final reply is sent as one stream of server-sent events in the
@@ -81,7 +82,7 @@ def _with_tool(dialect: Dialect, body: dict[str, Any]) -> dict[str, Any] | None:
     if body.get("n", 1) not in (1, None):  # several choices: the loop can follow only one
         return None
     for tool in tools:
-        spec = tool.get("function", tool) if isinstance(tool, dict) else None
+        spec = _spec(tool)
         if not isinstance(spec, dict) or spec.get("name") == RECALL_TOOL_NAME:
             return None
     if dialect == "openai":
@@ -100,6 +101,14 @@ def _with_tool(dialect: Dialect, body: dict[str, Any]) -> dict[str, Any] | None:
     out = {**body, "tools": [*tools, added], "stream": False}
     out.pop("stream_options", None)
     return out
+
+
+def _spec(tool: Any) -> Any:
+    """Where a tool definition keeps its name: OpenAI's ``function`` or ``custom``
+    object, or (Anthropic) the tool itself."""
+    if not isinstance(tool, dict):
+        return None
+    return tool.get("function") or tool.get("custom") or tool
 
 
 def _calls(dialect: Dialect, payload: Any) -> tuple[list[_Call], bool]:
@@ -126,8 +135,10 @@ def _tool_uses(dialect: Dialect, payload: Any) -> Iterator[tuple[Any, str, Any]]
         calls = (_openai_message(payload) or {}).get("tool_calls")
         for call in calls if isinstance(calls, list) else []:
             function = call.get("function") if isinstance(call, dict) else None
-            if isinstance(function, dict):
+            if isinstance(function, dict) and call.get("type", "function") == "function":
                 yield function.get("name"), str(call.get("id")), function.get("arguments")
+            elif isinstance(call, dict):  # a custom tool's call (or a kind unknown): theirs
+                yield None, str(call.get("id")), None
         return
     blocks = payload.get("content")
     for block in blocks if isinstance(blocks, list) else []:
