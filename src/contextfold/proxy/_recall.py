@@ -11,19 +11,18 @@ gets only the last reply.
 
 The client never sees the tool: replies that still call it (the round limit was hit,
 or the model called the client's own tools in the same reply: functions or OpenAI
-custom tools) go back with the
-recall calls removed (and, when nothing else is left, a short text saying the limit
-was reached). Streaming requests are answered by buffering: the rounds run without
-streaming, and the final reply is sent as one stream of server-sent events in the
-dialect's own shape (text, tool calls and thinking blocks; usage included). Such
-a response carries ``x-contextfold-recalls: N``, the recall calls answered; an
-upstream error in any round is relayed as it is. Images of a recalled output are
-not sent back (only its text). With extended thinking, a reply that calls the
-client's tools after recall rounds but opens with no thinking of its own is given
-the thinking the turn's first reply opened with (Anthropic requires it at the start
-of a tool-use cycle's assistant message). The tool is not added when the client defines a
-tool named ``recall`` itself, turns tools off (``tool_choice`` ``none``) or asks for
-several choices (OpenAI's ``n``).
+custom tools) go back with the recall calls removed (and, when nothing else is left,
+a short text saying the limit was reached). Streaming requests are answered by
+buffering: the rounds run without streaming, and the final reply is sent as one
+stream of server-sent events in the dialect's own shape (text, tool calls and
+thinking blocks; usage included). Such a response carries ``x-contextfold-recalls:
+N``, the recall calls answered; an upstream error in any round is relayed as it is.
+Images of a recalled output are not sent back (only its text). With extended
+thinking, a reply that calls the client's tools after recall rounds but opens with
+no thinking of its own is given the thinking the turn's first reply opened with
+(Anthropic requires it at the start of a tool-use cycle's assistant message). The
+tool is not added when the client defines a tool named ``recall`` itself, turns
+tools off (``tool_choice`` ``none``) or asks for several choices (OpenAI's ``n``).
 """
 
 from __future__ import annotations
