@@ -469,6 +469,37 @@ async def test_openai_custom_tools_count_as_the_clients_own(
     assert upstream.chats[-1].json["tools"] == [mine]
 
 
+async def test_with_thinking_the_round_limit_still_says_so_in_text(
+    proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import contextfold.proxy.fake_upstream as fake
+
+    upstream, make = proxy
+    upstream.recall = "always"
+    thought = {"type": "thinking", "thinking": "Once more.", "signature": "sig-1"}
+    recall_call = fake._anthropic_call
+
+    def thinking_then_recall(*args: Any) -> dict[str, Any]:
+        reply = recall_call(*args)
+        reply["content"].insert(0, thought)
+        return reply
+
+    monkeypatch.setattr(fake, "_anthropic_call", thinking_then_recall)
+    app = await make()
+    body = {
+        "model": MODEL,
+        "max_tokens": 2_000,
+        "messages": with_fact(anthropic_history(20), "anthropic"),
+        "thinking": {"type": "enabled", "budget_tokens": 1_024},
+    }
+    async with local(app) as client:
+        reply = await client.post("/v1/messages", json=body, headers={"x-api-key": KEY})
+    assert reply.headers["x-contextfold-recalls"] == str(MAX_ROUNDS)
+    final = reply.json()
+    assert final["content"] == [thought, {"type": "text", "text": LIMIT_NOTE}]
+    assert final["stop_reason"] == "end_turn"
+
+
 async def test_a_request_for_several_choices_is_not_offered_the_recall_tool(
     proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -222,7 +222,9 @@ def _without_recall(dialect: Dialect, payload: dict[str, Any]) -> dict[str, Any]
             and b.get("name") == RECALL_TOOL_NAME
         )
     ]
-    out = {**payload, "content": blocks or [{"type": "text", "text": LIMIT_NOTE}]}
+    if all(isinstance(b, dict) and b.get("type") in _THINKING for b in blocks):
+        blocks.append({"type": "text", "text": LIMIT_NOTE})  # nothing but thinking is left
+    out = {**payload, "content": blocks}
     if payload.get("stop_reason") == "tool_use" and not any(
         isinstance(b, dict) and b.get("type") == "tool_use" for b in blocks
     ):
