@@ -131,6 +131,26 @@ async def test_a_summarized_range_is_recalled_by_the_handle_its_summary_lists(
     assert FACT in whole.text
 
 
+async def test_a_summarized_range_ending_with_a_repeated_message_is_recalled_whole(
+    store: ContextStore,
+) -> None:
+    summarizer = StubTransport([make_text_response("<summary>Files were read.</summary>")])
+    wrapped = AutoCompactStore(store, summarizer, keep_recent=3, prepare_threshold=None)
+    for r in range(6):  # every round opens with the same prompt, and ends the same way
+        await wrapped.append(Message.user("Read the next file." if r else "Read the files."))
+        await wrapped.append(Message("assistant", [ToolUseBlock(f"r{r}", "read_file", {})]))
+        await wrapped.append(Message("user", [ToolResultBlock(f"r{r}", f"file {r}\n{FILLER}")]))
+        await wrapped.append(Message.assistant("Done."))
+    await wrapped.append(Message.user("Read the next file."))
+    assert await wrapped.compact(force=True)
+    summary = (await wrapped.get_history())[0].text
+    listed = re.search(r"(msgs-[0-9a-f]{16}): the (\d+) messages", summary)
+    assert listed is not None, summary
+    page = await recall(wrapped, listed.group(1), max_chars=200_000)
+    assert page.text.startswith("user: Read the files.")
+    assert page.text.count("\n\n") + 1 == int(listed.group(2))  # every message, not a prefix
+
+
 async def test_pages_continue_from_the_offset_the_answer_gives(store: ContextStore) -> None:
     handle = await masked_store(store)
     pages: list[str] = []
@@ -170,9 +190,12 @@ async def test_an_unknown_handle_is_an_error_result_and_the_turn_goes_on(
 # -- restarts ---------------------------------------------------------------------------
 
 
-async def reopen(store: ContextStore, tmp_path: Path) -> tuple[ContextStore, Callable[[], Any]]:
-    """A new store object on a new connection to the same session, and its closer."""
-    sid = store.session_id
+async def reopen(
+    store: ContextStore, tmp_path: Path, session_id: str | None = None
+) -> tuple[ContextStore, Callable[[], Any]]:
+    """A new store object on a new connection to the same session (or to
+    ``session_id`` in the same database), and its closer."""
+    sid = session_id or store.session_id
     match type(store).__name__:
         case "SQLiteContextStore":
             from contextfold.sqlite import SQLiteContextStore, connect
@@ -206,6 +229,23 @@ async def test_handles_survive_a_restart_on_the_persistent_stores(
         agent = Agent(None, recalling_model(), tools=[recall_tool(again)])
         assert await agent.run("What about keys?", again) == f"Found it: {FACT}"
     finally:
+        await close()
+
+
+async def test_another_sessions_handle_is_not_recalled_from_the_same_database(
+    store: ContextStore, tmp_path: Path
+) -> None:
+    if isinstance(store, MemoryContextStore):
+        pytest.skip("a memory store holds one session")
+    handle = await masked_store(store)
+    other, close = await reopen(store, tmp_path, f"other-{store.session_id}")
+    try:
+        await other.append(Message.user("What is the deploy key schedule?"))
+        with pytest.raises(RecallError, match="no archived original"):
+            await recall(other, handle)
+        assert FACT in (await recall(store, handle, max_chars=100_000)).text
+    finally:
+        await other.clear()
         await close()
 
 

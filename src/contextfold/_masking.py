@@ -11,9 +11,11 @@ over the store's archive (:meth:`~contextfold.context.Archiving.get_archive`).
   :func:`contextfold.blocks.to_dict`, compact separators, UTF-8 with lone surrogates
   passed through).
 * ``msgs-`` + 8 + 8 hex digits names a summarized range: the first 8 hex digits of the
-  SHA-256 of its first message's JSON (:meth:`Message.to_dict`) followed by those of its
-  last message. The range found is the archived run from the first message to the
-  next archived copy of the last, inside one rewrite.
+  SHA-256 of its first message's JSON (:meth:`Message.to_dict`, each tool result's
+  content replaced by its ``out-`` handle, so a masked message and its original
+  agree) followed by those of its last message. The range found is the archived run
+  from the first archived copy of the first message to the last copy of the last,
+  inside one rewrite (the latest that archived both).
 
 A masked tool output keeps its ``tool_use_id`` and ``is_error``; its content becomes
 one string::
@@ -21,6 +23,10 @@ one string::
     [masked tool output: handle=out-3f9a2b7c41d0 read_file {"path":"a.py"}, 48213 chars, 1020 lines]
     <the first head_chars characters of the output>
     [... 47913 more chars: call the recall tool with handle out-3f9a2b7c41d0 for the original]
+
+Only a string of that whole shape (the same handle twice, the head and the chars
+left out adding up to at most the size given) counts as a placeholder: a tool
+output that merely starts like one is masked, and listed, under its own handle.
 
 Imports only the ground and the contracts.
 """
@@ -63,7 +69,12 @@ RECALLABLE_HEADER = "Recallable originals (the recall tool returns them by handl
 MAX_LISTED = 24
 """A summary lists at most this many recallable outputs (the newest)."""
 
-_PLACEHOLDER = re.compile(r"\[masked tool output: handle=(out-[0-9a-f]{12}) ")
+_PLACEHOLDER = re.compile(
+    r"\[masked tool output: handle=(out-[0-9a-f]{12}) ([^\n]*, ([0-9]+) chars, [0-9]+ lines"
+    r"(?:, [0-9]+ image\(s\))?(?:, an error)?)\]\n(.*)\n\[\.\.\. ([0-9]+) more chars: call the "
+    r"recall tool with handle \1 for the original\]",
+    re.DOTALL,
+)
 _OUTPUT = re.compile(r"out-[0-9a-f]{12}")
 _RANGE = re.compile(r"msgs-([0-9a-f]{8})([0-9a-f]{8})")
 _ARGS_CHARS = 80
@@ -81,6 +92,18 @@ def output_handle(block: ToolResultBlock) -> str:
 
 
 def _message_digest(message: Message) -> str:
+    """The digest a range handle is made of: a tool output counts by its handle, so a
+    message and its masked form (archived and summarized copies) digest alike."""
+    if any(isinstance(block, ToolResultBlock) for block in message.content):
+        message = Message(
+            message.role,
+            [
+                ToolResultBlock(block.tool_use_id, masked_handle(block) or output_handle(block))
+                if isinstance(block, ToolResultBlock)
+                else block
+                for block in message.content
+            ],
+        )
     return _digest(message.to_dict())[:8]
 
 
@@ -99,11 +122,19 @@ def output_text(block: ToolResultBlock) -> str:
 
 def masked_handle(block: ToolResultBlock) -> str | None:
     """The handle a masked placeholder names, or ``None`` when ``block`` is not one."""
-    content = block.content
-    if not isinstance(content, str):
-        return None
-    found = _PLACEHOLDER.match(content)
+    found = _placeholder(block)
     return found.group(1) if found else None
+
+
+def _placeholder(block: ToolResultBlock) -> re.Match[str] | None:
+    """The parts of ``block`` when it is a whole placeholder (its head cut further,
+    e.g. by :class:`~contextfold.strategies.TruncateToolOutputs`, still is one): an
+    output that only starts like one (a forged or quoted first line) is not."""
+    content = block.content
+    found = _PLACEHOLDER.fullmatch(content) if isinstance(content, str) else None
+    if found is None or len(found.group(4)) + int(found.group(5)) > int(found.group(3)):
+        return None
+    return found
 
 
 def _brief_call(call: ToolUseBlock | None) -> str:
@@ -206,11 +237,9 @@ def _listed(body: Sequence[Message]) -> list[Recallable]:
         for block in message.content:
             if not isinstance(block, ToolResultBlock):
                 continue
-            content = block.content
-            placeholder = _PLACEHOLDER.match(content) if isinstance(content, str) else None
-            if isinstance(content, str) and placeholder is not None:
-                first_line = content[placeholder.end() :].split("\n", 1)[0]
-                found.append(Recallable(placeholder.group(1), first_line.removesuffix("]")))
+            placeholder = _placeholder(block)
+            if placeholder is not None:
+                found.append(Recallable(placeholder.group(1), placeholder.group(2)))
             elif len(output_text(block)) >= RECALLABLE_CHARS:
                 call = calls.get(block.tool_use_id)
                 found.append(Recallable(output_handle(block), describe(block, call)))
@@ -237,7 +266,7 @@ def recallable_section(summary: str, body: Sequence[Message], previous: str | No
     entries listed by the ``previous`` summary (at most :data:`MAX_LISTED` outputs, the
     newest). ``summary`` is returned unchanged when ``body`` holds no such output and
     ``previous`` listed nothing; a list the summarizer copied into ``summary`` is
-    replaced, never repeated.
+    replaced, never repeated (what it wrote before and after that list stays).
     """
     entries = _previous_entries(previous)
     outputs = _listed(body)
@@ -256,9 +285,31 @@ def recallable_section(summary: str, body: Sequence[Message], previous: str | No
     unique = list(by_handle.values())
     ranges = [e for e in unique if e.handle.startswith("msgs-")][-MAX_LISTED // 3 :]
     listed = [e for e in unique if e.handle.startswith("out-")][-MAX_LISTED:]
-    kept = summary.split(RECALLABLE_HEADER, 1)[0].rstrip()
     lines = [RECALLABLE_HEADER, *(e.render() for e in [*ranges, *listed])]
-    return kept + "\n\n" + "\n".join(lines)
+    return _without_list(summary) + "\n\n" + "\n".join(lines)
+
+
+def _without_list(summary: str) -> str:
+    """``summary`` without any recallable list copied into it (the header and its
+    entries); whatever the summarizer wrote around such a list stays."""
+    kept: list[str] = []
+    listing = False
+    for line in summary.splitlines():
+        if line.strip() == RECALLABLE_HEADER:
+            listing = True
+            continue
+        handle = line.removeprefix("- ").partition(": ")[0]
+        if (
+            listing
+            and line.startswith("- ")
+            and (_OUTPUT.fullmatch(handle) or _RANGE.fullmatch(handle))
+        ):
+            continue
+        if listing and not line.strip() and (not kept or not kept[-1].strip()):
+            continue  # the blank line that set the list apart
+        listing = False
+        kept.append(line)
+    return "\n".join(kept).rstrip()
 
 
 def find_output(archive: Sequence[ArchivedMessage], handle: str) -> ToolResultBlock | None:
@@ -273,18 +324,20 @@ def find_output(archive: Sequence[ArchivedMessage], handle: str) -> ToolResultBl
 
 
 def find_range(archive: Sequence[ArchivedMessage], handle: str) -> list[Message] | None:
-    """The archived run of messages named by a ``msgs-`` ``handle``, or ``None``."""
+    """The archived run of messages named by a ``msgs-`` ``handle``, or ``None``: in the
+    latest rewrite that archived both, from the first copy of its first message to the
+    last copy of its last (messages repeat: a range that ends with a prompt given
+    every round ends with its last copy, not the first)."""
     found = _RANGE.fullmatch(handle)
     if found is None:
         return None
     first, last = found.groups()
     digests = [_message_digest(entry.message) for entry in archive]
-    for start in range(len(archive) - 1, -1, -1):
-        if digests[start] != first:
-            continue
-        for stop in range(start, len(archive)):
-            if archive[stop].compaction != archive[start].compaction:
-                break
-            if digests[stop] == last:
-                return [entry.message for entry in archive[start : stop + 1]]
+    rewrites = {a.compaction for a, d in zip(archive, digests, strict=True) if d == first}
+    for rewrite in sorted(rewrites, reverse=True):
+        run = [i for i, entry in enumerate(archive) if entry.compaction == rewrite]
+        start = next(i for i in run if digests[i] == first)
+        stops = [i for i in run if i >= start and digests[i] == last]
+        if stops:
+            return [archive[i].message for i in run if start <= i <= stops[-1]]
     return None

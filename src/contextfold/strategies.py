@@ -150,7 +150,11 @@ class MaskToolOutputs(ContextStrategy):
     an archive (:class:`~contextfold.context.Archiving`: the memory, SQLite,
     PostgreSQL and Redis stores), e.g. inside
     :class:`~contextfold.compaction.AutoCompactStore` (``mask_tool_outputs=``) or by
-    ``store.replace_history(await MaskToolOutputs().compact(history))``. Raises
+    ``store.replace_history(await MaskToolOutputs().compact(history))``. A handle
+    names the output as this strategy receives it, so in a :class:`Pipeline` that
+    rewrites the store in one step, put it before strategies that change tool
+    outputs (:class:`TruncateToolOutputs`): after them, the handle would name a cut
+    output the archive never held. Raises
     :class:`ValueError` unless ``keep_rounds`` is a positive integer, ``head_chars``
     a non-negative one and ``min_chars`` larger than ``head_chars``.
     """

@@ -92,6 +92,31 @@ async def test_summarizes_the_masked_history_when_masking_is_not_enough() -> Non
     assert page.text == f"file 0\n{OUTPUT}"
 
 
+async def test_a_summarized_range_that_ends_with_a_masked_output_is_recalled(
+    store: ContextStore,
+) -> None:
+    # Masking is not enough (long answers), so the masked history is summarized; the
+    # summarized range ends with a masked output, whose original is what the archive holds.
+    history = [Message.user("Read every file and tell me what row 7 says.")]
+    for r in range(12):
+        history.append(Message("assistant", [ToolUseBlock(f"r{r}", "read_file", {"path": f"{r}"})]))
+        history.append(Message("user", [ToolResultBlock(f"r{r}", f"file {r}\n{OUTPUT}")]))
+        history.append(Message.assistant("Still reading. " * 450))
+        history.append(Message.user("Go on."))
+    wrapped, model, events = await filled(
+        store, history, mask_tool_outputs=MaskToolOutputs(2, min_chars=5_000)
+    )
+    await wrapped.add_context_tokens(21_000, 10)
+    assert events[-1].outcome == "compacted"
+    [request] = model.requests
+    assert request.messages[0].text.endswith("for the original]\n</transcript>")
+    summary = (await wrapped.get_history())[0].text
+    [whole] = re.findall(r"- (msgs-[0-9a-f]{16}): the \d+ messages", summary)
+    page = await recall(wrapped, whole, max_chars=1_000_000)
+    assert page.text.startswith("user: Read every file")
+    assert all(f"file {r}\n{OUTPUT}" in page.text for r in range(10))
+
+
 async def test_without_the_setting_nothing_is_masked() -> None:
     from contextfold import MemoryContextStore
 

@@ -234,6 +234,8 @@ ODD_REPLIES: list[Any] = [
             }
         ]
     },
+    {"choices": [{"message": {"tool_calls": 5}}]},
+    {"choices": [{"message": {"tool_calls": [{"id": "c", "function": "recall"}, 3]}}]},
 ]
 
 
@@ -254,6 +256,276 @@ async def test_an_odd_upstream_reply_is_relayed_never_a_500(
         )
     assert reply.status_code == 200
     assert len(upstream.chats) <= MAX_ROUNDS + 1
+
+
+ODD_ANTHROPIC_REPLIES: list[Any] = [
+    {"content": 5},
+    {"content": [{"type": "tool_use", "name": "recall", "id": "x", "input": 5}]},
+    {"content": [{"type": "tool_use", "name": "recall", "id": "x", "input": {"handle": []}}]},
+]
+
+
+@pytest.mark.parametrize("odd", ODD_ANTHROPIC_REPLIES, ids=range(len(ODD_ANTHROPIC_REPLIES)))
+@pytest.mark.parametrize("stream", [False, True])
+async def test_an_odd_anthropic_upstream_reply_is_relayed_never_a_500(
+    proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch, odd: Any, stream: bool
+) -> None:
+    import contextfold.proxy.fake_upstream as fake
+
+    upstream, make = proxy
+    monkeypatch.setattr(fake, "_anthropic_call", lambda *args: odd)
+    app = await make()
+    history = with_fact(anthropic_history(20), "anthropic")
+    body = {"model": MODEL, "messages": history, "max_tokens": 100, "stream": stream}
+    async with local(app) as client:
+        reply = await client.post("/v1/messages", json=body, headers={"x-api-key": KEY})
+    assert reply.status_code == 200
+    assert len(upstream.chats) <= MAX_ROUNDS + 1
+
+
+@pytest.mark.parametrize("dialect", ["openai", "anthropic"])
+async def test_a_recall_round_answered_with_deeply_nested_json_is_relayed_never_a_500(
+    proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch, dialect: str
+) -> None:
+    from starlette.responses import Response
+
+    import contextfold.proxy.fake_upstream as fake
+
+    upstream, make = proxy
+    upstream.recall = "always"
+    deep = "[" * 100_000 + "]" * 100_000
+    real = fake.json_reply
+
+    def reply_deep(payload: Any, *args: Any, **kwargs: Any) -> Response:
+        if payload == "deep":
+            return Response(deep, media_type="application/json")
+        return real(payload, *args, **kwargs)
+
+    monkeypatch.setattr(fake, "json_reply", reply_deep)
+    monkeypatch.setattr(fake, f"_{dialect}_call", lambda *args: "deep")
+    app = await make()
+    history = openai_history(20) if dialect == "openai" else anthropic_history(20)
+    body = {"model": MODEL, "messages": with_fact(history, dialect), "max_tokens": 100}
+    path = "/v1/chat/completions" if dialect == "openai" else "/v1/messages"
+    headers = {"authorization": f"Bearer {KEY}", "x-api-key": KEY}
+    async with local(app) as client:
+        reply = await client.post(path, json=body, headers=headers)
+    assert reply.status_code == 200
+    assert reply.text == deep  # relayed as it is
+
+
+def _client_call(dialect: str, n: int) -> dict[str, Any]:
+    if dialect == "openai":
+        arguments = json.dumps({"path": "a.py"})
+        function = {"name": "read_file", "arguments": arguments}
+        return {"id": f"call_mine_{n}", "type": "function", "function": function}
+    return {"type": "tool_use", "id": f"toolu_mine_{n}", "name": "read_file", "input": {"p": 1}}
+
+
+@pytest.mark.parametrize("dialect", ["openai", "anthropic"])
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_reply_calling_recall_and_a_client_tool_gives_the_client_its_own_call(
+    proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch, dialect: str, stream: bool
+) -> None:
+    import contextfold.proxy.fake_upstream as fake
+
+    upstream, make = proxy
+    real = getattr(fake, f"_{dialect}_call")
+
+    def both(model: str, args: dict[str, Any], tokens: int, n: int) -> dict[str, Any]:
+        reply = real(model, args, tokens, n)
+        if dialect == "openai":
+            reply["choices"][0]["message"]["tool_calls"].insert(0, _client_call(dialect, n))
+        else:
+            reply["content"].append(_client_call(dialect, n))
+        return reply
+
+    monkeypatch.setattr(fake, f"_{dialect}_call", both)
+    app = await make()
+    history = openai_history(20) if dialect == "openai" else anthropic_history(20)
+    mine = {"name": "read_file", "description": "read", "input_schema": {"type": "object"}}
+    tools = [{"type": "function", "function": mine}] if dialect == "openai" else [mine]
+    body = {
+        "model": MODEL,
+        "messages": with_fact(history, dialect),
+        "max_tokens": 100,
+        "tools": tools,
+        "stream": stream,
+    }
+    path = "/v1/chat/completions" if dialect == "openai" else "/v1/messages"
+    headers = {"authorization": f"Bearer {KEY}", "x-api-key": KEY}
+    async with local(app) as client:
+        reply = await client.post(path, json=body, headers=headers)
+    assert reply.status_code == 200
+    assert reply.headers["x-contextfold-recalls"] == "0"
+    assert len(upstream.chats) == 1
+    assert '"recall"' not in reply.text
+    assert "_mine_" in reply.text  # the client's own call reached it
+    if not stream and dialect == "openai":
+        choice = reply.json()["choices"][0]
+        assert choice["finish_reason"] == "tool_calls"
+        assert [c["function"]["name"] for c in choice["message"]["tool_calls"]] == ["read_file"]
+    elif not stream:
+        assert reply.json()["stop_reason"] == "tool_use"
+        assert [b["name"] for b in reply.json()["content"] if b["type"] == "tool_use"] == [
+            "read_file"
+        ]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_with_thinking_a_client_call_after_recall_rounds_keeps_the_turns_thinking(
+    proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch, stream: bool
+) -> None:
+    import contextfold.proxy.fake_upstream as fake
+    from contextfold.formats import from_anthropic
+    from contextfold.validation import validate_history
+
+    upstream, make = proxy
+    thought = {"type": "thinking", "thinking": "I need the file.", "signature": "sig-1"}
+    recall_call, message = fake._anthropic_call, fake._anthropic_message
+
+    def thinking_then_recall(*args: Any) -> dict[str, Any]:
+        reply = recall_call(*args)
+        reply["content"].insert(0, thought)
+        return reply
+
+    def then_my_tool(model: str, text: str, tokens: int) -> dict[str, Any]:
+        reply = message(model, text, tokens)
+        if text.startswith("Recalled:"):  # the round after the recall: the client's tool
+            reply["content"], reply["stop_reason"] = [_client_call("anthropic", 9)], "tool_use"
+        return reply
+
+    monkeypatch.setattr(fake, "_anthropic_call", thinking_then_recall)
+    monkeypatch.setattr(fake, "_anthropic_message", then_my_tool)
+    app = await make()
+    history = with_fact(anthropic_history(20), "anthropic")
+    tools = [{"name": "read_file", "description": "read", "input_schema": {"type": "object"}}]
+    client = anthropic.AsyncAnthropic(
+        api_key=KEY, base_url="http://proxy.test", http_client=local(app), max_retries=0
+    )
+    request: dict[str, Any] = {
+        "model": MODEL,
+        "max_tokens": 2_000,
+        "messages": history,
+        "tools": tools,
+        "thinking": {"type": "enabled", "budget_tokens": 1_024},
+    }
+    if stream:
+        async with client.messages.stream(**request) as events:
+            final = await events.get_final_message()
+    else:
+        final = await client.messages.create(**request)
+    assert len(upstream.chats) == 2
+    assert [b.type for b in final.content] == ["thinking", "tool_use"]
+    assert final.content[1].name == "read_file"
+    # the client's next request (its tool's result appended) is a valid thinking history
+    content = [b.model_dump(exclude_none=True) for b in final.content]
+    result = {"type": "tool_result", "tool_use_id": final.content[1].id, "content": "ok"}
+    later = [
+        *history,
+        {"role": "assistant", "content": content},
+        {"role": "user", "content": [result]},
+    ]
+    validate_history(from_anthropic(later), "anthropic", thinking=True)
+
+
+async def test_openai_custom_tools_count_as_the_clients_own(
+    proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import contextfold.proxy.fake_upstream as fake
+
+    upstream, make = proxy
+    real = fake._openai_call
+    custom_call = {"id": "call_mine", "type": "custom", "custom": {"name": "sh", "input": "ls"}}
+
+    def with_custom_call(*args: Any) -> dict[str, Any]:
+        reply = real(*args)
+        reply["choices"][0]["message"]["tool_calls"].append(custom_call)
+        return reply
+
+    monkeypatch.setattr(fake, "_openai_call", with_custom_call)
+    app = await make()
+    history = with_fact(openai_history(20), "openai")
+    headers = {"authorization": f"Bearer {KEY}"}
+    sh = {"type": "custom", "custom": {"name": "sh", "description": "run a command"}}
+    async with local(app) as client:
+        reply = await client.post(
+            "/v1/chat/completions",
+            json={"model": MODEL, "messages": history, "tools": [sh]},
+            headers=headers,
+        )
+        # the model's custom call reaches the client, unanswered by the proxy
+        assert reply.status_code == 200
+        assert reply.headers["x-contextfold-recalls"] == "0"
+        assert reply.json()["choices"][0]["message"]["tool_calls"] == [custom_call]
+        assert len(upstream.chats) == 1
+        # a custom tool named recall is the client's: the proxy adds none
+        mine = {"type": "custom", "custom": {"name": "recall"}}
+        await client.post(
+            "/v1/chat/completions",
+            json={"model": MODEL, "messages": history, "tools": [mine]},
+            headers=headers,
+        )
+    assert upstream.chats[-1].json["tools"] == [mine]
+
+
+async def test_with_thinking_the_round_limit_still_says_so_in_text(
+    proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import contextfold.proxy.fake_upstream as fake
+
+    upstream, make = proxy
+    upstream.recall = "always"
+    thought = {"type": "thinking", "thinking": "Once more.", "signature": "sig-1"}
+    recall_call = fake._anthropic_call
+
+    def thinking_then_recall(*args: Any) -> dict[str, Any]:
+        reply = recall_call(*args)
+        reply["content"].insert(0, thought)
+        return reply
+
+    monkeypatch.setattr(fake, "_anthropic_call", thinking_then_recall)
+    app = await make()
+    body = {
+        "model": MODEL,
+        "max_tokens": 2_000,
+        "messages": with_fact(anthropic_history(20), "anthropic"),
+        "thinking": {"type": "enabled", "budget_tokens": 1_024},
+    }
+    async with local(app) as client:
+        reply = await client.post("/v1/messages", json=body, headers={"x-api-key": KEY})
+    assert reply.headers["x-contextfold-recalls"] == str(MAX_ROUNDS)
+    final = reply.json()
+    assert final["content"] == [thought, {"type": "text", "text": LIMIT_NOTE}]
+    assert final["stop_reason"] == "end_turn"
+
+
+async def test_a_request_for_several_choices_is_not_offered_the_recall_tool(
+    proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import contextfold.proxy.fake_upstream as fake
+
+    upstream, make = proxy
+    real = fake._openai_call
+
+    def two(model: str, args: dict[str, Any], tokens: int, n: int) -> dict[str, Any]:
+        reply = real(model, args, tokens, n)  # the second choice calls recall
+        text = {"role": "assistant", "content": "An answer."}
+        first = {"index": 0, "message": text, "finish_reason": "stop"}
+        reply["choices"] = [first, {**reply["choices"][0], "index": 1}]
+        return reply
+
+    monkeypatch.setattr(fake, "_openai_call", two)
+    app = await make()
+    body = {"model": MODEL, "messages": with_fact(openai_history(20), "openai"), "n": 2}
+    async with local(app) as client:
+        reply = await client.post(
+            "/v1/chat/completions", json=body, headers={"authorization": f"Bearer {KEY}"}
+        )
+    assert reply.status_code == 200
+    assert reply.headers["x-contextfold-compacted"] == "true"
+    assert '"recall"' not in reply.text  # no choice calls a tool the client does not know
+    assert "recall" not in tool_names(upstream.chats[0].json)
 
 
 # -- masking first in the proxy ----------------------------------------------------------

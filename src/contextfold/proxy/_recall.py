@@ -10,15 +10,19 @@ the answer back upstream and repeats, at most :data:`MAX_ROUNDS` times; the clie
 gets only the last reply.
 
 The client never sees the tool: replies that still call it (the round limit was hit,
-or the model called the client's own tools in the same reply) go back with the
-recall calls removed (and, when nothing else is left, a short text saying the limit
-was reached). Streaming requests are answered by buffering: the rounds run without
-streaming, and the final reply is sent as one stream of server-sent events in the
-dialect's own shape (text, tool calls and thinking blocks; usage included). Such
-a response carries ``x-contextfold-recalls: N``, the recall calls answered; an
-upstream error in any round is relayed as it is. Images of a recalled output are
-not sent back (only its text). The tool is not added when the client defines a
-tool named ``recall`` itself or turns tools off (``tool_choice`` ``none``).
+or the model called the client's own tools in the same reply: functions or OpenAI
+custom tools) go back with the recall calls removed (and, when nothing else is left,
+a short text saying the limit was reached). Streaming requests are answered by
+buffering: the rounds run without streaming, and the final reply is sent as one
+stream of server-sent events in the dialect's own shape (text, tool calls and
+thinking blocks; usage included). Such a response carries ``x-contextfold-recalls:
+N``, the recall calls answered; an upstream error in any round is relayed as it is.
+Images of a recalled output are not sent back (only its text). With extended
+thinking, a reply that calls the client's tools after recall rounds but opens with
+no thinking of its own is given the thinking the turn's first reply opened with
+(Anthropic requires it at the start of a tool-use cycle's assistant message). The
+tool is not added when the client defines a tool named ``recall`` itself, turns
+tools off (``tool_choice`` ``none``) or asks for several choices (OpenAI's ``n``).
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ MAX_ROUNDS = 4
 
 LIMIT_NOTE = "[contextfold: the recall limit of this request was reached]"
 _SKIPPED_HEADERS = frozenset({b"content-length", b"content-type", b"content-encoding"})
+_THINKING = frozenset({"thinking", "redacted_thinking"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +78,10 @@ def _with_tool(dialect: Dialect, body: dict[str, Any]) -> dict[str, Any] | None:
         return None
     if isinstance(choice, dict) and choice.get("type") == "none":
         return None
+    if body.get("n", 1) not in (1, None):  # several choices: the loop can follow only one
+        return None
     for tool in tools:
-        spec = tool.get("function", tool) if isinstance(tool, dict) else None
+        spec = _spec(tool)
         if not isinstance(spec, dict) or spec.get("name") == RECALL_TOOL_NAME:
             return None
     if dialect == "openai":
@@ -93,6 +100,14 @@ def _with_tool(dialect: Dialect, body: dict[str, Any]) -> dict[str, Any] | None:
     out = {**body, "tools": [*tools, added], "stream": False}
     out.pop("stream_options", None)
     return out
+
+
+def _spec(tool: Any) -> Any:
+    """Where a tool definition keeps its name: OpenAI's ``function`` or ``custom``
+    object, or (Anthropic) the tool itself."""
+    if not isinstance(tool, dict):
+        return None
+    return tool.get("function") or tool.get("custom") or tool
 
 
 def _calls(dialect: Dialect, payload: Any) -> tuple[list[_Call], bool]:
@@ -116,13 +131,16 @@ def _tool_uses(dialect: Dialect, payload: Any) -> Iterator[tuple[Any, str, Any]]
     if not isinstance(payload, dict):
         return
     if dialect == "openai":
-        message = _openai_message(payload)
-        for call in (message or {}).get("tool_calls") or []:
+        calls = (_openai_message(payload) or {}).get("tool_calls")
+        for call in calls if isinstance(calls, list) else []:
             function = call.get("function") if isinstance(call, dict) else None
-            if isinstance(function, dict):
+            if isinstance(function, dict) and call.get("type", "function") == "function":
                 yield function.get("name"), str(call.get("id")), function.get("arguments")
+            elif isinstance(call, dict):  # a custom tool's call (or a kind unknown): theirs
+                yield None, str(call.get("id")), None
         return
-    for block in payload.get("content") or []:
+    blocks = payload.get("content")
+    for block in blocks if isinstance(blocks, list) else []:
         if isinstance(block, dict) and block.get("type") == "tool_use":
             yield block.get("name"), str(block.get("id")), block.get("input")
 
@@ -204,12 +222,37 @@ def _without_recall(dialect: Dialect, payload: dict[str, Any]) -> dict[str, Any]
             and b.get("name") == RECALL_TOOL_NAME
         )
     ]
-    out = {**payload, "content": blocks or [{"type": "text", "text": LIMIT_NOTE}]}
+    if all(isinstance(b, dict) and b.get("type") in _THINKING for b in blocks):
+        blocks.append({"type": "text", "text": LIMIT_NOTE})  # nothing but thinking is left
+    out = {**payload, "content": blocks}
     if payload.get("stop_reason") == "tool_use" and not any(
         isinstance(b, dict) and b.get("type") == "tool_use" for b in blocks
     ):
         out["stop_reason"] = "end_turn"
     return out
+
+
+def _thinking(content: Any) -> list[Any]:
+    """The thinking blocks ``content`` opens with."""
+    blocks = content if isinstance(content, list) else []
+    opening = []
+    for block in blocks:
+        if not isinstance(block, dict) or block.get("type") not in _THINKING:
+            break
+        opening.append(block)
+    return opening
+
+
+def _with_opening(payload: dict[str, Any], opening: list[Any]) -> dict[str, Any]:
+    """``payload`` (an Anthropic reply after recall rounds) opening with the turn's first
+    thinking when it calls the client's tools without thinking of its own: with
+    thinking on, the assistant message of a tool-use cycle must start with it, and the
+    client never saw the rounds in between."""
+    content = payload["content"]
+    calls = any(isinstance(b, dict) and b.get("type") == "tool_use" for b in content)
+    if not calls or _thinking(content):
+        return payload
+    return {**payload, "content": [*opening, *content]}
 
 
 async def answer_with_recall(
@@ -239,15 +282,18 @@ async def answer_with_recall(
     response = await forwarder._forward(request, dialect, json.dumps(body).encode(), plan)
     later = replace(plan, usage_key="")  # only the first round's prompt is the history's
     payload: Any = None
+    opening: list[Any] = []  # the thinking the turn opened with (Anthropic)
     for round_ in range(MAX_ROUNDS + 1):
         if response.status_code != 200 or isinstance(response, StreamingResponse):
             return response  # an upstream error (or a stream nobody asked for) as it is
         try:
             payload = json.loads(bytes(response.body))
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON (or nested too deep to read)
             return response
         if not isinstance(payload, dict):
             return response
+        if round_ == 0 and dialect == "anthropic":
+            opening = _thinking(payload.get("content"))
         calls, others = _calls(dialect, payload)
         if not calls or others or round_ == MAX_ROUNDS:
             break
@@ -259,6 +305,8 @@ async def answer_with_recall(
         logger.info("answered %d recall call(s) for a %s request", recalls, dialect)
     try:
         payload = _without_recall(dialect, payload)
+        if recalls and opening:
+            payload = _with_opening(payload, opening)
         if streaming:
             include_usage = bool((original.get("stream_options") or {}).get("include_usage"))
             events = "".join(_events(dialect, payload, include_usage))
