@@ -67,6 +67,9 @@ class Compactor:
         # that no longer exists.
         self.generation = self.read_generation = 0
         self._commit_when_ready = False  # the limit was crossed while preparing
+        # A committed result over the target: the size to update its summary from, in
+        # the background once the run that committed it has ended.
+        self._update_due: int | None = None
         # Estimated tokens the last read's relieved view left out (0: the whole history).
         self.relieved_by = 0
         self._failures = 0
@@ -136,11 +139,18 @@ class Compactor:
                 # Another caller waited for the same preparation and started first.
                 return await asyncio.shield(self.running)
         self.running = asyncio.ensure_future(self._run(trigger, tokens))
+        self.running.add_done_callback(self._after_run)
         try:
             return await asyncio.shield(self.running)
         finally:
             if self.running is not None and self.running.done():
                 self.running = None
+
+    def _after_run(self, run: asyncio.Future[bool]) -> None:
+        """A run has ended: start the update its commit asked for (see _compact_once)."""
+        due, self._update_due = self._update_due, None
+        if due is not None and not run.cancelled():
+            self.maybe_prepare(max(due, self.anchor.estimate), due=True)
 
     async def _run(self, trigger: Trigger, tokens: int) -> bool:
         with compaction_span(self.session_id, trigger, tokens) as record:
@@ -253,12 +263,19 @@ class Compactor:
             attempt.trigger,
             outcome,
         )
-        if prepared is not None and after > int(limit * self.settings.target_ratio):
+        target = int(limit * self.settings.target_ratio)
+        if prepared is not None and after > target:
             # What accumulated since the snapshot leaves the result over the target:
             # update the summary now if the next request needs it, else in the background.
             if after > limit:
                 return await self._compact_once(Attempt(attempt.trigger, after), summarizer)
-            self.maybe_prepare(after, due=True)
+            # In the background only when the appends are what is over the target: a
+            # result over it by what no summary shrinks (system prompt, tools, the kept
+            # messages) would pay for an update after every commit and gain nothing; the
+            # prepare point still prepares the next one. Started once this run has ended
+            # (a preparation never starts while one runs), anchored on the new summary.
+            if plan.estimate(new_messages) <= target:
+                self._update_due = after
         return True
 
     async def _plan(
