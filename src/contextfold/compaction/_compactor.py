@@ -407,6 +407,14 @@ class Compactor:
             if await self.trigger("usage", self.anchor.estimate):
                 self.generation += 1
 
+    async def close(self) -> None:
+        """Cancel the preparations and start none again; wait for a compaction in flight
+        (its commit is never left half-done) so nothing touches the store afterwards."""
+        await self.prep.close()
+        running = self.running
+        if running is not None and not running.done():
+            await asyncio.wait([running])
+
     async def discard(self, prepared: Prepared | None, why: str) -> None:
         """Report a prepared summary that was paid for and will never be used."""
         if prepared is None:

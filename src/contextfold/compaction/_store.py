@@ -295,8 +295,9 @@ class AutoCompactStore(ContextStore):
         return forked
 
     async def close(self) -> None:
-        """Cancel a preparation in flight, then close the inner store."""
-        await self._core.prep.close()
+        """Cancel a preparation in flight (a compaction in flight ends first), then close
+        the inner store; no preparation starts afterwards."""
+        await self._core.close()
         await self.inner.close()
 
     async def set_context_tokens(self, input_tokens: int, output_tokens: int) -> None:

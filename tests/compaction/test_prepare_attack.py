@@ -1,0 +1,53 @@
+"""Background preparation under schedules and inputs its first tests did not choose.
+
+WINDOW is 4,000 tokens with 500 of output: compaction at 3,000, preparation at 2,400.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from contextfold import CompactionEvent
+from tests.compaction.test_compaction import GatedSummarizer, alternating
+from tests.compaction.test_prepare import late_round, make_store, outcomes, settle
+
+
+def others() -> set[asyncio.Task[object]]:
+    return {t for t in asyncio.all_tasks() if t is not asyncio.current_task()}
+
+
+async def test_close_during_a_commit_starts_no_update_after_it() -> None:
+    """A commit over the target asks for a background update; a close() that came
+    first must not let a summary be paid for, nor a task run, after it returned."""
+    summary = GatedSummarizer()
+    summary.release.set()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(100), summary, events)
+    await store.add_context_tokens(2_600, 10)
+    await settle()
+    for i in range(10):
+        for message in late_round(f"after the snapshot {i}"):
+            await store.append(message)
+    before = others()
+    usage = asyncio.ensure_future(store.add_context_tokens(3_100, 10))
+    await asyncio.sleep(0)  # the commit is under way
+    await store.close()
+    await usage
+    await settle()
+    assert "committed" in outcomes(events)
+    assert len(summary.requests) == 1  # no update paid for after close()
+    assert others() <= before | {usage}
+
+
+async def test_close_while_a_prepared_summary_commits_leaves_no_work_behind() -> None:
+    summary = GatedSummarizer()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(30), summary, events)
+    before = others()
+    await store.add_context_tokens(2_600, 10)
+    await asyncio.wait_for(summary.started.wait(), 5)
+    await store.add_context_tokens(3_100, 10)  # over the limit: commit when it arrives
+    summary.release.set()
+    await asyncio.sleep(0)  # the summary arrives; its commit starts
+    await store.close()
+    assert not (others() - before)  # close() returned: nothing of the store still runs
