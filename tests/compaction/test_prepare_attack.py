@@ -51,3 +51,27 @@ async def test_close_while_a_prepared_summary_commits_leaves_no_work_behind() ->
     await asyncio.sleep(0)  # the summary arrives; its commit starts
     await store.close()
     assert not (others() - before)  # close() returned: nothing of the store still runs
+
+
+async def test_a_clear_during_a_preparation_leaves_the_next_history_its_own() -> None:
+    """A preparation of the old history still running at a clear() must not block the
+    new history's preparation: its limit commits a summary prepared for it, without a
+    wait and without first discarding the old one."""
+    summary = GatedSummarizer()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(30), summary, events)
+    await store.add_context_tokens(2_600, 10)
+    await asyncio.wait_for(summary.started.wait(), 5)
+    await store.clear()
+    summary.release.set()
+    await settle()
+    fresh = alternating(40, 90)
+    for message in fresh:
+        await store.append(message)
+    await store.add_context_tokens(2_600, 10)  # the new history crosses the prepare point
+    await settle()
+    await store.add_context_tokens(3_100, 10)
+    assert outcomes(events)[-2:] == ["prepared", "committed"]
+    assert "discarded" not in outcomes(events)[-3:]
+    history = await store.get_history()
+    assert history[-4:] == fresh[-4:]

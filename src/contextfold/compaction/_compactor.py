@@ -407,6 +407,13 @@ class Compactor:
             if await self.trigger("usage", self.anchor.estimate):
                 self.generation += 1
 
+    async def forget(self, why: str) -> None:
+        """The history is being rewritten: cancel the preparation in flight and discard
+        the prepared summary, so neither holds back the next history's preparation."""
+        await self.prep.cancel()
+        self._commit_when_ready = False
+        await self.discard(self.prep.take(), why)
+
     async def close(self) -> None:
         """Cancel the preparations and start none again; wait for a compaction in flight
         (its commit is never left half-done) so nothing touches the store afterwards."""

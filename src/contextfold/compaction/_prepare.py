@@ -74,6 +74,13 @@ class Preparation:
         prepared, self.ready = self.ready, None
         return prepared
 
+    async def cancel(self) -> None:
+        """Cancel the preparation in flight, if any (the history it reads is gone)."""
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+            await asyncio.wait([task])
+
     async def close(self) -> None:
         """Cancel the preparations in flight and start none again (the store is closing)."""
         self.closed = True

@@ -266,7 +266,7 @@ class AutoCompactStore(ContextStore):
 
     async def clear(self) -> None:
         core = self._core
-        await core.discard(core.prep.take(), "the history was cleared")
+        await core.forget("the history was cleared")
         async with core.splice_lock:
             await self.inner.clear()
         core.anchor.reset()
@@ -274,7 +274,7 @@ class AutoCompactStore(ContextStore):
 
     async def replace_history(self, messages: Sequence[Message]) -> None:
         core = self._core
-        await core.discard(core.prep.take(), "the history was replaced")
+        await core.forget("the history was replaced")
         async with core.splice_lock:
             await self.inner.replace_history(messages)
         # A rewritten history is estimated anew; the old usage says nothing about it.
