@@ -7,9 +7,19 @@ from __future__ import annotations
 
 import asyncio
 
-from contextfold import CompactionEvent
+from contextfold import (
+    Agent,
+    AutoCompactStore,
+    CompactionEvent,
+    MemoryContextStore,
+    Tool,
+    ToolUseBlock,
+)
+from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
+from contextfold.tokens import HeuristicTokenCounter
 from tests.compaction.test_compaction import GatedSummarizer, alternating
 from tests.compaction.test_prepare import late_round, make_store, outcomes, settle
+from tests.compaction.test_relief import WINDOW, HungSummarizer
 
 
 def others() -> set[asyncio.Task[object]]:
@@ -75,3 +85,35 @@ async def test_a_clear_during_a_preparation_leaves_the_next_history_its_own() ->
     assert "discarded" not in outcomes(events)[-3:]
     history = await store.get_history()
     assert history[-4:] == fresh[-4:]
+
+
+async def test_relief_holds_when_the_real_tokenizer_counts_twice_the_estimate() -> None:
+    """The provider counts twice what the store's counter does (hashes, numbers, code):
+    what a relieved view leaves out is worth twice its count too, and the estimate of
+    the whole history must not fall when a relieved request reports its smaller size,
+    or relief stops while the history is still over the window."""
+    calls = 0
+
+    async def model(request: StubRequest) -> StubResponse:
+        nonlocal calls
+        calls += 1
+        if calls % 2 == 0:
+            return make_text_response("noted: " + "r" * 200)
+        return StubResponse([ToolUseBlock(f"c{calls}", "read", {"p": calls})], "tool_use")
+
+    transport = FunctionTransport(model, model=WINDOW, counter=HeuristicTokenCounter(2.0))
+    agent = Agent(
+        "You are careful.",
+        transport,
+        tools=[Tool("read", "r", {"type": "object", "properties": {}}, lambda a: "o" * 1_500)],
+    )
+    store = AutoCompactStore(
+        MemoryContextStore(), transport, summary_transport=HungSummarizer(), keep_recent=4
+    )
+    prompts = [f"step {i}: " + "p" * 200 for i in range(40)]
+    for prompt in prompts:
+        await asyncio.wait_for(agent.run(prompt, store), 5)
+    assert max(r.input_tokens for r in transport.requests) <= WINDOW.input_budget
+    history = await store.inner.get_history()
+    assert [m.text for m in history if m.role == "user" and not m.tool_results] == prompts
+    await store.close()

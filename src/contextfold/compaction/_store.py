@@ -337,10 +337,16 @@ class AutoCompactStore(ContextStore):
             # landed while the model answered): its usage says nothing about the history
             # now, so the estimate of what is live stands in for it.
             tokens = core.anchor.estimate
-        else:
+        elif core.relieved_by:
             # A relieved request left part of the history out: the history is that much
-            # bigger than what was reported.
+            # bigger than what was reported. That part is only counted (the provider may
+            # count it twice as big), and the store still holds it: the estimate of the
+            # whole history never falls below what it was when the view was cut.
+            sent = core.anchor.estimate
             tokens = core.anchor.observe(input_tokens + core.relieved_by)
+            core.anchor.base = max(core.anchor.base, sent)
+        else:
+            tokens = core.anchor.observe(input_tokens)
         core.relieved_by = 0
         if tokens > core.limit:
             await core.trigger("usage", tokens)
