@@ -6,6 +6,7 @@ WINDOW is 4,000 tokens with 500 of output: compaction at 3,000, preparation at 2
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from contextfold import (
     Agent,
@@ -15,8 +16,16 @@ from contextfold import (
     Tool,
     ToolUseBlock,
 )
-from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
+from contextfold.sqlite import SQLiteContextStore, connect
+from contextfold.testing import (
+    FunctionTransport,
+    StubRequest,
+    StubResponse,
+    StubTransport,
+    make_text_response,
+)
 from contextfold.tokens import HeuristicTokenCounter
+from contextfold.validation import validate_history
 from tests.compaction.test_compaction import GatedSummarizer, alternating
 from tests.compaction.test_prepare import late_round, make_store, outcomes, settle
 from tests.compaction.test_relief import WINDOW, HungSummarizer
@@ -117,3 +126,60 @@ async def test_relief_holds_when_the_real_tokenizer_counts_twice_the_estimate() 
     history = await store.inner.get_history()
     assert [m.text for m in history if m.role == "user" and not m.tool_results] == prompts
     await store.close()
+
+
+async def test_two_stores_on_one_sqlite_session_a_stale_prepared_summary_steps_aside(
+    tmp_path: Path,
+) -> None:
+    """A and B share a session (two connections, as two processes would). Both prepare;
+    B commits first. A's prepared summary is stale: it is never committed over B's, and
+    it does not hold back A's next preparation, so A's next limit waits for no model."""
+    path = tmp_path / "shared.db"
+    conn_a, conn_b = await connect(path), await connect(path)
+    try:
+        seed = SQLiteContextStore(conn_a, "shared")
+        for message in alternating(30):
+            await seed.append(message)
+        summary_a, summary_b = GatedSummarizer(), GatedSummarizer()
+        summary_a.release.set()
+        summary_b.release.set()
+        events_a: list[CompactionEvent] = []
+        a = AutoCompactStore(
+            SQLiteContextStore(conn_a, "shared"),
+            StubTransport(model=WINDOW),
+            keep_recent=4,
+            summary_transport=summary_a,
+            on_event=events_a.append,
+        )
+        b = AutoCompactStore(
+            SQLiteContextStore(conn_b, "shared"),
+            StubTransport(model=WINDOW),
+            keep_recent=4,
+            summary_transport=summary_b,
+        )
+        await a.add_context_tokens(2_600, 10)
+        await b.add_context_tokens(2_600, 10)
+        await settle()
+        await b.add_context_tokens(3_100, 10)  # B commits its summary
+        assert b.compactions == 1
+        # A's next report is small again, and its next read finds B's commit.
+        await a.add_context_tokens(1_400, 10)
+        await a.get_history()
+        assert outcomes(events_a) == ["prepared", "discarded"]
+        fresh = alternating(20, 90)
+        for message in fresh:
+            await a.append(message)
+        await a.get_history()
+        await a.add_context_tokens(2_600, 10)  # past the prepare point again
+        await settle()
+        requests = len(summary_a.requests)
+        await a.add_context_tokens(3_100, 10)
+        assert len(summary_a.requests) == requests  # A's limit called no model
+        assert outcomes(events_a)[-2:] == ["prepared", "committed"]
+        assert "discarded" in outcomes(events_a)  # A's stale summary: paid, never used
+        history = await a.inner.get_history()
+        validate_history(history)
+        assert history[-4:] == fresh[-4:]
+    finally:
+        await conn_a.close()
+        await conn_b.close()

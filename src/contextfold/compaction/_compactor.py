@@ -407,6 +407,19 @@ class Compactor:
             if await self.trigger("usage", self.anchor.estimate):
                 self.generation += 1
 
+    async def drop_stale(self, history: list[Message]) -> None:
+        """Discard the prepared summary when ``history`` (just read) visibly no longer
+        starts with its snapshot (another process committed or rewrote it), so that
+        it does not hold back the next preparation. A cheap look (length, first and
+        last message); the commit still checks the whole prefix."""
+        ready = self.prep.ready
+        if ready is None or not ready.snapshot:
+            return
+        snapshot, n = ready.snapshot, len(ready.snapshot)
+        if len(history) >= n and history[0] == snapshot[0] and history[n - 1] == snapshot[-1]:
+            return
+        await self.discard(self.prep.take(), "the history changed under the prepared summary")
+
     async def forget(self, why: str) -> None:
         """The history is being rewritten: cancel the preparation in flight and discard
         the prepared summary, so neither holds back the next history's preparation."""

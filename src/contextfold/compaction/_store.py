@@ -262,7 +262,9 @@ class AutoCompactStore(ContextStore):
             else:
                 core.maybe_prepare(estimate)
         core.read_generation = core.generation
-        return await core.relieved(await self.inner.get_history())
+        history = await self.inner.get_history()
+        await core.drop_stale(history)
+        return await core.relieved(history)
 
     async def clear(self) -> None:
         core = self._core
