@@ -8,11 +8,15 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from contextfold import (
     Agent,
     AutoCompactStore,
     CompactionEvent,
     MemoryContextStore,
+    ModelInfo,
+    ThinkingBlock,
     Tool,
     ToolUseBlock,
 )
@@ -183,3 +187,97 @@ async def test_two_stores_on_one_sqlite_session_a_stale_prepared_summary_steps_a
     finally:
         await conn_a.close()
         await conn_b.close()
+
+
+async def test_a_summarizer_that_never_answers_120_turns_of_parallel_tools_and_thinking() -> None:
+    """No time limit on the summary at all: the preparation never ends. Every request
+    (thinking with signatures, two parallel tool calls a step) stays in the window and
+    valid in both dialects, and the store keeps every message."""
+    calls = 0
+
+    async def model(request: StubRequest) -> StubResponse:
+        nonlocal calls
+        calls += 1
+        validate_history(request.messages, "anthropic")
+        validate_history(request.messages, "openai")
+        if calls % 3 == 0:
+            return make_text_response("noted: " + "r" * 200)
+        return StubResponse(
+            [
+                ThinkingBlock("which files next", signature=f"sig{calls}"),
+                ToolUseBlock(f"a{calls}", "read", {"p": calls}),
+                ToolUseBlock(f"b{calls}", "read", {"p": -calls}),
+            ],
+            "tool_use",
+        )
+
+    transport = FunctionTransport(model, model=WINDOW, enforce_window=True)
+    agent = Agent(
+        "You are careful.",
+        transport,
+        tools=[Tool("read", "r", {"type": "object", "properties": {}}, lambda a: "o" * 400)],
+    )
+    events: list[CompactionEvent] = []
+    store = AutoCompactStore(
+        MemoryContextStore(),
+        transport,
+        summary_transport=HungSummarizer(),
+        keep_recent=4,
+        summary_timeout=None,
+        on_event=events.append,
+    )
+    prompts = [f"step {i}: " + "p" * 200 for i in range(120)]
+    for prompt in prompts:
+        await asyncio.wait_for(agent.run(prompt, store), 5)
+    assert max(r.input_tokens for r in transport.requests) <= WINDOW.input_budget
+    assert set(outcomes(events)) == {"relieved"}
+    history = await store.inner.get_history()
+    assert [m.text for m in history if m.role == "user" and not m.tool_results] == prompts
+    assert len(history) == 6 * len(prompts)  # task, 2 x (calls, results), answer
+    await store.close()
+
+
+class Switchable(StubTransport):
+    """A transport whose model (and so its window) the test changes mid-session."""
+
+    info = WINDOW
+
+    @property
+    def model(self) -> ModelInfo:
+        return self.info
+
+
+@pytest.mark.parametrize(
+    ("window", "tokens", "expected"),
+    [
+        (ModelInfo("smaller", 2_000, 500), 1_600, ["prepared", "committed", "compacted"]),
+        (ModelInfo("bigger", 16_000, 500), 3_100, ["prepared"]),
+        (ModelInfo("bigger", 16_000, 500), 12_100, ["prepared", "committed"]),
+    ],
+    ids=["shrinks", "grows-under", "grows-over"],
+)
+async def test_the_window_changes_between_preparation_and_commit(
+    window: ModelInfo, tokens: int, expected: list[str]
+) -> None:
+    """The limits are read from the transport at every check: a plan prepared for the
+    old window is committed at the new limit, and updated inline when the result is
+    still over the new limit (the next request would not fit otherwise)."""
+    summary = GatedSummarizer()
+    summary.release.set()
+    events: list[CompactionEvent] = []
+    transport = Switchable()
+    store = AutoCompactStore(
+        MemoryContextStore(alternating(30)),
+        transport,
+        keep_recent=4,
+        summary_transport=summary,
+        on_event=events.append,
+    )
+    await store.add_context_tokens(2_600, 10)
+    await settle()
+    transport.info = window
+    await store.add_context_tokens(tokens, 10)
+    await settle()
+    assert [o for o in outcomes(events) if o != "relieved"] == expected
+    validate_history(await store.get_history())
+    assert len(await store.inner.get_history()) <= 30
