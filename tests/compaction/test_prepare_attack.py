@@ -15,6 +15,7 @@ from contextfold import (
     AutoCompactStore,
     CompactionEvent,
     MemoryContextStore,
+    Message,
     ModelInfo,
     ThinkingBlock,
     Tool,
@@ -281,3 +282,45 @@ async def test_the_window_changes_between_preparation_and_commit(
     assert [o for o in outcomes(events) if o != "relieved"] == expected
     validate_history(await store.get_history())
     assert len(await store.inner.get_history()) <= 30
+
+
+class SlowRead(MemoryContextStore):
+    """A store whose next read takes its copy at once and returns it late."""
+
+    slow = False
+
+    async def get_history(self) -> list[Message]:
+        history = await super().get_history()
+        if self.slow:
+            self.slow = False
+            await asyncio.sleep(0.1)
+        return history
+
+
+async def test_a_read_older_than_the_prepared_snapshot_does_not_discard_it() -> None:
+    """A read that began before the snapshot was taken returns a shorter history: that
+    is no sign of a rewrite, and the (paid) prepared summary is kept for the limit."""
+    summary = GatedSummarizer()
+    summary.release.set()
+    events: list[CompactionEvent] = []
+    inner = SlowRead(alternating(30))
+    store = AutoCompactStore(
+        inner,
+        StubTransport(model=WINDOW),
+        keep_recent=4,
+        summary_transport=summary,
+        on_event=events.append,
+    )
+    await store.add_context_tokens(1_000, 10)
+    inner.slow = True
+    read = asyncio.ensure_future(store.get_history())  # its copy: 30 messages
+    await asyncio.sleep(0)
+    for message in late_round("while the read is slow"):
+        await store.append(message)
+    await store.add_context_tokens(2_600, 10)  # prepares a snapshot of 32 messages
+    await settle()
+    assert outcomes(events) == ["prepared"]
+    assert len(await read) == 30
+    await store.add_context_tokens(3_100, 10)
+    assert outcomes(events) == ["prepared", "committed"]
+    assert len(summary.requests) == 1

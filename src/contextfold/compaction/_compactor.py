@@ -410,13 +410,15 @@ class Compactor:
     async def drop_stale(self, history: list[Message]) -> None:
         """Discard the prepared summary when ``history`` (just read) visibly no longer
         starts with its snapshot (another process committed or rewrote it), so that
-        it does not hold back the next preparation. A cheap look (length, first and
-        last message); the commit still checks the whole prefix."""
+        it does not hold back the next preparation. A cheap look (the first and the
+        last message both hold); the commit still checks the whole prefix."""
         ready = self.prep.ready
         if ready is None or not ready.snapshot:
             return
-        snapshot, n = ready.snapshot, len(ready.snapshot)
-        if len(history) >= n and history[0] == snapshot[0] and history[n - 1] == snapshot[-1]:
+        # A history read before the snapshot was taken may be shorter than it: only a
+        # mismatch where both exist says the snapshot is stale.
+        snapshot, n = ready.snapshot, min(len(ready.snapshot), len(history))
+        if n and history[0] == snapshot[0] and history[n - 1] == snapshot[n - 1]:
             return
         await self.discard(self.prep.take(), "the history changed under the prepared summary")
 
