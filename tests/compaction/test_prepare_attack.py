@@ -6,6 +6,9 @@ WINDOW is 4,000 tokens with 500 of output: compaction at 3,000, preparation at 2
 from __future__ import annotations
 
 import asyncio
+import uuid
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -21,6 +24,8 @@ from contextfold import (
     Tool,
     ToolUseBlock,
 )
+from contextfold.context import ContextStore
+from contextfold.postgres import PostgresContextStore
 from contextfold.sqlite import SQLiteContextStore, connect
 from contextfold.testing import (
     FunctionTransport,
@@ -31,9 +36,11 @@ from contextfold.testing import (
 )
 from contextfold.tokens import HeuristicTokenCounter
 from contextfold.validation import validate_history
+from tests._stores import pg_connection_or_skip
 from tests.compaction.test_compaction import GatedSummarizer, alternating
 from tests.compaction.test_prepare import late_round, make_store, outcomes, settle
 from tests.compaction.test_relief import WINDOW, HungSummarizer
+from tests.conftest import require_service
 
 
 def others() -> set[asyncio.Task[object]]:
@@ -133,38 +140,64 @@ async def test_relief_holds_when_the_real_tokenizer_counts_twice_the_estimate() 
     await store.close()
 
 
-async def test_two_stores_on_one_sqlite_session_a_stale_prepared_summary_steps_aside(
-    tmp_path: Path,
+async def until(condition: Callable[[], bool]) -> None:
+    for _ in range(500):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the condition never held")
+
+
+@asynccontextmanager
+async def two_connections(kind: str, tmp_path: Path) -> AsyncIterator[list[ContextStore]]:
+    """Two stores of one new session, each on its own connection (as two processes)."""
+    session = f"shared-{uuid.uuid4().hex[:8]}"
+    if kind == "sqlite":
+        conns = [await connect(tmp_path / "shared.db") for _ in range(2)]
+        try:
+            yield [SQLiteContextStore(conn, session) for conn in conns]
+        finally:
+            for conn in conns:
+                await conn.close()
+        return
+    pgs = [await pg_connection_or_skip(require_service) for _ in range(2)]
+    try:
+        yield [PostgresContextStore(pg, session) for pg in pgs]
+    finally:
+        for pg in pgs:
+            await pg.close()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+async def test_two_stores_on_one_session_a_stale_prepared_summary_steps_aside(
+    kind: str, tmp_path: Path
 ) -> None:
     """A and B share a session (two connections, as two processes would). Both prepare;
     B commits first. A's prepared summary is stale: it is never committed over B's, and
     it does not hold back A's next preparation, so A's next limit waits for no model."""
-    path = tmp_path / "shared.db"
-    conn_a, conn_b = await connect(path), await connect(path)
-    try:
-        seed = SQLiteContextStore(conn_a, "shared")
+    async with two_connections(kind, tmp_path) as (inner_a, inner_b):
         for message in alternating(30):
-            await seed.append(message)
+            await inner_a.append(message)
         summary_a, summary_b = GatedSummarizer(), GatedSummarizer()
         summary_a.release.set()
         summary_b.release.set()
         events_a: list[CompactionEvent] = []
         a = AutoCompactStore(
-            SQLiteContextStore(conn_a, "shared"),
+            inner_a,
             StubTransport(model=WINDOW),
             keep_recent=4,
             summary_transport=summary_a,
             on_event=events_a.append,
         )
         b = AutoCompactStore(
-            SQLiteContextStore(conn_b, "shared"),
+            inner_b,
             StubTransport(model=WINDOW),
             keep_recent=4,
             summary_transport=summary_b,
         )
         await a.add_context_tokens(2_600, 10)
         await b.add_context_tokens(2_600, 10)
-        await settle()
+        await until(lambda: outcomes(events_a) == ["prepared"] and b._core.prep.ready is not None)
         await b.add_context_tokens(3_100, 10)  # B commits its summary
         assert b.compactions == 1
         # A's next report is small again, and its next read finds B's commit.
@@ -176,7 +209,7 @@ async def test_two_stores_on_one_sqlite_session_a_stale_prepared_summary_steps_a
             await a.append(message)
         await a.get_history()
         await a.add_context_tokens(2_600, 10)  # past the prepare point again
-        await settle()
+        await until(lambda: outcomes(events_a)[-1] == "prepared")
         requests = len(summary_a.requests)
         await a.add_context_tokens(3_100, 10)
         assert len(summary_a.requests) == requests  # A's limit called no model
@@ -185,9 +218,6 @@ async def test_two_stores_on_one_sqlite_session_a_stale_prepared_summary_steps_a
         history = await a.inner.get_history()
         validate_history(history)
         assert history[-4:] == fresh[-4:]
-    finally:
-        await conn_a.close()
-        await conn_b.close()
 
 
 async def test_a_summarizer_that_never_answers_120_turns_of_parallel_tools_and_thinking() -> None:
