@@ -226,3 +226,88 @@ async def test_two_callers_waiting_for_one_failed_preparation_start_one_attempt(
     assert await asyncio.wait_for(asyncio.gather(first, second), 5) == [True, True]
     assert outcomes(events) == ["failed", "compacted"]  # one attempt, shared
     assert len(summary.requests) == 2  # the preparation's, then one more
+
+
+def late_round(tag: str, size: int = 300) -> list[Message]:
+    return [Message.user(f"{tag} " + "z" * size), Message.assistant(f"{tag} done " + "y" * size)]
+
+
+async def test_a_commit_left_over_the_target_updates_its_summary_in_the_background() -> None:
+    """What accumulated after the snapshot leaves the committed result over the target
+    (but under the limit): one incremental update anchored on the committed summary is
+    prepared in the background, and committed at the next limit without a model call."""
+    summary = GatedSummarizer()
+    summary.release.set()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(100), summary, events)
+    await store.add_context_tokens(2_600, 10)
+    await settle()
+    late = [m for i in range(10) for m in late_round(f"after the snapshot {i}")]
+    for message in late:
+        await store.append(message)
+    await store.add_context_tokens(3_100, 10)
+    committed = next(e for e in events if e.outcome == "committed")
+    assert committed.tokens_after is not None
+    target = int(store.limit * store.settings.target_ratio)
+    assert target < committed.tokens_after <= store.limit  # over the target, room left
+    await settle()
+    assert outcomes(events) == ["prepared", "committed", "prepared"]
+    assert len(summary.requests) == 2  # the first summary, then one update
+    # The update is anchored on the committed summary: it is in the update's request.
+    update_request = "".join(m.text for m in summary.requests[1].messages)
+    assert f"<previous-summary>\n{SUMMARY}" in update_request
+    requests = len(summary.requests)
+    more = late_round("later still", 40)
+    for message in more:
+        await store.append(message)
+    await store.add_context_tokens(3_100, 10)
+    await settle()
+    assert outcomes(events) == ["prepared", "committed", "prepared", "committed"]
+    assert len(summary.requests) == requests  # no model call at the limit
+    history = await store.get_history()
+    validate_history(history)
+    assert history[-2:] == more
+    assert store.compactions == 2
+
+
+async def test_a_commit_within_the_target_starts_no_update() -> None:
+    summary = GatedSummarizer()
+    summary.release.set()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(100), summary, events)
+    await store.add_context_tokens(2_600, 10)
+    await settle()
+    for message in late_round("after the snapshot"):
+        await store.append(message)
+    await store.add_context_tokens(3_100, 10)
+    committed = events[-1]
+    assert committed.outcome == "committed"
+    assert committed.tokens_after is not None
+    assert committed.tokens_after <= int(store.limit * store.settings.target_ratio)
+    await settle()
+    await asyncio.sleep(0.05)
+    assert outcomes(events) == ["prepared", "committed"]
+    assert len(summary.requests) == 1
+
+
+async def test_a_commit_over_the_target_by_what_no_summary_shrinks_starts_no_update() -> None:
+    """Usage that reports 1,850 tokens more than the messages count (a system prompt,
+    tools): every commit lands over the target by that much, and an update could not
+    shrink it; the prepare point prepares the next summary instead."""
+    summary = GatedSummarizer()
+    summary.release.set()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(30), summary, events)
+    await store.add_context_tokens(2_600, 10)
+    await settle()
+    for message in late_round("after the snapshot"):
+        await store.append(message)
+    await store.add_context_tokens(3_100, 10)
+    committed = events[-1]
+    assert committed.outcome == "committed"
+    assert committed.tokens_after is not None
+    assert committed.tokens_after > int(store.limit * store.settings.target_ratio)
+    await settle()
+    await asyncio.sleep(0.05)
+    assert outcomes(events) == ["prepared", "committed"]
+    assert len(summary.requests) == 1

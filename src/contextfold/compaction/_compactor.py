@@ -69,6 +69,9 @@ class Compactor:
         # that no longer exists.
         self.generation = self.read_generation = 0
         self._commit_when_ready = False  # the limit was crossed while preparing
+        # A committed result over the target: the size to update its summary from, in
+        # the background once the run that committed it has ended.
+        self._update_due: int | None = None
         # Estimated tokens the last read's relieved view left out (0: the whole history).
         self.relieved_by = 0
         self._failures = 0
@@ -138,11 +141,18 @@ class Compactor:
                 # Another caller waited for the same preparation and started first.
                 return await asyncio.shield(self.running)
         self.running = asyncio.ensure_future(self._run(trigger, tokens))
+        self.running.add_done_callback(self._after_run)
         try:
             return await asyncio.shield(self.running)
         finally:
             if self.running is not None and self.running.done():
                 self.running = None
+
+    def _after_run(self, run: asyncio.Future[bool]) -> None:
+        """A run has ended: start the update its commit asked for (see _compact_once)."""
+        due, self._update_due = self._update_due, None
+        if due is not None and not run.cancelled():
+            self.maybe_prepare(max(due, self.anchor.estimate), due=True)
 
     async def _run(self, trigger: Trigger, tokens: int) -> bool:
         with compaction_span(self.session_id, trigger, tokens) as record:
@@ -255,12 +265,19 @@ class Compactor:
             attempt.trigger,
             outcome,
         )
-        if prepared is not None and after > int(limit * self.settings.target_ratio):
+        target = int(limit * self.settings.target_ratio)
+        if prepared is not None and after > target:
             # What accumulated since the snapshot leaves the result over the target:
             # update the summary now if the next request needs it, else in the background.
             if after > limit:
                 return await self._compact_once(Attempt(attempt.trigger, after), summarizer)
-            self.maybe_prepare(after, due=True)
+            # In the background only when the appends are what is over the target: a
+            # result over it by what no summary shrinks (system prompt, tools, the kept
+            # messages) would pay for an update after every commit and gain nothing; the
+            # prepare point still prepares the next one. Started once this run has ended
+            # (a preparation never starts while one runs), anchored on the new summary.
+            if plan.estimate(new_messages) <= target:
+                self._update_due = after
         return True
 
     async def _plan(
@@ -391,6 +408,36 @@ class Compactor:
             self.prep.finish()
             if await self.trigger("usage", self.anchor.estimate):
                 self.generation += 1
+
+    async def drop_stale(self, history: list[Message]) -> None:
+        """Discard the prepared summary when ``history`` (just read) visibly no longer
+        starts with its snapshot (another process committed or rewrote it), so that
+        it does not hold back the next preparation. A cheap look (the first and the
+        last message both hold); the commit still checks the whole prefix."""
+        ready = self.prep.ready
+        if ready is None or not ready.snapshot:
+            return
+        # A history read before the snapshot was taken may be shorter than it: only a
+        # mismatch where both exist says the snapshot is stale.
+        snapshot, n = ready.snapshot, min(len(ready.snapshot), len(history))
+        if n and history[0] == snapshot[0] and history[n - 1] == snapshot[n - 1]:
+            return
+        await self.discard(self.prep.take(), "the history changed under the prepared summary")
+
+    async def forget(self, why: str) -> None:
+        """The history is being rewritten: cancel the preparation in flight and discard
+        the prepared summary, so neither holds back the next history's preparation."""
+        await self.prep.cancel()
+        self._commit_when_ready = False
+        await self.discard(self.prep.take(), why)
+
+    async def close(self) -> None:
+        """Cancel the preparations and start none again; wait for a compaction in flight
+        (its commit is never left half-done) so nothing touches the store afterwards."""
+        await self.prep.close()
+        running = self.running
+        if running is not None and not running.done():
+            await asyncio.wait([running])
 
     async def discard(self, prepared: Prepared | None, why: str) -> None:
         """Report a prepared summary that was paid for and will never be used."""

@@ -39,7 +39,11 @@ class Preparation:
 
     def __init__(self) -> None:
         self.ready: Prepared | None = None
+        self.closed = False
         self._task: asyncio.Task[None] | None = None
+        # Every preparation not ended yet, including one that finished preparing and
+        # goes on to commit: close() ends them all.
+        self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def running(self) -> bool:
@@ -47,9 +51,11 @@ class Preparation:
 
     def start(self, work: Callable[[], Awaitable[None]]) -> bool:
         """Run ``work()`` in the background unless a preparation runs or a plan is ready."""
-        if self.running or self.ready is not None:
+        if self.closed or self.running or self.ready is not None:
             return False
         self._task = asyncio.ensure_future(work())
+        self._tasks.add(self._task)
+        self._task.add_done_callback(self._tasks.discard)
         return True
 
     async def wait(self, seconds: float | None) -> None:
@@ -68,9 +74,19 @@ class Preparation:
         prepared, self.ready = self.ready, None
         return prepared
 
-    async def close(self) -> None:
-        """Cancel a preparation in flight (the store is closing)."""
+    async def cancel(self) -> None:
+        """Cancel the preparation in flight, if any (the history it reads is gone)."""
         task, self._task = self._task, None
         if task is not None and not task.done():
             task.cancel()
             await asyncio.wait([task])
+
+    async def close(self) -> None:
+        """Cancel the preparations in flight and start none again (the store is closing)."""
+        self.closed = True
+        self._task = None
+        tasks = [task for task in self._tasks if not task.done()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks)

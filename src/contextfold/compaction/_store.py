@@ -268,11 +268,13 @@ class AutoCompactStore(ContextStore):
             else:
                 core.maybe_prepare(estimate)
         core.read_generation = core.generation
-        return await core.relieved(await self.inner.get_history())
+        history = await self.inner.get_history()
+        await core.drop_stale(history)
+        return await core.relieved(history)
 
     async def clear(self) -> None:
         core = self._core
-        await core.discard(core.prep.take(), "the history was cleared")
+        await core.forget("the history was cleared")
         async with core.splice_lock:
             await self.inner.clear()
         core.anchor.reset()
@@ -280,7 +282,7 @@ class AutoCompactStore(ContextStore):
 
     async def replace_history(self, messages: Sequence[Message]) -> None:
         core = self._core
-        await core.discard(core.prep.take(), "the history was replaced")
+        await core.forget("the history was replaced")
         async with core.splice_lock:
             await self.inner.replace_history(messages)
         # A rewritten history is estimated anew; the old usage says nothing about it.
@@ -301,8 +303,9 @@ class AutoCompactStore(ContextStore):
         return forked
 
     async def close(self) -> None:
-        """Cancel a preparation in flight, then close the inner store."""
-        await self._core.prep.close()
+        """Cancel a preparation in flight (a compaction in flight ends first), then close
+        the inner store; no preparation starts afterwards."""
+        await self._core.close()
         await self.inner.close()
 
     async def set_context_tokens(self, input_tokens: int, output_tokens: int) -> None:
@@ -342,10 +345,16 @@ class AutoCompactStore(ContextStore):
             # landed while the model answered): its usage says nothing about the history
             # now, so the estimate of what is live stands in for it.
             tokens = core.anchor.estimate
-        else:
+        elif core.relieved_by:
             # A relieved request left part of the history out: the history is that much
-            # bigger than what was reported.
+            # bigger than what was reported. That part is only counted (the provider may
+            # count it twice as big), and the store still holds it: the estimate of the
+            # whole history never falls below what it was when the view was cut.
+            sent = core.anchor.estimate
             tokens = core.anchor.observe(input_tokens + core.relieved_by)
+            core.anchor.base = max(core.anchor.base, sent)
+        else:
+            tokens = core.anchor.observe(input_tokens)
         core.relieved_by = 0
         if tokens > core.limit:
             await core.trigger("usage", tokens)

@@ -149,7 +149,7 @@ class ViewSummarizer:
             result = await compact_history(
                 step.condensed, transport, self.opts, target_tokens=target
             )
-        except ContextfoldError as exc:
+        except Exception as exc:  # a defect must not escape a background task unreported
             self._no_prepare = True
             error = f"{type(exc).__name__}: {exc}"
             logger.warning("preparing a summary failed (%s); it is made at the threshold", error)

@@ -14,8 +14,9 @@ While a preparation is in flight, a request over the limit that still fits halfw
 from the limit to the window's input budget is forwarded without waiting for it; past
 that point it waits, as for any compaction in flight. A failed preparation is logged
 and not retried for that history: the limit's compaction runs as without preparation.
-Prepared summaries live in this process (at most :data:`MAX_READY`, oldest dropped):
-replicas sharing a cache each prepare their own.
+Prepared summaries live in this process (at most :data:`MAX_READY`, oldest dropped;
+at most :data:`MAX_RUNNING` in preparation at once): replicas sharing a cache each
+prepare their own.
 """
 
 from __future__ import annotations
@@ -36,12 +37,16 @@ from contextfold.transports.base import CompletionTransport
 if TYPE_CHECKING:
     from contextfold.proxy._compact import Planner
 
-__all__ = ["MAX_READY", "Preparer"]
+__all__ = ["MAX_READY", "MAX_RUNNING", "Preparer"]
 
 logger = logging.getLogger("contextfold.proxy")
 
 MAX_READY = 1024
 """Prepared summaries kept waiting for their limit; the oldest is dropped past this."""
+
+MAX_RUNNING = 64
+"""Preparations in flight at once (each holds its conversation until its summary
+returns); past this a conversation is not prepared, and its limit summarizes."""
 
 
 class Preparer:
@@ -84,7 +89,7 @@ class Preparer:
         """Start preparing a summary of ``effective`` if ``tokens`` is past the prepare
         limit and nothing covers it yet; returns at once."""
         prepare_at = self.limit(conv.model)
-        if prepare_at is None or tokens <= prepare_at:
+        if prepare_at is None or tokens <= prepare_at or len(self._running) >= MAX_RUNNING:
             return
         if _any(self.planner._inflight, eff_chain) or _any(self._failed, eff_chain):
             return
