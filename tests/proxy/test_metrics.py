@@ -161,6 +161,21 @@ async def test_healthz_is_answered_locally(app: Starlette, upstream: Upstream) -
     assert upstream.seen == []  # never forwarded
 
 
+@pytest.mark.parametrize("path", ["/healthz", "/metrics"])
+@pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+async def test_local_routes_refuse_other_methods_without_forwarding(
+    app: Starlette, upstream: Upstream, path: str, method: str
+) -> None:
+    async with local(app) as client:
+        reply = await client.request(method, path, headers=HEADERS, content=b"{}")
+        head = await client.head(path)
+    assert reply.status_code == 405, reply.text
+    assert set(reply.headers["allow"].replace(" ", "").split(",")) == {"GET", "HEAD"}
+    assert "error" in reply.json()
+    assert head.status_code == 200
+    assert upstream.seen == []  # the credentials went nowhere
+
+
 # -- /metrics ----------------------------------------------------------------------------
 
 
