@@ -223,6 +223,19 @@ async def test_server_held_state_is_not_retried(app: Starlette, upstream: Upstre
     assert "previous_response_id" in reply.headers["x-contextfold-error"]
 
 
+VLLM_MESSAGE = (
+    "You passed 33015 input tokens and requested 100 output tokens. However, the model's "
+    "context length is only 32768 tokens, resulting in a maximum input length of 32668 "
+    "tokens. Please reduce the length of the input prompt. (parameter=input_tokens, "
+    "value=33015)"
+)
+OLD_VLLM_MESSAGE = (
+    "This model's maximum context length is 32768 tokens. However, you requested 33115 "
+    "tokens (33015 in the messages, 100 in the completion). Please reduce the length of "
+    "the messages or completion."
+)
+
+
 @pytest.mark.parametrize(
     ("dialect", "status", "payload", "expected"),
     [
@@ -231,6 +244,14 @@ async def test_server_held_state_is_not_retried(app: Starlette, upstream: Upstre
         ("responses", 400, {"error": {"message": "Your input exceeds the context window"}}, True),
         ("anthropic", 400, {"type": "error", "error": {"message": "prompt is too long: 9"}}, True),
         ("anthropic", 413, {"error": {"message": "Prompt is too long"}}, True),
+        # vLLM since 0.16 (its "maximum input length" wording), and before its errors
+        # moved under "error" (the message at the top level)
+        ("openai", 400, {"error": {"message": VLLM_MESSAGE, "code": 400}}, True),
+        ("openai", 400, {"object": "error", "message": OLD_VLLM_MESSAGE, "code": 400}, True),
+        ("responses", 400, {"error": OLD_VLLM_MESSAGE}, True),
+        ("anthropic", 400, {"type": "error", "error": "Prompt is too long"}, True),
+        ("openai", 400, {"object": "error", "message": "bad temperature", "code": 400}, False),
+        ("openai", 400, {"error": "bad context: temperature"}, False),
         ("openai", 400, {"error": {"message": "bad temperature"}}, False),
         ("openai", 500, {"error": {"code": "context_length_exceeded"}}, False),
         ("anthropic", 400, {"error": {"code": "context_length_exceeded"}}, False),
