@@ -420,6 +420,7 @@ class Forwarder:
             why = forced.error or "there was nothing to summarize"
             return f"the forced compaction made nothing to retry with ({why})"
         forwarded = text.encode()
+        self.metrics.compaction(_outcome(forced))  # its first plan was counted already
         logger.info("retrying a %s request compacted after a context overflow", model)
         reply = await self._send(request, dialect, forwarded)
         if isinstance(reply, Response):
