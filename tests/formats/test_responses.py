@@ -140,12 +140,13 @@ def test_what_is_not_modelled_raises_value_error(item: Any, says: str) -> None:
 
 def test_written_items_fit_the_request_schema() -> None:
     # an assistant message written anew carries no id or status, so it must be an
-    # "easy" input message (string content), not an output message missing its id
+    # "easy" input message (string content), not an output message missing its id;
+    # an image part in a message needs its detail
     messages = [
         Message.system("rules"),
         Message.user("look"),
         Message.assistant("first"),
-        Message.user("go on"),
+        Message("user", [TextBlock("go on"), ImageBlock("image/png", PNG)]),
         Message("assistant", [TextBlock("one"), TextBlock("two"), ToolUseBlock("a", "f", {})]),
         Message("user", [ToolResultBlock("a", "done", False)]),
         Message("assistant", [ToolUseBlock("b", "g", {})]),

@@ -283,7 +283,8 @@ def _output(content: str | Sequence[ContentBlock], is_error: bool) -> str | list
 
 def _image(block: ImageBlock) -> dict[str, Any]:
     data = base64.b64encode(block.data).decode("ascii")
-    return {"type": "input_image", "image_url": f"data:{block.media_type};base64,{data}"}
+    url = f"data:{block.media_type};base64,{data}"
+    return {"type": "input_image", "image_url": url, "detail": "auto"}  # the API's default
 
 
 def _mark_error(text: str) -> str:
