@@ -80,6 +80,15 @@ log_level = "warning"
     assert options(["--config", config]).port == 9001
 
 
+def test_the_config_variable_is_read_like_the_others(tmp_path: Path) -> None:
+    # surrounding whitespace (a quoted value in a unit file) is not part of the path,
+    # and a blank variable is unset, as for every other CONTEXTFOLD_* variable
+    config = write(tmp_path / "proxy.toml", "[defaults]\nport = 9001\n")
+    assert options([], {"CONTEXTFOLD_CONFIG": f"  {config}\n"}).port == 9001
+    assert options([], {"CONTEXTFOLD_CONFIG": "   "}).port == 8787
+    assert options([], {"CONTEXTFOLD_CONFIG": "   "}).config is None
+
+
 def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
     given = {
         "CONTEXTFOLD_HOST": "0.0.0.0",

@@ -7,6 +7,8 @@ import json
 from typing import Any
 
 import pytest
+from openai.types.responses import ResponseInputParam
+from pydantic import TypeAdapter
 
 from contextfold.blocks import (
     ImageBlock,
@@ -134,3 +136,23 @@ def test_what_is_not_modelled_raises_value_error(item: Any, says: str) -> None:
     with pytest.raises(ValueError, match="input item 1") as caught:
         from_responses([{"role": "user", "content": "hi"}, item])
     assert says in str(caught.value)
+
+
+def test_written_items_fit_the_request_schema() -> None:
+    # an assistant message written anew carries no id or status, so it must be an
+    # "easy" input message (string content), not an output message missing its id;
+    # an image part in a message needs its detail
+    messages = [
+        Message.system("rules"),
+        Message.user("look"),
+        Message.assistant("first"),
+        Message("user", [TextBlock("go on"), ImageBlock("image/png", PNG)]),
+        Message("assistant", [TextBlock("one"), TextBlock("two"), ToolUseBlock("a", "f", {})]),
+        Message("user", [ToolResultBlock("a", "done", False)]),
+        Message("assistant", [ToolUseBlock("b", "g", {})]),
+        Message("user", [ToolResultBlock("b", [TextBlock("x")], False)]),
+        Message.assistant(""),
+    ]
+    items = to_responses(messages)
+    TypeAdapter(ResponseInputParam).validate_python(items)
+    assert from_responses(items) == messages

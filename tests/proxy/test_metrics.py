@@ -161,6 +161,21 @@ async def test_healthz_is_answered_locally(app: Starlette, upstream: Upstream) -
     assert upstream.seen == []  # never forwarded
 
 
+@pytest.mark.parametrize("path", ["/healthz", "/metrics"])
+@pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+async def test_local_routes_refuse_other_methods_without_forwarding(
+    app: Starlette, upstream: Upstream, path: str, method: str
+) -> None:
+    async with local(app) as client:
+        reply = await client.request(method, path, headers=HEADERS, content=b"{}")
+        head = await client.head(path)
+    assert reply.status_code == 405, reply.text
+    assert set(reply.headers["allow"].replace(" ", "").split(",")) == {"GET", "HEAD"}
+    assert "error" in reply.json()
+    assert head.status_code == 200
+    assert upstream.seen == []  # the credentials went nowhere
+
+
 # -- /metrics ----------------------------------------------------------------------------
 
 
@@ -246,6 +261,23 @@ async def test_a_failed_summarization_counts_as_an_error_outcome(
     assert value(families, p + "compactions_total", outcome="error") == 1
     assert value(families, p + "summary_cache_misses_total") == 1
     assert value(families, p + "summarizer_tokens_total", direction="input") == 0
+
+
+async def test_a_compaction_forced_by_an_overflow_is_counted(
+    app: Starlette, upstream: Upstream
+) -> None:
+    # 8 turns is under the proxy's limit; the upstream refuses it as too long
+    upstream.max_prompt_tokens = 2_000
+    async with local(app) as client:
+        reply = await chat(client, 8)
+        assert reply.headers["x-contextfold-retried"] == "context-overflow"
+        assert reply.headers["x-contextfold-summary"] == "created"
+        _, families = await scrape(client)
+    p = "contextfold_proxy_"
+    assert value(families, p + "compactions_total", outcome="not_needed") == 1  # first plan
+    assert value(families, p + "compactions_total", outcome="created") == 1  # the forced one
+    assert value(families, p + "summary_cache_misses_total") == 1
+    assert value(families, p + "summarizer_tokens_total", direction="input") == 100
 
 
 async def test_added_latency_leaves_out_the_upstreams_time(

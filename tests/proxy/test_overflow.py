@@ -223,6 +223,19 @@ async def test_server_held_state_is_not_retried(app: Starlette, upstream: Upstre
     assert "previous_response_id" in reply.headers["x-contextfold-error"]
 
 
+VLLM_MESSAGE = (
+    "You passed 33015 input tokens and requested 100 output tokens. However, the model's "
+    "context length is only 32768 tokens, resulting in a maximum input length of 32668 "
+    "tokens. Please reduce the length of the input prompt. (parameter=input_tokens, "
+    "value=33015)"
+)
+OLD_VLLM_MESSAGE = (
+    "This model's maximum context length is 32768 tokens. However, you requested 33115 "
+    "tokens (33015 in the messages, 100 in the completion). Please reduce the length of "
+    "the messages or completion."
+)
+
+
 @pytest.mark.parametrize(
     ("dialect", "status", "payload", "expected"),
     [
@@ -231,6 +244,14 @@ async def test_server_held_state_is_not_retried(app: Starlette, upstream: Upstre
         ("responses", 400, {"error": {"message": "Your input exceeds the context window"}}, True),
         ("anthropic", 400, {"type": "error", "error": {"message": "prompt is too long: 9"}}, True),
         ("anthropic", 413, {"error": {"message": "Prompt is too long"}}, True),
+        # vLLM since 0.16 (its "maximum input length" wording), and before its errors
+        # moved under "error" (the message at the top level)
+        ("openai", 400, {"error": {"message": VLLM_MESSAGE, "code": 400}}, True),
+        ("openai", 400, {"object": "error", "message": OLD_VLLM_MESSAGE, "code": 400}, True),
+        ("responses", 400, {"error": OLD_VLLM_MESSAGE}, True),
+        ("anthropic", 400, {"type": "error", "error": "Prompt is too long"}, True),
+        ("openai", 400, {"object": "error", "message": "bad temperature", "code": 400}, False),
+        ("openai", 400, {"error": "bad context: temperature"}, False),
         ("openai", 400, {"error": {"message": "bad temperature"}}, False),
         ("openai", 500, {"error": {"code": "context_length_exceeded"}}, False),
         ("anthropic", 400, {"error": {"code": "context_length_exceeded"}}, False),
@@ -293,5 +314,49 @@ async def test_concurrent_overflows_of_one_conversation_share_one_summary(
     upstream.summary_delay = 0.2
     replies = await asyncio.gather(*[send(app, "openai", request_body("openai")) for _ in range(4)])
     assert [r.status_code for r in replies] == [200] * 4
-    assert all(r.headers["x-contextfold-retried"] == "context-overflow" for r in replies)
+    assert all(r.headers["x-contextfold-compacted"] == "true" for r in replies)
+    # the first is refused and retried; the others are retried too, or compacted
+    # before they are sent when they arrive after the refusal marked the history over
+    retried = [r for r in replies if r.headers.get("x-contextfold-retried") == "context-overflow"]
+    assert retried
+    assert len(upstream.chats) == 4 + len(retried)
     assert len(upstream.summaries) == 1
+
+
+async def test_an_overflow_compaction_cannot_cure_teaches_no_limit(
+    app: Starlette, upstream: Upstream
+) -> None:
+    # A short prompt asking for more output than the window holds: the upstream calls it
+    # a context overflow, but the prompt is not what overflowed and there is nothing to
+    # summarize. The model's limit must not drop for every other conversation.
+    message = (
+        "This model's maximum context length is 32768 tokens. However, you requested "
+        "40020 tokens (20 in the messages, 40000 in the completion). Please reduce the "
+        "length of the messages or completion."
+    )
+    error = {"error": {"message": message, "code": "context_length_exceeded"}}
+    limit = app.state.forwarder.planner.limit(MODEL)
+    upstream.fail_chat = (400, error, {})
+    short = {"model": MODEL, "messages": openai_history(1), "max_tokens": 40_000}
+    reply = await send(app, "openai", short)
+    assert reply.status_code == 400
+    assert reply.json() == error
+    assert "nothing to summarize" in reply.headers["x-contextfold-error"]
+    assert app.state.forwarder.planner.limit(MODEL) == limit
+    # another client's conversation, well under the limit, is forwarded as it is
+    upstream.fail_chat = None
+    reply = await send(app, "openai", request_body("openai"))
+    assert reply.status_code == 200
+    assert reply.headers["x-contextfold-compacted"] == "false"
+    assert not upstream.summaries
+
+
+async def test_a_retry_refused_again_teaches_no_limit(app: Starlette, upstream: Upstream) -> None:
+    # Halving the prompt did not help either: the rejection is not the prompt's size
+    # (the output budget, a server-side cap), so nothing is learnt from it.
+    limit = app.state.forwarder.planner.limit(MODEL)
+    upstream.max_prompt_tokens = 50
+    reply = await send(app, "openai", request_body("openai"))
+    assert reply.status_code == 400
+    assert len(upstream.chats) == 2
+    assert app.state.forwarder.planner.limit(MODEL) == limit

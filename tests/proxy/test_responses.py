@@ -13,6 +13,8 @@ from typing import Any
 import httpx2
 import openai
 import pytest
+from openai.types.responses import ResponseInputParam
+from pydantic import TypeAdapter
 from starlette.applications import Starlette
 
 from contextfold.blocks import ThinkingBlock
@@ -163,6 +165,25 @@ async def test_long_history_is_compacted_keeping_recent_items_verbatim(
     assert all(i >= kept for i in reasoning)
     assert all(items[i + 1]["type"] == "function_call" for i in reasoning)
     assert_valid_input(sent)
+
+
+async def test_written_items_fit_the_request_schema(make_app: MakeApp, upstream: Upstream) -> None:
+    # The kept part starts with a user turn, so the summary is followed by the proxy's
+    # acknowledgement. What the proxy writes must fit the request schema the SDK
+    # declares: servers that validate input against it refuse an assistant message
+    # with output parts but no id or status.
+    app = await make_app(keep_recent=5)
+    history: list[dict[str, Any]] = []
+    for i in range(30):
+        history.append({"role": "user", "content": f"question {i}: " + "u" * 1200})
+        history.append({"role": "assistant", "content": f"answer {i}: " + "a" * 400})
+    history.append({"role": "user", "content": "what next?"})
+    reply = await post(app, {"model": MODEL, "input": history})
+    assert reply.headers["x-contextfold-compacted"] == "true"
+    items = upstream.chats[-1].json["input"]
+    assert [item.get("role") for item in items[:3]] == ["user", "assistant", "user"]
+    TypeAdapter(ResponseInputParam).validate_python(items)
+    assert items[2:] == history[-len(items) + 2 :]
 
 
 async def test_recall_is_not_offered_on_responses_requests(

@@ -289,7 +289,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
 def resolve(args: argparse.Namespace, environ: Mapping[str, str]) -> argparse.Namespace:
     """Every option's value by precedence (command line, environment, file, default),
     checked; plus ``models``, the file's model tables (name -> raw table)."""
-    path = args.config if args.config is not None else environ.get(ENV_PREFIX + "CONFIG")
+    path = args.config if args.config is not None else environ.get(ENV_PREFIX + "CONFIG", "")
+    path = path.strip() or None  # like every variable: trimmed, and blank counts as unset
     defaults, models = _read_config(path) if path else ({}, {})
     values: dict[str, Any] = {}
     for option in OPTIONS:

@@ -202,8 +202,10 @@ def to_responses(messages: Sequence[Message]) -> list[dict[str, Any]]:
     """``messages`` as Responses ``input`` items.
 
     Thinking blocks are dropped (reasoning items are replayed only as the client sent
-    them); tool results become ``function_call_output`` items before the rest of
-    their user message, with :data:`TOOL_ERROR_PREFIX` in front of an error's text.
+    them); an assistant's texts become messages with string content (no output item
+    ids to invent), consecutive so they read back as one message; tool results become
+    ``function_call_output`` items before the rest of their user message, with
+    :data:`TOOL_ERROR_PREFIX` in front of an error's text.
     """
     out: list[dict[str, Any]] = []
     for message in messages:
@@ -231,8 +233,10 @@ def _assistant_items(message: Message) -> list[dict[str, Any]]:
     ]
     if not texts and calls:
         return calls
-    parts = [{"type": "output_text", "text": t, "annotations": []} for t in texts or [""]]
-    return [{"type": "message", "role": "assistant", "content": parts}, *calls]
+    # String content, one item per text: an assistant message of output parts is an
+    # output item, whose schema requires an id and a status this side cannot invent.
+    said = [{"type": "message", "role": "assistant", "content": t} for t in texts or [""]]
+    return [*said, *calls]
 
 
 def _user_items(message: Message) -> list[dict[str, Any]]:
@@ -279,7 +283,8 @@ def _output(content: str | Sequence[ContentBlock], is_error: bool) -> str | list
 
 def _image(block: ImageBlock) -> dict[str, Any]:
     data = base64.b64encode(block.data).decode("ascii")
-    return {"type": "input_image", "image_url": f"data:{block.media_type};base64,{data}"}
+    url = f"data:{block.media_type};base64,{data}"
+    return {"type": "input_image", "image_url": url, "detail": "auto"}  # the API's default
 
 
 def _mark_error(text: str) -> str:

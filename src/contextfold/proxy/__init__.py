@@ -20,7 +20,8 @@ Routes:
     plus 600 per media part, still under it) is forwarded without being parsed;
     its ``tokens`` headers then carry that byte-based bound.
 ``GET /healthz`` and ``GET /metrics``
-    Answered by the proxy itself, never forwarded: ``{"status": "ok", "version",
+    Answered by the proxy itself, never forwarded (another method gets a 405):
+    ``{"status": "ok", "version",
     "uptime_seconds"}``, and the proxy's counters in the Prometheus text format
     (requests by route and status, compactions by outcome, summary cache hits and
     misses, summarizer tokens, upstream errors, and a histogram of the latency the
@@ -329,6 +330,12 @@ def create_app(
     async def scrape(request: Request) -> Response:
         return Response(metrics.render(), media_type=CONTENT_TYPE)
 
+    async def local_only(request: Request) -> Response:
+        # a local route under another method: refused, never forwarded upstream
+        raise HTTPException(405, headers={"Allow": "GET, HEAD"})
+
+    refused = [method for method in _METHODS if method != "GET"]
+
     app = Starlette(
         routes=[
             Route("/v1/chat/completions", chat_completions, methods=["POST"]),
@@ -336,6 +343,8 @@ def create_app(
             Route("/v1/responses", responses, methods=["POST"]),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/metrics", scrape, methods=["GET"]),
+            Route("/healthz", local_only, methods=refused),
+            Route("/metrics", local_only, methods=refused),
             Route("/{path:path}", other, methods=_METHODS),
         ],
         middleware=[Middleware(MetricsMiddleware, metrics=metrics), Middleware(SafetyNet)],

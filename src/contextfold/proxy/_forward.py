@@ -403,7 +403,6 @@ class Forwarder:
             conv = conversation(dialect, body, model, self.planner.memo)
         except ValueError as exc:
             return f"the proxy does not model this request's content ({exc})"
-        self.planner.learn_overflow(model, plan.tokens_after)
         try:
             forced = await self.planner.plan(
                 conv,
@@ -421,6 +420,7 @@ class Forwarder:
             why = forced.error or "there was nothing to summarize"
             return f"the forced compaction made nothing to retry with ({why})"
         forwarded = text.encode()
+        self.metrics.compaction(_outcome(forced))  # its first plan was counted already
         logger.info("retrying a %s request compacted after a context overflow", model)
         reply = await self._send(request, dialect, forwarded)
         if isinstance(reply, Response):
@@ -428,6 +428,9 @@ class Forwarder:
         if reply.status_code >= 300:
             await reply.aclose()
             return f"the retry after a forced compaction was answered {reply.status_code}"
+        # Learnt only now: the smaller prompt was taken, so the size was the trouble (a
+        # short prompt with a huge output budget is refused as an overflow too).
+        self.planner.learn_overflow(model, plan.tokens_after)
         return await self._respond(reply, dialect, forced, forwarded, secrets, retried=True)
 
     async def _content(self, reply: httpx2.Response, dialect: Dialect) -> bytes | Response:

@@ -160,7 +160,8 @@ class ProxyMetrics:
             "Chat requests by compaction outcome: not_needed (under the limit), masked (old "
             "tool outputs masked, no summary), cached "
             "(a cached summary spliced in), created (summarized now), error (forwarded "
-            "unchanged with x-contextfold-error).",
+            "unchanged with x-contextfold-error); a request compacted by force after a "
+            "context overflow counts once more.",
         )
         for outcome, count in self.compactions.items():
             lines.append(f'{_PREFIX}compactions_total{{outcome="{outcome}"}} {count}')

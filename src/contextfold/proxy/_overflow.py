@@ -10,13 +10,15 @@ upstream rejects before it starts streaming), never an error inside a stream.
 
 Recognition is :func:`contextfold.transports._errors.is_overflow`, the one the
 transports use: OpenAI's ``context_length_exceeded`` and "maximum context length"
-(Chat Completions and Responses), Anthropic's "prompt is too long".
+(Chat Completions and Responses), vLLM's "context length is only", Anthropic's "prompt
+is too long" - read in the body's ``error`` object, or in an ``error`` string or a
+top-level ``message`` (older vLLM) when it has none.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Final
+from typing import Final, Literal
 
 from contextfold.proxy._dialects import Dialect
 from contextfold.transports._errors import is_overflow
@@ -35,8 +37,13 @@ def overflowed(dialect: Dialect, status: int, content: bytes) -> bool:
         payload = json.loads(content)
     except (ValueError, RecursionError):  # not JSON (or not readable JSON)
         return False
-    error = payload.get("error") if isinstance(payload, dict) else None
-    return is_overflow("anthropic" if dialect == "anthropic" else "openai", status, error)
+    if not isinstance(payload, dict):
+        return False
+    # the error object; or its message as a string, or at the top level (older vLLM)
+    error, message = payload.get("error"), payload.get("message")
+    fallback = error if isinstance(error, str) else message if isinstance(message, str) else ""
+    provider: Literal["openai", "anthropic"] = "anthropic" if dialect == "anthropic" else "openai"
+    return is_overflow(provider, status, error, fallback)
 
 
 def failed_retry(why: str) -> str:

@@ -36,6 +36,7 @@ _OPENAI_OVERFLOW: Final = (
     "exceed_context_size",
     "exceeds the available context size",
     "exceeds the context window",  # the Responses API
+    "context length is only",  # vLLM: "... However, the model's context length is only N"
 )
 _ANTHROPIC_OVERFLOW: Final = (
     "prompt is too long",
