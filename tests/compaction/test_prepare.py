@@ -161,18 +161,43 @@ async def test_clearing_discards_a_prepared_summary() -> None:
     assert await store.get_history() == [Message.user("fresh start")]
 
 
-@pytest.mark.parametrize("share", [None, 0.8])
-async def test_preparation_off(share: float | None) -> None:
+async def test_preparation_off() -> None:
     summary = GatedSummarizer()
     summary.release.set()
     events: list[CompactionEvent] = []
-    store = make_store(alternating(30), summary, events, prepare_threshold=share)
-    assert store.prepare_limit is None  # None, or at/above the compaction threshold
+    store = make_store(alternating(30), summary, events, prepare_threshold=None)
+    assert store.prepare_limit is None
     await store.add_context_tokens(2_900, 10)
     await settle()
     assert outcomes(events) == []
     await store.add_context_tokens(3_100, 10)
     assert outcomes(events) == ["compacted"]
+
+
+@pytest.mark.parametrize(
+    ("options", "limit"),
+    [
+        ({"prepare_threshold": 0.8}, 3_000),  # a share at/above the threshold
+        ({"threshold": 0.5}, 2_000),  # the default 0.6 over a low threshold
+        ({"max_tokens": 2_000}, 2_000),  # ... or over a small max_tokens
+    ],
+)
+async def test_a_prepare_point_not_below_the_limit_falls_back_to_80_percent_of_it(
+    options: dict[str, object], limit: int
+) -> None:
+    """Preparation is never switched off silently by a low compaction threshold."""
+    summary = GatedSummarizer()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(30), summary, events, **options)
+    assert store.limit == limit
+    assert store.prepare_limit == int(limit * 0.8)
+    await store.add_context_tokens(int(limit * 0.85), 10)  # past the fallback point
+    await asyncio.wait_for(summary.started.wait(), 5)
+    summary.release.set()
+    await settle()
+    assert outcomes(events) == ["prepared"]
+    await store.add_context_tokens(limit + 100, 10)
+    assert outcomes(events) == ["prepared", "committed"]
 
 
 async def test_appends_interleaved_with_preparation_and_commit_are_all_kept() -> None:

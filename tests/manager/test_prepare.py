@@ -73,6 +73,30 @@ async def crossed(
     return manager, hooks, history
 
 
+async def test_a_prepare_share_over_a_low_threshold_prepares_at_80_percent_of_it() -> None:
+    """compaction_threshold 0.5 of 3,000 is 1,500, under the default 0.6 share: the
+    summary is prepared past 0.8 x 1,500 = 1,200 instead of never."""
+    summary = GatedSummarizer()
+    hooks = Recorder()
+    manager = CompactingContextManager(
+        max_tokens=3_000,
+        compaction_threshold=0.5,
+        transport=summary,
+        hooks=hooks,
+        keep_recent=4,
+    )
+    history = conversation(2)
+    for wire in history:
+        await manager.add_message(wire)
+    await grow(manager, history, 1_200)
+    assert tokens_of(history) <= 1_500
+    assert await asyncio.wait_for(manager.get_messages_for_request(), 1) == history
+    await asyncio.wait_for(summary.started.wait(), 5)
+    summary.release.set()
+    await settle()
+    assert outcomes(hooks, "context:prepared", "outcome") == ["prepared"]
+
+
 async def test_the_crossing_request_gets_its_view_at_once_and_a_summary_is_prepared() -> None:
     summary = GatedSummarizer()
     _, hooks, _ = await crossed(summary)

@@ -187,6 +187,23 @@ async def test_preparation_off(
     assert over.headers["x-contextfold-summary"] == "created"
 
 
+async def test_the_default_share_over_a_low_threshold_prepares_at_80_percent_of_the_limit(
+    make_app: MakeApp,  # noqa: F811
+    upstream: Upstream,  # noqa: F811
+) -> None:
+    """threshold 0.5 puts the limit (16,384) under the default 0.6 share: preparation
+    moves to 0.8 of the limit instead of being switched off silently."""
+    app = await make_app(threshold=0.5)
+    limit = planner_of(app).limit(MODEL)
+    assert planner_of(app).preparer.limit(MODEL) == int(limit * 0.8)
+    await post(app, "openai", turns("openai", 30))  # past 0.8 of the limit, under it
+    await prepared(app)
+    assert len(upstream.summaries) == 1
+    over = await post(app, "openai", turns("openai", 36))
+    assert over.headers["x-contextfold-summary"] == "cached"
+    assert len(upstream.summaries) == 1
+
+
 async def test_a_request_past_a_low_prepare_threshold_is_not_taken_for_far_under(
     make_app: MakeApp,  # noqa: F811
     upstream: Upstream,  # noqa: F811

@@ -27,7 +27,7 @@ from contextfold.compaction._engine import (
 )
 from contextfold.compaction._mask import plan_masking_first
 from contextfold.compaction._plan import Plan, plan_compaction
-from contextfold.compaction._prepare import Preparation, Prepared
+from contextfold.compaction._prepare import Preparation, Prepared, prepare_point
 from contextfold.compaction._relief import relieve
 from contextfold.compaction._report import Attempt, Reporter, span_attributes
 from contextfold.compaction._settings import CompactionSettings
@@ -94,11 +94,8 @@ class Compactor:
     @property
     def prepare_limit(self) -> int | None:
         """The prompt size at which a summary is prepared in the background, or ``None``."""
-        share = self.settings.prepare_threshold
-        if share is None:
-            return None
-        value = int(share * model_of(self.transport).context_window)
-        return value if value < self.limit else None
+        window = model_of(self.transport).context_window
+        return prepare_point(self.settings.prepare_threshold, window, self.limit)
 
     @property
     def busy(self) -> bool:

@@ -20,7 +20,22 @@ from contextfold.compaction._plan import Plan
 from contextfold.messages import Message
 from contextfold.transports.base import Usage
 
-__all__ = ["Preparation", "Prepared"]
+__all__ = ["FALLBACK_SHARE", "Preparation", "Prepared", "prepare_point"]
+
+FALLBACK_SHARE = 0.8
+"""Where preparation starts, as a share of the limit, when ``prepare_threshold`` is not
+below the limit (a low ``threshold``, a small ``max_tokens``)."""
+
+
+def prepare_point(share: float | None, scale: int, limit: int) -> int | None:
+    """The prompt size past which a summary is prepared: ``share × scale`` (``scale`` is
+    the context window, or the manager's budget), or :data:`FALLBACK_SHARE` of ``limit``
+    when that is not below it, so that a low compaction threshold does not silently
+    switch preparation off; ``None`` when ``share`` is ``None`` (off)."""
+    if share is None:
+        return None
+    value = int(share * scale)
+    return value if value < limit else int(limit * FALLBACK_SHARE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,10 +90,11 @@ class CompactionSettings:
             as it was. ``None`` waits for ever.
         prepare_threshold: share of the context window at which a summary starts to
             be prepared in the background, so that crossing ``threshold`` commits it
-            without waiting for a model (see :class:`AutoCompactStore`). ``None``, or a
-            value whose prompt size is not below the compaction limit, turns
-            preparation off. A session that ends between the two thresholds pays for
-            one summary it never uses.
+            without waiting for a model (see :class:`AutoCompactStore`). ``None`` turns
+            preparation off; a value whose prompt size is not below the compaction
+            limit (a low ``threshold`` or ``max_tokens``) prepares at 0.8 of the limit
+            instead. A session that ends between the two thresholds pays for one
+            summary it never uses.
         mask_tool_outputs: a :class:`~contextfold.strategies.MaskToolOutputs` (``True``:
             its defaults) tried first by every compaction attempt: when masking old,
             large tool outputs alone gets under the target, no model is called

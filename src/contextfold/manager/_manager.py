@@ -9,6 +9,7 @@ from typing import Any, Self
 
 from contextfold.compaction import AutoCompactStore
 from contextfold.compaction._engine import Options, PromptLike
+from contextfold.compaction._prepare import prepare_point
 from contextfold.compaction._settings import (
     UNSET,
     CompactionSettings,
@@ -77,13 +78,13 @@ class CompactingContextManager:
        the messages since. A failed summary never reaches the caller: that request
        falls back to step 2 and the next ``1, 2, 4 … max_backoff`` requests do not
        retry.
-    Ahead of that, past ``prepare_threshold × budget`` (0.6 by default, below the
-    threshold; ``None`` turns it off), the request gets the stored dicts at once while
-    the summary it will need is prepared in the background, and the first view over
-    the threshold uses it without a model call (``summary: "prepared"``). A view over
-    the threshold while one is still in preparation does not wait for it
-    (``summary: "preparing"``; step 2 fits it). A failed preparation is reported and
-    step 1 runs at the threshold as without it.
+    Ahead of that, past ``prepare_threshold × budget`` (0.6 by default; at 0.8 of the
+    threshold when that is not below it; ``None`` turns it off), the request gets the
+    stored dicts at once while the summary it will need is prepared in the background,
+    and the first view over the threshold uses it without a model call (``summary:
+    "prepared"``). A view over the threshold while one is still in preparation does not
+    wait for it (``summary: "preparing"``; step 2 fits it). A failed preparation is
+    reported and step 1 runs at the threshold as without it.
 
     2. if the view is still over the threshold, ``strategies`` (default:
        :class:`~contextfold.strategies.TruncateToolOutputs` at ``max_tool_chars``) and
@@ -399,10 +400,7 @@ class CompactingContextManager:
                 raise ValueError(f"the system prompt factory returned {prompt!r}, not a string")
             budget = max(1, budget - self._count.count([Message.system(prompt)]))
         threshold = max(1, int(budget * self.compaction_threshold))
-        share = self.prepare_threshold
-        prepare_at = (
-            None if share is None or share >= self.compaction_threshold else int(budget * share)
-        )
+        prepare_at = prepare_point(self.prepare_threshold, budget, threshold)
         snapshot = self._history.snapshot()
         tokens = snapshot.tokens_from(0)
         if tokens <= threshold:

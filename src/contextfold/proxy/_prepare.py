@@ -28,6 +28,7 @@ from collections.abc import Callable, Container, Sequence
 from typing import TYPE_CHECKING
 
 from contextfold._secrets import Secrets
+from contextfold.compaction._prepare import prepare_point
 from contextfold.errors import ContextfoldError
 from contextfold.messages import Message
 from contextfold.proxy._cache import CachedSummary
@@ -63,10 +64,8 @@ class Preparer:
 
     def limit(self, model: str) -> int | None:
         """The estimated size past which a summary is prepared, or ``None`` (off)."""
-        if self.share is None:
-            return None
-        value = int(self.share * self.planner.models.resolve(model).info.context_window)
-        return value if value < self.planner.limit(model) else None
+        window = self.planner.models.resolve(model).info.context_window
+        return prepare_point(self.share, window, self.planner.limit(model))
 
     def first_limit(self, model: str) -> int:
         """The lowest size at which a request of ``model`` needs a look: the prepare
