@@ -159,7 +159,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8787, help="port (default 8787)")
     serve.add_argument("--upstream-openai", metavar="URL", help="OpenAI-compatible upstream")
     serve.add_argument("--upstream-anthropic", metavar="URL", help="Anthropic upstream")
-    serve.add_argument("--db", metavar="PATH", help="summary cache database")
+    serve.add_argument(
+        "--db",
+        metavar="PATH|URL",
+        help="summary cache: an SQLite file, or a postgresql:// URL shared by replicas",
+    )
     serve.add_argument(
         "--secret-header",
         metavar="NAME",
@@ -219,9 +223,11 @@ def _serve(args: argparse.Namespace) -> object:
         raise CLIError(f"--context-window must be at least 1024, got {args.context_window}")
     proxy = _import_proxy()
     _check_address(args.host, args.port)
-    if args.db is not None:
+    if args.db is not None and args.db.startswith(("postgresql://", "postgres://")):
+        asyncio.run(_open_shared_cache(args.db))
+    elif args.db is not None:
         asyncio.run(_open_cache(Path(args.db)))
-    options: dict[str, Any] = {"db_path": args.db}
+    options: dict[str, Any] = {"db": args.db}
     if args.secret_header:
         options["secret_headers"] = args.secret_header
     if args.upstream_openai:
@@ -279,6 +285,23 @@ async def _open_cache(path: Path) -> None:
         await cache.open()
     except (sqlite3.Error, ContextfoldError) as exc:
         raise CLIError(f"{path}: cannot be used as the summary cache: {exc}") from None
+    await cache.close()
+
+
+async def _open_shared_cache(url: str) -> None:
+    """:func:`_open_cache` for a PostgreSQL URL: unreachable, refused or not a
+    database fails here in one line (the password never shown)."""
+    try:
+        from contextfold.proxy._pgcache import PostgresSummaryCache, open_error
+    except ImportError as exc:
+        raise CLIError(f"--db {url.split(':', 1)[0]}://...: {exc}") from None
+    import psycopg
+
+    cache = PostgresSummaryCache(url)
+    try:
+        await cache.open()
+    except psycopg.Error as exc:
+        raise CLIError(open_error(url, exc)) from None
     await cache.close()
 
 

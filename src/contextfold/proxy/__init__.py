@@ -39,7 +39,8 @@ credentials is forwarded unchanged, uncompacted, with an ``x-contextfold-error``
 SQLite under a hash of the prefix they replace, so a client that resends its whole,
 growing history pays one summarization per threshold crossing; the next crossing
 extends the cached summary incrementally. Concurrent requests of one conversation
-share one summarization.
+share one summarization; with ``db="postgresql://..."`` this holds across every
+replica sharing the database (:mod:`._pgcache`).
 
 Guarantees:
 
@@ -79,7 +80,8 @@ Guarantees:
 The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialects`
 (a request body as a conversation and back), :mod:`._compact` (the per-request plan),
 :mod:`._memo` (incremental parsing of a resent history), :mod:`._cache` (summary cache
-and usage anchors) and :mod:`._bound` (the byte-size fast path). A face: it may import
+and usage anchors), :mod:`._pgcache` (both, and the single-flight, shared on
+PostgreSQL) and :mod:`._bound` (the byte-size fast path). A face: it may import
 everything below it (compaction, transports, formats, stores), never ``cli`` or
 ``manager``.
 """
@@ -104,7 +106,7 @@ with requires_extra("proxy", "contextfold.proxy"):
     from starlette.routing import Route
 
 from contextfold.compaction import CompactionSettings, PromptLike
-from contextfold.proxy._cache import SummaryCache, UsageAnchors
+from contextfold.proxy._cache import CacheBackend, SummaryCache, UsageAnchors
 from contextfold.proxy._compact import Planner
 from contextfold.proxy._forward import Forwarder
 from contextfold.proxy._guard import SafetyNet, http_error
@@ -137,6 +139,7 @@ def create_app(
     summary_max_retries: int = 2,
     timeout: float = 600.0,
     secret_headers: Iterable[str] = (),
+    db: str | os.PathLike[str] | None = None,
 ) -> Starlette:
     """The proxy as a Starlette (ASGI) application.
 
@@ -156,6 +159,13 @@ def create_app(
     ``timeout`` bounds each upstream read in seconds. ``secret_headers`` names request
     headers whose values are credentials too (a gateway's own key header, say), to be
     scrubbed like ``Authorization``.
+
+    ``db`` is where summaries are kept: an SQLite file (like ``db_path``) or a
+    ``postgresql://`` URL (the ``postgres`` extra). Replicas given one PostgreSQL
+    database share the summary cache, the usage anchors and the single-flight: N of
+    them behind a load balancer pay for one summary per threshold crossing of a
+    conversation (a replica that dies while summarizing blocks the others for at
+    most 30 seconds, the length of its lease).
 
     The SQLite file is opened by the app's lifespan (or on the first request when the
     server runs no lifespan). Bad settings raise :class:`ValueError` here.
@@ -183,12 +193,13 @@ def create_app(
         if not url.startswith(("http://", "https://")):
             raise ValueError(f"{name} must be an http(s) URL, got {url!r}")
     planner = Planner(
-        SummaryCache(db_path),
+        _cache_backend(db, db_path),
         UsageAnchors(),
         settings.options(),
         threshold=settings.threshold,
         target_ratio=settings.target_ratio,
         context_window=context_window,
+        flight_timeout=timeout,
     )
     owns_client = http_client is None
     client = http_client or httpx2.AsyncClient(
@@ -238,6 +249,20 @@ def create_app(
     )
     app.state.forwarder = forwarder
     return app
+
+
+def _cache_backend(
+    db: str | os.PathLike[str] | None, db_path: str | os.PathLike[str] | None
+) -> CacheBackend:
+    """The summary cache ``db`` (or the older ``db_path``) names."""
+    if db is not None and db_path is not None:
+        raise ValueError("give db or db_path, not both")
+    target = db if db is not None else db_path
+    if isinstance(target, str) and target.startswith(("postgresql://", "postgres://")):
+        from contextfold.proxy._pgcache import PostgresSummaryCache  # the postgres extra
+
+        return PostgresSummaryCache(target)
+    return SummaryCache(target)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8787, **create_app_kwargs: Any) -> None:

@@ -11,8 +11,13 @@ the new summary is stored under the hash of the prefix it replaces.
 A compaction in flight is known by the hash of the exact history it compacts; a
 request whose history extends that one waits for it (and then splices its summary)
 instead of summarizing again. Conversations that share an opening but diverge
-compact independently. After a failed compaction of a history, the next 1, 2, 4 ...
-32 over-limit requests extending it are forwarded unchanged without retrying.
+compact independently. Replicas sharing a PostgreSQL cache extend this across
+processes: before summarizing, a replica claims a lease on the history's hash
+(:meth:`~contextfold.proxy._cache.CacheBackend.claim`); one that finds a live lease
+on the history or a prefix of it waits for its release, up to ``flight_timeout``
+seconds, and looks in the shared cache again. After a failed compaction of a history,
+the next 1, 2, 4 ... 32 over-limit requests extending it are forwarded unchanged
+without retrying.
 """
 
 from __future__ import annotations
@@ -30,7 +35,13 @@ from contextfold.compaction._engine import CompactionResult, Options, compact_hi
 from contextfold.compaction._summarizer import acknowledgement, render_summary_message
 from contextfold.errors import CompactionError, ContextfoldError
 from contextfold.messages import Message
-from contextfold.proxy._cache import CachedSummary, SummaryCache, UsageAnchors, chain_hashes
+from contextfold.proxy._cache import (
+    ANCHOR_TAIL,
+    CacheBackend,
+    CachedSummary,
+    UsageAnchors,
+    chain_hashes,
+)
 from contextfold.proxy._dialects import Conversation, rebuild, reparse
 from contextfold.proxy._memo import HistoryMemo
 from contextfold.tokens import TokenCounter, count_tokens
@@ -42,6 +53,11 @@ logger = logging.getLogger("contextfold.proxy")
 _V = TypeVar("_V")
 _MAX_WAITS = 3  # for jobs compacting a prefix of the history, before compacting it anyway
 _MAX_BACKOFF_ENTRIES = 4096
+
+_REMOTE_BUSY = (
+    "not compacted: another replica's summarization of this conversation did not finish "
+    "in time; forwarded unchanged"
+)
 
 SummaryState = Literal["none", "cached", "created"]
 NO_CREDENTIALS = (
@@ -76,15 +92,17 @@ class Planner:
 
     def __init__(
         self,
-        cache: SummaryCache,
+        cache: CacheBackend,
         anchors: UsageAnchors,
         opts: Options,
         *,
         threshold: float,
         target_ratio: float,
         context_window: int | None,
+        flight_timeout: float = 600.0,
     ) -> None:
         self.cache = cache
+        self.flight_timeout = flight_timeout
         self.anchors = anchors
         self.opts = opts
         self.threshold = threshold
@@ -101,6 +119,12 @@ class Planner:
         """``threshold × window``, never above ``window − max output`` (model registry)."""
         info = lookup_model(model, context_window=self.context_window)
         return min(int(self.threshold * info.context_window), info.input_budget)
+
+    def record_usage(self, key: str, input_tokens: int) -> None:
+        """Anchor the history hashed ``key`` on the prompt size the upstream reported,
+        here and, through the cache, for the replicas sharing it."""
+        self.anchors.record(key, input_tokens)
+        self.cache.push_anchor(key, input_tokens)
 
     def estimate(self, messages: Sequence[Message], chain: Sequence[str], extra: int) -> int:
         """Recorded upstream usage of the longest known prefix plus a count of the rest."""
@@ -132,48 +156,70 @@ class Planner:
             return Plan(None, chain[-1], tokens, tokens)
         root = chain[conv.lead + 1]
         limit = self.limit(conv.model)
-        waits = 0
+        remote_waits = 0
         while True:
-            hit = await self.cache.longest(root, chain)
-            effective, eff_chain = self._splice(conv, chain, hit)
-            tokens = self.estimate(effective, eff_chain, extra)
-            before = tokens if hit is None else self.estimate(history, chain, extra)
-            if tokens <= limit:
-                if hit is None:
-                    return Plan(None, chain[-1], before, tokens)
-                return self._spliced(conv, chain, hit, effective, eff_chain, before, tokens)
-            # A job compacting this history, or a prefix of it, will likely leave a
-            # summary this request can splice: wait for it, then look again.
-            running = _latest(self._inflight, eff_chain)
-            if running is None or waits == _MAX_WAITS:
+            waits = 0
+            while True:
+                hit = await self.cache.longest(root, chain)
+                effective, eff_chain = self._splice(conv, chain, hit)
+                tails = chain[-ANCHOR_TAIL:] if hit is None else eff_chain[-ANCHOR_TAIL:]
+                await self.cache.pull_anchors(self.anchors, tails)
+                tokens = self.estimate(effective, eff_chain, extra)
+                before = tokens if hit is None else self.estimate(history, chain, extra)
+                if tokens <= limit:
+                    if hit is None:
+                        return Plan(None, chain[-1], before, tokens)
+                    return self._spliced(conv, chain, hit, effective, eff_chain, before, tokens)
+                # A job compacting this history, or a prefix of it, will likely leave a
+                # summary this request can splice: wait for it, then look again.
+                running = _latest(self._inflight, eff_chain)
+                if running is None or waits == _MAX_WAITS:
+                    break
+                waits += 1
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(running[1])
+            key = eff_chain[-1]  # the exact history this job compacts
+            failed = _latest(self._backoff, eff_chain)
+            failures, skip = (0, 0) if failed is None else failed[1]
+            if failed is not None and skip:
+                self._backoff[failed[0]] = (failures, skip - 1)
+                error = f"summarization skipped after {failures} failed attempt(s); retried later"
+                return Plan(None, chain[-1], before, before, error=error)
+            try:
+                transport = make_transport()
+            except (ContextfoldError, ValueError) as exc:
+                error = secrets.text(f"{type(exc).__name__}: {exc}")
+                return Plan(None, chain[-1], before, before, error=error)
+            if transport is None:
+                return Plan(None, chain[-1], before, before, error=NO_CREDENTIALS)
+            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            registered = self._inflight.setdefault(key, future) is future
+            plan: Plan | None = None
+            waited = False
+            try:
+                lease = await self.cache.claim(root, key, eff_chain)
+                if lease is not None:
+                    try:
+                        plan = await self._summarize(
+                            conv, chain, root, effective, before, tokens, limit, transport, secrets
+                        )
+                    finally:
+                        await lease.release()
+                elif remote_waits < _MAX_WAITS and await self.cache.wait(
+                    root, eff_chain, self.flight_timeout
+                ):
+                    # Another replica compacts this history or a prefix of it: its
+                    # summary is in the shared cache now (or it failed): look again.
+                    remote_waits += 1
+                    waited = True
+            finally:
+                if registered and self._inflight.get(key) is future:
+                    del self._inflight[key]
+                future.set_result(None)
+            if plan is not None:
                 break
-            waits += 1
-            with contextlib.suppress(Exception):
-                await asyncio.shield(running[1])
-        key = eff_chain[-1]  # the exact history this job compacts
-        failed = _latest(self._backoff, eff_chain)
-        failures, skip = (0, 0) if failed is None else failed[1]
-        if failed is not None and skip:
-            self._backoff[failed[0]] = (failures, skip - 1)
-            error = f"summarization skipped after {failures} failed attempt(s); retried later"
-            return Plan(None, chain[-1], before, before, error=error)
-        try:
-            transport = make_transport()
-        except (ContextfoldError, ValueError) as exc:
-            error = secrets.text(f"{type(exc).__name__}: {exc}")
-            return Plan(None, chain[-1], before, before, error=error)
-        if transport is None:
-            return Plan(None, chain[-1], before, before, error=NO_CREDENTIALS)
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        registered = self._inflight.setdefault(key, future) is future
-        try:
-            plan = await self._summarize(
-                conv, chain, root, effective, before, tokens, limit, transport, secrets
-            )
-        finally:
-            if registered and self._inflight.get(key) is future:
-                del self._inflight[key]
-            future.set_result(None)
+            if not waited:
+                return Plan(None, chain[-1], before, before, error=_REMOTE_BUSY)
         if failed is not None:
             self._backoff.pop(failed[0], None)
         if plan.error is not None:  # skip the next 1, 2, 4 ... 32 over-limit requests

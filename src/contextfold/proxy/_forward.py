@@ -363,7 +363,7 @@ class Forwarder:
     def _record(self, plan: Plan, forwarded: bytes, input_tokens: int) -> None:
         """Remember a reported prompt size: as the history's anchor, and per byte."""
         if plan.usage_key:
-            self.planner.anchors.record(plan.usage_key, input_tokens)
+            self.planner.record_usage(plan.usage_key, input_tokens)
         self.bound.learn(forwarded, input_tokens)
 
     def _record_json(self, dialect: Dialect, content: bytes, plan: Plan, forwarded: bytes) -> None:
