@@ -43,7 +43,7 @@ REPLY = json.dumps(
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": "SUMMARY: the earlier work."},
+                "message": {"role": "assistant", "content": "<summary>the earlier work.</summary>"},
                 "finish_reason": "stop",
             }
         ],
@@ -163,7 +163,9 @@ async def run(requests: int, up_port: int, proxy_port: int) -> None:
     for name, count, chars in CASES:
         body = json.dumps({"model": "bench-model", "messages": history(count, chars)}).encode()
         async with httpx2.AsyncClient(timeout=60) as client:
-            check = await client.post(proxied, content=body, headers={"authorization": "Bearer k"})
+            check = await client.post(
+                proxied, content=body, headers={"authorization": "Bearer sk-bench"}
+            )
         expected = "true" if name == "cached summary" else "false"
         got = check.headers.get("x-contextfold-compacted")
         if got != expected:

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from contextfold.formats import from_anthropic, from_openai, to_anthropic, to_openai
 from contextfold.messages import Message
+from contextfold.proxy import _json
 from contextfold.proxy._memo import HistoryMemo
 
 Dialect = Literal["openai", "anthropic"]
@@ -49,8 +50,14 @@ def parse_body(raw: bytes) -> tuple[dict[str, Any], str]:
     ``model``, or a ``messages`` that is not a list. What the messages hold is not
     checked here (see :func:`conversation`).
     """
+    body, model, _ = read_body(raw)
+    return body, model
+
+
+def read_body(raw: bytes) -> tuple[dict[str, Any], str, bool]:
+    """:func:`parse_body`, and whether the body was read strictly (see :mod:`._json`)."""
     try:
-        body = json.loads(raw)
+        body, strict = _json.loads(raw)
     except RecursionError:
         raise ValueError("request body is nested too deeply to read") from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, over-long integers
@@ -62,7 +69,7 @@ def parse_body(raw: bytes) -> tuple[dict[str, Any], str]:
         raise ValueError("field 'model' must be a non-empty string")
     if not isinstance(body.get("messages"), list):
         raise ValueError("field 'messages' must be a list of messages")
-    return body, model
+    return body, model, strict
 
 
 def conversation(
@@ -79,8 +86,13 @@ def conversation(
     not well formed; the proxy then forwards the request unchanged and lets the
     upstream judge it.
     """
-    if _deeper_than(body, MAX_DEPTH):
-        raise ValueError(f"the request nests JSON deeper than {MAX_DEPTH} levels")
+    too_deep = ValueError(f"the request nests JSON deeper than {MAX_DEPTH} levels")
+    if memo is None and _deeper_than(body, MAX_DEPTH):
+        raise too_deep
+    if memo is not None and _deeper_than(
+        [v for k, v in body.items() if k != "messages"], MAX_DEPTH
+    ):
+        raise too_deep
     wire = body["messages"]
     system = None
     if dialect == "anthropic":
@@ -89,7 +101,12 @@ def conversation(
             raise ValueError("field 'system' must be a string or a list of text blocks")
     chain = None
     if memo is not None:
-        parsed = memo.parse(dialect, model, wire, system)
+
+        def check(item: Any) -> None:  # an item sits 2 levels deep: body, messages
+            if isinstance(item, dict | list) and _deeper_than(item, MAX_DEPTH - 2):
+                raise too_deep
+
+        parsed = memo.parse(dialect, model, wire, system, check=check)
         messages, chain = parsed.messages, parsed.chain
     elif dialect == "openai":
         messages = from_openai(wire)

@@ -27,6 +27,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
 
 from contextfold._secrets import Secrets, header_secrets, watch
+from contextfold.proxy import _json
 from contextfold.proxy._bound import SizeBound
 from contextfold.proxy._compact import Plan, Planner
 from contextfold.proxy._dialects import (
@@ -34,7 +35,7 @@ from contextfold.proxy._dialects import (
     SSEUsageScanner,
     conversation,
     error_body,
-    parse_body,
+    read_body,
     usage_input_tokens,
 )
 from contextfold.proxy._guard import log_unexpected
@@ -257,11 +258,11 @@ class Forwarder:
         if bound is not None:  # no need to parse: forwarded as it is
             return await self._forward(request, dialect, raw, Plan(None, "", bound, bound))
         try:
-            body, model = parse_body(raw)
+            body, model, strict = read_body(raw)
         except ValueError as exc:
             return self._error(dialect, 400, str(exc))
         try:
-            forwarded, plan = await self._plan(request, dialect, raw, body, model)
+            forwarded, plan = await self._plan(request, dialect, raw, body, model, strict=strict)
         except Exception as exc:
             # A defect of the proxy's, not of the request: the promise holds that a
             # failed compaction forwards the original rather than failing the call.
@@ -272,11 +273,21 @@ class Forwarder:
         return await self._forward(request, dialect, forwarded, plan)
 
     async def _plan(
-        self, request: Request, dialect: Dialect, raw: bytes, body: dict[str, Any], model: str
+        self,
+        request: Request,
+        dialect: Dialect,
+        raw: bytes,
+        body: dict[str, Any],
+        model: str,
+        *,
+        strict: bool = True,
     ) -> tuple[bytes, Plan]:
-        """What to forward for a parsed chat request, and the plan that made it."""
+        """What to forward for a parsed chat request, and the plan that made it.
+
+        ``strict``: the body was read strictly (:mod:`._json`), so the memo of
+        seen histories may take it, and orjson may write its rewrite."""
         try:
-            conv = conversation(dialect, body, model, self.planner.memo)
+            conv = conversation(dialect, body, model, self.planner.memo if strict else None)
         except ValueError as exc:
             reason = f"not compacted: the proxy does not model this request's content ({exc})"
             return raw, Plan.unchanged(reason)
@@ -288,7 +299,7 @@ class Forwarder:
         if plan.body is None:
             return raw, plan
         try:
-            return json.dumps(plan.body, allow_nan=False).encode(), plan
+            return _json.dumps(plan.body, strict=strict), plan
         except ValueError:  # NaN or infinity (1e999) somewhere in the request
             return raw, replace(plan, body=None, usage_key="", error=_UNSERIALIZABLE)
 
@@ -368,7 +379,7 @@ class Forwarder:
 
     def _record_json(self, dialect: Dialect, content: bytes, plan: Plan, forwarded: bytes) -> None:
         try:
-            tokens = usage_input_tokens(dialect, json.loads(content))
+            tokens = usage_input_tokens(dialect, _json.loads(content)[0])
         except (ValueError, RecursionError):  # not JSON (or not readable JSON)
             return
         if tokens:
