@@ -20,9 +20,10 @@ import json
 import os
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import aiosqlite
 
@@ -97,12 +98,18 @@ def chain_hashes(model: str, messages: Sequence[Message]) -> list[str]:
     """
     running = hashlib.sha256(model.encode(errors="surrogatepass"))
     out = [running.hexdigest()]
+    extend_chain(running, messages, out)
+    return out
+
+
+def extend_chain(running: Any, messages: Iterable[Message], out: list[str]) -> None:
+    """Feed ``messages`` to the ``running`` hash (``hashlib``), appending each new
+    prefix hash to ``out``: :func:`chain_hashes` continued."""
     for message in messages:
         data = canonical(message)
         running.update(len(data).to_bytes(8, "big"))
         running.update(data)
         out.append(running.hexdigest())
-    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,7 @@ from contextfold.proxy._cache import (
 )
 from contextfold.proxy._dialects import Conversation, rebuild, reparse
 from contextfold.proxy._memo import HistoryMemo
+from contextfold.proxy._reuse import SplicedChains, TokenCounts
 from contextfold.tokens import TokenCounter, count_tokens
 from contextfold.transports.base import CompletionTransport, lookup_model
 from contextfold.validation import history_problems
@@ -110,6 +111,8 @@ class Planner:
         self.context_window = context_window
         self.summarizations = 0
         self.memo = HistoryMemo()
+        self.counts = TokenCounts(opts.counter)
+        self.spliced = SplicedChains()
         # hash of the exact history being compacted -> done when the job ends
         self._inflight: dict[str, asyncio.Future[None]] = {}
         # hash of a history whose compaction failed -> (consecutive failures, skips left)
@@ -130,9 +133,9 @@ class Planner:
         """Recorded upstream usage of the longest known prefix plus a count of the rest."""
         anchor = self.anchors.latest(chain)
         if anchor is None:
-            return count_tokens(messages, self.opts.counter) + extra
+            return self.counts.count(messages) + extra
         index, tokens = anchor
-        return tokens + count_tokens(messages[index:], self.opts.counter)
+        return tokens + self.counts.count(messages[index:])
 
     async def plan(
         self,
@@ -235,7 +238,7 @@ class Planner:
             return conv.messages, chain
         head = _summary_head(conv.messages, hit)
         effective = [*head, *conv.messages[hit.message_count :]]
-        return effective, chain_hashes(conv.model, effective)
+        return effective, self.spliced.chain(conv.model, head, conv.messages, chain, hit)
 
     def _spliced(
         self,

@@ -17,7 +17,6 @@ UTF-8 with orjson, escaped with the stdlib) and refuses ``NaN`` and infinities w
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 try:
@@ -30,7 +29,17 @@ __all__ = ["SEPARATOR", "dumps", "loads", "text"]
 SEPARATOR = b","
 """What :func:`text` puts between the items of a list (and nothing else)."""
 
-_LONG_INTEGER = re.compile(rb"[0-9]{20}")
+# Digits to "0", every other byte to "x": a run of 20 digits is then a substring
+# search (C speed), where a regular expression would try every position.
+_DIGITS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x78 for b in range(256))
+_LONG_RUN = b"0" * 20
+
+
+def _long_integer(raw: bytes) -> bool:
+    """Whether ``raw`` holds a run of 20 digits (maybe an integer past 64 bits)."""
+    return _LONG_RUN in raw.translate(_DIGITS)
+
+
 use_orjson = orjson is not None
 """Whether orjson is used; tests turn it off to run the stdlib path."""
 
@@ -40,7 +49,7 @@ def loads(raw: bytes) -> tuple[Any, bool]:
 
     Raises what :func:`json.loads` raises for text it cannot read.
     """
-    if use_orjson and _LONG_INTEGER.search(raw) is None:
+    if use_orjson and not _long_integer(raw):
         try:
             return orjson.loads(raw), True
         except orjson.JSONDecodeError:
