@@ -43,3 +43,24 @@ def test_spliced_chains_equal_fresh_hashes_and_continue_the_last_one() -> None:
     chain = chain_hashes("m", other)
     hit = CachedSummary(chain[5], 5, "S")
     assert spliced.chain("m", head, other, chain, hit) == chain_hashes("m", [*head, *other[5:]])
+
+
+def test_memo_cuts_give_the_tail_a_parse_would_find() -> None:
+    from contextfold.proxy._dialects import _verbatim_tail, conversation, reparse, verbatim_cut
+    from tests._proxy_upstream import anthropic_history
+
+    for dialect, wire, system in (
+        ("openai", openai_history(5), None),
+        ("anthropic", anthropic_history(5), "sys"),
+    ):
+        body: dict[str, object] = {"model": "m", "messages": wire}
+        if system:
+            body["system"] = system
+        remembered = conversation(dialect, body, "m", HistoryMemo())  # type: ignore[arg-type]
+        fresh = conversation(dialect, body, "m")  # type: ignore[arg-type]
+        assert remembered.cuts
+        for index, count in remembered.cuts[:-1]:  # the last cut is the end
+            assert verbatim_cut(remembered, count) == index
+            assert _verbatim_tail(remembered, count) == _verbatim_tail(fresh, count) == wire[index:]
+            known = (len(wire) - index, remembered.messages[count:])
+            assert reparse(dialect, body, known) == reparse(dialect, body)  # type: ignore[arg-type]

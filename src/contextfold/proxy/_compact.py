@@ -42,7 +42,7 @@ from contextfold.proxy._cache import (
     UsageAnchors,
     chain_hashes,
 )
-from contextfold.proxy._dialects import Conversation, rebuild, reparse
+from contextfold.proxy._dialects import Conversation, rebuild, reparse, verbatim_cut
 from contextfold.proxy._memo import HistoryMemo
 from contextfold.proxy._reuse import SplicedChains, TokenCounts
 from contextfold.tokens import TokenCounter, count_tokens
@@ -252,7 +252,7 @@ class Planner:
     ) -> Plan:
         head = effective[conv.lead : len(effective) - (len(conv.messages) - hit.message_count)]
         body = rebuild(conv, head, conv.messages[hit.message_count :], hit.message_count)
-        problem = _check(conv, body)
+        problem = _check(conv, body, hit.message_count)
         if problem is not None:
             return Plan(None, chain[-1], before, before, error=problem)
         return Plan(body, eff_chain[-1], before, after, summary="cached")
@@ -350,10 +350,23 @@ def _summary_head(history: Sequence[Message], hit: CachedSummary) -> list[Messag
     return head
 
 
-def _check(conv: Conversation, body: dict[str, Any]) -> str | None:
-    """A description of why ``body`` must not be sent, or ``None`` when it is valid."""
+def _check(conv: Conversation, body: dict[str, Any], kept_from: int | None = None) -> str | None:
+    """A description of why ``body`` must not be sent, or ``None`` when it is valid.
+
+    ``kept_from``: ``body`` ends with ``conv.messages[kept_from:]``; when their wire
+    messages were copied from a cut the memo knows, they are not parsed again.
+    """
+    known = None
+    cut = None if kept_from is None else verbatim_cut(conv, kept_from)
+    if cut is not None and kept_from is not None:
+        wire, sent = conv.body["messages"], body["messages"]
+        n = len(wire) - cut
+        if n <= len(sent) and all(
+            a is b for a, b in zip(sent[len(sent) - n :], wire[cut:], strict=True)
+        ):
+            known = (n, conv.messages[kept_from:])
     try:
-        problems = history_problems(reparse(conv.dialect, body), allow_pending=True)
+        problems = history_problems(reparse(conv.dialect, body, known), allow_pending=True)
     except ValueError as exc:
         problems = [str(exc)]
     if not problems:

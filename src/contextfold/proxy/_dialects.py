@@ -40,6 +40,8 @@ class Conversation:
     messages: list[Message]
     lead: int  # how many system messages open ``messages``
     chain: list[str] | None = None  # prefix hashes of ``messages``, when already known
+    # (wire index, message count): body["messages"][index:] parses to messages[count:]
+    cuts: tuple[tuple[int, int], ...] = ()
 
 
 def parse_body(raw: bytes) -> tuple[dict[str, Any], str]:
@@ -100,6 +102,7 @@ def conversation(
         if system is not None and not isinstance(system, str | list):
             raise ValueError("field 'system' must be a string or a list of text blocks")
     chain = None
+    cuts: tuple[tuple[int, int], ...] = ()
     if memo is not None:
 
         def check(item: Any) -> None:  # an item sits 2 levels deep: body, messages
@@ -107,7 +110,7 @@ def conversation(
                 raise too_deep
 
         parsed = memo.parse(dialect, model, wire, system, check=check)
-        messages, chain = parsed.messages, parsed.chain
+        messages, chain, cuts = parsed.messages, parsed.chain, parsed.cuts
     elif dialect == "openai":
         messages = from_openai(wire)
     else:
@@ -115,7 +118,7 @@ def conversation(
     lead = 0
     while lead < len(messages) and messages[lead].role == "system":
         lead += 1
-    return Conversation(dialect, body, model, messages, lead, chain)
+    return Conversation(dialect, body, model, messages, lead, chain, cuts)
 
 
 def _deeper_than(value: Any, limit: int) -> bool:
@@ -144,6 +147,9 @@ def _verbatim_tail(conv: Conversation, start: int) -> list[Any] | None:
     where they would be and walks in the direction the message count points.
     """
     wire: list[Any] = conv.body["messages"]
+    cut = verbatim_cut(conv, start)
+    if cut is not None:  # known from the memo: no parse needed
+        return wire[cut:]
     want = conv.messages[start:]
     w = max(0, len(wire) - len(want))
     step = 0
@@ -159,6 +165,14 @@ def _verbatim_tail(conv: Conversation, start: int) -> list[Any] | None:
             return None
         step = direction
         w -= direction
+    return None
+
+
+def verbatim_cut(conv: Conversation, start: int) -> int | None:
+    """The wire index whose tail parses to ``conv.messages[start:]``, if the memo knows one."""
+    for index, count in conv.cuts:
+        if count == start and index < len(conv.body["messages"]):  # a tail, not nothing
+            return index
     return None
 
 
@@ -195,11 +209,21 @@ def rebuild(
     return body
 
 
-def reparse(dialect: Dialect, body: Mapping[str, Any]) -> list[Message]:
-    """The history a rebuilt ``body`` carries (to validate what will be sent)."""
+def reparse(
+    dialect: Dialect, body: Mapping[str, Any], known: tuple[int, Sequence[Message]] | None = None
+) -> list[Message]:
+    """The history a rebuilt ``body`` carries (to validate what will be sent).
+
+    ``known``: ``(n, messages)``, the last ``n`` wire messages of ``body`` start at a
+    cut (:func:`verbatim_cut`) and parse to ``messages``; only the rest is parsed.
+    """
+    wire = body["messages"]
+    tail: Sequence[Message] = ()
+    if known is not None:
+        wire, tail = wire[: len(wire) - known[0]], known[1]
     if dialect == "openai":
-        return from_openai(body["messages"])
-    return from_anthropic(body["messages"], body.get("system"))
+        return [*from_openai(wire), *tail]
+    return [*from_anthropic(wire, body.get("system")), *tail]
 
 
 def usage_input_tokens(dialect: Dialect, payload: Any) -> int | None:

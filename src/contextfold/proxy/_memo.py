@@ -47,10 +47,16 @@ _PER_GROUP = 4  # remembered histories per opening (diverging branches of one co
 
 @dataclass(frozen=True, slots=True)
 class Parsed:
-    """A parsed history and ``chain``, its prefix hashes (``chain_hashes`` exactly)."""
+    """A parsed history and ``chain``, its prefix hashes (``chain_hashes`` exactly).
+
+    ``cuts``: ``(wire index, message count)`` pairs where ``wire[index:]`` parses,
+    on its own, to exactly ``messages[count:]`` (empty for a history parsed from
+    scratch).
+    """
 
     messages: list[Message]
     chain: list[str]
+    cuts: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +234,8 @@ class HistoryMemo:
                 self.hashed += 1
             i = j
         cuts.append(_Cut(len(wire), len(messages), running.copy()))
-        return _Entry(text, ends, cuts, Parsed(messages, chain))
+        pairs = tuple((c.wire_index, c.message_count) for c in cuts)
+        return _Entry(text, ends, cuts, Parsed(messages, chain, pairs))
 
 
 def _update(running: Any, message: Message) -> None:
