@@ -230,7 +230,7 @@ async def run(
     proxied = f"http://127.0.0.1:{proxy_port}/v1/chat/completions"
     print(f"python {platform.python_version()}, {os.cpu_count()} CPUs, {requests} requests per")
     print("cell (at least 4 x concurrency); upstream and each proxy in their own process,")
-    print(f"loopback only. LiteLLM: {note}. Cells: p50 or p99 ms (added to direct).\n")
+    print(f"loopback only. LiteLLM column: {note}. Cells: p50 or p99 ms (added to direct).\n")
     print(
         "| path | messages | body KiB | concurrency | direct p50 | ours p50 (added) "
         "| LiteLLM p50 (added) | direct p99 | ours p99 (added) | LiteLLM p99 (added) |"
