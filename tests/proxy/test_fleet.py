@@ -318,3 +318,23 @@ async def test_db_names_an_sqlite_file_too(tmp_path: Path, upstream: tuple[Upstr
     assert reply.headers["x-contextfold-summary"] == "created"
     assert (tmp_path / "cache.db").exists()
     assert json.loads(reply.content)["choices"]
+
+
+async def test_without_the_lease_table_a_replica_still_summarizes(
+    pg_url: str, upstream: tuple[Upstream, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The lease only saves money: a database that cannot answer for it (here, its
+    tables gone) costs a second summary at worst, never a request."""
+    import psycopg
+
+    fake, up = upstream
+    app = create_app(upstream_openai=f"{up}/v1", db=pg_url, context_window=16_384, threshold=0.3)
+    body = {"model": MODEL, "messages": openai_history(12)}
+    async with Served(app) as proxy, httpx2.AsyncClient(timeout=60) as client:
+        async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as conn:
+            await conn.execute("DROP TABLE contextfold_proxy_leases, contextfold_proxy_anchors")
+        reply = await client.post(f"{proxy.url}/v1/chat/completions", json=body, headers=HEADERS)
+    assert reply.status_code == 200
+    assert reply.headers["x-contextfold-summary"] == "created"
+    assert len(fake.summaries) == 1
+    assert any("summarizing without one" in r.getMessage() for r in caplog.records)

@@ -259,10 +259,14 @@ class PostgresSummaryCache(CacheBackend):
         wanted = [k for k in dict.fromkeys(keys) if anchors.get(k) is None]
         if not wanted:
             return
-        rows = await self._fetch(
-            "SELECT usage_key, tokens FROM contextfold_proxy_anchors WHERE usage_key = ANY(%s)",
-            (wanted,),
-        )
+        try:
+            rows = await self._fetch(
+                "SELECT usage_key, tokens FROM contextfold_proxy_anchors WHERE usage_key = ANY(%s)",
+                (wanted,),
+            )
+        except psycopg.Error as exc:  # anchors are hints: estimate without them
+            logger.debug("could not read shared usage anchors: %s", type(exc).__name__)
+            return
         for key, tokens in rows:
             anchors.record(key, int(tokens))
 
@@ -286,6 +290,18 @@ class PostgresSummaryCache(CacheBackend):
     # -- single-flight -------------------------------------------------------------
 
     async def claim(self, root: str, key: str, chain: Sequence[str]) -> Lease | None:
+        """See :meth:`CacheBackend.claim`. When the database cannot be asked, the
+        claim succeeds without a lease: summarizing twice beats not summarizing."""
+        try:
+            return await self._claim(root, key, chain)
+        except psycopg.Error as exc:
+            logger.warning(
+                "could not take a compaction lease (%s); summarizing without one",
+                type(exc).__name__,
+            )
+            return Lease()
+
+    async def _claim(self, root: str, key: str, chain: Sequence[str]) -> Lease | None:
         holder = uuid.uuid4().hex
         prefixes = set(chain)
         async with self._pool().connection() as conn, conn.transaction():
@@ -314,11 +330,15 @@ class PostgresSummaryCache(CacheBackend):
         deadline = time.monotonic() + within
         delay = 0.02
         while True:
-            rows = await self._fetch(
-                "SELECT history_hash FROM contextfold_proxy_leases "
-                f"WHERE root_hash = %s AND expires_at > {_NOW_MS}",
-                (root,),
-            )
+            try:
+                rows = await self._fetch(
+                    "SELECT history_hash FROM contextfold_proxy_leases "
+                    f"WHERE root_hash = %s AND expires_at > {_NOW_MS}",
+                    (root,),
+                )
+            except psycopg.Error as exc:  # look in the cache again rather than hang
+                logger.warning("could not read compaction leases (%s)", type(exc).__name__)
+                return True
             if not any(row[0] in prefixes for row in rows):
                 return True
             left = deadline - time.monotonic()
