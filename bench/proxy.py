@@ -1,22 +1,29 @@
-"""What the compaction proxy adds to a request's latency, measured side by side.
+"""What the compaction proxy adds to a request's latency, side by side with LiteLLM's proxy.
 
-    .venv/bin/python bench/proxy.py [--requests 200]
+    .venv/bin/python bench/proxy.py [--requests 200] [--litellm PATH]
 
-Starts, on loopback only, a minimal fake upstream and the proxy in front of it, each
-in its own process under uvicorn, then sends the same requests once straight to
-the upstream and once through the proxy, at concurrency 1 and 16:
+Starts, on loopback only, a minimal fake upstream, our proxy in front of it and, when
+its executable is found, LiteLLM's proxy in front of the same upstream, each in its
+own process under uvicorn; then sends the same requests straight to the upstream,
+through ours and through LiteLLM's, at concurrency 1, 16 and 64:
 
 * ``pass-through``: a conversation far under the limit (its size in bytes alone
-  shows it cannot be near the limit: the proxy forwards it without parsing);
+  shows it cannot be near the limit: the proxy forwards it without parsing), for a
+  10- and a 1,000-message history - the rows with the LiteLLM column;
 * ``near-limit pass-through``: a conversation under the limit but close enough
   that the proxy parses, hashes and estimates it, then forwards the original bytes;
 * ``cached summary``: a conversation over the limit whose summary is already cached
   (the proxy parses, finds the summary, splices, validates and forwards the shorter
-  body) - one warm-up request creates the summary first;
+  body) - one warm-up request creates the summary first.
 
-for a 10-message and a 1,000-message history (the limit is 50,000 estimated
-tokens). Prints a markdown table of p50/p99 latencies and their ratios (proxy /
-direct). Bounded: the whole run takes well under two minutes on a laptop.
+The limit is 50,000 estimated tokens. LiteLLM (``pip install 'litellm[proxy]'``,
+best in a virtual environment of its own: ``--litellm /path/to/venv/bin/litellm``;
+default: ``litellm`` on ``PATH``) runs with a one-model config pointing at the same
+upstream, a master key (it refuses to start without one), its local model cost map
+(``LITELLM_LOCAL_MODEL_COST_MAP=True``: no network) and its logs sent to
+``/dev/null``. It re-serializes every request and reply; ours forwards the bytes.
+Prints a markdown table of p50/p99 latencies and what each proxy adds to the direct
+p50 and p99 of the same run. Bounded: a few minutes on a laptop.
 """
 
 from __future__ import annotations
@@ -26,9 +33,11 @@ import asyncio
 import json
 import os
 import platform
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -43,7 +52,7 @@ REPLY = json.dumps(
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": "SUMMARY: the earlier work."},
+                "message": {"role": "assistant", "content": "<summary>the earlier work.</summary>"},
                 "finish_reason": "stop",
             }
         ],
@@ -108,25 +117,49 @@ CASES: list[tuple[str, int, int]] = [
     ("cached summary", 10, 24_000),
     ("cached summary", 1_000, 250),
 ]
+CONCURRENCY = (1, 16, 64)
+OURS_KEY = "sk-bench-client-key"
+LITELLM_KEY = "sk-bench-master-7f3c9a1e5b2d4c6e8a0f1b3d5c7e9a2b"
 
 
-async def measure(url: str, body: bytes, requests: int, concurrency: int) -> list[float]:
-    headers = {"content-type": "application/json", "authorization": "Bearer sk-bench"}
+async def measure(
+    url: str,
+    body: bytes,
+    requests: int,
+    concurrency: int,
+    key: str,
+    *,
+    errors: list[int] | None = None,
+) -> list[float]:
+    """Latencies of successful requests; failures are raised, or, given ``errors``, counted
+    there by status (0: no answer)."""
+    headers = {"content-type": "application/json", "authorization": f"Bearer {key}"}
     limits = httpx2.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    async with httpx2.AsyncClient(limits=limits, timeout=60) as client:
-        for _ in range(5):  # warm connections (and, through the proxy, its cache)
-            reply = await client.post(url, content=body, headers=headers)
-            reply.raise_for_status()
+    async with httpx2.AsyncClient(limits=limits, timeout=120) as client:
+        # warm every connection (and, through the proxy, its cache)
+        await asyncio.gather(
+            *[client.post(url, content=body, headers=headers) for _ in range(concurrency)],
+            return_exceptions=True,
+        )
         latencies: list[float] = []
-        queue = list(range(requests))
+        queue = list(range(max(requests, 4 * concurrency)))
 
         async def worker() -> None:
             while queue:
                 queue.pop()
                 start = time.perf_counter()
-                reply = await client.post(url, content=body, headers=headers)
-                latencies.append(time.perf_counter() - start)
+                try:
+                    reply = await client.post(url, content=body, headers=headers)
+                except httpx2.HTTPError:
+                    if errors is None:
+                        raise
+                    errors.append(0)
+                    continue
+                if reply.status_code >= 400 and errors is not None:
+                    errors.append(reply.status_code)
+                    continue
                 reply.raise_for_status()
+                latencies.append(time.perf_counter() - start)
 
         await asyncio.gather(*[worker() for _ in range(concurrency)])
     return latencies
@@ -137,51 +170,102 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-async def wait_ready(port: int) -> None:
+async def wait_ready(port: int, path: str = "/v1/models", tries: int = 200) -> None:
     async with httpx2.AsyncClient() as client:
-        for _ in range(200):
+        for _ in range(tries):
             try:
-                await client.get(f"http://127.0.0.1:{port}/v1/models")
+                await client.get(f"http://127.0.0.1:{port}{path}")
                 return
             except httpx2.TransportError:
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(0.1)
     raise RuntimeError(f"server on port {port} did not start")
 
 
-async def run(requests: int, up_port: int, proxy_port: int) -> None:
+def start_litellm(executable: str, up_port: int, port: int, folder: str) -> subprocess.Popen[bytes]:
+    config = os.path.join(folder, "litellm.yaml")
+    with open(config, "w", encoding="utf-8") as out:
+        out.write(
+            "model_list:\n"
+            "  - model_name: bench-model\n"
+            "    litellm_params:\n"
+            "      model: openai/bench-model\n"
+            f"      api_base: http://127.0.0.1:{up_port}/v1\n"
+            "      api_key: sk-upstream\n"
+            "litellm_settings:\n"
+            "  telemetry: false\n"
+            "general_settings:\n"
+            f"  master_key: {LITELLM_KEY}\n"
+        )
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    command = [executable, "--config", config, "--host", "127.0.0.1", "--port", str(port)]
+    return subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder
+    )
+
+
+def cell(values: list[float] | None, direct: list[float], q: float, errors: int = 0) -> str:
+    if values is None:
+        return "-"
+    failed = f", {errors} failed" if errors else ""
+    if not values:
+        return f"all {errors} failed"
+    return f"{pct(values, q):.2f} ({pct(values, q) - pct(direct, q):+.2f}{failed})"
+
+
+async def run(
+    requests: int, up_port: int, proxy_port: int, litellm: tuple[int, str] | None
+) -> None:
     await wait_ready(up_port)
     await wait_ready(proxy_port)
+    litellm_url = None
+    note = "not run: no litellm executable found (give --litellm PATH)"
+    if litellm is not None:
+        port, note = litellm
+        try:
+            await wait_ready(port, "/health/liveliness", tries=1200)
+            litellm_url = f"http://127.0.0.1:{port}/v1/chat/completions"
+        except RuntimeError:
+            note = "not run: LiteLLM's proxy did not start within 120 s"
     direct = f"http://127.0.0.1:{up_port}/v1/chat/completions"
     proxied = f"http://127.0.0.1:{proxy_port}/v1/chat/completions"
-    print(f"python {platform.python_version()}, {os.cpu_count()} CPUs, {requests} requests")
-    print("per row; upstream and proxy each in their own process, loopback only\n")
+    print(f"python {platform.python_version()}, {os.cpu_count()} CPUs, {requests} requests per")
+    print("cell (at least 4 x concurrency); upstream and each proxy in their own process,")
+    print(f"loopback only. LiteLLM column: {note}. Cells: p50 or p99 ms (added to direct).\n")
     print(
-        "| path | messages | body KiB | concurrency | direct p50 ms | proxy p50 ms "
-        "| added p50 ms | p50 ratio | direct p99 ms | proxy p99 ms | p99 ratio |"
+        "| path | messages | body KiB | concurrency | direct p50 | ours p50 (added) "
+        "| LiteLLM p50 (added) | direct p99 | ours p99 (added) | LiteLLM p99 (added) |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, count, chars in CASES:
         body = json.dumps({"model": "bench-model", "messages": history(count, chars)}).encode()
         async with httpx2.AsyncClient(timeout=60) as client:
-            check = await client.post(proxied, content=body, headers={"authorization": "Bearer k"})
+            check = await client.post(
+                proxied, content=body, headers={"authorization": f"Bearer {OURS_KEY}"}
+            )
         expected = "true" if name == "cached summary" else "false"
         got = check.headers.get("x-contextfold-compacted")
         if got != expected:
             raise RuntimeError(f"{name}/{count}: proxy compacted={got}, expected {expected}")
-        for concurrency in (1, 16):
-            d = await measure(direct, body, requests, concurrency)
-            p = await measure(proxied, body, requests, concurrency)
-            d50, p50, d99, p99 = pct(d, 0.5), pct(p, 0.5), pct(d, 0.99), pct(p, 0.99)
+        for concurrency in CONCURRENCY:
+            d = await measure(direct, body, requests, concurrency, OURS_KEY)
+            p = await measure(proxied, body, requests, concurrency, OURS_KEY)
+            lite, failed = None, []
+            if litellm_url is not None and name == "pass-through":
+                lite = await measure(
+                    litellm_url, body, requests, concurrency, LITELLM_KEY, errors=failed
+                )
             print(
                 f"| {name} | {count:,} | {len(body) / 1024:,.0f} | {concurrency} "
-                f"| {d50:.2f} | {p50:.2f} | {p50 - d50:+.2f} | {p50 / d50:.1f}x "
-                f"| {d99:.2f} | {p99:.2f} | {p99 / d99:.1f}x |"
+                f"| {pct(d, 0.5):.2f} | {cell(p, d, 0.5)} | {cell(lite, d, 0.5, len(failed))} "
+                f"| {pct(d, 0.99):.2f} | {cell(p, d, 0.99)} | {cell(lite, d, 0.99, len(failed))} |",
+                flush=True,
             )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--requests", type=int, default=200, help="timed requests per row")
+    parser.add_argument("--requests", type=int, default=200, help="timed requests per cell")
+    parser.add_argument("--litellm", help="LiteLLM's proxy executable (default: on PATH)")
     parser.add_argument("--serve-upstream", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--serve-proxy", type=int, nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -191,19 +275,32 @@ def main() -> None:
     if args.serve_proxy:
         serve_proxy(*args.serve_proxy)
         return
-    up_port, proxy_port = free_port(), free_port()
+    up_port, proxy_port, litellm_port = free_port(), free_port(), free_port()
     script = os.path.abspath(__file__)
     procs = [
         subprocess.Popen([sys.executable, script, "--serve-upstream", str(up_port)]),
         subprocess.Popen([sys.executable, script, "--serve-proxy", str(proxy_port), str(up_port)]),
     ]
-    try:
-        asyncio.run(run(args.requests, up_port, proxy_port))
-    finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            proc.wait(timeout=10)
+    executable = args.litellm or shutil.which("litellm")
+    litellm = None
+    with tempfile.TemporaryDirectory() as folder:
+        if executable:
+            procs.append(start_litellm(executable, up_port, litellm_port, folder))
+            version = (
+                subprocess.run(
+                    [executable, "--version"], capture_output=True, text=True, check=False
+                )
+                .stdout.strip()
+                .splitlines()
+            )
+            litellm = (litellm_port, version[-1] if version else executable)
+        try:
+            asyncio.run(run(args.requests, up_port, proxy_port, litellm))
+        finally:
+            for proc in procs:
+                proc.terminate()
+            for proc in procs:
+                proc.wait(timeout=30)
 
 
 if __name__ == "__main__":

@@ -351,14 +351,33 @@ class _ScrubFilter(logging.Filter):
 _FILTER = _ScrubFilter()
 
 
+_installed: tuple[int, tuple[str, ...]] = (-1, ())  # logger count, placeholders then
+
+
 def _install() -> None:
-    """Put the filter on every matching logger (new ones appear as modules load)."""
+    """Put the filter on every matching logger (new ones appear as modules load).
+
+    Loggers are never removed: while their number is unchanged and the placeholders
+    (parents named before they were created) that could become ours are still
+    placeholders, every logger has been seen already and the walk is skipped (it
+    would run once per proxied request).
+    """
+    global _installed
+    loggers = logging.Logger.manager.loggerDict
+    count, pending = _installed
+    if len(loggers) == count and all(
+        isinstance(loggers.get(name), logging.PlaceHolder) for name in pending
+    ):
+        return
     for name in _KNOWN_LOGGERS:
         logging.getLogger(name)
-    for name, logger in list(logging.Logger.manager.loggerDict.items()):
-        if not isinstance(logger, logging.Logger):  # a placeholder for a parent
-            continue
+    placeholders = []
+    for name, logger in list(loggers.items()):
         if name.split(".")[0].rstrip("2") not in _LOGGER_PREFIXES:
+            continue
+        if not isinstance(logger, logging.Logger):  # a placeholder for a parent
+            placeholders.append(name)
             continue
         if _FILTER not in logger.filters:
             logger.addFilter(_FILTER)
+    _installed = (len(loggers), tuple(placeholders))

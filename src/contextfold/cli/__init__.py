@@ -220,9 +220,11 @@ def _serve(args: argparse.Namespace) -> object:
         except (TypeError, ValueError) as exc:
             raise CLIError(f'{args.config}: [models."{name}"] {exc}') from None
     _check_address(args.host, args.port)
-    if args.db is not None:
+    if args.db is not None and args.db.startswith(("postgresql://", "postgres://")):
+        asyncio.run(_open_shared_cache(args.db))
+    elif args.db is not None:
         asyncio.run(_open_cache(Path(args.db)))
-    options: dict[str, Any] = {"db_path": args.db}
+    options: dict[str, Any] = {"db": args.db}
     options |= app_keywords(args)  # every option that is a create_app keyword, when set
     if models:
         options["models"] = models
@@ -282,6 +284,23 @@ async def _open_cache(path: Path) -> None:
         await cache.open()
     except (sqlite3.Error, ContextfoldError) as exc:
         raise CLIError(f"{path}: cannot be used as the summary cache: {exc}") from None
+    await cache.close()
+
+
+async def _open_shared_cache(url: str) -> None:
+    """:func:`_open_cache` for a PostgreSQL URL: unreachable, refused or not a
+    database fails here in one line (the password never shown)."""
+    try:
+        from contextfold.proxy._pgcache import PostgresSummaryCache, open_error
+    except ImportError as exc:
+        raise CLIError(f"--db {url.split(':', 1)[0]}://...: {exc}") from None
+    import psycopg
+
+    cache = PostgresSummaryCache(url)
+    try:
+        await cache.open()
+    except psycopg.Error as exc:
+        raise CLIError(open_error(url, exc)) from None
     await cache.close()
 
 

@@ -177,7 +177,15 @@ OPTIONS: tuple[Option, ...] = (
     Option("port", _integer(1, 65_535), 8787, "port (default 8787)", "PORT", keyword=False),
     Option("upstream_openai", _url, None, "OpenAI-compatible upstream, with its /v1", "URL"),
     Option("upstream_anthropic", _url, None, "Anthropic upstream", "URL"),
-    Option("db", _text, None, "summary cache database (default: in memory)", "PATH", keyword=False),
+    Option(
+        "db",
+        _text,
+        None,
+        "summary cache: an SQLite file, or a postgresql:// URL shared by replicas "
+        "(default: in memory)",
+        "PATH|URL",
+        keyword=False,
+    ),
     Option(
         "secret_headers",
         _names,

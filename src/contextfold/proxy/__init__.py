@@ -64,9 +64,11 @@ credentials is forwarded unchanged, uncompacted, with an ``x-contextfold-error``
 SQLite under a hash of the prefix they replace, so a client that resends its whole,
 growing history pays one summarization per threshold crossing; the next crossing
 extends the cached summary incrementally. Concurrent requests of one conversation
-share one summarization. With ``prepare_threshold`` (0.6 of the window by default) the
-summary is prepared in the background when a request crosses it and spliced into the
-first request over the limit without waiting for a model (:mod:`._prepare`).
+share one summarization; with ``db="postgresql://..."`` this holds across every
+replica sharing the database (:mod:`._pgcache`). With ``prepare_threshold`` (0.6 of
+the window by default) the summary is prepared in the background when a request
+crosses it and spliced into the first request over the limit without waiting for a
+model (:mod:`._prepare`).
 
 Guarantees:
 
@@ -117,7 +119,8 @@ The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialec
 (a request body as a conversation and back; :mod:`._responses` for Responses),
 :mod:`._overflow` (the overflow retry's recognition), :mod:`._compact` (the per-request plan),
 :mod:`._memo` (incremental parsing of a resent history), :mod:`._cache` (summary cache
-and usage anchors), :mod:`._bound` (the byte-size fast path), :mod:`._config`
+and usage anchors), :mod:`._pgcache` (both, and the single-flight, shared on
+PostgreSQL), :mod:`._bound` (the byte-size fast path), :mod:`._config`
 (per-model settings and limits), :mod:`._metrics` (counters and ``/metrics``),
 :mod:`._prepare` (summaries made ahead of the limit), :mod:`._mask` and
 :mod:`._recall` (masking first and the recall loop), and :mod:`.fake_upstream` (a local
@@ -151,7 +154,7 @@ with requires_extra("proxy", "contextfold.proxy"):
 
 from contextfold.compaction import CompactionSettings, PromptLike
 from contextfold.compaction._settings import UNSET, Unset
-from contextfold.proxy._cache import SummaryCache, UsageAnchors
+from contextfold.proxy._cache import CacheBackend, SummaryCache, UsageAnchors
 from contextfold.proxy._compact import Planner
 from contextfold.proxy._config import ModelSettings, ModelTable
 from contextfold.proxy._forward import Forwarder
@@ -195,6 +198,7 @@ def create_app(
     prepare_threshold: float | Unset | None = UNSET,
     user_message_budget: int | None = None,
     instructions: str | None = None,
+    db: str | os.PathLike[str] | None = None,
 ) -> Starlette:
     """The proxy as a Starlette (ASGI) application.
 
@@ -229,6 +233,13 @@ def create_app(
     ``user_message_budget`` (tokens of the user's own messages kept word for word in a
     summary) and ``instructions`` (compaction instructions for the summarizer) override
     the fields of ``settings``.
+
+    ``db`` is where summaries are kept: an SQLite file (like ``db_path``) or a
+    ``postgresql://`` URL (the ``postgres`` extra). Replicas given one PostgreSQL
+    database share the summary cache, the usage anchors and the single-flight: N of
+    them behind a load balancer pay for one summary per threshold crossing of a
+    conversation (a replica that dies while summarizing blocks the others for at
+    most 30 seconds, the length of its lease).
 
     The SQLite file is opened by the app's lifespan (or on the first request when the
     server runs no lifespan). Bad settings raise :class:`ValueError` here.
@@ -269,7 +280,7 @@ def create_app(
     )
     metrics = ProxyMetrics()
     planner = Planner(
-        SummaryCache(db_path),
+        _cache_backend(db, db_path),
         UsageAnchors(),
         settings.options(),
         threshold=settings.threshold,
@@ -279,6 +290,7 @@ def create_app(
         metrics=metrics,
         mask=settings.mask_tool_outputs,
         prepare_threshold=settings.prepare_threshold,
+        flight_timeout=timeout,
     )
     owns_client = http_client is None
     client = http_client or httpx2.AsyncClient(
@@ -354,6 +366,20 @@ def create_app(
     app.state.forwarder = forwarder
     app.state.metrics = metrics
     return app
+
+
+def _cache_backend(
+    db: str | os.PathLike[str] | None, db_path: str | os.PathLike[str] | None
+) -> CacheBackend:
+    """The summary cache ``db`` (or the older ``db_path``) names."""
+    if db is not None and db_path is not None:
+        raise ValueError("give db or db_path, not both")
+    target = db if db is not None else db_path
+    if isinstance(target, str) and target.startswith(("postgresql://", "postgres://")):
+        from contextfold.proxy._pgcache import PostgresSummaryCache  # the postgres extra
+
+        return PostgresSummaryCache(target)
+    return SummaryCache(target)
 
 
 def serve(

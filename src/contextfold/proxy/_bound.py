@@ -37,6 +37,7 @@ _MEDIA_MARKERS = (b'"image_url"', b'"image"', b'"input_audio"', b'"file"', b'"do
 _MIN_LEARN_BYTES = 1024
 _SAFETY = 2.0  # parse once the bound is within 2x of the limit
 _MAX_TOKENS_PER_BYTE = 4.0
+_MAX_LIMIT = 10_000_000  # above any model's window: a body this large is always parsed
 
 
 class SizeBound:
@@ -54,6 +55,8 @@ class SizeBound:
     def far_under(self, raw: bytes, responses: bool = False) -> int | None:
         """``raw``'s bound when it is far under its model's limit, else ``None``;
         ``responses``: a Responses API body (its history in ``input``)."""
+        if len(raw) * self.tokens_per_byte * _SAFETY >= _MAX_LIMIT:
+            return None  # too large for any model's limit: not worth scanning
         head = raw.lstrip()[:1]
         key, history = (b'"input"', _INPUT) if responses else (b'"messages"', _MESSAGES)
         if head != b"{" or raw.count(b'"model"') != 1 or raw.count(key) != 1:
@@ -67,8 +70,11 @@ class SizeBound:
             name = model.group(1).decode()
         except UnicodeDecodeError:
             return None
+        limit = self._limit(name)
+        if len(raw) * self.tokens_per_byte * _SAFETY >= limit:
+            return None  # over before media are counted (they only add)
         tokens = self.estimate(raw)
-        return tokens if tokens * _SAFETY < self._limit(name) else None
+        return tokens if tokens * _SAFETY < limit else None
 
     def learn(self, forwarded: bytes, input_tokens: int) -> None:
         """Take in a usage report: ``input_tokens`` for the ``forwarded`` body.

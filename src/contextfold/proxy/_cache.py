@@ -1,10 +1,16 @@
-"""The proxy's memory: prefix hashes, the SQLite summary cache and the usage anchors.
+"""The proxy's memory: prefix hashes, the summary cache and the usage anchors.
 
 A conversation is identified by hashes of its prefixes: ``chain[i]`` is the SHA-256
 of the model name and the canonical encoding of ``messages[:i]`` (a length-prefixed
 form of every block's fields, tool inputs as sorted-key JSON), computed as one
 running hash so a whole history costs one pass. Nothing here ever sees a request header:
 the cache stores summaries, hashes and message counts only.
+
+:class:`CacheBackend` is what the planner needs from a cache: summaries by prefix,
+and, for a fleet of replicas, shared usage anchors and a cross-replica lease on a
+compaction. :class:`SummaryCache` keeps summaries in SQLite (or in memory) and
+leaves anchors and single-flight to the process;
+:class:`contextfold.proxy._pgcache.PostgresSummaryCache` shares all three.
 """
 
 from __future__ import annotations
@@ -12,10 +18,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import aiosqlite
 
@@ -30,6 +38,9 @@ from contextfold.blocks import (
 )
 from contextfold.messages import Message
 from contextfold.sqlite import connect
+
+ANCHOR_TAIL = 64
+"""How many of a history's last prefixes are looked up among shared usage anchors."""
 
 _SCHEMA = (
     """
@@ -87,12 +98,18 @@ def chain_hashes(model: str, messages: Sequence[Message]) -> list[str]:
     """
     running = hashlib.sha256(model.encode(errors="surrogatepass"))
     out = [running.hexdigest()]
+    extend_chain(running, messages, out)
+    return out
+
+
+def extend_chain(running: Any, messages: Iterable[Message], out: list[str]) -> None:
+    """Feed ``messages`` to the ``running`` hash (``hashlib``), appending each new
+    prefix hash to ``out``: :func:`chain_hashes` continued."""
     for message in messages:
         data = canonical(message)
         running.update(len(data).to_bytes(8, "big"))
         running.update(data)
         out.append(running.hexdigest())
-    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +121,73 @@ class CachedSummary:
     summary: str
 
 
-class SummaryCache:
+class Lease:
+    """A compaction this replica holds; :meth:`release` when the summary is stored."""
+
+    async def release(self) -> None:
+        """Let waiting replicas look again (the in-process default has none)."""
+
+
+class CacheBackend(ABC):
+    """Where the planner keeps summaries, and what replicas sharing it coordinate on.
+
+    The defaults suit a cache only one process uses: anchors stay in that process's
+    memory and the planner's in-process single-flight is the only one, so
+    :meth:`claim` always succeeds.
+    """
+
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect and create the tables; a cache that cannot be opened raises."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def longest(self, root: str, chain: Sequence[str]) -> CachedSummary | None:
+        """The cached summary of the longest prefix of the history hashed by ``chain``.
+
+        ``root`` narrows the search to one conversation; a row counts only when its
+        hash equals ``chain[message_count]``, so a history that diverged from the
+        summarized one never gets a summary that is not its own. A prefix covering
+        the whole history is ignored (nothing would remain after it).
+        """
+
+    @abstractmethod
+    async def store(self, root: str, summary: CachedSummary) -> None:
+        """Remember ``summary``; a summary of the same prefix is replaced."""
+
+    @abstractmethod
+    async def count(self) -> int:
+        """How many summaries are stored."""
+
+    async def pull_anchors(self, anchors: UsageAnchors, keys: Sequence[str]) -> None:
+        """Copy into ``anchors`` what other replicas recorded for ``keys``."""
+
+    def push_anchor(self, key: str, input_tokens: int) -> None:
+        """Share an anchor just recorded locally (in the background; never raises)."""
+
+    async def claim(self, root: str, key: str, chain: Sequence[str]) -> Lease | None:
+        """Take the compaction of the history hashed ``key`` (``chain`` its prefixes).
+
+        ``None`` when another replica holds a live lease on it or on a prefix of it:
+        its summary will likely serve this history too (see :meth:`wait`).
+        """
+        return Lease()
+
+    async def wait(self, root: str, chain: Sequence[str], within: float) -> bool:
+        """Wait until no other replica holds a live lease on a prefix in ``chain``;
+        ``False`` when ``within`` seconds pass first."""
+        return True
+
+
+class SummaryCache(CacheBackend):
     """Summaries keyed by the hash of the prefix they replace, in SQLite.
 
     ``path`` ``None`` keeps the cache in memory (lost on restart). Rows are written
-    with one ``INSERT OR REPLACE`` each, so several proxy processes may share a file.
+    with one ``INSERT OR REPLACE`` each, so several proxy processes may share a file
+    (each then summarizes on its own: the cross-replica single-flight needs
+    PostgreSQL).
     """
 
     def __init__(self, path: str | os.PathLike[str] | None) -> None:
@@ -139,13 +218,6 @@ class SummaryCache:
         return self._conn
 
     async def longest(self, root: str, chain: Sequence[str]) -> CachedSummary | None:
-        """The cached summary of the longest prefix of the history hashed by ``chain``.
-
-        ``root`` narrows the search to one conversation (one indexed query); a row
-        counts only when its hash equals ``chain[message_count]``, so a history that
-        diverged from the summarized one never gets a summary that is not its own.
-        A prefix covering the whole history is ignored (nothing would remain after it).
-        """
         rows = await self._db().execute_fetchall(
             "SELECT prefix_hash, message_count, summary FROM contextfold_proxy_summaries "
             "WHERE root_hash = ? AND message_count < ? ORDER BY message_count DESC",
@@ -157,7 +229,6 @@ class SummaryCache:
         return None
 
     async def store(self, root: str, summary: CachedSummary) -> None:
-        """Remember ``summary``; a summary of the same prefix is replaced."""
         db = self._db()
         await db.execute(
             "INSERT OR REPLACE INTO contextfold_proxy_summaries "
@@ -172,7 +243,6 @@ class SummaryCache:
         )
 
     async def count(self) -> int:
-        """How many summaries are stored."""
         rows = await self._db().execute_fetchall("SELECT COUNT(*) FROM contextfold_proxy_summaries")
         return int(next(iter(rows))[0])
 
@@ -195,6 +265,10 @@ class UsageAnchors:
         self._tokens.move_to_end(key)
         while len(self._tokens) > self.max_entries:
             self._tokens.popitem(last=False)
+
+    def get(self, key: str) -> int | None:
+        """The size recorded under ``key``, if any (without refreshing it)."""
+        return self._tokens.get(key)
 
     def latest(self, chain: Sequence[str]) -> tuple[int, int] | None:
         """``(i, tokens)`` for the longest prefix ``chain[i]`` with a recorded size."""

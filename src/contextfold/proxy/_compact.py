@@ -20,6 +20,12 @@ estimate) and is planned again with ``overflowed``: the rejected history's ancho
 becomes just over that limit, so later requests extending it are estimated over it
 too, and it is compacted whatever the estimate (no back-off), to at most half its
 estimated size.
+
+Replicas sharing a PostgreSQL cache extend the single flight across processes: before
+summarizing, a replica claims a lease on the history's hash
+(:meth:`~contextfold.proxy._cache.CacheBackend.claim`); one that finds a live lease on
+the history or a prefix of it waits for its release, up to ``flight_timeout`` seconds,
+and looks in the shared cache again.
 """
 
 from __future__ import annotations
@@ -41,13 +47,20 @@ from contextfold.compaction._summarizer import (
 )
 from contextfold.errors import CompactionError, ContextfoldError
 from contextfold.messages import Message
-from contextfold.proxy._cache import CachedSummary, SummaryCache, UsageAnchors, chain_hashes
+from contextfold.proxy._cache import (
+    ANCHOR_TAIL,
+    CacheBackend,
+    CachedSummary,
+    UsageAnchors,
+    chain_hashes,
+)
 from contextfold.proxy._config import ModelTable
-from contextfold.proxy._dialects import Conversation, rebuild, reparse
+from contextfold.proxy._dialects import Conversation, rebuild, reparse, verbatim_cut
 from contextfold.proxy._mask import masked_body
 from contextfold.proxy._memo import HistoryMemo
 from contextfold.proxy._metrics import ProxyMetrics
 from contextfold.proxy._prepare import Preparer
+from contextfold.proxy._reuse import SplicedChains, TokenCounts
 from contextfold.strategies import MaskToolOutputs
 from contextfold.tokens import TokenCounter, count_tokens
 from contextfold.transports.base import CompletionTransport
@@ -61,6 +74,11 @@ _MAX_BACKOFF_ENTRIES = 4096
 _MAX_LEARNED_LIMITS = 1024
 _MIN_LEARNED_LIMIT = 1024
 _OVERFLOW_MARGIN = 0.9  # a learned limit: this share of a prompt the upstream rejected
+
+_REMOTE_BUSY = (
+    "not compacted: another replica's summarization of this conversation did not finish "
+    "in time; forwarded unchanged"
+)
 
 SummaryState = Literal["none", "cached", "created"]
 NO_CREDENTIALS = (
@@ -97,7 +115,7 @@ class Planner:
 
     def __init__(
         self,
-        cache: SummaryCache,
+        cache: CacheBackend,
         anchors: UsageAnchors,
         opts: Options,
         *,
@@ -108,9 +126,11 @@ class Planner:
         metrics: ProxyMetrics | None = None,
         mask: MaskToolOutputs | None = None,
         prepare_threshold: float | None = None,
+        flight_timeout: float = 600.0,
     ) -> None:
         self.mask = mask  # masking first, before any summary (see ._mask)
         self.cache = cache
+        self.flight_timeout = flight_timeout
         self.anchors = anchors
         self.opts = opts
         self.threshold = threshold
@@ -123,6 +143,8 @@ class Planner:
         self.metrics = metrics or ProxyMetrics()
         self.summarizations = 0
         self.memo = HistoryMemo()
+        self.counts = TokenCounts(opts.counter)
+        self.spliced = SplicedChains()
         # hash of the exact history being compacted -> done when the job ends
         self._inflight: dict[str, asyncio.Future[None]] = {}
         # hash of a history whose compaction failed -> (consecutive failures, skips left)
@@ -144,25 +166,40 @@ class Planner:
         keep = self.models.resolve(model).keep_recent
         return self.opts if keep == self.opts.keep_recent else replace(self.opts, keep_recent=keep)
 
-    def learn_overflow(self, model: str, tokens: int | None) -> None:
+    def learn_overflow(
+        self, model: str, tokens: int | None, reported: tuple[int, int] | None = None
+    ) -> None:
         """The upstream rejected a prompt of ``model`` estimated at ``tokens`` as longer
-        than its window: ``model``'s limit becomes at most 90 % of that (never below
-        1,024; an unestimated prompt teaches nothing)."""
+        than its window: ``model``'s limit becomes at most 90 % of that, and when the
+        error ``reported`` ``(window, prompt)`` in the upstream's own tokens, at most 90 %
+        of that window in our estimate's units (``window × tokens / prompt``), so an
+        estimate that undercounts converges at once (never below 1,024; an unestimated
+        prompt teaches nothing)."""
         if tokens is None:
             return
-        cap = max(_MIN_LEARNED_LIMIT, int(tokens * _OVERFLOW_MARGIN))
+        learned = int(tokens * _OVERFLOW_MARGIN)
+        if reported is not None:
+            window, prompt = reported
+            learned = min(learned, int(window * tokens / prompt * _OVERFLOW_MARGIN))
+        cap = max(_MIN_LEARNED_LIMIT, learned)
         self._learned[model] = min(cap, self._learned.get(model, cap))
         self._learned.move_to_end(model)
         while len(self._learned) > _MAX_LEARNED_LIMITS:
             self._learned.popitem(last=False)
 
+    def record_usage(self, key: str, input_tokens: int) -> None:
+        """Anchor the history hashed ``key`` on the prompt size the upstream reported,
+        here and, through the cache, for the replicas sharing it."""
+        self.anchors.record(key, input_tokens)
+        self.cache.push_anchor(key, input_tokens)
+
     def estimate(self, messages: Sequence[Message], chain: Sequence[str], extra: int) -> int:
         """Recorded upstream usage of the longest known prefix plus a count of the rest."""
         anchor = self.anchors.latest(chain)
         if anchor is None:
-            return count_tokens(messages, self.opts.counter) + extra
+            return self.counts.count(messages) + extra
         index, tokens = anchor
-        return tokens + count_tokens(messages[index:], self.opts.counter)
+        return tokens + self.counts.count(messages[index:])
 
     async def plan(
         self,
@@ -195,74 +232,102 @@ class Planner:
             return Plan(None, chain[-1], tokens, tokens)
         root = chain[conv.lead + 1]
         limit = self.limit(conv.model)
-        waits = 0
+        remote_waits = 0
         while True:
-            hit = await self.cache.longest(root, chain)
-            effective, eff_chain = self._splice(conv, chain, hit)
-            tokens = self.estimate(effective, eff_chain, extra)
-            before = tokens if hit is None else self.estimate(history, chain, extra)
-            # Forced: compact, unless another job just compacted this history.
-            if tokens <= limit and not (forced and not waits):
-                self.preparer.consider(
-                    conv, chain, root, effective, eff_chain, tokens, make_transport, secrets
-                )
-                if hit is None:
-                    return Plan(None, chain[-1], before, tokens)
-                self.metrics.cache_hit()
-                return self._spliced(conv, chain, hit, effective, eff_chain, before, tokens)
-            if await self.preparer.commit(chain, hit):
-                continue  # a summary prepared ahead of the limit is in the cache now
-            # A job compacting this history, or a prefix of it, will likely leave a
-            # summary this request can splice: wait for it, then look again.
-            running = _latest(self._inflight, eff_chain)
-            if running is not None and self.preparer.defer(running[0], tokens, conv.model):
-                if hit is None:  # still being prepared, and this request fits: no wait
-                    return Plan(None, chain[-1], before, tokens)
-                return self._spliced(conv, chain, hit, effective, eff_chain, before, tokens)
-            if running is None or waits == _MAX_WAITS:
+            waits = 0
+            while True:
+                hit = await self.cache.longest(root, chain)
+                effective, eff_chain = self._splice(conv, chain, hit)
+                tails = chain[-ANCHOR_TAIL:] if hit is None else eff_chain[-ANCHOR_TAIL:]
+                await self.cache.pull_anchors(self.anchors, tails)
+                tokens = self.estimate(effective, eff_chain, extra)
+                before = tokens if hit is None else self.estimate(history, chain, extra)
+                # Forced: compact, unless another job (here or on a replica) just
+                # compacted this history.
+                if tokens <= limit and not (forced and not waits and not remote_waits):
+                    self.preparer.consider(
+                        conv, chain, root, effective, eff_chain, tokens, make_transport, secrets
+                    )
+                    if hit is None:
+                        return Plan(None, chain[-1], before, tokens)
+                    self.metrics.cache_hit()
+                    return self._spliced(conv, chain, hit, effective, eff_chain, before, tokens)
+                if await self.preparer.commit(chain, hit):
+                    continue  # a summary prepared ahead of the limit is in the cache now
+                # A job compacting this history, or a prefix of it, will likely leave a
+                # summary this request can splice: wait for it, then look again.
+                running = _latest(self._inflight, eff_chain)
+                # (never when forced: the upstream refused this size, it must shrink now)
+                if (
+                    running is not None
+                    and not forced
+                    and self.preparer.defer(running[0], tokens, conv.model)
+                ):
+                    if hit is None:  # still being prepared, and this request fits: no wait
+                        return Plan(None, chain[-1], before, tokens)
+                    return self._spliced(conv, chain, hit, effective, eff_chain, before, tokens)
+                if running is None or waits == _MAX_WAITS:
+                    break
+                waits += 1
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(running[1])
+            if self.mask is not None:
+                masked = await self._masked(conv, hit, effective, before, tokens, limit)
+                if masked is not None:
+                    return masked
+            self.metrics.cache_miss()
+            key = eff_chain[-1]  # the exact history this job compacts
+            failed = _latest(self._backoff, eff_chain)
+            failures, skip = (0, 0) if failed is None else failed[1]
+            if failed is not None and skip and not forced:
+                self._backoff[failed[0]] = (failures, skip - 1)
+                error = f"summarization skipped after {failures} failed attempt(s); retried later"
+                return Plan(None, chain[-1], before, before, error=error)
+            try:
+                transport = make_transport()
+            except (ContextfoldError, ValueError) as exc:
+                error = secrets.text(f"{type(exc).__name__}: {exc}")
+                return Plan(None, chain[-1], before, before, error=error)
+            if transport is None:
+                return Plan(None, chain[-1], before, before, error=NO_CREDENTIALS)
+            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            registered = self._inflight.setdefault(key, future) is future
+            plan: Plan | None = None
+            waited = False
+            try:
+                lease = await self.cache.claim(root, key, eff_chain)
+                if lease is not None:
+                    try:
+                        target = int(limit * self.target_ratio)
+                        plan = await self._summarize(
+                            conv,
+                            chain,
+                            root,
+                            effective,
+                            before,
+                            tokens,
+                            limit,
+                            transport,
+                            secrets,
+                            target=min(target, tokens // 2) if forced else target,
+                        )
+                    finally:
+                        await lease.release()
+                elif remote_waits < _MAX_WAITS and await self.cache.wait(
+                    root, eff_chain, self.flight_timeout
+                ):
+                    # Another replica compacts this history or a prefix of it: its
+                    # summary is in the shared cache now (or it failed): look again.
+                    remote_waits += 1
+                    waited = True
+            finally:
+                if registered and self._inflight.get(key) is future:
+                    del self._inflight[key]
+                future.set_result(None)
+            if plan is not None:
                 break
-            waits += 1
-            with contextlib.suppress(Exception):
-                await asyncio.shield(running[1])
-        if self.mask is not None:
-            masked = await self._masked(conv, hit, effective, before, tokens, limit)
-            if masked is not None:
-                return masked
-        self.metrics.cache_miss()
-        key = eff_chain[-1]  # the exact history this job compacts
-        failed = _latest(self._backoff, eff_chain)
-        failures, skip = (0, 0) if failed is None else failed[1]
-        if failed is not None and skip and not forced:
-            self._backoff[failed[0]] = (failures, skip - 1)
-            error = f"summarization skipped after {failures} failed attempt(s); retried later"
-            return Plan(None, chain[-1], before, before, error=error)
-        try:
-            transport = make_transport()
-        except (ContextfoldError, ValueError) as exc:
-            error = secrets.text(f"{type(exc).__name__}: {exc}")
-            return Plan(None, chain[-1], before, before, error=error)
-        if transport is None:
-            return Plan(None, chain[-1], before, before, error=NO_CREDENTIALS)
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        registered = self._inflight.setdefault(key, future) is future
-        try:
-            target = int(limit * self.target_ratio)
-            plan = await self._summarize(
-                conv,
-                chain,
-                root,
-                effective,
-                before,
-                tokens,
-                limit,
-                transport,
-                secrets,
-                target=min(target, tokens // 2) if forced else target,
-            )
-        finally:
-            if registered and self._inflight.get(key) is future:
-                del self._inflight[key]
-            future.set_result(None)
+            if not waited:
+                return Plan(None, chain[-1], before, before, error=_REMOTE_BUSY)
         if failed is not None:
             self._backoff.pop(failed[0], None)
         if plan.error is not None:  # skip the next 1, 2, 4 ... 32 over-limit requests
@@ -307,7 +372,7 @@ class Planner:
             return conv.messages, chain
         head = _summary_head(conv.messages, hit)
         effective = [*head, *conv.messages[hit.message_count :]]
-        return effective, chain_hashes(conv.model, effective)
+        return effective, self.spliced.chain(conv.model, head, conv.messages, chain, hit)
 
     def _spliced(
         self,
@@ -321,7 +386,7 @@ class Planner:
     ) -> Plan:
         head = effective[conv.lead : len(effective) - (len(conv.messages) - hit.message_count)]
         body = rebuild(conv, head, conv.messages[hit.message_count :], hit.message_count)
-        problem = _check(conv, body)
+        problem = _check(conv, body, hit.message_count)
         if problem is not None:
             return Plan(None, chain[-1], before, before, error=problem)
         logger.info(
@@ -446,12 +511,27 @@ def _summary_head(history: Sequence[Message], hit: CachedSummary) -> list[Messag
     return head
 
 
-def _check(conv: Conversation, body: dict[str, Any]) -> str | None:
-    """A description of why ``body`` must not be sent, or ``None`` when it is valid."""
+def _check(conv: Conversation, body: dict[str, Any], kept_from: int | None = None) -> str | None:
+    """A description of why ``body`` must not be sent, or ``None`` when it is valid.
+
+    ``kept_from``: ``body`` ends with ``conv.messages[kept_from:]``; when their wire
+    messages were copied from a cut the memo knows, they are not parsed again.
+    """
     # Responses go to OpenAI only: Anthropic's rules (its thinking rule) do not apply.
     rules: Literal["openai", "any"] = "openai" if conv.dialect == "responses" else "any"
+    known = None
+    cut = (
+        None if kept_from is None or conv.dialect == "responses" else verbatim_cut(conv, kept_from)
+    )
+    if cut is not None and kept_from is not None:
+        wire, sent = conv.body["messages"], body["messages"]
+        n = len(wire) - cut
+        if n <= len(sent) and all(
+            a is b for a, b in zip(sent[len(sent) - n :], wire[cut:], strict=True)
+        ):
+            known = (n, conv.messages[kept_from:])
     try:
-        problems = history_problems(reparse(conv.dialect, body), rules, allow_pending=True)
+        problems = history_problems(reparse(conv.dialect, body, known), rules, allow_pending=True)
     except ValueError as exc:
         problems = [str(exc)]
     if not problems:

@@ -26,6 +26,7 @@ from contextfold.formats import (
     to_openai,
 )
 from contextfold.messages import Message
+from contextfold.proxy import _json
 from contextfold.proxy._memo import HistoryMemo
 from contextfold.proxy._responses import input_items, rebuild_responses
 
@@ -49,6 +50,8 @@ class Conversation:
     messages: list[Message]
     lead: int  # how many system messages open ``messages``
     chain: list[str] | None = None  # prefix hashes of ``messages``, when already known
+    # (wire index, message count): body["messages"][index:] parses to messages[count:]
+    cuts: tuple[tuple[int, int], ...] = ()
 
 
 def parse_body(raw: bytes, dialect: Dialect = "openai") -> tuple[dict[str, Any], str]:
@@ -60,8 +63,14 @@ def parse_body(raw: bytes, dialect: Dialect = "openai") -> tuple[dict[str, Any],
     that is neither a string nor a list, when present). What the history holds is
     not checked here (see :func:`conversation`).
     """
+    body, model, _ = read_body(raw, dialect)
+    return body, model
+
+
+def read_body(raw: bytes, dialect: Dialect = "openai") -> tuple[dict[str, Any], str, bool]:
+    """:func:`parse_body`, and whether the body was read strictly (see :mod:`._json`)."""
     try:
-        body = json.loads(raw)
+        body, strict = _json.loads(raw)
     except RecursionError:
         raise ValueError("request body is nested too deeply to read") from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, over-long integers
@@ -76,7 +85,7 @@ def parse_body(raw: bytes, dialect: Dialect = "openai") -> tuple[dict[str, Any],
             raise ValueError("field 'input' must be a string or a list of items")
     elif not isinstance(body.get("messages"), list):
         raise ValueError("field 'messages' must be a list of messages")
-    return body, model
+    return body, model, strict
 
 
 def conversation(
@@ -93,8 +102,12 @@ def conversation(
     not well formed; the proxy then forwards the request unchanged and lets the
     upstream judge it.
     """
-    if _deeper_than(body, MAX_DEPTH):
-        raise ValueError(f"the request nests JSON deeper than {MAX_DEPTH} levels")
+    too_deep = ValueError(f"the request nests JSON deeper than {MAX_DEPTH} levels")
+    key = "input" if dialect == "responses" else "messages"
+    if memo is None and _deeper_than(body, MAX_DEPTH):
+        raise too_deep
+    if memo is not None and _deeper_than([v for k, v in body.items() if k != key], MAX_DEPTH):
+        raise too_deep
     if dialect == "responses":
         wire, system = input_items(body)
     else:
@@ -104,11 +117,17 @@ def conversation(
         if system is not None and not isinstance(system, str | list):
             raise ValueError("field 'system' must be a string or a list of text blocks")
     chain = None
+    cuts: tuple[tuple[int, int], ...] = ()
     if isinstance(wire, str):  # a Responses ``input`` of one user message
         messages = from_responses(wire, system if isinstance(system, str) else None)
     elif memo is not None:
-        parsed = memo.parse(dialect, model, wire, system)
-        messages, chain = parsed.messages, parsed.chain
+
+        def check(item: Any) -> None:  # an item sits 2 levels deep: body, messages
+            if isinstance(item, dict | list) and _deeper_than(item, MAX_DEPTH - 2):
+                raise too_deep
+
+        parsed = memo.parse(dialect, model, wire, system, check=check)
+        messages, chain, cuts = parsed.messages, parsed.chain, parsed.cuts
     elif dialect == "openai":
         messages = from_openai(wire)
     elif dialect == "responses":
@@ -118,7 +137,7 @@ def conversation(
     lead = 0
     while lead < len(messages) and messages[lead].role == "system":
         lead += 1
-    return Conversation(dialect, body, model, messages, lead, chain)
+    return Conversation(dialect, body, model, messages, lead, chain, cuts)
 
 
 def _deeper_than(value: Any, limit: int) -> bool:
@@ -147,6 +166,9 @@ def _verbatim_tail(conv: Conversation, start: int) -> list[Any] | None:
     where they would be and walks in the direction the message count points.
     """
     wire: list[Any] = conv.body["messages"]
+    cut = verbatim_cut(conv, start)
+    if cut is not None:  # known from the memo: no parse needed
+        return wire[cut:]
     want = conv.messages[start:]
     w = max(0, len(wire) - len(want))
     step = 0
@@ -162,6 +184,14 @@ def _verbatim_tail(conv: Conversation, start: int) -> list[Any] | None:
             return None
         step = direction
         w -= direction
+    return None
+
+
+def verbatim_cut(conv: Conversation, start: int) -> int | None:
+    """The wire index whose tail parses to ``conv.messages[start:]``, if the memo knows one."""
+    for index, count in conv.cuts:
+        if count == start and index < len(conv.body["messages"]):  # a tail, not nothing
+            return index
     return None
 
 
@@ -200,13 +230,23 @@ def rebuild(
     return body
 
 
-def reparse(dialect: Dialect, body: Mapping[str, Any]) -> list[Message]:
-    """The history a rebuilt ``body`` carries (to validate what will be sent)."""
-    if dialect == "openai":
-        return from_openai(body["messages"])
-    if dialect == "responses":
+def reparse(
+    dialect: Dialect, body: Mapping[str, Any], known: tuple[int, Sequence[Message]] | None = None
+) -> list[Message]:
+    """The history a rebuilt ``body`` carries (to validate what will be sent).
+
+    ``known``: ``(n, messages)``, the last ``n`` wire messages of ``body`` start at a
+    cut (:func:`verbatim_cut`) and parse to ``messages``; only the rest is parsed.
+    """
+    if dialect == "responses":  # (``known`` is not used: Responses bodies parse whole)
         return from_responses(body["input"], body.get("instructions"))
-    return from_anthropic(body["messages"], body.get("system"))
+    wire = body["messages"]
+    tail: Sequence[Message] = ()
+    if known is not None:
+        wire, tail = wire[: len(wire) - known[0]], known[1]
+    if dialect == "openai":
+        return [*from_openai(wire), *tail]
+    return [*from_anthropic(wire, body.get("system")), *tail]
 
 
 def usage_input_tokens(dialect: Dialect, payload: Any) -> int | None:

@@ -28,6 +28,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
 
 from contextfold._secrets import Secrets, header_secrets, watch
+from contextfold.proxy import _json
 from contextfold.proxy._bound import SizeBound
 from contextfold.proxy._compact import Plan, Planner
 from contextfold.proxy._dialects import (
@@ -35,12 +36,17 @@ from contextfold.proxy._dialects import (
     SSEUsageScanner,
     conversation,
     error_body,
-    parse_body,
+    read_body,
     usage_input_tokens,
 )
 from contextfold.proxy._guard import log_unexpected
 from contextfold.proxy._metrics import Outcome, upstream_time
-from contextfold.proxy._overflow import RETRYABLE_STATUSES, failed_retry, overflowed
+from contextfold.proxy._overflow import (
+    RETRYABLE_STATUSES,
+    failed_retry,
+    overflowed,
+    reported_sizes,
+)
 from contextfold.proxy._recall import answer_with_recall
 from contextfold.proxy._responses import server_state
 from contextfold.proxy._routing import BadTarget, route_dialect, upstream_url
@@ -268,11 +274,11 @@ class Forwarder:
             self.metrics.compaction("not_needed")
             return await self._forward(request, dialect, raw, plan, original=raw)
         try:
-            body, model = parse_body(raw, dialect)
+            body, model, strict = read_body(raw, dialect)
         except ValueError as exc:
             return self._error(dialect, 400, str(exc))
         try:
-            forwarded, plan = await self._plan(request, dialect, raw, body, model)
+            forwarded, plan = await self._plan(request, dialect, raw, body, model, strict=strict)
         except Exception as exc:
             # A defect of the proxy's, not of the request: the promise holds that a
             # failed compaction forwards the original rather than failing the call.
@@ -288,14 +294,24 @@ class Forwarder:
         return await self._forward(request, dialect, forwarded, plan, original=raw)
 
     async def _plan(
-        self, request: Request, dialect: Dialect, raw: bytes, body: dict[str, Any], model: str
+        self,
+        request: Request,
+        dialect: Dialect,
+        raw: bytes,
+        body: dict[str, Any],
+        model: str,
+        *,
+        strict: bool = True,
     ) -> tuple[bytes, Plan]:
-        """What to forward for a parsed chat request, and the plan that made it."""
+        """What to forward for a parsed chat request, and the plan that made it.
+
+        ``strict``: the body was read strictly (:mod:`._json`), so the memo of
+        seen histories may take it, and orjson may write its rewrite."""
         stateful = server_state(body) if dialect == "responses" else None
         if stateful is not None:
             return raw, replace(Plan.unchanged(stateful), learn=False)
         try:
-            conv = conversation(dialect, body, model, self.planner.memo)
+            conv = conversation(dialect, body, model, self.planner.memo if strict else None)
         except ValueError as exc:
             reason = f"not compacted: the proxy does not model this request's content ({exc})"
             return raw, Plan.unchanged(reason)
@@ -307,7 +323,7 @@ class Forwarder:
         if plan.body is None:
             return raw, plan
         try:
-            return json.dumps(plan.body, allow_nan=False).encode(), plan
+            return _json.dumps(plan.body, strict=strict), plan
         except ValueError:  # NaN or infinity (1e999) somewhere in the request
             return raw, replace(plan, body=None, usage_key="", error=_UNSERIALIZABLE)
 
@@ -361,7 +377,8 @@ class Forwarder:
         if isinstance(content, Response):
             return content
         if overflowed(dialect, reply.status_code, content):
-            retried = await self._retry(request, dialect, original, plan, secrets)
+            sizes = reported_sizes(content)
+            retried = await self._retry(request, dialect, original, plan, secrets, sizes)
             if isinstance(retried, Response):
                 return retried
             plan = replace(plan, error=failed_retry(retried))
@@ -394,13 +411,20 @@ class Forwarder:
             upstream_time(time.perf_counter() - sent)
 
     async def _retry(
-        self, request: Request, dialect: Dialect, original: bytes, plan: Plan, secrets: Secrets
+        self,
+        request: Request,
+        dialect: Dialect,
+        original: bytes,
+        plan: Plan,
+        secrets: Secrets,
+        sizes: tuple[int, int] | None = None,
     ) -> Response | str:
         """The answer to ``original`` compacted by force and sent once more, when that
-        succeeds; else why not (the caller relays the upstream's first error)."""
+        succeeds; else why not (the caller relays the upstream's first error).
+        ``sizes``: ``(window, prompt)`` as the upstream's error reported them."""
         try:
-            body, model = parse_body(original, dialect)
-            conv = conversation(dialect, body, model, self.planner.memo)
+            body, model, strict = read_body(original, dialect)
+            conv = conversation(dialect, body, model, self.planner.memo if strict else None)
         except ValueError as exc:
             return f"the proxy does not model this request's content ({exc})"
         try:
@@ -430,7 +454,7 @@ class Forwarder:
             return f"the retry after a forced compaction was answered {reply.status_code}"
         # Learnt only now: the smaller prompt was taken, so the size was the trouble (a
         # short prompt with a huge output budget is refused as an overflow too).
-        self.planner.learn_overflow(model, plan.tokens_after)
+        self.planner.learn_overflow(model, plan.tokens_after, sizes)
         return await self._respond(reply, dialect, forced, forwarded, secrets, retried=True)
 
     async def _content(self, reply: httpx2.Response, dialect: Dialect) -> bytes | Response:
@@ -503,13 +527,13 @@ class Forwarder:
     def _record(self, plan: Plan, forwarded: bytes, input_tokens: int) -> None:
         """Remember a reported prompt size: as the history's anchor, and per byte."""
         if plan.usage_key:
-            self.planner.anchors.record(plan.usage_key, input_tokens)
+            self.planner.record_usage(plan.usage_key, input_tokens)
         if plan.learn:
             self.bound.learn(forwarded, input_tokens)
 
     def _record_json(self, dialect: Dialect, content: bytes, plan: Plan, forwarded: bytes) -> None:
         try:
-            tokens = usage_input_tokens(dialect, json.loads(content))
+            tokens = usage_input_tokens(dialect, _json.loads(content)[0])
         except (ValueError, RecursionError):  # not JSON (or not readable JSON)
             return
         if tokens:

@@ -9,10 +9,16 @@ has already seen. Results are exactly those of :func:`contextfold.formats.from_o
 :func:`~contextfold.proxy._cache.chain_hashes` on the whole history.
 
 Prefixes are recognised by text: the wire list is serialized once with
-:func:`json.dumps`, whose output for a list is ``[`` + the items' own encodings
-joined by ``", "`` + ``]``. JSON values are self-delimiting, so a history whose text
-starts with the first ``k`` items' text of a remembered one (followed by ``,`` or
-``]``) holds exactly those ``k`` items; equal text means equal values, types included.
+:func:`contextfold.proxy._json.text` (compact JSON, orjson when installed), whose
+output for a list is ``[`` + the items' own encodings joined by ``,`` + ``]``. JSON
+values are self-delimiting, so a history whose text starts with the first ``k``
+items' text of a remembered one (followed by ``,`` or ``]``) holds exactly those
+``k`` items; equal text means equal values, types included. (Callers pass only
+histories parsed strictly - see :mod:`._json` - where that holds.)
+
+The memo also checks how deeply each item nests (``max_depth``): a remembered item
+was checked when it was first seen, so a resent history costs a check of its new
+items only.
 
 A parse may resume at wire index ``k`` only where nothing before ``k`` is changed by
 what follows: every Anthropic message parses on its own, while an OpenAI ``tool``
@@ -26,15 +32,16 @@ messages are shared between requests and must not be mutated.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from contextfold.formats import from_anthropic, from_openai, from_responses
 from contextfold.messages import Message
 from contextfold.proxy._cache import canonical
+from contextfold.proxy._json import SEPARATOR
+from contextfold.proxy._json import text as json_text
 
 _FRESH_OPENAI_ROLES = frozenset({"assistant", "system", "developer"})
 _FRESH_RESPONSES_ROLES = frozenset({"user", "system", "developer"})
@@ -43,10 +50,16 @@ _PER_GROUP = 4  # remembered histories per opening (diverging branches of one co
 
 @dataclass(frozen=True, slots=True)
 class Parsed:
-    """A parsed history and ``chain``, its prefix hashes (``chain_hashes`` exactly)."""
+    """A parsed history and ``chain``, its prefix hashes (``chain_hashes`` exactly).
+
+    ``cuts``: ``(wire index, message count)`` pairs where ``wire[index:]`` parses,
+    on its own, to exactly ``messages[count:]`` (empty for a history parsed from
+    scratch).
+    """
 
     messages: list[Message]
     chain: list[str]
+    cuts: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +71,7 @@ class _Cut:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _Entry:
-    text: str  # json.dumps of the wire list
+    text: bytes  # compact JSON of the wire list
     ends: list[int]  # ends[i]: where item i's text ends in ``text``
     cuts: list[_Cut]  # ascending wire_index; the last one is the whole history
     parsed: Parsed
@@ -103,7 +116,7 @@ class HistoryMemo:
         self.max_chars = max_chars
         self.parses = 0
         self.hashed = 0
-        self._groups: OrderedDict[tuple[str, ...], list[_Entry]] = OrderedDict()
+        self._groups: OrderedDict[tuple[str | bytes, ...], list[_Entry]] = OrderedDict()
         self._chars = 0
         self._entries = 0
 
@@ -113,18 +126,21 @@ class HistoryMemo:
         model: str,
         wire: Sequence[Any],
         system: str | Sequence[Mapping[str, Any]] | None = None,
+        *,
+        check: Callable[[Any], None] | None = None,
     ) -> Parsed:
         """``wire`` (and Anthropic's ``system``) parsed and hashed under ``model``.
 
         Raises the :class:`ValueError` the ``formats`` parser raises for the whole
-        history when it holds content the parser rejects.
+        history when it holds content the parser rejects, and what ``check`` raises
+        for an item of ``wire`` (called on every item not seen before).
         """
         try:
-            text = json.dumps(wire)
-            opening = json.dumps(wire[0]) if wire else ""
-            key = (dialect, model, json.dumps(system), opening)
+            text = json_text(wire)
+            opening = json_text(wire[0]) if wire else b""
+            key = (dialect, model, json_text(system), opening)
         except (TypeError, ValueError, RecursionError):
-            return self._scratch(dialect, model, wire, system)
+            return self._scratch(dialect, model, wire, system, check)
         group = self._groups.get(key, [])
         best: tuple[_Entry, _Cut] | None = None
         for entry in group:
@@ -132,9 +148,9 @@ class HistoryMemo:
             if cut is not None and (best is None or cut.wire_index > best[1].wire_index):
                 best = (entry, cut)
         try:
-            entry = self._extend(dialect, model, wire, system, text, best)
+            entry = self._extend(dialect, model, wire, system, text, best, check)
         except ValueError:
-            return self._scratch(dialect, model, wire, system)
+            return self._scratch(dialect, model, wire, system, check)
         if best is not None and best[1] is best[0].cuts[-1] and best[0] in group:
             group.remove(best[0])  # superseded: the new history extends it whole
             self._forget(best[0])
@@ -161,8 +177,12 @@ class HistoryMemo:
         model: str,
         wire: Sequence[Any],
         system: str | Sequence[Mapping[str, Any]] | None,
+        check: Callable[[Any], None] | None,
     ) -> Parsed:
         """The whole history parsed from scratch, not remembered (the parser's errors raise)."""
+        if check is not None:
+            for item in wire:
+                check(item)
         self.parses += len(wire)
         messages = _whole(dialect, wire, system)
         running = hashlib.sha256(model.encode(errors="surrogatepass"))
@@ -179,8 +199,9 @@ class HistoryMemo:
         model: str,
         wire: Sequence[Any],
         system: str | Sequence[Mapping[str, Any]] | None,
-        text: str,
+        text: bytes,
         best: tuple[_Entry, _Cut] | None,
+        check: Callable[[Any], None] | None,
     ) -> _Entry:
         if best is None:
             head = [] if dialect == "openai" else _whole(dialect, [], system)
@@ -207,7 +228,9 @@ class HistoryMemo:
             self.hashed += 1
         position = ends[-1] if ends else 1
         for i in range(start, len(wire)):
-            position += len(json.dumps(wire[i])) + (2 if i else 0)
+            if check is not None:
+                check(wire[i])
+            position += len(json_text(wire[i])) + (len(SEPARATOR) if i else 0)
             ends.append(position)
         if position + 1 != len(text):
             raise ValueError("the history's text is not its items' text joined")
@@ -228,7 +251,8 @@ class HistoryMemo:
                 self.hashed += 1
             i = j
         cuts.append(_Cut(len(wire), len(messages), running.copy()))
-        return _Entry(text, ends, cuts, Parsed(messages, chain))
+        pairs = tuple((c.wire_index, c.message_count) for c in cuts)
+        return _Entry(text, ends, cuts, Parsed(messages, chain, pairs))
 
 
 def _update(running: Any, message: Message) -> None:
@@ -237,13 +261,13 @@ def _update(running: Any, message: Message) -> None:
     running.update(data)
 
 
-def _resume(dialect: str, entry: _Entry, text: str, wire: Sequence[Any]) -> _Cut | None:
+def _resume(dialect: str, entry: _Entry, text: bytes, wire: Sequence[Any]) -> _Cut | None:
     """The latest cut of ``entry`` that ``wire`` (serialized as ``text``) may resume at."""
     low, high = 0, min(len(entry.ends), len(wire))  # items known equal: ``low``
     while low < high:
         mid = (low + high + 1) // 2
         end = entry.ends[mid - 1]
-        if text.startswith(entry.text[:end]) and text[end : end + 1] in (",", "]"):
+        if text.startswith(entry.text[:end]) and text[end : end + 1] in (SEPARATOR, b"]"):
             low = mid
         else:
             high = mid - 1

@@ -18,12 +18,13 @@ top-level ``message`` (older vLLM) when it has none.
 from __future__ import annotations
 
 import json
+import re
 from typing import Final, Literal
 
 from contextfold.proxy._dialects import Dialect
 from contextfold.transports._errors import is_overflow
 
-__all__ = ["RETRYABLE_STATUSES", "failed_retry", "overflowed"]
+__all__ = ["RETRYABLE_STATUSES", "failed_retry", "overflowed", "reported_sizes"]
 
 RETRYABLE_STATUSES: Final = frozenset({400, 413})
 _PREFIX: Final = "the upstream rejected the prompt as longer than the model's context window"
@@ -44,6 +45,37 @@ def overflowed(dialect: Dialect, status: int, content: bytes) -> bool:
     fallback = error if isinstance(error, str) else message if isinstance(message, str) else ""
     provider: Literal["openai", "anthropic"] = "anthropic" if dialect == "anthropic" else "openai"
     return is_overflow(provider, status, error, fallback)
+
+
+_NUMBER = r"(\d[\d,]{0,12})"
+_WINDOW = re.compile(
+    rf"maximum context length is {_NUMBER} tokens|context length is only {_NUMBER} tokens"
+    rf"|tokens > {_NUMBER} maximum",
+    re.IGNORECASE,
+)
+_PROMPTS = tuple(  # best first: "you requested" counts the completion too
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        rf"\({_NUMBER} in the messages",
+        rf"resulted in {_NUMBER} tokens",
+        rf"too long: {_NUMBER} tokens",
+        rf"you requested {_NUMBER} tokens",
+    )
+)
+
+
+def reported_sizes(content: bytes) -> tuple[int, int] | None:
+    """``(window, prompt)`` in the upstream's own tokens, when its overflow error says
+    both (OpenAI: "maximum context length is N tokens. However, your messages resulted
+    in M tokens"; vLLM: "... you requested M tokens (P in the messages ..."; Anthropic:
+    "prompt is too long: M tokens > N maximum"); else ``None``."""
+    text = content[:8_192].decode("utf-8", "replace")
+    window = _WINDOW.search(text)
+    prompt = next((m for m in (p.search(text) for p in _PROMPTS) if m is not None), None)
+    if window is None or prompt is None:
+        return None
+    sizes = [int(next(g for g in m.groups() if g).replace(",", "")) for m in (window, prompt)]
+    return (sizes[0], sizes[1]) if sizes[0] > 0 and sizes[1] > 0 else None
 
 
 def failed_retry(why: str) -> str:

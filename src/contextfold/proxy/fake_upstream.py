@@ -31,7 +31,8 @@ What it answers, in each API's real JSON and SSE shapes:
 Every request is recorded in :attr:`Upstream.seen` (summarizer calls also in
 :attr:`Upstream.summaries`) and passed to :attr:`Upstream.log` as one line. Tests can
 make it fail (:attr:`Upstream.fail_chat`, :attr:`Upstream.fail_summary`), slow its
-summaries (:attr:`Upstream.summary_delay`), hold a stream's last event
+summaries (:attr:`Upstream.summary_delay`), hold them until an event is set
+(:attr:`Upstream.summary_gate`), hold a stream's last event
 (:attr:`Upstream.stream_gate`) or call the proxy's recall tool
 (:attr:`Upstream.recall`). It keeps everything in memory and is meant for
 loopback use only.
@@ -113,6 +114,7 @@ class Upstream:
     fail_summary: tuple[int, dict[str, Any]] | None = None
     usage_scale: float = 1.0  # multiply reported prompt sizes (to test usage anchoring)
     summary_delay: float = 0.0
+    summary_gate: asyncio.Event | None = None  # when set, summaries wait for it
     stream_gate: asyncio.Event | None = None  # when set, the last SSE event waits for it
     reply_text: str | None = "Hello from upstream"  # None: describe the request received
     log: Callable[[str], None] | None = None  # told one line per request
@@ -175,6 +177,9 @@ class Upstream:
         self._note(seen, f"summary request #{len(self.summaries)}")
         if self.summary_delay:
             await asyncio.sleep(self.summary_delay)
+        gate = self.summary_gate  # the gate in place when this request came
+        if gate is not None:
+            await gate.wait()
         if self.fail_summary is not None:
             return self.fail_summary
         update = "summarized before" in _system_text(seen.json)

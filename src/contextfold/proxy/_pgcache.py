@@ -1,0 +1,348 @@
+"""The proxy's memory on PostgreSQL, shared by every replica pointed at one database.
+
+``create_app(db="postgresql://...")`` (``contextfold serve --db postgresql://...``)
+keeps three things here, so that N replicas behind a load balancer pay for one
+summary per threshold crossing of a conversation, not N:
+
+* ``contextfold_proxy_summaries`` - the summary cache, the same rows as the SQLite
+  cache (:class:`~contextfold.proxy._cache.SummaryCache`);
+* ``contextfold_proxy_anchors`` - the prompt sizes the upstream reported, by the
+  chain hash of the forwarded history. Each replica still keeps its own in-memory
+  anchors; it writes every new one here in the background and, before estimating a
+  history, reads the anchors other replicas recorded for its last
+  :data:`~contextfold.proxy._cache.ANCHOR_TAIL` prefixes (one indexed query).
+  Rows untouched for a week are deleted when a replica starts;
+* ``contextfold_proxy_leases`` - one row per compaction in flight: the hash of the
+  history it compacts, the conversation (root hash), a random holder id and an
+  expiry in milliseconds *by the database server's clock* (replicas on machines
+  whose clocks differ agree on it). Claiming is one transaction under an advisory
+  lock on the conversation: if a live lease covers the history or a prefix of it,
+  the claim fails and the replica waits (polling every 20-250 ms) until that lease
+  is released or expires, then looks in the cache again. The holder renews its
+  lease every quarter of :attr:`PostgresSummaryCache.lease_seconds` while it
+  summarizes and deletes it when done; a holder that dies stops renewing, so its
+  lease expires and blocks nobody longer than that.
+
+The lease only saves money; correctness never depends on it. A summary is stored
+under the hash of the prefix it replaces, and any summary of a prefix is a valid
+one, so two replicas that both summarize (a lease that expired under a stalled
+holder) only pay twice.
+
+Connections come from a psycopg ``AsyncConnectionPool`` (autocommit). The URL is
+checked, and the tables created, by :meth:`PostgresSummaryCache.open` with one
+direct connection first, so a bad URL is a one-line error at start-up, never a pool
+that retries in the background. Requires the ``postgres`` extra.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import time
+import uuid
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from contextfold._extras import requires_extra
+
+with requires_extra("postgres", "contextfold.proxy (--db postgresql://...)"):
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+    from psycopg_pool import AsyncConnectionPool
+
+from contextfold.proxy._cache import CacheBackend, CachedSummary, Lease, UsageAnchors
+
+__all__ = ["PostgresSummaryCache", "is_postgres_url", "open_error", "redacted_url"]
+
+logger = logging.getLogger("contextfold.proxy")
+
+_ANCHOR_TTL_MS = 7 * 24 * 3600 * 1000
+_SCHEMA_LOCK_KEY = 0x63667072_6F787931  # "cfproxy1": serialises table creation
+_NOW_MS = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS contextfold_proxy_summaries (
+        prefix_hash   TEXT PRIMARY KEY,
+        root_hash     TEXT NOT NULL,
+        message_count BIGINT NOT NULL,
+        summary       TEXT NOT NULL,
+        created_at    TEXT NOT NULL)""",
+    """CREATE INDEX IF NOT EXISTS contextfold_proxy_summaries_root
+        ON contextfold_proxy_summaries (root_hash, message_count DESC)""",
+    """CREATE TABLE IF NOT EXISTS contextfold_proxy_anchors (
+        usage_key  TEXT PRIMARY KEY,
+        tokens     BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS contextfold_proxy_leases (
+        history_hash TEXT PRIMARY KEY,
+        root_hash    TEXT NOT NULL,
+        holder       TEXT NOT NULL,
+        expires_at   BIGINT NOT NULL)""",
+    """CREATE INDEX IF NOT EXISTS contextfold_proxy_leases_root
+        ON contextfold_proxy_leases (root_hash)""",
+)
+
+
+def is_postgres_url(db: object) -> bool:
+    """Whether ``db`` names a PostgreSQL database (``postgresql://`` or ``postgres://``)."""
+    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
+
+
+def redacted_url(url: str) -> str:
+    """``url`` without its password, to be shown in an error."""
+    try:
+        params = conninfo_to_dict(url)
+    except psycopg.Error:
+        return "postgresql://..."
+    params.pop("password", None)
+    user = f"{params['user']}@" if params.get("user") else ""
+    port = f":{params['port']}" if params.get("port") else ""
+    return f"postgresql://{user}{params.get('host', '')}{port}/{params.get('dbname', '')}"
+
+
+def open_error(url: str, exc: BaseException) -> str:
+    """One line saying why the database at ``url`` cannot be used, password-free."""
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    with contextlib.suppress(psycopg.Error):
+        password = conninfo_to_dict(url).get("password")
+        if password:
+            reason = reason.replace(str(password), "[redacted]")
+    return f"{redacted_url(url)}: cannot be used as the summary cache: {reason}"
+
+
+def _advisory_key(root: str) -> int:
+    digest = hashlib.blake2b(f"contextfold:proxy:{root}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+class _PgLease(Lease):
+    """A lease row this replica holds, renewed until released."""
+
+    def __init__(self, cache: PostgresSummaryCache, key: str, holder: str) -> None:
+        self._cache = cache
+        self._key = key
+        self._holder = holder
+        self._keeper = asyncio.create_task(self._keep())
+
+    async def _keep(self) -> None:
+        seconds = self._cache.lease_seconds
+        while True:
+            await asyncio.sleep(seconds / 4)
+            try:
+                async with self._cache._pool().connection() as conn:
+                    cursor = await conn.execute(
+                        "UPDATE contextfold_proxy_leases SET expires_at = "
+                        f"{_NOW_MS} + %s WHERE history_hash = %s AND holder = %s",
+                        (int(seconds * 1000), self._key, self._holder),
+                    )
+                if cursor.rowcount == 0:
+                    logger.warning("lost a compaction lease (held past its expiry)")
+                    return
+            except psycopg.Error as exc:  # try again at the next quarter
+                logger.debug("could not renew a compaction lease: %s", type(exc).__name__)
+
+    async def release(self) -> None:
+        self._keeper.cancel()
+        await asyncio.wait([self._keeper])
+        try:
+            async with self._cache._pool().connection() as conn:
+                await conn.execute(
+                    "DELETE FROM contextfold_proxy_leases WHERE history_hash = %s AND holder = %s",
+                    (self._key, self._holder),
+                )
+        except psycopg.Error as exc:
+            logger.warning(
+                "could not release a compaction lease (%s); it expires on its own",
+                type(exc).__name__,
+            )
+
+
+class PostgresSummaryCache(CacheBackend):
+    """Summary cache, usage anchors and compaction leases in PostgreSQL (module doc).
+
+    ``url`` is a ``postgresql://`` URL (libpq's; ``?options=-csearch_path%3Dname``
+    picks a schema). ``lease_seconds`` is how long a dead replica's lease blocks
+    the others; ``pool_size`` bounds the connections this replica opens.
+    """
+
+    def __init__(self, url: str, *, lease_seconds: float = 30.0, pool_size: int = 10) -> None:
+        if lease_seconds <= 0:
+            raise ValueError(f"lease_seconds must be positive, got {lease_seconds}")
+        self.url = url
+        self.lease_seconds = lease_seconds
+        self.pool_size = pool_size
+        self._db: AsyncConnectionPool[Any] | None = None
+        self._writes: set[asyncio.Task[None]] = set()
+
+    async def open(self) -> None:
+        """Check the URL, create the tables, open the pool. Raises
+        :class:`psycopg.Error` (an ``OperationalError`` for an unreachable server)."""
+        if self._db is not None:
+            return
+        async with await psycopg.AsyncConnection.connect(
+            self.url, autocommit=True, connect_timeout=10
+        ) as conn:
+            async with conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK_KEY,))
+                for statement in _SCHEMA:
+                    await conn.execute(statement)
+            await conn.execute(
+                f"DELETE FROM contextfold_proxy_anchors WHERE updated_at < {_NOW_MS} - %s",
+                (_ANCHOR_TTL_MS,),
+            )
+        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+            make_conninfo(self.url),
+            min_size=1,
+            max_size=self.pool_size,
+            kwargs={"autocommit": True},
+            open=False,
+        )
+        await pool.open(wait=True, timeout=10)
+        self._db = pool
+
+    async def close(self) -> None:
+        if self._writes:
+            await asyncio.wait(list(self._writes), timeout=5)
+        if self._db is not None:
+            pool, self._db = self._db, None
+            await pool.close()
+
+    def _pool(self) -> AsyncConnectionPool[Any]:
+        if self._db is None:
+            raise RuntimeError("the summary cache is not open")
+        return self._db
+
+    async def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        async with self._pool().connection() as conn:
+            cursor = await conn.execute(sql, params)
+            return list(await cursor.fetchall())
+
+    # -- summaries -----------------------------------------------------------------
+
+    async def longest(self, root: str, chain: Sequence[str]) -> CachedSummary | None:
+        rows = await self._fetch(
+            "SELECT prefix_hash, message_count, summary FROM contextfold_proxy_summaries "
+            "WHERE root_hash = %s AND message_count < %s ORDER BY message_count DESC",
+            (root, len(chain) - 1),
+        )
+        for prefix_hash, count, summary in rows:
+            if chain[count] == prefix_hash:
+                return CachedSummary(prefix_hash, int(count), summary)
+        return None
+
+    async def store(self, root: str, summary: CachedSummary) -> None:
+        async with self._pool().connection() as conn:
+            await conn.execute(
+                "INSERT INTO contextfold_proxy_summaries "
+                "(prefix_hash, root_hash, message_count, summary, created_at) "
+                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (prefix_hash) DO UPDATE SET "
+                "root_hash = excluded.root_hash, message_count = excluded.message_count, "
+                "summary = excluded.summary, created_at = excluded.created_at",
+                (
+                    summary.prefix_hash,
+                    root,
+                    summary.message_count,
+                    summary.summary,
+                    datetime.now(UTC).isoformat(),
+                ),
+            )
+
+    async def count(self) -> int:
+        rows = await self._fetch("SELECT COUNT(*) FROM contextfold_proxy_summaries", ())
+        return int(rows[0][0])
+
+    # -- anchors -------------------------------------------------------------------
+
+    async def pull_anchors(self, anchors: UsageAnchors, keys: Sequence[str]) -> None:
+        wanted = [k for k in dict.fromkeys(keys) if anchors.get(k) is None]
+        if not wanted:
+            return
+        try:
+            rows = await self._fetch(
+                "SELECT usage_key, tokens FROM contextfold_proxy_anchors WHERE usage_key = ANY(%s)",
+                (wanted,),
+            )
+        except psycopg.Error as exc:  # anchors are hints: estimate without them
+            logger.debug("could not read shared usage anchors: %s", type(exc).__name__)
+            return
+        for key, tokens in rows:
+            anchors.record(key, int(tokens))
+
+    def push_anchor(self, key: str, input_tokens: int) -> None:
+        task = asyncio.get_running_loop().create_task(self._push(key, input_tokens))
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
+
+    async def _push(self, key: str, input_tokens: int) -> None:
+        try:
+            async with self._pool().connection() as conn:
+                await conn.execute(
+                    "INSERT INTO contextfold_proxy_anchors (usage_key, tokens, updated_at) "
+                    f"VALUES (%s, %s, {_NOW_MS}) ON CONFLICT (usage_key) DO UPDATE SET "
+                    "tokens = excluded.tokens, updated_at = excluded.updated_at",
+                    (key, input_tokens),
+                )
+        except (psycopg.Error, RuntimeError) as exc:  # an anchor is a hint: losing one is fine
+            logger.debug("could not share a usage anchor: %s", type(exc).__name__)
+
+    # -- single-flight -------------------------------------------------------------
+
+    async def claim(self, root: str, key: str, chain: Sequence[str]) -> Lease | None:
+        """See :meth:`CacheBackend.claim`. When the database cannot be asked, the
+        claim succeeds without a lease: summarizing twice beats not summarizing."""
+        try:
+            return await self._claim(root, key, chain)
+        except psycopg.Error as exc:
+            logger.warning(
+                "could not take a compaction lease (%s); summarizing without one",
+                type(exc).__name__,
+            )
+            return Lease()
+
+    async def _claim(self, root: str, key: str, chain: Sequence[str]) -> Lease | None:
+        holder = uuid.uuid4().hex
+        prefixes = set(chain)
+        async with self._pool().connection() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_advisory_key(root),))
+            await conn.execute(
+                f"DELETE FROM contextfold_proxy_leases WHERE root_hash = %s "
+                f"AND expires_at <= {_NOW_MS}",
+                (root,),
+            )
+            cursor = await conn.execute(
+                "SELECT history_hash FROM contextfold_proxy_leases WHERE root_hash = %s",
+                (root,),
+            )
+            if any(row[0] in prefixes for row in await cursor.fetchall()):
+                return None
+            # Any row left for ``key`` is live and was matched above: this inserts.
+            await conn.execute(
+                "INSERT INTO contextfold_proxy_leases (history_hash, root_hash, holder, "
+                f"expires_at) VALUES (%s, %s, %s, {_NOW_MS} + %s)",
+                (key, root, holder, int(self.lease_seconds * 1000)),
+            )
+        return _PgLease(self, key, holder)
+
+    async def wait(self, root: str, chain: Sequence[str], within: float) -> bool:
+        prefixes = set(chain)
+        deadline = time.monotonic() + within
+        delay = 0.02
+        while True:
+            try:
+                rows = await self._fetch(
+                    "SELECT history_hash FROM contextfold_proxy_leases "
+                    f"WHERE root_hash = %s AND expires_at > {_NOW_MS}",
+                    (root,),
+                )
+            except psycopg.Error as exc:  # look in the cache again rather than hang
+                logger.warning("could not read compaction leases (%s)", type(exc).__name__)
+                return True
+            if not any(row[0] in prefixes for row in rows):
+                return True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            await asyncio.sleep(min(delay, left))
+            delay = min(delay * 1.5, 0.25)

@@ -1,0 +1,96 @@
+"""What the planner remembers between requests so a resent history costs only its news.
+
+A client resends its whole history each turn; :mod:`._memo` parses and hashes only
+the new messages. Two more per-request costs grow with the history, and both are
+kept here:
+
+* :class:`TokenCounts` - the estimated size of each message, by message object. The
+  memo hands out the same :class:`~contextfold.messages.Message` objects for the
+  messages it has seen, so counting a resent history looks up all but the new ones.
+  Entries hold their message (an id is never reused while it is held); the table is
+  emptied when it passes ``max_entries``, which only costs a recount.
+* :class:`SplicedChains` - the prefix hashes of a history with a cached summary
+  spliced in (``summary head + history[c:]``), which share nothing with the
+  history's own hashes. Per head (known by its hash) and cut, the last spliced chain is kept
+  with its running hash; a history that extends the one it was made for (equal
+  hashes at its end) continues it with its new messages only.
+
+Both return exactly what computing from scratch returns
+(:func:`~contextfold.tokens.count_tokens`,
+:func:`~contextfold.proxy._cache.chain_hashes`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+from contextfold.messages import Message
+from contextfold.proxy._cache import CachedSummary, extend_chain
+from contextfold.tokens import TokenCounter, count_message_tokens
+
+__all__ = ["SplicedChains", "TokenCounts"]
+
+
+class TokenCounts:
+    """``count_tokens(messages, counter)``, each message object counted once."""
+
+    def __init__(self, counter: TokenCounter, max_entries: int = 200_000) -> None:
+        self.counter = counter
+        self.max_entries = max_entries
+        self._sizes: dict[int, tuple[Message, int]] = {}
+
+    def count(self, messages: Sequence[Message]) -> int:
+        sizes = self._sizes
+        total = 0
+        for message in messages:
+            known = sizes.get(id(message))
+            if known is not None and known[0] is message:
+                total += known[1]
+                continue
+            size = count_message_tokens(message, self.counter)
+            sizes[id(message)] = (message, size)
+            total += size
+        if len(sizes) > self.max_entries:
+            sizes.clear()
+        return total
+
+
+class SplicedChains:
+    """Prefix hashes of spliced histories, continued from the last one per head."""
+
+    def __init__(self, max_entries: int = 256) -> None:
+        self.max_entries = max_entries
+        # head hash -> (history length covered, history's hash there, running hash, chain)
+        self._last: OrderedDict[str, tuple[int, str, Any, list[str]]] = OrderedDict()
+
+    def chain(
+        self,
+        model: str,
+        head: Sequence[Message],
+        history: Sequence[Message],
+        chain: Sequence[str],
+        hit: CachedSummary,
+    ) -> list[str]:
+        """``chain_hashes(model, [*head, *history[hit.message_count:]])``.
+
+        ``chain`` is ``history``'s own prefix hashes.
+        """
+        running = hashlib.sha256(model.encode(errors="surrogatepass"))
+        out = [running.hexdigest()]
+        extend_chain(running, head, out)
+        key = f"{out[-1]}:{hit.message_count}"
+        start = hit.message_count
+        known = self._last.get(key)
+        if known is not None:
+            length, at, state, spliced = known
+            if start <= length < len(chain) and chain[length] == at:
+                running, out, start = state.copy(), spliced[:], length
+        extend_chain(running, history[start:], out)
+        self._last[key] = (len(history), chain[len(history)], running.copy(), out[:])
+        self._last.move_to_end(key)
+        while len(self._last) > self.max_entries:
+            self._last.popitem(last=False)
+        return out

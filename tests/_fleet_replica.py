@@ -1,0 +1,36 @@
+"""A proxy replica for the fleet tests: ``python -m tests._fleet_replica PORT UPSTREAM DB LEASE``.
+
+``contextfold serve`` gives every replica the production lease of 30 seconds; the
+test of a replica killed mid-summary needs a short one, so this runs the same app
+under uvicorn with :attr:`PostgresSummaryCache.lease_seconds` set to ``LEASE``, and a
+threshold of 0.3 (of a 16,384-token window), low enough that the summarizer reads
+the old part of the tests' histories in one call.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import uvicorn
+
+from contextfold.proxy import create_app
+from contextfold.proxy._pgcache import PostgresSummaryCache
+
+
+def main(port: str, upstream: str, db: str, lease: str) -> None:
+    app = create_app(
+        upstream_openai=f"{upstream}/v1",
+        upstream_anthropic=upstream,
+        db=db,
+        context_window=16_384,
+        threshold=0.3,
+        summary_max_retries=0,
+    )
+    cache = app.state.forwarder.planner.cache
+    assert isinstance(cache, PostgresSummaryCache)
+    cache.lease_seconds = float(lease)
+    uvicorn.run(app, host="127.0.0.1", port=int(port), log_level="warning")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])

@@ -1,0 +1,340 @@
+"""Replicas of the proxy sharing one PostgreSQL database (``--db postgresql://...``).
+
+Each test works in a PostgreSQL schema of its own, created here and dropped after.
+The replicas are real processes (``contextfold serve``, or uvicorn running the app
+with a short lease); the fake upstream runs in the test's event loop and counts the
+summarization calls it answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import httpx2
+import pytest
+
+from contextfold.formats import from_openai
+from contextfold.proxy import create_app
+from contextfold.validation import validate_history
+from tests._proxy_upstream import Upstream, openai_history
+from tests._raw_http import Served
+from tests._stores import PG_BASE_DSN
+from tests.cli.test_cli import CLI, assert_one_line_error, run
+from tests.conftest import require_service
+
+KEY = "sk-test-FLEET-DISTINCTIVE-5c5c"
+MODEL = "test-model"
+ROOT = Path(__file__).resolve().parents[2]
+HEADERS = {"authorization": f"Bearer {KEY}"}
+
+
+def _base_url() -> str:
+    from psycopg.conninfo import conninfo_to_dict
+
+    params = conninfo_to_dict(PG_BASE_DSN)
+    user = f"{params['user']}@" if params.get("user") else ""
+    port = f":{params['port']}" if params.get("port") else ""
+    return f"postgresql://{user}{params.get('host', '127.0.0.1')}{port}/{params['dbname']}"
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A ``postgresql://`` URL working in a fresh schema, dropped after the test."""
+    import psycopg
+
+    schema = f"cffleet_{os.getpid()}_{uuid.uuid4().hex[:10]}"
+    try:
+        conn = psycopg.connect(PG_BASE_DSN, autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError as exc:
+        require_service(f"PostgreSQL is not reachable at {PG_BASE_DSN!r}: {exc}")
+        raise
+    with conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+        try:
+            yield f"{_base_url()}?options={quote(f'-csearch_path={schema}')}"
+        finally:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+async def upstream() -> AsyncIterator[tuple[Upstream, str]]:
+    fake = Upstream()
+    async with Served(fake.app()) as served:
+        yield fake, served.url
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def _listening(process: subprocess.Popen[str], port: int) -> None:
+    for _ in range(600):  # startup imports take seconds on a loaded machine
+        assert process.poll() is None, process.communicate()[0]
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.1)
+            continue
+        writer.close()
+        return
+    raise AssertionError(f"nothing listens on port {port}")
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+async def _start(*commands: list[str]) -> tuple[list[subprocess.Popen[str]], list[str]]:
+    processes, urls = [], []
+    for command in commands:
+        port = _free_port()
+        args = [arg.replace("{port}", str(port)) for arg in command]
+        processes.append(
+            subprocess.Popen(  # noqa: ASYNC220 - starting is quick; waiting is async
+                args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=_env()
+            )
+        )
+        urls.append(f"http://127.0.0.1:{port}")
+    for process, url in zip(processes, urls, strict=True):
+        await _listening(process, int(url.rsplit(":", 1)[1]))
+    return processes, urls
+
+
+def _stop(processes: list[subprocess.Popen[str]]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+    for process in processes:
+        try:
+            process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+
+
+def _summary_of(body: dict[str, Any]) -> str:
+    """The summary text a forwarded (compacted) request carries."""
+    texts = [m["content"] for m in body["messages"] if isinstance(m.get("content"), str)]
+    found = [t for t in texts if "SUMMARY-" in t]
+    assert len(found) == 1, texts[:3]
+    return found[0]
+
+
+async def _twenty_requests(urls: list[str], body: dict[str, Any]) -> list[httpx2.Response]:
+    """20 concurrent requests of one conversation, alternating between the replicas."""
+    async with httpx2.AsyncClient(timeout=120) as client:
+        return await asyncio.gather(
+            *[
+                client.post(f"{urls[i % 2]}/v1/chat/completions", json=body, headers=HEADERS)
+                for i in range(20)
+            ]
+        )
+
+
+def _all_compacted_alike(fake: Upstream, replies: list[httpx2.Response]) -> None:
+    assert [r.status_code for r in replies] == [200] * 20
+    assert all(r.headers["x-contextfold-compacted"] == "true" for r in replies)
+    states = sorted(r.headers["x-contextfold-summary"] for r in replies)
+    assert states == ["cached"] * 19 + ["created"]
+    chats = fake.chats
+    assert len(chats) == 20
+    assert {_summary_of(c.json) for c in chats} == {_summary_of(chats[0].json)}
+    for chat in chats:
+        validate_history(from_openai(chat.json["messages"]))
+
+
+async def test_two_replicas_pay_for_exactly_one_summary(
+    pg_url: str, upstream: tuple[Upstream, str]
+) -> None:
+    fake, up = upstream
+    fake.summary_delay = 0.5  # every request arrives while the summary is being made
+    replica = [sys.executable, "-m", "tests._fleet_replica", "{port}", up, pg_url, "30"]
+    processes, urls = await _start(replica, replica)
+    try:
+        replies = await _twenty_requests(urls, {"model": MODEL, "messages": openai_history(12)})
+    finally:
+        _stop(processes)
+    assert len(fake.summaries) == 1
+    _all_compacted_alike(fake, replies)
+    assert "SUMMARY-1 (fresh)" in _summary_of(fake.chats[0].json)
+
+
+async def test_two_serve_processes_on_one_database_summarize_once(
+    pg_url: str, upstream: tuple[Upstream, str]
+) -> None:
+    """``contextfold serve --db postgresql://...``: the replicas make one compaction,
+    as many summarizer calls as a single proxy makes for the history (the default
+    threshold leaves more to summarize than one call reads, for this window)."""
+    fake, up = upstream
+    body = {"model": MODEL, "messages": openai_history(30)}
+    alone = Upstream()
+    async with Served(alone.app()) as solo:
+        app = create_app(upstream_openai=f"{solo.url}/v1", context_window=16_384)
+        async with Served(app) as proxy, httpx2.AsyncClient(timeout=120) as client:
+            await client.post(f"{proxy.url}/v1/chat/completions", json=body, headers=HEADERS)
+    assert len(alone.summaries) > 1
+    fake.summary_delay = 0.5
+    assert CLI
+    serve = [CLI, "serve", "--port", "{port}", "--upstream-openai", f"{up}/v1"]
+    serve += ["--db", pg_url, "--context-window", "16384"]
+    processes, urls = await _start(serve, serve)
+    try:
+        replies = await _twenty_requests(urls, body)
+    finally:
+        _stop(processes)
+    assert len(fake.summaries) == len(alone.summaries)
+    _all_compacted_alike(fake, replies)
+
+
+async def test_a_replica_killed_mid_summary_blocks_the_other_only_for_its_lease(
+    pg_url: str, upstream: tuple[Upstream, str]
+) -> None:
+    fake, up = upstream
+    gate = fake.summary_gate = asyncio.Event()  # the first replica's summary never comes back
+    lease = 2.0
+    replica = [sys.executable, "-m", "tests._fleet_replica", "{port}", up, pg_url, str(lease)]
+    processes, (first, second) = await _start(replica, replica)
+    body = {"model": MODEL, "messages": openai_history(12)}
+    try:
+        async with httpx2.AsyncClient(timeout=120) as client:
+            doomed = asyncio.create_task(
+                client.post(f"{first}/v1/chat/completions", json=body, headers=HEADERS)
+            )
+            async with asyncio.timeout(60):
+                while not fake.summaries:  # noqa: ASYNC110 - the fake upstream has no event
+                    await asyncio.sleep(0.02)
+            fake.summary_gate = None
+            waiting = asyncio.create_task(
+                client.post(f"{second}/v1/chat/completions", json=body, headers=HEADERS)
+            )
+            await asyncio.sleep(0.5)
+            assert not waiting.done()  # the first replica's lease holds it back
+            processes[0].kill()
+            killed_at = time.monotonic()
+            reply = await waiting
+            waited = time.monotonic() - killed_at
+            with pytest.raises(httpx2.HTTPError):
+                await doomed
+    finally:
+        gate.set()
+        _stop(processes)
+    assert reply.status_code == 200
+    assert reply.headers["x-contextfold-summary"] == "created"
+    assert waited < lease + 3
+    assert len(fake.summaries) == 2  # the dead replica's, then the survivor's
+
+
+async def test_replicas_share_usage_anchors(pg_url: str, upstream: tuple[Upstream, str]) -> None:
+    """A prompt size reported to one replica anchors the next estimate on another."""
+    fake, up = upstream
+    fake.usage_scale = 3.0  # the upstream counts three times what the proxy would
+    apps = [
+        create_app(upstream_openai=f"{up}/v1", db=pg_url, context_window=200_000) for _ in range(2)
+    ]
+    history = openai_history(12, chars=4000)  # too long for the byte fast path
+    async with Served(apps[0]) as one, Served(apps[1]) as two, httpx2.AsyncClient() as client:
+        url = "/v1/chat/completions"
+        first = await client.post(
+            one.url + url, json={"model": MODEL, "messages": history}, headers=HEADERS
+        )
+        reported = first.json()["usage"]["prompt_tokens"]
+        assert int(first.headers["x-contextfold-tokens-before"]) < reported
+        history += [{"role": "assistant", "content": "ok"}, {"role": "user", "content": "on"}]
+        async with asyncio.timeout(10):  # the anchor is written in the background
+            while True:
+                second = await client.post(
+                    two.url + url, json={"model": MODEL, "messages": history}, headers=HEADERS
+                )
+                if int(second.headers["x-contextfold-tokens-before"]) >= reported:
+                    break
+                await asyncio.sleep(0.05)
+    assert int(second.headers["x-contextfold-tokens-before"]) < reported + 100
+
+
+async def test_a_summary_made_by_one_app_is_spliced_by_another(
+    pg_url: str, upstream: tuple[Upstream, str]
+) -> None:
+    fake, up = upstream
+    apps = [
+        create_app(upstream_openai=f"{up}/v1", db=pg_url, context_window=16_384, threshold=0.3)
+        for _ in range(2)
+    ]
+    body = {"model": MODEL, "messages": openai_history(12)}
+    async with Served(apps[0]) as one, Served(apps[1]) as two, httpx2.AsyncClient() as client:
+        made = await client.post(f"{one.url}/v1/chat/completions", json=body, headers=HEADERS)
+        body["messages"] += [
+            {"role": "assistant", "content": "ok"},
+            {"role": "user", "content": "?"},
+        ]
+        used = await client.post(f"{two.url}/v1/chat/completions", json=body, headers=HEADERS)
+    assert made.headers["x-contextfold-summary"] == "created"
+    assert used.headers["x-contextfold-summary"] == "cached"
+    assert len(fake.summaries) == 1
+    assert _summary_of(fake.chats[1].json) == _summary_of(fake.chats[0].json)
+
+
+def test_serve_with_an_unreachable_database_fails_in_one_line() -> None:
+    secret = "hunter2-FLEET-PASSWORD"
+    result = run(
+        "serve",
+        "--port",
+        str(_free_port()),
+        "--db",
+        f"postgresql://postgres:{secret}@127.0.0.1:1/nowhere",
+        timeout=60,
+    )
+    line = assert_one_line_error(result)
+    assert "postgresql://postgres@127.0.0.1:1/nowhere: cannot be used as the summary cache" in line
+    assert secret not in result.stderr + result.stdout
+
+
+def test_db_and_db_path_are_exclusive(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="db or db_path"):
+        create_app(db=str(tmp_path / "a.db"), db_path=tmp_path / "b.db")
+
+
+async def test_db_names_an_sqlite_file_too(tmp_path: Path, upstream: tuple[Upstream, str]) -> None:
+    _, up = upstream
+    app = create_app(upstream_openai=f"{up}/v1", db=tmp_path / "cache.db", context_window=16_384)
+    body = {"model": MODEL, "messages": openai_history(30)}
+    async with Served(app) as proxy, httpx2.AsyncClient() as client:
+        reply = await client.post(f"{proxy.url}/v1/chat/completions", json=body, headers=HEADERS)
+    assert reply.headers["x-contextfold-summary"] == "created"
+    assert (tmp_path / "cache.db").exists()
+    assert json.loads(reply.content)["choices"]
+
+
+async def test_without_the_lease_table_a_replica_still_summarizes(
+    pg_url: str, upstream: tuple[Upstream, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The lease only saves money: a database that cannot answer for it (here, its
+    tables gone) costs a second summary at worst, never a request."""
+    import psycopg
+
+    fake, up = upstream
+    app = create_app(upstream_openai=f"{up}/v1", db=pg_url, context_window=16_384, threshold=0.3)
+    body = {"model": MODEL, "messages": openai_history(12)}
+    async with Served(app) as proxy, httpx2.AsyncClient(timeout=60) as client:
+        async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as conn:
+            await conn.execute("DROP TABLE contextfold_proxy_leases, contextfold_proxy_anchors")
+        reply = await client.post(f"{proxy.url}/v1/chat/completions", json=body, headers=HEADERS)
+    assert reply.status_code == 200
+    assert reply.headers["x-contextfold-summary"] == "created"
+    assert len(fake.summaries) == 1
+    assert any("summarizing without one" in r.getMessage() for r in caplog.records)

@@ -1,0 +1,104 @@
+"""The proxy's JSON reader and writers, with orjson and with the stdlib fallback."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from contextfold.proxy import _json
+from contextfold.proxy._dialects import conversation, read_body
+from contextfold.proxy._memo import HistoryMemo
+
+
+@pytest.fixture(params=["orjson", "stdlib"])
+def library(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setattr(_json, "use_orjson", request.param == "orjson")
+    return str(request.param)
+
+
+def test_orjson_is_what_the_proxy_extra_installs() -> None:
+    assert _json.orjson is not None
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"a": [1, 2.5, -0.0, true, null, "\\u00e9\\u2028"], "b": {"c": "d"}}',
+        b'{"seed": 123456789012345678901234567890}',  # orjson alone reads a float
+        b'{"n": 18446744073709551616, "m": -12345678901234567890}',
+        b'{"a": 1, "a": 2}',
+    ],
+)
+def test_loads_reads_what_the_stdlib_reads(library: str, raw: bytes) -> None:
+    value, strict = _json.loads(raw)
+    assert value == json.loads(raw)
+    assert [type(v) for v in value.values()] == [type(v) for v in json.loads(raw).values()]
+    # orjson cannot write integers past 64 bits: such a body is read leniently
+    assert strict is (library == "stdlib" or b"5678901234567890" not in raw)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [b'{"t": NaN}', b'{"t": 1e999}', b'{"t": Infinity}', b'{"s": "\\ud800"}'],
+)
+def test_lenient_json_is_read_but_not_strict_with_orjson(library: str, raw: bytes) -> None:
+    value, strict = _json.loads(raw)
+    assert json.dumps(value) == json.dumps(json.loads(raw))
+    assert strict is (library == "stdlib")
+
+
+def test_loads_raises_the_stdlib_errors(library: str) -> None:
+    with pytest.raises(json.JSONDecodeError):
+        _json.loads(b'{"a": ')
+    with pytest.raises(RecursionError):
+        _json.loads(b"[" * 100_000 + b"]" * 100_000)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (1, 1.0),
+        (1, True),
+        (0.0, -0.0),
+        (None, False),
+        ("1", 1),
+        ({"a": 1, "b": 2}, {"b": 2, "a": 1}),
+    ],
+)
+def test_text_tells_different_values_apart(library: str, a: Any, b: Any) -> None:
+    assert _json.text(a) != _json.text(b)
+    assert _json.text([a, b]) == b"[" + _json.text(a) + _json.SEPARATOR + _json.text(b) + b"]"
+
+
+def test_dumps_refuses_nan_and_infinity(library: str) -> None:
+    for bad in (float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="JSON compliant"):
+            _json.dumps({"x": bad}, strict=False)
+    assert json.loads(_json.dumps({"x": "\ud800 lone"})) == {"x": "\ud800 lone"}
+
+
+def test_a_lenient_body_is_parsed_without_the_memo(library: str) -> None:
+    """``NaN`` and ``null`` write alike with orjson: the memo must not take such a body."""
+    raw = b'{"model": "m", "messages": [{"role": "user", "content": "x"}], "t": NaN}'
+    body, model, strict = read_body(raw)
+    memo = HistoryMemo()
+    conv = conversation("openai", body, model, memo if strict else None)
+    assert conv.messages[0].text == "x"
+    assert memo.parses == (1 if library == "stdlib" else 0)
+
+
+def test_the_memo_checks_nesting_of_new_items_only(library: str) -> None:
+    deep: Any = "x"
+    for _ in range(120):
+        deep = [deep]
+    wire = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]
+    body = {"model": "m", "messages": wire}
+    memo = HistoryMemo()
+    conversation("openai", body, "m", memo)
+    grown = {"model": "m", "messages": [*wire, {"role": "user", "content": "x", "extra": deep}]}
+    with pytest.raises(ValueError, match="deeper than 100"):
+        conversation("openai", grown, "m", memo)
+    with pytest.raises(ValueError, match="deeper than 100"):
+        conversation("openai", {**body, "tools": deep}, "m", memo)

@@ -1,0 +1,66 @@
+"""What the planner reuses between requests equals what it would compute afresh."""
+
+from __future__ import annotations
+
+from contextfold.formats import from_openai
+from contextfold.messages import Message
+from contextfold.proxy._cache import CachedSummary, chain_hashes
+from contextfold.proxy._memo import HistoryMemo
+from contextfold.proxy._reuse import SplicedChains, TokenCounts
+from contextfold.tokens import approx_token_counter, count_tokens
+from tests._proxy_upstream import openai_history
+
+
+def test_token_counts_equal_a_fresh_count_as_a_history_grows() -> None:
+    counts = TokenCounts(approx_token_counter, max_entries=50)
+    memo = HistoryMemo()
+    wire = openai_history(3)
+    for turn in range(12):
+        messages = memo.parse("openai", "m", wire).messages
+        assert counts.count(messages) == count_tokens(messages)
+        assert counts.count(messages[5:]) == count_tokens(messages[5:])
+        wire = [*wire, {"role": "assistant", "content": f"a{turn}" * 7}]
+        wire.append({"role": "user", "content": "more " * turn})
+    # equal but distinct objects: counted by value, never confused by id
+    assert counts.count([Message.user("x" * 400)]) == count_tokens([Message.user("x" * 400)])
+
+
+def test_spliced_chains_equal_fresh_hashes_and_continue_the_last_one() -> None:
+    spliced = SplicedChains(max_entries=2)
+    wire = openai_history(6)
+    head = [Message.system("sys"), Message.user("<summary>S</summary>"), Message.assistant("ok")]
+    for grow in range(4):
+        history = from_openai(wire)
+        chain = chain_hashes("m", history)
+        for cut in (5, 9):
+            hit = CachedSummary(chain[cut], cut, "S")
+            got = spliced.chain("m", head, history, chain, hit)
+            assert got == chain_hashes("m", [*head, *history[cut:]])
+        wire = [*wire, {"role": "assistant", "content": f"turn {grow}"}]
+        wire.append({"role": "user", "content": "go on"})
+    # a history that diverged before the end of the remembered one starts afresh
+    other = from_openai([*openai_history(6)[:-1], {"role": "user", "content": "else"}])
+    chain = chain_hashes("m", other)
+    hit = CachedSummary(chain[5], 5, "S")
+    assert spliced.chain("m", head, other, chain, hit) == chain_hashes("m", [*head, *other[5:]])
+
+
+def test_memo_cuts_give_the_tail_a_parse_would_find() -> None:
+    from contextfold.proxy._dialects import _verbatim_tail, conversation, reparse, verbatim_cut
+    from tests._proxy_upstream import anthropic_history
+
+    for dialect, wire, system in (
+        ("openai", openai_history(5), None),
+        ("anthropic", anthropic_history(5), "sys"),
+    ):
+        body: dict[str, object] = {"model": "m", "messages": wire}
+        if system:
+            body["system"] = system
+        remembered = conversation(dialect, body, "m", HistoryMemo())  # type: ignore[arg-type]
+        fresh = conversation(dialect, body, "m")  # type: ignore[arg-type]
+        assert remembered.cuts
+        for index, count in remembered.cuts[:-1]:  # the last cut is the end
+            assert verbatim_cut(remembered, count) == index
+            assert _verbatim_tail(remembered, count) == _verbatim_tail(fresh, count) == wire[index:]
+            known = (len(wire) - index, remembered.messages[count:])
+            assert reparse(dialect, body, known) == reparse(dialect, body)  # type: ignore[arg-type]
