@@ -65,10 +65,12 @@ def summarizer(request: StubRequest) -> StubResponse:
 
 
 def report(event: CompactionEvent) -> None:
-    if event.phase == "after" and event.outcome == "compacted":
+    # "compacted": summarized while the agent waited; "committed": a summary prepared in
+    # the background was spliced in without a model call (see README, preparation)
+    if event.phase == "after" and event.outcome in ("compacted", "committed"):
         print(
             f"  compacted: {event.messages_before} -> {event.messages_after} messages, "
-            f"~{event.tokens_before:,} -> ~{event.tokens_after:,} tokens"
+            f"~{event.tokens_before:,} -> ~{event.tokens_after:,} tokens ({event.outcome})"
         )
 
 

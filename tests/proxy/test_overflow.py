@@ -327,8 +327,11 @@ async def test_the_limit_learnt_from_an_overflow_compacts_later_turns_before_sen
     # (which undercounts what the upstream counts at first): it converges, and then
     # every turn is compacted before it is sent
     assert refused[0] == 0
-    # the fake's error reports both sizes (OpenAI's wording): one refusal is enough
-    assert len(refused) == 1
+    # the fake's error reports both sizes (OpenAI's wording), so the learnt limit is in
+    # the estimate's units; a spliced summary can still be estimated a little under
+    # what the upstream counts, so a second refusal may follow (timing decides which
+    # summary is spliced), never more
+    assert len(refused) <= 2
     assert refused[-1] < 6
     # the learnt limit is below the last refused prompt (90 % of its estimate); whether
     # that lands under the upstream's own limit depends on how far over it the refused
