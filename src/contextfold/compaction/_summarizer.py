@@ -20,6 +20,7 @@ everything sent and in the summary (see :mod:`~contextfold.compaction._verdict`)
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -154,10 +155,22 @@ _LEGACY_PREFIX = (
 )
 
 
+# A line of content that starts like one of our entry labels would read as a new entry
+# (a web page saying "[user] ..." would speak for the user); it is escaped with a "\\".
+_LABEL_AT_LINE_START = re.compile(
+    r"^(?=\[(?:user|assistant|system|tool call [^\]\n]*|tool result|tool error)\])", re.MULTILINE
+)
+
+
+def _escape(text: str) -> str:
+    """Content as a transcript shows it: it cannot start an entry of its own."""
+    return _LABEL_AT_LINE_START.sub("\\\\", text)
+
+
 def _describe(block: ContentBlock, max_tool_chars: int) -> str | None:
     match block:
         case TextBlock(text=text):
-            return text
+            return _escape(text)
         case ImageBlock(media_type=media_type, data=data):
             return f"[image omitted: {media_type}, {len(data):,} bytes]"
         case ThinkingBlock():
@@ -176,7 +189,7 @@ def _describe(block: ContentBlock, max_tool_chars: int) -> str | None:
                     for part in content
                 )
             label = "[tool error]" if is_error else "[tool result]"
-            return f"{label} {truncate_text(text, max_tool_chars, TRUNCATION_MARKER)}"
+            return f"{label} {_escape(truncate_text(text, max_tool_chars, TRUNCATION_MARKER))}"
     return None
 
 
