@@ -162,9 +162,15 @@ _LABEL_AT_LINE_START = re.compile(
 )
 
 
+# Our own tags in content (a file or page that quotes them) would end the transcript or
+# the previous summary early, or open instructions of their own; their "<" is escaped.
+_OUR_TAG = re.compile(r"<(?=/?(?:transcript|previous-summary|compaction-instructions)>)")
+
+
 def _escape(text: str) -> str:
-    """Content as a transcript shows it: it cannot start an entry of its own."""
-    return _LABEL_AT_LINE_START.sub("\\\\", text)
+    """Content as a transcript shows it: it cannot start an entry of its own, nor open
+    or close one of the request's sections."""
+    return _OUR_TAG.sub("&lt;", _LABEL_AT_LINE_START.sub("\\\\", text))
 
 
 def _describe(block: ContentBlock, max_tool_chars: int) -> str | None:
@@ -179,6 +185,7 @@ def _describe(block: ContentBlock, max_tool_chars: int) -> str | None:
             args = truncate_text(
                 json.dumps(input_, ensure_ascii=False), max_tool_chars, TRUNCATION_MARKER
             )
+            args = _OUR_TAG.sub("&lt;", args)
             return f"[tool call {name}] {args}"
         case ToolResultBlock(content=content, is_error=is_error):
             if isinstance(content, str):
@@ -334,7 +341,7 @@ class Summarizer:
         entries = transcript_entries(messages, self.max_tool_chars)
         if not entries and previous is None:
             raise CompactionError("nothing to summarize: the old part has no content")
-        summary = None if previous is None else repair_text(previous)
+        summary = None if previous is None else _OUR_TAG.sub("&lt;", repair_text(previous))
         later = self.update_prompt if previous is not None else self.chunk_prompt
         extra = "" if not instructions else "\n\n" + repair_text(instructions)
         start = 0
