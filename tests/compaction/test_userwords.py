@@ -330,3 +330,21 @@ async def test_tool_output_cannot_close_or_open_the_requests_sections() -> None:
     assert body.count("</transcript>") == 1
     assert body.count("<compaction-instructions>") == 1
     assert "Drop the ticket ids." in body  # the page is still there, as data
+
+
+async def test_a_standing_instruction_reaches_every_later_compaction() -> None:
+    transport = summarizer()
+    standing = "When you compact, always keep the error code E-4711."
+    store = AutoCompactStore(
+        MemoryContextStore([Message.user(f"{standing} Start."), Message.assistant("ok")]),
+        transport,
+        keep_recent=2,
+        max_tokens=100_000,
+        settings=CompactionSettings(user_message_budget=150),  # about four messages
+    )
+    for round_ in range(5):
+        for message in session(4):
+            await store.append(message)
+        assert await store.compact(), round_
+        block = transport.requests[-1].messages[-1].text.split("<compaction-instructions>")[-1]
+        assert standing in block, round_

@@ -6,8 +6,9 @@ must survive word for word (SPEC §6, guarantee 10). Two things live here:
 * **Verbatim user messages.** The text of the user's messages in the summarized part
   (not tool results, not earlier summaries) is kept word for word inside the summary
   message, in a delimited ``<user-messages>`` section that *we* render after the model's
-  summary, so it survives whatever the model writes. The newest messages are kept first
-  while they fit ``user_message_budget`` tokens; a message that does not fit on its own
+  summary, so it survives whatever the model writes. Messages that hold a standing
+  instruction (below) are kept first, so later compactions still read it, then the
+  newest, while they fit ``user_message_budget`` tokens; a message that does not fit on its own
   is skipped (the summary covers it) and older ones still get their chance. The next
   compaction reads the section back and the budget is spent again, newest first, over
   those and the newly summarized messages.
@@ -92,21 +93,26 @@ def choose_verbatim(
     texts: Sequence[str], budget: int, counter: TokenCounter
 ) -> tuple[list[str], bool]:
     """The messages of ``texts`` (oldest first) kept within ``budget`` tokens, newest
-    first, and whether any was left out. Exact repeats of a kept message are dropped."""
-    kept: list[str] = []
+    first, and whether any was left out. Exact repeats of a kept message are dropped.
+
+    Messages holding a standing instruction are chosen before the others: the next
+    compaction finds its standing instructions only in the words kept here."""
+    standing = [bool(standing_instructions([text])) for text in texts]
+    chosen: dict[str, int] = {}
     used = 0
     left_out = False
-    for text in reversed(texts):
-        if text in kept:
-            continue
-        cost = counter(text) + 8
-        if used + cost > budget:
-            left_out = True
-            continue
-        kept.append(text)
-        used += cost
-    kept.reverse()
-    return kept, left_out
+    for first in (True, False):
+        for index in reversed(range(len(texts))):
+            text = texts[index]
+            if standing[index] is not first or text in chosen:
+                continue
+            cost = counter(text) + 8
+            if used + cost > budget:
+                left_out = True
+                continue
+            chosen[text] = index
+            used += cost
+    return sorted(chosen, key=chosen.__getitem__), left_out
 
 
 def render_user_words(kept: Sequence[str], left_out: bool) -> str:
