@@ -194,6 +194,16 @@ async def test_instructions_reach_a_cache_friendly_request() -> None:
         ("When you compact the JSON output?", False),  # a question
         ("Keep the tests green.", False),
         ("When you summarize it, thanks.", False),  # no directive
+        ("Keep the error codes whenever you compact!", True),
+        ("Don't drop the seeds in future compactions.", True),
+        ("When you summarize this conversation, keep the error codes.", True),
+        # summarizing or compacting something else: the user's task, not an occasion
+        ("Always run VACUUM after we compact the table.", False),
+        ("Remember to gzip it before you compress the backup.", False),
+        ("If you compact the logs first, the upload must be under 10MB.", False),
+        ("In the summary of the PR, mention the ticket.", False),
+        ("In your summary for the customer, include the refund id.", False),
+        ("Include the totals in the summary table.", False),
     ],
 )
 def test_standing_instructions_are_detected_conservatively(text: str, found: bool) -> None:

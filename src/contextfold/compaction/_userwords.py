@@ -18,7 +18,9 @@ must survive word for word (SPEC §6, guarantee 10). Two things live here:
   message is a standing instruction only when it names summarizing or compacting as an
   occasion (``when/if/before/while/after/each time`` + ``you/we/it`` + ``summarize`` /
   ``compact`` / ``compress``, or ``in/into/for your/any/each/every/future/the next
-  summary/compaction``) *and* gives a directive (``keep``, ``preserve``, ``retain``,
+  summary/compaction``, ending its clause or naming the conversation as its object:
+  "after we compact the table" and "in the summary of the PR" are tasks, not occasions)
+  *and* gives a directive (``keep``, ``preserve``, ``retain``,
   ``include``, ``remember``, ``mention``, ``record``, ``note``, ``list``, ``quote``,
   ``always``, ``never``, ``make sure``, ``must``, ``don't/do not/never drop, lose,
   forget, omit``); questions are not instructions. The newest
@@ -61,12 +63,18 @@ _HEADER_PARTIAL: Final = (
 )
 _FIRST_LABEL = re.compile(r"\n\n\[user message 1 of (\d+)\]\n")
 
+# The occasion ends its clause, or names the conversation as what is summarized: "after
+# we compact the table" or "in the summary of the PR" is the user's task, not compaction.
+_OCCASION_END = (
+    r"(?=\s*(?:[,.;:!]|$|(?:it|this|that|(?:this|the|our)\s+(?:conversation|context|"
+    r"history|chat|session|transcript|thread)(?:\s+so\s+far)?)\b\s*(?:[,.;:!]|$)))"
+)
 _OCCASION = re.compile(
     r"\b(?:when(?:ever)?|if|before|while|after|each\s+time|every\s+time)\s+"
     r"(?:you\s+|we\s+|it\s+|they\s+)?(?:(?:are|is|get|gets)\s+)?"
-    r"(?:summari[sz]\w*|compact\w*|compress\w*)"
-    r"|\b(?:in|into|for)\s+(?:your|any|each|every|future|the\s+next|the)\s+"
-    r"(?:summar(?:y|ies)|compactions?)\b",
+    r"(?:summari[sz]\w*|compact\w*|compress\w*)" + _OCCASION_END + "|"
+    r"\b(?:in|into|for)\s+(?:your|any|each|every|future|the\s+next|the)\s+"
+    r"(?:summar(?:y|ies)|compactions?)\b" + _OCCASION_END,
     re.IGNORECASE,
 )
 _DIRECTIVE = re.compile(
