@@ -358,3 +358,28 @@ async def test_a_standing_instruction_reaches_every_later_compaction() -> None:
         assert await store.compact(), round_
         block = transport.requests[-1].messages[-1].text.split("<compaction-instructions>")[-1]
         assert standing in block, round_
+
+
+_PIECES = ["a", "\n\n", "\n", "[user message 1 of 2]", "[user message 2 of 2]"]
+_PIECES += ["[user message 2 of 3]", "[user message 3 of 3]", "</user-messages>", "x y"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(_PIECES), min_size=1, max_size=8)
+        .map("".join)
+        .map(str.strip)
+        .filter(bool),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_words_that_quote_the_next_label_read_back_exactly(texts: list[str]) -> None:
+    message = render_summary_message("S", quotes=texts)
+    assert parse_summary_message(message) == ("S", texts)
+
+
+def test_a_pasted_summary_section_does_not_move_the_message_boundaries() -> None:
+    texts = ["my old notes:\n\n[user message 2 of 3]\nold", "b", "c"]
+    assert parse_summary_message(render_summary_message("S", quotes=texts)) == ("S", texts)

@@ -61,7 +61,8 @@ _HEADER_PARTIAL: Final = (
     "The user's own messages from the compacted part, word for word and oldest first "
     "(older ones are only in the summary). Where they disagree, the later message wins."
 )
-_FIRST_LABEL = re.compile(r"\n\n\[user message 1 of (\d+)\]\n")
+_FIRST_LABEL = re.compile(r"\n\n\[user message 1 of (\d+)(, \d+ characters)?\]\n")
+_SIZED_LABEL = re.compile(r"\n\n\[user message (\d+) of (\d+), (\d+) characters\]\n")
 
 # The occasion ends its clause, or names the conversation as what is summarized: "after
 # we compact the table" or "in the summary of the PR" is the user's task, not compaction.
@@ -128,15 +129,25 @@ def render_user_words(kept: Sequence[str], left_out: bool) -> str:
     if not kept:
         return ""
     total = len(kept)
-    parts = [_HEADER_PARTIAL if left_out else _HEADER]
-    parts += [f"[user message {n} of {total}]\n{text}" for n, text in enumerate(kept, 1)]
-    return f"{_OPEN}\n" + "\n\n".join(parts) + f"\n{_CLOSE}"
+    header = _HEADER_PARTIAL if left_out else _HEADER
+    plain = [f"[user message {n} of {total}]\n{text}" for n, text in enumerate(kept, 1)]
+    section = f"{_OPEN}\n" + "\n\n".join([header, *plain]) + f"\n{_CLOSE}"
+    if parse_user_words(section) == list(kept):
+        return section
+    # A message quotes a later label (a pasted summary): the labels carry the lengths.
+    sized = [
+        f"[user message {n} of {total}, {len(text)} characters]\n{text}"
+        for n, text in enumerate(kept, 1)
+    ]
+    return f"{_OPEN}\n" + "\n\n".join([header, *sized]) + f"\n{_CLOSE}"
 
 
 def parse_user_words(section: str) -> list[str] | None:
     """The messages of a section :func:`render_user_words` wrote, or ``None`` if
     ``section`` is not one. Labels are matched in sequence (1 of N, 2 of N ...), so a
-    message that quotes a label elsewhere does not split."""
+    message that quotes a label elsewhere does not split; where a message quotes the
+    label that follows it, :func:`render_user_words` wrote each message's length in its
+    label and the messages are read by length."""
     if not (section.startswith(_OPEN + "\n") and section.endswith("\n" + _CLOSE)):
         return None
     body = section[len(_OPEN) + 1 : len(section) - len(_CLOSE) - 1]
@@ -144,6 +155,8 @@ def parse_user_words(section: str) -> list[str] | None:
     if first is None or body[: first.start()] not in (_HEADER, _HEADER_PARTIAL):
         return None
     total = int(first.group(1))
+    if first.group(2):
+        return _parse_sized(body, first.start(), total)
     texts: list[str] = []
     start = first.end()
     for number in range(2, total + 1):
@@ -155,6 +168,21 @@ def parse_user_words(section: str) -> list[str] | None:
         start = end + len(label)
     texts.append(body[start:])
     return texts
+
+
+def _parse_sized(body: str, start: int, total: int) -> list[str] | None:
+    """The messages of a section whose labels carry each message's length."""
+    texts: list[str] = []
+    for number in range(1, total + 1):
+        label = _SIZED_LABEL.match(body, start)
+        if label is None or (int(label.group(1)), int(label.group(2))) != (number, total):
+            return None
+        end = label.end() + int(label.group(3))
+        if end > len(body):
+            return None
+        texts.append(body[label.end() : end])
+        start = end
+    return texts if start == len(body) else None
 
 
 def standing_instructions(texts: Iterable[str]) -> list[str]:
