@@ -383,3 +383,11 @@ def test_words_that_quote_the_next_label_read_back_exactly(texts: list[str]) -> 
 def test_a_pasted_summary_section_does_not_move_the_message_boundaries() -> None:
     texts = ["my old notes:\n\n[user message 2 of 3]\nold", "b", "c"]
     assert parse_summary_message(render_summary_message("S", quotes=texts)) == ("S", texts)
+
+
+async def test_instructions_too_long_for_the_summarizer_are_named_in_the_error() -> None:
+    from contextfold.errors import CompactionError
+
+    instructions = "Keep every ticket id. " * 30_000  # ~165,000 tokens, over the window
+    with pytest.raises(CompactionError, match=r"compaction instructions \(~1\d\d,\d{3} tokens"):
+        await compact_context(session(6), summarizer(), keep_recent=2, instructions=instructions)

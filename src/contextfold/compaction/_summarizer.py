@@ -358,6 +358,12 @@ class Summarizer:
             )
             if budget < _MIN_CHUNK_TOKENS:
                 window = model_of(self.transport).context_window
+                if self.counter(extra) > self.input_budget // 2:
+                    raise CompactionError(
+                        f"the compaction instructions (~{self.counter(extra):,} tokens) leave "
+                        f"no room for the transcript in the summarizer's window ({window} "
+                        "tokens); shorten them"
+                    )
                 raise CompactionError(
                     f"the summarizer's window ({window} tokens) is "
                     "too small for its prompt and summary; use a summary_transport with a larger "
