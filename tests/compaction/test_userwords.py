@@ -391,3 +391,16 @@ async def test_instructions_too_long_for_the_summarizer_are_named_in_the_error()
     instructions = "Keep every ticket id. " * 30_000  # ~165,000 tokens, over the window
     with pytest.raises(CompactionError, match=r"compaction instructions \(~1\d\d,\d{3} tokens"):
         await compact_context(session(6), summarizer(), keep_recent=2, instructions=instructions)
+
+
+def test_standing_instructions_do_not_crowd_out_the_newest_words() -> None:
+    from contextfold.compaction._userwords import MAX_STANDING, choose_verbatim
+    from contextfold.tokens import approx_token_counter
+
+    said = [f"When you compact, keep the id K-{i}." for i in range(3 * MAX_STANDING)]
+    said.append("Now ship the release notes for 2.0 to every customer mailing list today.")
+    # room for MAX_STANDING + 1 messages: the newest standing ones, then the newest
+    budget = sum(approx_token_counter(t) + 8 for t in said[-MAX_STANDING - 1 :])
+    kept, left_out = choose_verbatim(said, budget, approx_token_counter)
+    assert left_out
+    assert kept == said[-MAX_STANDING - 1 :]

@@ -104,9 +104,12 @@ def choose_verbatim(
     """The messages of ``texts`` (oldest first) kept within ``budget`` tokens, newest
     first, and whether any was left out. Exact repeats of a kept message are dropped.
 
-    Messages holding a standing instruction are chosen before the others: the next
-    compaction finds its standing instructions only in the words kept here."""
-    standing = [bool(standing_instructions([text])) for text in texts]
+    The newest :data:`MAX_STANDING` messages holding a standing instruction are chosen
+    before the others: the next compaction finds its standing instructions only in the
+    words kept here."""
+    holders = [i for i, text in enumerate(texts) if standing_instructions([text])]
+    first_ones = set(holders[-MAX_STANDING:])  # as many as are sent to the summarizer
+    standing = [i in first_ones for i in range(len(texts))]
     chosen: dict[str, int] = {}
     used = 0
     left_out = False
