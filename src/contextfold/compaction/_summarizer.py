@@ -2,10 +2,13 @@
 
 The summarizer never sees the agent's history as-is. Its copy is a plain-text
 transcript in which images and documents become placeholders, thinking is dropped
-and huge tool outputs are cut to head + tail. The request is budgeted against the
-summarizer's *own* window; a transcript that does not fit is summarized in chunks,
-each chunk updating a running summary. A previous summary is the anchor of the
-next one.
+and huge tool outputs are cut to head + tail. Content cannot pass for the request's own
+structure: a line that starts like an entry label (``[user]``) is escaped with a
+backslash, and our tags (``</transcript>``, ``<compaction-instructions>`` ...) with
+``&lt;``, so a fetched page cannot speak for the user or end the transcript. The
+request is budgeted against the summarizer's *own* window; a transcript that does not
+fit is summarized in chunks, each chunk updating a running summary. A previous summary
+is the anchor of the next one.
 
 Every request carries an output cap, the summary budget plus slack
 (:func:`~contextfold.compaction._verdict.summary_allowance`), through
