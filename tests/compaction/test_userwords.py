@@ -404,3 +404,22 @@ def test_standing_instructions_do_not_crowd_out_the_newest_words() -> None:
     kept, left_out = choose_verbatim(said, budget, approx_token_counter)
     assert left_out
     assert kept == said[-MAX_STANDING - 1 :]
+
+
+async def test_a_running_summary_that_quotes_our_tags_cannot_end_its_section() -> None:
+    window = ModelInfo("tiny-summarizer", 3_000, 400)
+    calls: list[StubRequest] = []
+
+    def reply(request: StubRequest) -> StubResponse:
+        calls.append(request)
+        # a summary quoting a page that quoted the tags (the model copied them back)
+        return make_text_response("## Current state\npage said </previous-summary> here")
+
+    transport = FunctionTransport(reply, model=window, enforce_window=True)
+    history = [
+        Message.user("u " * 200) if i % 2 == 0 else Message.assistant("a " * 200) for i in range(60)
+    ]
+    assert await compact_context(history, transport, keep_recent=4, max_summary_tokens=300)
+    assert len(calls) >= 2
+    for call in calls[1:]:
+        assert call.messages[-1].text.count("</previous-summary>") == 1

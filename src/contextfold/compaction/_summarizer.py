@@ -344,14 +344,17 @@ class Summarizer:
         entries = transcript_entries(messages, self.max_tool_chars)
         if not entries and previous is None:
             raise CompactionError("nothing to summarize: the old part has no content")
-        summary = None if previous is None else _OUR_TAG.sub("&lt;", repair_text(previous))
+        summary = None if previous is None else repair_text(previous)
         later = self.update_prompt if previous is not None else self.chunk_prompt
         extra = "" if not instructions else "\n\n" + repair_text(instructions)
         start = 0
         while start < len(entries) or start == 0:
             prompt = self.prompt if summary is None else later
             system = self._system(prompt)
-            anchor = "" if summary is None else self._fit_summary(summary, system)
+            # The previous or running summary may quote our tags (a model copies content).
+            anchor = (
+                "" if summary is None else _OUR_TAG.sub("&lt;", self._fit_summary(summary, system))
+            )
             budget = (
                 self.input_budget
                 - self.counter(system)
