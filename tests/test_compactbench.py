@@ -179,3 +179,19 @@ def test_sections_map_onto_compactbench_state() -> None:
     assert state.deferred_items == ["Write the plan."]
     assert state.immutable_facts == ["`CW-2291`"]
     assert state.unresolved_items == []
+
+
+@pytest.mark.parametrize("said", [[], [(TurnRole.USER, ""), (TurnRole.ASSISTANT, "  ")]])
+async def test_an_empty_transcript_gives_an_empty_artifact_not_an_error(
+    said: list[tuple[TurnRole, str]],
+) -> None:
+    model = QuotingModel()
+    compactor = ContextfoldCompactor(model, "quoting-model")
+    empty = Transcript(turns=[Turn(id=i, role=r, content=t) for i, (r, t) in enumerate(said)])
+    artifact = await compactor.compact(empty)
+    assert artifact.summary_text == ""
+    assert model.calls == []  # nothing to summarize, no model call
+    # a later cycle with content is summarized from scratch, with no empty anchor
+    later = await compactor.compact(Transcript(turns=turns()), previous_artifact=artifact)
+    assert "CW-2291" in later.summary_text
+    assert "<previous-summary>" not in model.calls[0].prompt

@@ -16,7 +16,8 @@ own provider (:class:`ProviderTransport`), and returns a validated
   ``deferred_items``, commitments, blockers and open questions to
   ``unresolved_items``);
 * on a drift cycle, the previous artifact's summary is the anchor and only the turns
-  since it are summarized (``method_metadata`` carries both).
+  since it are summarized (``method_metadata`` carries both);
+* a transcript with nothing said yet gives an empty artifact, without a model call.
 
 Run it against a real model with CompactBench's command line, whose ``--method`` takes
 ``FILE.py:ClassName`` (``python -m contextfold.compactbench`` prints it), from a checkout
@@ -163,12 +164,20 @@ class ContextfoldCompactor(Compactor):
         transport = ProviderTransport(self.provider, info)
         summarizer = make_summarizer(transport, opts)
         meta = previous_artifact.method_metadata if previous_artifact is not None else {}
+        # an empty anchor (an empty transcript before) covers nothing: start afresh
         previous = meta.get("summary") if isinstance(meta.get("summary"), str) else None
+        previous = previous or None
         done = int(meta.get("turns", 0)) if previous is not None else 0
         turns = transcript.turns[done:] if done < len(transcript.turns) else []
         messages = [Message(t.role.value, [TextBlock(t.content)]) for t in turns]
         all_messages = [Message(t.role.value, [TextBlock(t.content)]) for t in transcript.turns]
         said = user_texts(all_messages)
+        if previous is None and not any(m.text.strip() for m in messages):
+            # nothing said yet: an empty artifact, not an error that ends the benchmark run
+            return CompactionArtifact(
+                selectedSourceTurnIds=[t.id for t in transcript.turns],
+                methodMetadata={"method": self.name, "version": self.version, "turns": 0},
+            )
         extra = instructions_block(opts.instructions, standing_instructions(said))
         run = await summarizer.summarize(messages, previous, instructions=extra)
         words, left_out = choose_verbatim(said, opts.user_message_budget, opts.counter)

@@ -96,21 +96,32 @@ class Entry:
     tool: str = ""
 
 
+class _Items(list[str]):
+    """A list of distinct items that remembers them, so adding one is O(1) (a transcript of
+    thousands of tool calls made a plain list's membership test quadratic)."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: set[str] = set()
+
+
 @dataclass(slots=True)
 class Facts:
     """What a transcript says, filed for the summary's sections."""
 
-    requests: list[str] = field(default_factory=list)
-    instructions: list[str] = field(default_factory=list)
-    decisions: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=_Items)
+    instructions: list[str] = field(default_factory=_Items)
+    decisions: list[str] = field(default_factory=_Items)
     artifacts: dict[str, list[str]] = field(default_factory=dict)
     tests: dict[str, str] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
-    commitments: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=_Items)
+    commitments: list[str] = field(default_factory=_Items)
     state: list[str] = field(default_factory=list)
-    pending: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=_Items)
     identifiers: dict[str, list[str]] = field(
-        default_factory=lambda: {"user": [], "agent": [], "tool": []}
+        default_factory=lambda: {"user": _Items(), "agent": _Items(), "tool": _Items()}
     )
 
     def act(self, path: str, action: str) -> None:
@@ -174,7 +185,13 @@ def _identifiers(text: str) -> Iterator[str]:
 
 def _add(items: list[str], item: str) -> None:
     item = " ".join(item.split())
-    if item and item not in items:
+    if not item:
+        return
+    if isinstance(items, _Items):
+        if item not in items.seen:
+            items.seen.add(item)
+            items.append(item)
+    elif item not in items:
         items.append(item)
 
 

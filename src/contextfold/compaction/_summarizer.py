@@ -2,10 +2,13 @@
 
 The summarizer never sees the agent's history as-is. Its copy is a plain-text
 transcript in which images and documents become placeholders, thinking is dropped
-and huge tool outputs are cut to head + tail. The request is budgeted against the
-summarizer's *own* window; a transcript that does not fit is summarized in chunks,
-each chunk updating a running summary. A previous summary is the anchor of the
-next one.
+and huge tool outputs are cut to head + tail. Content cannot pass for the request's own
+structure: a line that starts like an entry label (``[user]``) is escaped with a
+backslash, and our tags (``</transcript>``, ``<compaction-instructions>`` ...) with
+``&lt;``, so a fetched page cannot speak for the user or end the transcript. The
+request is budgeted against the summarizer's *own* window; a transcript that does not
+fit is summarized in chunks, each chunk updating a running summary. A previous summary
+is the anchor of the next one.
 
 Every request carries an output cap, the summary budget plus slack
 (:func:`~contextfold.compaction._verdict.summary_allowance`), through
@@ -20,6 +23,7 @@ everything sent and in the summary (see :mod:`~contextfold.compaction._verdict`)
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -154,10 +158,28 @@ _LEGACY_PREFIX = (
 )
 
 
+# A line of content that starts like one of our entry labels would read as a new entry
+# (a web page saying "[user] ..." would speak for the user); it is escaped with a "\\".
+_LABEL_AT_LINE_START = re.compile(
+    r"^(?=\[(?:user|assistant|system|tool call [^\]\n]*|tool result|tool error)\])", re.MULTILINE
+)
+
+
+# Our own tags in content (a file or page that quotes them) would end the transcript or
+# the previous summary early, or open instructions of their own; their "<" is escaped.
+_OUR_TAG = re.compile(r"<(?=/?(?:transcript|previous-summary|compaction-instructions)>)")
+
+
+def _escape(text: str) -> str:
+    """Content as a transcript shows it: it cannot start an entry of its own, nor open
+    or close one of the request's sections."""
+    return _OUR_TAG.sub("&lt;", _LABEL_AT_LINE_START.sub("\\\\", text))
+
+
 def _describe(block: ContentBlock, max_tool_chars: int) -> str | None:
     match block:
         case TextBlock(text=text):
-            return text
+            return _escape(text)
         case ImageBlock(media_type=media_type, data=data):
             return f"[image omitted: {media_type}, {len(data):,} bytes]"
         case ThinkingBlock():
@@ -166,6 +188,7 @@ def _describe(block: ContentBlock, max_tool_chars: int) -> str | None:
             args = truncate_text(
                 json.dumps(input_, ensure_ascii=False), max_tool_chars, TRUNCATION_MARKER
             )
+            args = _OUR_TAG.sub("&lt;", args)
             return f"[tool call {name}] {args}"
         case ToolResultBlock(content=content, is_error=is_error):
             if isinstance(content, str):
@@ -176,7 +199,7 @@ def _describe(block: ContentBlock, max_tool_chars: int) -> str | None:
                     for part in content
                 )
             label = "[tool error]" if is_error else "[tool result]"
-            return f"{label} {truncate_text(text, max_tool_chars, TRUNCATION_MARKER)}"
+            return f"{label} {_escape(truncate_text(text, max_tool_chars, TRUNCATION_MARKER))}"
     return None
 
 
@@ -328,7 +351,10 @@ class Summarizer:
         while start < len(entries) or start == 0:
             prompt = self.prompt if summary is None else later
             system = self._system(prompt)
-            anchor = "" if summary is None else self._fit_summary(summary, system)
+            # The previous or running summary may quote our tags (a model copies content).
+            anchor = (
+                "" if summary is None else _OUR_TAG.sub("&lt;", self._fit_summary(summary, system))
+            )
             budget = (
                 self.input_budget
                 - self.counter(system)
@@ -338,6 +364,12 @@ class Summarizer:
             )
             if budget < _MIN_CHUNK_TOKENS:
                 window = model_of(self.transport).context_window
+                if self.counter(extra) > self.input_budget // 2:
+                    raise CompactionError(
+                        f"the compaction instructions (~{self.counter(extra):,} tokens) leave "
+                        f"no room for the transcript in the summarizer's window ({window} "
+                        "tokens); shorten them"
+                    )
                 raise CompactionError(
                     f"the summarizer's window ({window} tokens) is "
                     "too small for its prompt and summary; use a summary_transport with a larger "

@@ -6,8 +6,9 @@ must survive word for word (SPEC §6, guarantee 10). Two things live here:
 * **Verbatim user messages.** The text of the user's messages in the summarized part
   (not tool results, not earlier summaries) is kept word for word inside the summary
   message, in a delimited ``<user-messages>`` section that *we* render after the model's
-  summary, so it survives whatever the model writes. The newest messages are kept first
-  while they fit ``user_message_budget`` tokens; a message that does not fit on its own
+  summary, so it survives whatever the model writes. Messages that hold a standing
+  instruction (below) are kept first, so later compactions still read it, then the
+  newest, while they fit ``user_message_budget`` tokens; a message that does not fit on its own
   is skipped (the summary covers it) and older ones still get their chance. The next
   compaction reads the section back and the budget is spent again, newest first, over
   those and the newly summarized messages.
@@ -17,7 +18,9 @@ must survive word for word (SPEC §6, guarantee 10). Two things live here:
   message is a standing instruction only when it names summarizing or compacting as an
   occasion (``when/if/before/while/after/each time`` + ``you/we/it`` + ``summarize`` /
   ``compact`` / ``compress``, or ``in/into/for your/any/each/every/future/the next
-  summary/compaction``) *and* gives a directive (``keep``, ``preserve``, ``retain``,
+  summary/compaction``, ending its clause or naming the conversation as its object:
+  "after we compact the table" and "in the summary of the PR" are tasks, not occasions)
+  *and* gives a directive (``keep``, ``preserve``, ``retain``,
   ``include``, ``remember``, ``mention``, ``record``, ``note``, ``list``, ``quote``,
   ``always``, ``never``, ``make sure``, ``must``, ``don't/do not/never drop, lose,
   forget, omit``); questions are not instructions. The newest
@@ -58,14 +61,21 @@ _HEADER_PARTIAL: Final = (
     "The user's own messages from the compacted part, word for word and oldest first "
     "(older ones are only in the summary). Where they disagree, the later message wins."
 )
-_FIRST_LABEL = re.compile(r"\n\n\[user message 1 of (\d+)\]\n")
+_FIRST_LABEL = re.compile(r"\n\n\[user message 1 of (\d+)(, \d+ characters)?\]\n")
+_SIZED_LABEL = re.compile(r"\n\n\[user message (\d+) of (\d+), (\d+) characters\]\n")
 
+# The occasion ends its clause, or names the conversation as what is summarized: "after
+# we compact the table" or "in the summary of the PR" is the user's task, not compaction.
+_OCCASION_END = (
+    r"(?=\s*(?:[,.;:!]|$|(?:it|this|that|(?:this|the|our)\s+(?:conversation|context|"
+    r"history|chat|session|transcript|thread)(?:\s+so\s+far)?)\b\s*(?:[,.;:!]|$)))"
+)
 _OCCASION = re.compile(
     r"\b(?:when(?:ever)?|if|before|while|after|each\s+time|every\s+time)\s+"
     r"(?:you\s+|we\s+|it\s+|they\s+)?(?:(?:are|is|get|gets)\s+)?"
-    r"(?:summari[sz]\w*|compact\w*|compress\w*)"
-    r"|\b(?:in|into|for)\s+(?:your|any|each|every|future|the\s+next|the)\s+"
-    r"(?:summar(?:y|ies)|compactions?)\b",
+    r"(?:summari[sz]\w*|compact\w*|compress\w*)" + _OCCASION_END + "|"
+    r"\b(?:in|into|for)\s+(?:your|any|each|every|future|the\s+next|the)\s+"
+    r"(?:summar(?:y|ies)|compactions?)\b" + _OCCASION_END,
     re.IGNORECASE,
 )
 _DIRECTIVE = re.compile(
@@ -92,21 +102,29 @@ def choose_verbatim(
     texts: Sequence[str], budget: int, counter: TokenCounter
 ) -> tuple[list[str], bool]:
     """The messages of ``texts`` (oldest first) kept within ``budget`` tokens, newest
-    first, and whether any was left out. Exact repeats of a kept message are dropped."""
-    kept: list[str] = []
+    first, and whether any was left out. Exact repeats of a kept message are dropped.
+
+    The newest :data:`MAX_STANDING` messages holding a standing instruction are chosen
+    before the others: the next compaction finds its standing instructions only in the
+    words kept here."""
+    holders = [i for i, text in enumerate(texts) if standing_instructions([text])]
+    first_ones = set(holders[-MAX_STANDING:])  # as many as are sent to the summarizer
+    standing = [i in first_ones for i in range(len(texts))]
+    chosen: dict[str, int] = {}
     used = 0
     left_out = False
-    for text in reversed(texts):
-        if text in kept:
-            continue
-        cost = counter(text) + 8
-        if used + cost > budget:
-            left_out = True
-            continue
-        kept.append(text)
-        used += cost
-    kept.reverse()
-    return kept, left_out
+    for first in (True, False):
+        for index in reversed(range(len(texts))):
+            text = texts[index]
+            if standing[index] is not first or text in chosen:
+                continue
+            cost = counter(text) + 8
+            if used + cost > budget:
+                left_out = True
+                continue
+            chosen[text] = index
+            used += cost
+    return sorted(chosen, key=chosen.__getitem__), left_out
 
 
 def render_user_words(kept: Sequence[str], left_out: bool) -> str:
@@ -114,15 +132,25 @@ def render_user_words(kept: Sequence[str], left_out: bool) -> str:
     if not kept:
         return ""
     total = len(kept)
-    parts = [_HEADER_PARTIAL if left_out else _HEADER]
-    parts += [f"[user message {n} of {total}]\n{text}" for n, text in enumerate(kept, 1)]
-    return f"{_OPEN}\n" + "\n\n".join(parts) + f"\n{_CLOSE}"
+    header = _HEADER_PARTIAL if left_out else _HEADER
+    plain = [f"[user message {n} of {total}]\n{text}" for n, text in enumerate(kept, 1)]
+    section = f"{_OPEN}\n" + "\n\n".join([header, *plain]) + f"\n{_CLOSE}"
+    if parse_user_words(section) == list(kept):
+        return section
+    # A message quotes a later label (a pasted summary): the labels carry the lengths.
+    sized = [
+        f"[user message {n} of {total}, {len(text)} characters]\n{text}"
+        for n, text in enumerate(kept, 1)
+    ]
+    return f"{_OPEN}\n" + "\n\n".join([header, *sized]) + f"\n{_CLOSE}"
 
 
 def parse_user_words(section: str) -> list[str] | None:
     """The messages of a section :func:`render_user_words` wrote, or ``None`` if
     ``section`` is not one. Labels are matched in sequence (1 of N, 2 of N ...), so a
-    message that quotes a label elsewhere does not split."""
+    message that quotes a label elsewhere does not split; where a message quotes the
+    label that follows it, :func:`render_user_words` wrote each message's length in its
+    label and the messages are read by length."""
     if not (section.startswith(_OPEN + "\n") and section.endswith("\n" + _CLOSE)):
         return None
     body = section[len(_OPEN) + 1 : len(section) - len(_CLOSE) - 1]
@@ -130,6 +158,8 @@ def parse_user_words(section: str) -> list[str] | None:
     if first is None or body[: first.start()] not in (_HEADER, _HEADER_PARTIAL):
         return None
     total = int(first.group(1))
+    if first.group(2):
+        return _parse_sized(body, first.start(), total)
     texts: list[str] = []
     start = first.end()
     for number in range(2, total + 1):
@@ -141,6 +171,21 @@ def parse_user_words(section: str) -> list[str] | None:
         start = end + len(label)
     texts.append(body[start:])
     return texts
+
+
+def _parse_sized(body: str, start: int, total: int) -> list[str] | None:
+    """The messages of a section whose labels carry each message's length."""
+    texts: list[str] = []
+    for number in range(1, total + 1):
+        label = _SIZED_LABEL.match(body, start)
+        if label is None or (int(label.group(1)), int(label.group(2))) != (number, total):
+            return None
+        end = label.end() + int(label.group(3))
+        if end > len(body):
+            return None
+        texts.append(body[label.end() : end])
+        start = end
+    return texts if start == len(body) else None
 
 
 def standing_instructions(texts: Iterable[str]) -> list[str]:
