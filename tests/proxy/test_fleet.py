@@ -9,6 +9,7 @@ summarization calls it answers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -338,3 +339,87 @@ async def test_without_the_lease_table_a_replica_still_summarizes(
     assert reply.headers["x-contextfold-summary"] == "created"
     assert len(fake.summaries) == 1
     assert any("summarizing without one" in r.getMessage() for r in caplog.records)
+
+
+class _Relay:
+    """A TCP relay to the test database that can stop answering (``stall``: sockets
+    stay open, nothing passes, new connections are accepted and ignored) or go away
+    (``drop``: every connection reset, the port closed)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self._target = (host, port)
+        self._flowing = asyncio.Event()
+        self._flowing.set()
+        self._writers: list[asyncio.StreamWriter] = []
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._server: asyncio.Server | None = None
+        self.port = 0
+
+    async def __aenter__(self) -> _Relay:
+        self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.drop()
+        for task in self._tasks:
+            task.cancel()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.append(writer)
+        if not self._flowing.is_set():
+            return
+        up_reader, up_writer = await asyncio.open_connection(*self._target)
+        self._writers.append(up_writer)
+        for task in (self._pipe(reader, up_writer), self._pipe(up_reader, writer)):
+            self._tasks.add(asyncio.create_task(task))
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(OSError):
+            while data := await reader.read(65536):
+                await self._flowing.wait()
+                writer.write(data)
+                await writer.drain()
+
+    def stall(self) -> None:
+        self._flowing.clear()
+
+    def drop(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        for writer in self._writers:
+            writer.transport.abort()
+
+
+@pytest.mark.parametrize("failure", ["stall", "drop"])
+async def test_a_database_that_stops_answering_delays_a_request_only_briefly(
+    pg_url: str, upstream: tuple[Upstream, str], failure: str
+) -> None:
+    """A database gone silent mid-run (or gone) must not hold requests: each is
+    answered within the cache's query timeout (5 s), uncompacted, saying why."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    fake, up = upstream
+    params = conninfo_to_dict(pg_url)
+    async with _Relay(params.get("host", "127.0.0.1"), int(params.get("port", 5432))) as relay:
+        relayed = pg_url.replace(f":{params.get('port', 5432)}/", f":{relay.port}/", 1)
+        assert relayed != pg_url
+        app = create_app(
+            upstream_openai=f"{up}/v1", db=relayed, context_window=16_384, threshold=0.3
+        )
+        async with Served(app) as proxy, httpx2.AsyncClient(timeout=120) as client:
+            url = f"{proxy.url}/v1/chat/completions"
+            body = {"model": MODEL, "messages": openai_history(12)}
+            made = await client.post(url, json=body, headers=HEADERS)
+            assert made.headers["x-contextfold-summary"] == "created"
+            await asyncio.sleep(0.2)  # the anchor of that reply is written
+            relay.stall() if failure == "stall" else relay.drop()
+            for turns in (13, 14):
+                started = time.monotonic()
+                body = {"model": MODEL, "messages": openai_history(turns)}
+                reply = await client.post(url, json=body, headers=HEADERS)
+                assert time.monotonic() - started < 8
+                assert reply.status_code == 200
+                assert "x-contextfold-error" in reply.headers
+                assert json.loads(reply.content)["choices"]
+    assert len(fake.chats) == 3

@@ -28,7 +28,11 @@ under the hash of the prefix it replaces, and any summary of a prefix is a valid
 one, so two replicas that both summarize (a lease that expired under a stalled
 holder) only pay twice.
 
-Connections come from a psycopg ``AsyncConnectionPool`` (autocommit). The URL is
+Connections come from a psycopg ``AsyncConnectionPool`` (autocommit). Every use of
+the database (taking a connection included) gets :attr:`PostgresSummaryCache.query_timeout`
+seconds, then fails with an ``OperationalError``: a database that stops answering
+delays a request by that much, never holds it (an abandoned query is cancelled, and
+its connection closed, in the background). The URL is
 checked, and the tables created, by :meth:`PostgresSummaryCache.open` with one
 direct connection first, so a bad URL is a one-line error at start-up, never a pool
 that retries in the background. Requires the ``postgres`` extra.
@@ -42,9 +46,9 @@ import hashlib
 import logging
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from contextfold._extras import requires_extra
 
@@ -58,6 +62,8 @@ from contextfold.proxy._cache import CacheBackend, CachedSummary, Lease, UsageAn
 __all__ = ["PostgresSummaryCache", "is_postgres_url", "open_error", "redacted_url"]
 
 logger = logging.getLogger("contextfold.proxy")
+
+_T = TypeVar("_T")
 
 _ANCHOR_TTL_MS = 7 * 24 * 3600 * 1000
 _SCHEMA_LOCK_KEY = 0x63667072_6F787931  # "cfproxy1": serialises table creation
@@ -131,13 +137,16 @@ class _PgLease(Lease):
         while True:
             await asyncio.sleep(seconds / 4)
             try:
-                async with self._cache._pool().connection() as conn:
-                    cursor = await conn.execute(
-                        "UPDATE contextfold_proxy_leases SET expires_at = "
-                        f"{_NOW_MS} + %s WHERE history_hash = %s AND holder = %s",
-                        (int(seconds * 1000), self._key, self._holder),
+                rowcount = await self._cache._run(
+                    lambda conn: _rowcount(
+                        conn.execute(
+                            "UPDATE contextfold_proxy_leases SET expires_at = "
+                            f"{_NOW_MS} + %s WHERE history_hash = %s AND holder = %s",
+                            (int(seconds * 1000), self._key, self._holder),
+                        )
                     )
-                if cursor.rowcount == 0:
+                )
+                if rowcount == 0:
                     logger.warning("lost a compaction lease (held past its expiry)")
                     return
             except psycopg.Error as exc:  # try again at the next quarter
@@ -147,11 +156,12 @@ class _PgLease(Lease):
         self._keeper.cancel()
         await asyncio.wait([self._keeper])
         try:
-            async with self._cache._pool().connection() as conn:
-                await conn.execute(
+            await self._cache._run(
+                lambda conn: conn.execute(
                     "DELETE FROM contextfold_proxy_leases WHERE history_hash = %s AND holder = %s",
                     (self._key, self._holder),
                 )
+            )
         except psycopg.Error as exc:
             logger.warning(
                 "could not release a compaction lease (%s); it expires on its own",
@@ -164,12 +174,24 @@ class PostgresSummaryCache(CacheBackend):
 
     ``url`` is a ``postgresql://`` URL (libpq's; ``?options=-csearch_path%3Dname``
     picks a schema). ``lease_seconds`` is how long a dead replica's lease blocks
-    the others; ``pool_size`` bounds the connections this replica opens.
+    the others; ``pool_size`` bounds the connections this replica opens;
+    ``query_timeout`` bounds each use of the database (module doc).
     """
 
-    def __init__(self, url: str, *, lease_seconds: float = 30.0, pool_size: int = 10) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        lease_seconds: float = 30.0,
+        pool_size: int = 10,
+        query_timeout: float = 5.0,
+    ) -> None:
         if lease_seconds <= 0:
             raise ValueError(f"lease_seconds must be positive, got {lease_seconds}")
+        if query_timeout <= 0:
+            raise ValueError(f"query_timeout must be positive, got {query_timeout}")
+        self.query_timeout = query_timeout
+        self._abandoned: set[asyncio.Task[Any]] = set()
         self.url = url
         self.lease_seconds = lease_seconds
         self.pool_size = pool_size
@@ -214,10 +236,37 @@ class PostgresSummaryCache(CacheBackend):
             raise RuntimeError("the summary cache is not open")
         return self._db
 
+    async def _run(self, work: Callable[[psycopg.AsyncConnection[Any]], Awaitable[_T]]) -> _T:
+        """``work`` on a pooled connection, within :attr:`query_timeout` seconds."""
+        pool = self._pool()
+
+        async def use() -> _T:
+            async with pool.connection(timeout=self.query_timeout) as conn:
+                return await work(conn)
+
+        task = asyncio.ensure_future(use())
+        try:
+            await asyncio.wait([task], timeout=self.query_timeout)
+        except asyncio.CancelledError:
+            task.cancel()
+            raise
+        if task.done():
+            return task.result()
+        # Not awaited: psycopg's cancellation of a query the server does not answer
+        # takes seconds more (then it closes the connection).
+        task.cancel()
+        self._abandoned.add(task)
+        task.add_done_callback(_forget(self._abandoned))
+        raise psycopg.OperationalError(
+            f"the database did not answer within {self.query_timeout:g} s"
+        )
+
     async def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-        async with self._pool().connection() as conn:
+        async def fetch(conn: psycopg.AsyncConnection[Any]) -> list[tuple[Any, ...]]:
             cursor = await conn.execute(sql, params)
             return list(await cursor.fetchall())
+
+        return await self._run(fetch)
 
     # -- summaries -----------------------------------------------------------------
 
@@ -233,8 +282,8 @@ class PostgresSummaryCache(CacheBackend):
         return None
 
     async def store(self, root: str, summary: CachedSummary) -> None:
-        async with self._pool().connection() as conn:
-            await conn.execute(
+        await self._run(
+            lambda conn: conn.execute(
                 "INSERT INTO contextfold_proxy_summaries "
                 "(prefix_hash, root_hash, message_count, summary, created_at) "
                 "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (prefix_hash) DO UPDATE SET "
@@ -248,6 +297,7 @@ class PostgresSummaryCache(CacheBackend):
                     datetime.now(UTC).isoformat(),
                 ),
             )
+        )
 
     async def count(self) -> int:
         rows = await self._fetch("SELECT COUNT(*) FROM contextfold_proxy_summaries", ())
@@ -277,13 +327,14 @@ class PostgresSummaryCache(CacheBackend):
 
     async def _push(self, key: str, input_tokens: int) -> None:
         try:
-            async with self._pool().connection() as conn:
-                await conn.execute(
+            await self._run(
+                lambda conn: conn.execute(
                     "INSERT INTO contextfold_proxy_anchors (usage_key, tokens, updated_at) "
                     f"VALUES (%s, %s, {_NOW_MS}) ON CONFLICT (usage_key) DO UPDATE SET "
                     "tokens = excluded.tokens, updated_at = excluded.updated_at",
                     (key, input_tokens),
                 )
+            )
         except (psycopg.Error, RuntimeError) as exc:  # an anchor is a hint: losing one is fine
             logger.debug("could not share a usage anchor: %s", type(exc).__name__)
 
@@ -303,8 +354,19 @@ class PostgresSummaryCache(CacheBackend):
 
     async def _claim(self, root: str, key: str, chain: Sequence[str]) -> Lease | None:
         holder = uuid.uuid4().hex
-        prefixes = set(chain)
-        async with self._pool().connection() as conn, conn.transaction():
+        if await self._run(lambda conn: self._take(conn, root, key, set(chain), holder)):
+            return _PgLease(self, key, holder)
+        return None
+
+    async def _take(
+        self,
+        conn: psycopg.AsyncConnection[Any],
+        root: str,
+        key: str,
+        prefixes: set[str],
+        holder: str,
+    ) -> bool:
+        async with conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_advisory_key(root),))
             await conn.execute(
                 f"DELETE FROM contextfold_proxy_leases WHERE root_hash = %s "
@@ -316,14 +378,14 @@ class PostgresSummaryCache(CacheBackend):
                 (root,),
             )
             if any(row[0] in prefixes for row in await cursor.fetchall()):
-                return None
+                return False
             # Any row left for ``key`` is live and was matched above: this inserts.
             await conn.execute(
                 "INSERT INTO contextfold_proxy_leases (history_hash, root_hash, holder, "
                 f"expires_at) VALUES (%s, %s, %s, {_NOW_MS} + %s)",
                 (key, root, holder, int(self.lease_seconds * 1000)),
             )
-        return _PgLease(self, key, holder)
+        return True
 
     async def wait(self, root: str, chain: Sequence[str], within: float) -> bool:
         prefixes = set(chain)
@@ -346,3 +408,18 @@ class PostgresSummaryCache(CacheBackend):
                 return False
             await asyncio.sleep(min(delay, left))
             delay = min(delay * 1.5, 0.25)
+
+
+async def _rowcount(pending: Awaitable[psycopg.AsyncCursor[Any]]) -> int:
+    return (await pending).rowcount
+
+
+def _forget(tasks: set[asyncio.Task[Any]]) -> Callable[[asyncio.Task[Any]], None]:
+    """A done-callback dropping an abandoned task from ``tasks`` (its error read)."""
+
+    def done(task: asyncio.Task[Any]) -> None:
+        tasks.discard(task)
+        if not task.cancelled():
+            task.exception()
+
+    return done
