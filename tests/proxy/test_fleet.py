@@ -423,3 +423,27 @@ async def test_a_database_that_stops_answering_delays_a_request_only_briefly(
                 assert "x-contextfold-error" in reply.headers
                 assert json.loads(reply.content)["choices"]
     assert len(fake.chats) == 3
+
+
+async def test_a_summary_the_database_cannot_store_still_compacts_its_request(
+    pg_url: str, upstream: tuple[Upstream, str]
+) -> None:
+    """A summary is paid for before it is stored: a database refusing the row costs
+    the cache entry, not the compaction of the request that paid for it."""
+    import psycopg
+
+    fake, up = upstream
+    app = create_app(upstream_openai=f"{up}/v1", db=pg_url, context_window=16_384, threshold=0.3)
+    body = {"model": MODEL, "messages": openai_history(12)}
+    async with Served(app) as proxy, httpx2.AsyncClient(timeout=60) as client:
+        async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as conn:
+            await conn.execute(
+                "ALTER TABLE contextfold_proxy_summaries "
+                "ADD CONSTRAINT refuse CHECK (length(summary) < 0) NOT VALID"
+            )
+        reply = await client.post(f"{proxy.url}/v1/chat/completions", json=body, headers=HEADERS)
+    assert reply.status_code == 200
+    assert len(fake.summaries) == 1
+    assert reply.headers["x-contextfold-summary"] == "created"
+    assert reply.headers["x-contextfold-compacted"] == "true"
+    _summary_of(fake.chats[0].json)
