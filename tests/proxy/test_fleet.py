@@ -447,3 +447,29 @@ async def test_a_summary_the_database_cannot_store_still_compacts_its_request(
     assert reply.headers["x-contextfold-summary"] == "created"
     assert reply.headers["x-contextfold-compacted"] == "true"
     _summary_of(fake.chats[0].json)
+
+
+async def test_a_summary_quoting_a_nul_character_is_shared(
+    pg_url: str, upstream: tuple[Upstream, str]
+) -> None:
+    """JSON allows ``\\u0000`` in a message, and the summary quotes the user's words;
+    PostgreSQL text cannot hold NUL, yet the summary must still be cached, not paid
+    for again by every request."""
+    fake, up = upstream
+    app = create_app(upstream_openai=f"{up}/v1", db=pg_url, context_window=16_384, threshold=0.3)
+    history = openai_history(12)
+    for message in history:
+        if message["role"] == "user":
+            message["content"] = "NUL\u0000here " + message["content"]
+    body = {"model": MODEL, "messages": history}
+    async with Served(app) as proxy, httpx2.AsyncClient(timeout=60) as client:
+        url = f"{proxy.url}/v1/chat/completions"
+        made = await client.post(url, json=body, headers=HEADERS)
+        body["messages"] += [
+            {"role": "assistant", "content": "ok"},
+            {"role": "user", "content": "?"},
+        ]
+        used = await client.post(url, json=body, headers=HEADERS)
+    assert made.headers["x-contextfold-summary"] == "created"
+    assert used.headers["x-contextfold-summary"] == "cached"
+    assert len(fake.summaries) == 1

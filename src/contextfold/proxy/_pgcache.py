@@ -5,7 +5,8 @@ keeps three things here, so that N replicas behind a load balancer pay for one
 summary per threshold crossing of a conversation, not N:
 
 * ``contextfold_proxy_summaries`` - the summary cache, the same rows as the SQLite
-  cache (:class:`~contextfold.proxy._cache.SummaryCache`);
+  cache (:class:`~contextfold.proxy._cache.SummaryCache`), except that a NUL
+  character (which PostgreSQL text cannot hold) is stored as U+FFFD;
 * ``contextfold_proxy_anchors`` - the prompt sizes the upstream reported, by the
   chain hash of the forwarded history. Each replica still keeps its own in-memory
   anchors; it writes every new one here in the background and, before estimating a
@@ -293,7 +294,8 @@ class PostgresSummaryCache(CacheBackend):
                     summary.prefix_hash,
                     root,
                     summary.message_count,
-                    summary.summary,
+                    # PostgreSQL text cannot hold NUL (JSON can, and summaries quote)
+                    summary.summary.replace("\x00", "\ufffd"),
                     datetime.now(UTC).isoformat(),
                 ),
             )
