@@ -473,3 +473,18 @@ async def test_a_summary_quoting_a_nul_character_is_shared(
     assert made.headers["x-contextfold-summary"] == "created"
     assert used.headers["x-contextfold-summary"] == "cached"
     assert len(fake.summaries) == 1
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://postgres:hunter2-FLEET-PASSWORD@[::1/nowhere",  # unclosed IPv6 bracket
+        "postgresql://postgres:hunter2-FLEET-PASSWORD%zz@127.0.0.1:1/nowhere",  # bad escape
+    ],
+)
+def test_a_malformed_database_url_fails_without_its_password(url: str) -> None:
+    """libpq quotes the text it cannot parse: the password must not reach the error."""
+    result = run("serve", "--port", str(_free_port()), "--db", url, timeout=60)
+    line = assert_one_line_error(result)
+    assert "cannot be used as the summary cache" in line
+    assert "hunter2" not in result.stderr + result.stdout

@@ -45,11 +45,13 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
+from urllib.parse import unquote
 
 from contextfold._extras import requires_extra
 
@@ -112,11 +114,22 @@ def redacted_url(url: str) -> str:
 def open_error(url: str, exc: BaseException) -> str:
     """One line saying why the database at ``url`` cannot be used, password-free."""
     reason = " ".join(str(exc).split()) or type(exc).__name__
-    with contextlib.suppress(psycopg.Error):
-        password = conninfo_to_dict(url).get("password")
-        if password:
-            reason = reason.replace(str(password), "[redacted]")
+    for password in _passwords(url):
+        reason = reason.replace(password, "[redacted]")
     return f"{redacted_url(url)}: cannot be used as the summary cache: {reason}"
+
+
+def _passwords(url: str) -> list[str]:
+    """The password ``url`` holds, as parsed and as written: libpq quotes the text of
+    a URL it cannot parse in its error, password included."""
+    found = []
+    with contextlib.suppress(psycopg.Error):
+        found.append(str(conninfo_to_dict(url).get("password") or ""))
+    userinfo = re.match(r"[^:/?#]+://([^?#]*)@", url)
+    if userinfo is not None and ":" in userinfo[1]:
+        written = userinfo[1].split(":", 1)[1]
+        found += [written, unquote(written)]
+    return sorted({p for p in found if p}, key=len, reverse=True)
 
 
 def _advisory_key(root: str) -> int:
