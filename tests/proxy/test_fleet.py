@@ -488,3 +488,22 @@ def test_a_malformed_database_url_fails_without_its_password(url: str) -> None:
     line = assert_one_line_error(result)
     assert "cannot be used as the summary cache" in line
     assert "hunter2" not in result.stderr + result.stdout
+
+
+async def test_opening_a_malformed_database_url_raises_without_its_password() -> None:
+    """``create_app(db=...)`` opens the cache in its lifespan, where the server logs
+    the error with its whole chain: no part of it may carry the password."""
+    import psycopg
+
+    from contextfold.proxy._pgcache import PostgresSummaryCache
+
+    cache = PostgresSummaryCache("postgresql://postgres:hunter2-FLEET-PASSWORD@[::1/nowhere")
+    with pytest.raises(psycopg.Error) as caught:
+        await cache.open()
+    chain: list[BaseException] = []
+    error: BaseException | None = caught.value
+    while error is not None and len(chain) < 10:
+        chain.append(error)
+        error = error.__cause__ or error.__context__
+    assert "IPv6" in str(caught.value)
+    assert not any("hunter2" in f"{e} {e.args}" for e in chain)

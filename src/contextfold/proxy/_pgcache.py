@@ -113,10 +113,14 @@ def redacted_url(url: str) -> str:
 
 def open_error(url: str, exc: BaseException) -> str:
     """One line saying why the database at ``url`` cannot be used, password-free."""
+    return f"{redacted_url(url)}: cannot be used as the summary cache: {_reason(url, exc)}"
+
+
+def _reason(url: str, exc: BaseException) -> str:
     reason = " ".join(str(exc).split()) or type(exc).__name__
     for password in _passwords(url):
         reason = reason.replace(password, "[redacted]")
-    return f"{redacted_url(url)}: cannot be used as the summary cache: {reason}"
+    return reason
 
 
 def _passwords(url: str) -> list[str]:
@@ -217,6 +221,25 @@ class PostgresSummaryCache(CacheBackend):
         :class:`psycopg.Error` (an ``OperationalError`` for an unreachable server)."""
         if self._db is not None:
             return
+        failure = None
+        try:
+            await self._create()
+        except psycopg.Error as exc:  # its text (and its cause's) may quote the password
+            failure = _reason(self.url, exc)
+        if failure is not None:  # raised here, out of the handler: no context kept
+            raise psycopg.OperationalError(failure)
+        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+            make_conninfo(self.url),
+            min_size=1,
+            max_size=self.pool_size,
+            kwargs={"autocommit": True},
+            open=False,
+        )
+        await pool.open(wait=True, timeout=10)
+        self._db = pool
+
+    async def _create(self) -> None:
+        """Create the tables (one replica at a time) and drop week-old anchors."""
         async with await psycopg.AsyncConnection.connect(
             self.url, autocommit=True, connect_timeout=10
         ) as conn:
@@ -228,15 +251,6 @@ class PostgresSummaryCache(CacheBackend):
                 f"DELETE FROM contextfold_proxy_anchors WHERE updated_at < {_NOW_MS} - %s",
                 (_ANCHOR_TTL_MS,),
             )
-        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
-            make_conninfo(self.url),
-            min_size=1,
-            max_size=self.pool_size,
-            kwargs={"autocommit": True},
-            open=False,
-        )
-        await pool.open(wait=True, timeout=10)
-        self._db = pool
 
     async def close(self) -> None:
         if self._writes:
