@@ -354,6 +354,7 @@ class _Relay:
         self._tasks: set[asyncio.Task[None]] = set()
         self._server: asyncio.Server | None = None
         self.port = 0
+        self.answered = 0  # bytes the database sent
 
     async def __aenter__(self) -> _Relay:
         self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
@@ -371,13 +372,18 @@ class _Relay:
             return
         up_reader, up_writer = await asyncio.open_connection(*self._target)
         self._writers.append(up_writer)
-        for task in (self._pipe(reader, up_writer), self._pipe(up_reader, writer)):
+        pipes = (self._pipe(reader, up_writer), self._pipe(up_reader, writer, answers=True))
+        for task in pipes:
             self._tasks.add(asyncio.create_task(task))
 
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _pipe(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *, answers: bool = False
+    ) -> None:
         with contextlib.suppress(OSError):
             while data := await reader.read(65536):
                 await self._flowing.wait()
+                if answers:
+                    self.answered += len(data)
                 writer.write(data)
                 await writer.drain()
 
@@ -507,3 +513,31 @@ async def test_opening_a_malformed_database_url_raises_without_its_password() ->
         error = error.__cause__ or error.__context__
     assert "IPv6" in str(caught.value)
     assert not any("hunter2" in f"{e} {e.args}" for e in chain)
+
+
+async def test_looking_up_a_summary_reads_only_the_one_it_splices(pg_url: str) -> None:
+    """Summaries of branches a conversation left (edits, regenerations) stay in its
+    rows: a lookup must not transfer every one of them with each request."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    from contextfold.proxy._cache import CachedSummary
+    from contextfold.proxy._pgcache import PostgresSummaryCache
+
+    params = conninfo_to_dict(pg_url)
+    async with _Relay(params.get("host", "127.0.0.1"), int(params.get("port", 5432))) as relay:
+        cache = PostgresSummaryCache(
+            pg_url.replace(f":{params.get('port', 5432)}/", f":{relay.port}/", 1)
+        )
+        await cache.open()
+        try:
+            for i in range(8):  # 8 MB of summaries of abandoned branches
+                await cache.store("root", CachedSummary(f"gone{i}", 10 + i, "x" * 1_000_000))
+            await cache.store("root", CachedSummary("h50", 50, "the summary"))
+            chain = [f"h{i}" for i in range(101)]
+            before = relay.answered
+            hit = await cache.longest("root", chain)
+            read = relay.answered - before
+        finally:
+            await cache.close()
+    assert hit == CachedSummary("h50", 50, "the summary")
+    assert read < 100_000

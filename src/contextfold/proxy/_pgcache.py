@@ -299,14 +299,22 @@ class PostgresSummaryCache(CacheBackend):
     # -- summaries -----------------------------------------------------------------
 
     async def longest(self, root: str, chain: Sequence[str]) -> CachedSummary | None:
+        # Hashes first: a conversation's rows hold the summaries of every branch it
+        # left, and only the one spliced is worth transferring.
         rows = await self._fetch(
-            "SELECT prefix_hash, message_count, summary FROM contextfold_proxy_summaries "
+            "SELECT prefix_hash, message_count FROM contextfold_proxy_summaries "
             "WHERE root_hash = %s AND message_count < %s ORDER BY message_count DESC",
             (root, len(chain) - 1),
         )
-        for prefix_hash, count, summary in rows:
+        for prefix_hash, count in rows:
             if chain[count] == prefix_hash:
-                return CachedSummary(prefix_hash, int(count), summary)
+                found = await self._fetch(
+                    "SELECT summary FROM contextfold_proxy_summaries "
+                    "WHERE prefix_hash = %s AND message_count = %s",
+                    (prefix_hash, count),
+                )
+                if found:  # (else replaced or gone since: look further)
+                    return CachedSummary(prefix_hash, int(count), found[0][0])
         return None
 
     async def store(self, root: str, summary: CachedSummary) -> None:
