@@ -541,3 +541,30 @@ async def test_looking_up_a_summary_reads_only_the_one_it_splices(pg_url: str) -
             await cache.close()
     assert hit == CachedSummary("h50", 50, "the summary")
     assert read < 100_000
+
+
+async def test_a_replica_that_runs_for_weeks_prunes_old_anchors(pg_url: str) -> None:
+    """Every forwarded history leaves an anchor row: rows a week old must go while
+    replicas run, not only when one starts."""
+    import psycopg
+
+    from contextfold.proxy._pgcache import PostgresSummaryCache
+
+    cache = PostgresSummaryCache(pg_url)
+    await cache.open()
+    try:
+        async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as conn:
+            await conn.execute(
+                "INSERT INTO contextfold_proxy_anchors VALUES ('stale', 1, 0), ('fresh', 2, %s)",
+                (int(time.time() * 1000),),
+            )
+            for i in range(1000):
+                cache.push_anchor(f"key{i}", i)
+            await cache.close()
+            cursor = await conn.execute(
+                "SELECT usage_key FROM contextfold_proxy_anchors WHERE usage_key IN "
+                "('stale', 'fresh')"
+            )
+            assert [row[0] for row in await cursor.fetchall()] == ["fresh"]
+    finally:
+        await cache.close()

@@ -12,7 +12,8 @@ summary per threshold crossing of a conversation, not N:
   anchors; it writes every new one here in the background and, before estimating a
   history, reads the anchors other replicas recorded for its last
   :data:`~contextfold.proxy._cache.ANCHOR_TAIL` prefixes (one indexed query).
-  Rows untouched for a week are deleted when a replica starts;
+  Rows untouched for a week are deleted when a replica starts, and after every
+  1,000 anchors it writes;
 * ``contextfold_proxy_leases`` - one row per compaction in flight: the hash of the
   history it compacts, the conversation (root hash), a random holder id and an
   expiry in milliseconds *by the database server's clock* (replicas on machines
@@ -48,7 +49,7 @@ import logging
 import re
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 from urllib.parse import unquote
@@ -69,6 +70,7 @@ logger = logging.getLogger("contextfold.proxy")
 _T = TypeVar("_T")
 
 _ANCHOR_TTL_MS = 7 * 24 * 3600 * 1000
+_PRUNE_EVERY = 1000  # anchors written between two prunings of the week-old ones
 _SCHEMA_LOCK_KEY = 0x63667072_6F787931  # "cfproxy1": serialises table creation
 _NOW_MS = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
 _SCHEMA = (
@@ -215,6 +217,7 @@ class PostgresSummaryCache(CacheBackend):
         self.pool_size = pool_size
         self._db: AsyncConnectionPool[Any] | None = None
         self._writes: set[asyncio.Task[None]] = set()
+        self._pushed = 0
 
     async def open(self) -> None:
         """Check the URL, create the tables, open the pool. Raises
@@ -358,9 +361,26 @@ class PostgresSummaryCache(CacheBackend):
             anchors.record(key, int(tokens))
 
     def push_anchor(self, key: str, input_tokens: int) -> None:
-        task = asyncio.get_running_loop().create_task(self._push(key, input_tokens))
+        self._background(self._push(key, input_tokens))
+        self._pushed += 1
+        if self._pushed % _PRUNE_EVERY == 0:
+            self._background(self._prune())
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self._writes.add(task)
         task.add_done_callback(self._writes.discard)
+
+    async def _prune(self) -> None:
+        try:
+            await self._run(
+                lambda conn: conn.execute(
+                    f"DELETE FROM contextfold_proxy_anchors WHERE updated_at < {_NOW_MS} - %s",
+                    (_ANCHOR_TTL_MS,),
+                )
+            )
+        except (psycopg.Error, RuntimeError) as exc:  # the next pruning tries again
+            logger.debug("could not prune old usage anchors: %s", type(exc).__name__)
 
     async def _push(self, key: str, input_tokens: int) -> None:
         try:
