@@ -568,3 +568,32 @@ async def test_a_replica_that_runs_for_weeks_prunes_old_anchors(pg_url: str) -> 
             assert [row[0] for row in await cursor.fetchall()] == ["fresh"]
     finally:
         await cache.close()
+
+
+async def test_connections_the_server_closed_cost_no_request(
+    pg_url: str, upstream: tuple[Upstream, str]
+) -> None:
+    """A database restart (or failover) closes the pool's idle connections: the next
+    request must be compacted all the same, not forwarded as an internal error."""
+    import psycopg
+
+    _, up = upstream
+    tagged = f"{pg_url}&application_name=cfkill{uuid.uuid4().hex[:8]}"
+    app = create_app(upstream_openai=f"{up}/v1", db=tagged, context_window=16_384, threshold=0.3)
+    async with Served(app) as proxy, httpx2.AsyncClient(timeout=60) as client:
+        url = f"{proxy.url}/v1/chat/completions"
+        body = {"model": MODEL, "messages": openai_history(12)}
+        made = await client.post(url, json=body, headers=HEADERS)
+        assert made.headers["x-contextfold-summary"] == "created"
+        await asyncio.sleep(0.2)  # the anchor of that reply is written
+        async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as conn:
+            cursor = await conn.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE application_name = %s",
+                (tagged.rsplit("=", 1)[1],),
+            )
+            assert (await cursor.fetchone()) != (0,)
+        body = {"model": MODEL, "messages": openai_history(13)}
+        used = await client.post(url, json=body, headers=HEADERS)
+    assert "x-contextfold-error" not in used.headers
+    assert used.headers["x-contextfold-summary"] == "cached"

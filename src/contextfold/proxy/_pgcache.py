@@ -273,6 +273,14 @@ class PostgresSummaryCache(CacheBackend):
 
         async def use() -> _T:
             async with pool.connection(timeout=self.query_timeout) as conn:
+                try:
+                    return await work(conn)
+                except psycopg.OperationalError:
+                    if not conn.broken:
+                        raise
+            # The server closed that connection while it idled (a restart, a
+            # failover, an administrator): once more, on a fresh one.
+            async with pool.connection(timeout=self.query_timeout) as conn:
                 return await work(conn)
 
         task = asyncio.ensure_future(use())
