@@ -9,6 +9,7 @@ summarization calls it answers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -338,3 +339,261 @@ async def test_without_the_lease_table_a_replica_still_summarizes(
     assert reply.headers["x-contextfold-summary"] == "created"
     assert len(fake.summaries) == 1
     assert any("summarizing without one" in r.getMessage() for r in caplog.records)
+
+
+class _Relay:
+    """A TCP relay to the test database that can stop answering (``stall``: sockets
+    stay open, nothing passes, new connections are accepted and ignored) or go away
+    (``drop``: every connection reset, the port closed)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self._target = (host, port)
+        self._flowing = asyncio.Event()
+        self._flowing.set()
+        self._writers: list[asyncio.StreamWriter] = []
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._server: asyncio.Server | None = None
+        self.port = 0
+        self.answered = 0  # bytes the database sent
+
+    async def __aenter__(self) -> _Relay:
+        self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.drop()
+        for task in self._tasks:
+            task.cancel()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.append(writer)
+        if not self._flowing.is_set():
+            return
+        up_reader, up_writer = await asyncio.open_connection(*self._target)
+        self._writers.append(up_writer)
+        pipes = (self._pipe(reader, up_writer), self._pipe(up_reader, writer, answers=True))
+        for task in pipes:
+            self._tasks.add(asyncio.create_task(task))
+
+    async def _pipe(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *, answers: bool = False
+    ) -> None:
+        with contextlib.suppress(OSError):
+            while data := await reader.read(65536):
+                await self._flowing.wait()
+                if answers:
+                    self.answered += len(data)
+                writer.write(data)
+                await writer.drain()
+
+    def stall(self) -> None:
+        self._flowing.clear()
+
+    def drop(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        for writer in self._writers:
+            writer.transport.abort()
+
+
+@pytest.mark.parametrize("failure", ["stall", "drop"])
+async def test_a_database_that_stops_answering_delays_a_request_only_briefly(
+    pg_url: str, upstream: tuple[Upstream, str], failure: str
+) -> None:
+    """A database gone silent mid-run (or gone) must not hold requests: each is
+    answered within the cache's query timeout (5 s), uncompacted, saying why."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    fake, up = upstream
+    params = conninfo_to_dict(pg_url)
+    async with _Relay(params.get("host", "127.0.0.1"), int(params.get("port", 5432))) as relay:
+        relayed = pg_url.replace(f":{params.get('port', 5432)}/", f":{relay.port}/", 1)
+        assert relayed != pg_url
+        app = create_app(
+            upstream_openai=f"{up}/v1", db=relayed, context_window=16_384, threshold=0.3
+        )
+        async with Served(app) as proxy, httpx2.AsyncClient(timeout=120) as client:
+            url = f"{proxy.url}/v1/chat/completions"
+            body = {"model": MODEL, "messages": openai_history(12)}
+            made = await client.post(url, json=body, headers=HEADERS)
+            assert made.headers["x-contextfold-summary"] == "created"
+            await asyncio.sleep(0.2)  # the anchor of that reply is written
+            relay.stall() if failure == "stall" else relay.drop()
+            for turns in (13, 14):
+                started = time.monotonic()
+                body = {"model": MODEL, "messages": openai_history(turns)}
+                reply = await client.post(url, json=body, headers=HEADERS)
+                assert time.monotonic() - started < 8
+                assert reply.status_code == 200
+                assert "x-contextfold-error" in reply.headers
+                assert json.loads(reply.content)["choices"]
+    assert len(fake.chats) == 3
+
+
+async def test_a_summary_the_database_cannot_store_still_compacts_its_request(
+    pg_url: str, upstream: tuple[Upstream, str]
+) -> None:
+    """A summary is paid for before it is stored: a database refusing the row costs
+    the cache entry, not the compaction of the request that paid for it."""
+    import psycopg
+
+    fake, up = upstream
+    app = create_app(upstream_openai=f"{up}/v1", db=pg_url, context_window=16_384, threshold=0.3)
+    body = {"model": MODEL, "messages": openai_history(12)}
+    async with Served(app) as proxy, httpx2.AsyncClient(timeout=60) as client:
+        async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as conn:
+            await conn.execute(
+                "ALTER TABLE contextfold_proxy_summaries "
+                "ADD CONSTRAINT refuse CHECK (length(summary) < 0) NOT VALID"
+            )
+        reply = await client.post(f"{proxy.url}/v1/chat/completions", json=body, headers=HEADERS)
+    assert reply.status_code == 200
+    assert len(fake.summaries) == 1
+    assert reply.headers["x-contextfold-summary"] == "created"
+    assert reply.headers["x-contextfold-compacted"] == "true"
+    _summary_of(fake.chats[0].json)
+
+
+async def test_a_summary_quoting_a_nul_character_is_shared(
+    pg_url: str, upstream: tuple[Upstream, str]
+) -> None:
+    """JSON allows ``\\u0000`` in a message, and the summary quotes the user's words;
+    PostgreSQL text cannot hold NUL, yet the summary must still be cached, not paid
+    for again by every request."""
+    fake, up = upstream
+    app = create_app(upstream_openai=f"{up}/v1", db=pg_url, context_window=16_384, threshold=0.3)
+    history = openai_history(12)
+    for message in history:
+        if message["role"] == "user":
+            message["content"] = "NUL\u0000here " + message["content"]
+    body = {"model": MODEL, "messages": history}
+    async with Served(app) as proxy, httpx2.AsyncClient(timeout=60) as client:
+        url = f"{proxy.url}/v1/chat/completions"
+        made = await client.post(url, json=body, headers=HEADERS)
+        body["messages"] += [
+            {"role": "assistant", "content": "ok"},
+            {"role": "user", "content": "?"},
+        ]
+        used = await client.post(url, json=body, headers=HEADERS)
+    assert made.headers["x-contextfold-summary"] == "created"
+    assert used.headers["x-contextfold-summary"] == "cached"
+    assert len(fake.summaries) == 1
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://postgres:hunter2-FLEET-PASSWORD@[::1/nowhere",  # unclosed IPv6 bracket
+        "postgresql://postgres:hunter2-FLEET-PASSWORD%zz@127.0.0.1:1/nowhere",  # bad escape
+    ],
+)
+def test_a_malformed_database_url_fails_without_its_password(url: str) -> None:
+    """libpq quotes the text it cannot parse: the password must not reach the error."""
+    result = run("serve", "--port", str(_free_port()), "--db", url, timeout=60)
+    line = assert_one_line_error(result)
+    assert "cannot be used as the summary cache" in line
+    assert "hunter2" not in result.stderr + result.stdout
+
+
+async def test_opening_a_malformed_database_url_raises_without_its_password() -> None:
+    """``create_app(db=...)`` opens the cache in its lifespan, where the server logs
+    the error with its whole chain: no part of it may carry the password."""
+    import psycopg
+
+    from contextfold.proxy._pgcache import PostgresSummaryCache
+
+    cache = PostgresSummaryCache("postgresql://postgres:hunter2-FLEET-PASSWORD@[::1/nowhere")
+    with pytest.raises(psycopg.Error) as caught:
+        await cache.open()
+    chain: list[BaseException] = []
+    error: BaseException | None = caught.value
+    while error is not None and len(chain) < 10:
+        chain.append(error)
+        error = error.__cause__ or error.__context__
+    assert "IPv6" in str(caught.value)
+    assert not any("hunter2" in f"{e} {e.args}" for e in chain)
+
+
+async def test_looking_up_a_summary_reads_only_the_one_it_splices(pg_url: str) -> None:
+    """Summaries of branches a conversation left (edits, regenerations) stay in its
+    rows: a lookup must not transfer every one of them with each request."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    from contextfold.proxy._cache import CachedSummary
+    from contextfold.proxy._pgcache import PostgresSummaryCache
+
+    params = conninfo_to_dict(pg_url)
+    async with _Relay(params.get("host", "127.0.0.1"), int(params.get("port", 5432))) as relay:
+        cache = PostgresSummaryCache(
+            pg_url.replace(f":{params.get('port', 5432)}/", f":{relay.port}/", 1)
+        )
+        await cache.open()
+        try:
+            for i in range(8):  # 8 MB of summaries of abandoned branches
+                await cache.store("root", CachedSummary(f"gone{i}", 10 + i, "x" * 1_000_000))
+            await cache.store("root", CachedSummary("h50", 50, "the summary"))
+            chain = [f"h{i}" for i in range(101)]
+            before = relay.answered
+            hit = await cache.longest("root", chain)
+            read = relay.answered - before
+        finally:
+            await cache.close()
+    assert hit == CachedSummary("h50", 50, "the summary")
+    assert read < 100_000
+
+
+async def test_a_replica_that_runs_for_weeks_prunes_old_anchors(pg_url: str) -> None:
+    """Every forwarded history leaves an anchor row: rows a week old must go while
+    replicas run, not only when one starts."""
+    import psycopg
+
+    from contextfold.proxy._pgcache import PostgresSummaryCache
+
+    cache = PostgresSummaryCache(pg_url)
+    await cache.open()
+    try:
+        async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as conn:
+            await conn.execute(
+                "INSERT INTO contextfold_proxy_anchors VALUES ('stale', 1, 0), ('fresh', 2, %s)",
+                (int(time.time() * 1000),),
+            )
+            for i in range(1000):
+                cache.push_anchor(f"key{i}", i)
+            await cache.close()
+            cursor = await conn.execute(
+                "SELECT usage_key FROM contextfold_proxy_anchors WHERE usage_key IN "
+                "('stale', 'fresh')"
+            )
+            assert [row[0] for row in await cursor.fetchall()] == ["fresh"]
+    finally:
+        await cache.close()
+
+
+async def test_connections_the_server_closed_cost_no_request(
+    pg_url: str, upstream: tuple[Upstream, str]
+) -> None:
+    """A database restart (or failover) closes the pool's idle connections: the next
+    request must be compacted all the same, not forwarded as an internal error."""
+    import psycopg
+
+    _, up = upstream
+    tagged = f"{pg_url}&application_name=cfkill{uuid.uuid4().hex[:8]}"
+    app = create_app(upstream_openai=f"{up}/v1", db=tagged, context_window=16_384, threshold=0.3)
+    async with Served(app) as proxy, httpx2.AsyncClient(timeout=60) as client:
+        url = f"{proxy.url}/v1/chat/completions"
+        body = {"model": MODEL, "messages": openai_history(12)}
+        made = await client.post(url, json=body, headers=HEADERS)
+        assert made.headers["x-contextfold-summary"] == "created"
+        await asyncio.sleep(0.2)  # the anchor of that reply is written
+        async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as conn:
+            cursor = await conn.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE application_name = %s",
+                (tagged.rsplit("=", 1)[1],),
+            )
+            assert (await cursor.fetchone()) != (0,)
+        body = {"model": MODEL, "messages": openai_history(13)}
+        used = await client.post(url, json=body, headers=HEADERS)
+    assert "x-contextfold-error" not in used.headers
+    assert used.headers["x-contextfold-summary"] == "cached"

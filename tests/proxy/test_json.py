@@ -39,6 +39,14 @@ def test_loads_reads_what_the_stdlib_reads(library: str, raw: bytes) -> None:
     assert strict is (library == "stdlib" or b"5678901234567890" not in raw)
 
 
+@pytest.mark.parametrize("number", ["-9223372036854775809", "-9999999999999999999"])
+def test_a_negative_integer_past_64_bits_stays_an_integer(library: str, number: str) -> None:
+    """19 digits, below -2**63: orjson alone reads a float (and writes it back rounded)."""
+    value, strict = _json.loads(f'{{"seed": {number}}}'.encode())
+    assert value == {"seed": int(number)}
+    assert _json.dumps(value, strict=strict) == f'{{"seed":{number}}}'.encode()
+
+
 @pytest.mark.parametrize(
     "raw",
     [b'{"t": NaN}', b'{"t": 1e999}', b'{"t": Infinity}', b'{"s": "\\ud800"}'],

@@ -246,3 +246,25 @@ async def test_a_diverged_history_never_gets_another_ones_prepared_summary(
     original = await post(app, "openai", turns("openai", 36))
     assert original.headers["x-contextfold-summary"] == "cached"  # the prepared one is intact
     assert len(upstream.summaries) == 2
+
+
+async def test_a_prepared_summary_the_cache_cannot_store_costs_no_request(
+    make_app: MakeApp,  # noqa: F811
+    upstream: Upstream,  # noqa: F811
+) -> None:
+    """The cache refusing the prepared summary (a full disk, a database that went
+    away) costs a second summary at worst: the request over the limit is compacted."""
+    import sqlite3
+
+    app = await make_app(**PREPARED)
+    await post(app, "openai", turns("openai", 24))
+    await prepared(app)
+
+    async def refuse(*args: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    planner_of(app).cache.store = refuse  # type: ignore[method-assign]
+    over = await post(app, "openai", turns("openai", 36))
+    assert over.headers["x-contextfold-compacted"] == "true"
+    validate_history(sent_history(upstream, "openai"), "openai")
+    assert int(over.headers["x-contextfold-tokens-after"]) < 16_384

@@ -443,9 +443,16 @@ class Planner:
         start = len(history) - result.kept_messages
         chain = chain_hashes(conv.model, history[:start])
         # The whole summary message is cached: the user's verbatim words are in it.
-        await (keep or self.cache.store)(
-            root, CachedSummary(chain[-1], start, _summary_text(result))
-        )
+        try:
+            await (keep or self.cache.store)(
+                root, CachedSummary(chain[-1], start, _summary_text(result))
+            )
+        except Exception as exc:  # the summary is paid for: this request still uses it
+            logger.warning(
+                "could not store a summary of a %s request (%s); using it uncached",
+                conv.model,
+                secrets.text(f"{type(exc).__name__}: {exc}"),
+            )
         kept = result.messages[len(result.messages) - result.kept_messages :]
         head = result.messages[conv.lead : len(result.messages) - result.kept_messages]
         body = rebuild(conv, head, kept, start)

@@ -4,10 +4,11 @@ Both paths read and write the same values; they are tested alike
 (``tests/proxy/test_json.py`` runs with each). orjson is strict where the stdlib is
 lenient, so :func:`loads` falls back to :mod:`json` whenever orjson refuses a body
 (``NaN``, ``Infinity``, numbers too large for a double, lone surrogates, nesting
-past 1,024) or could read it differently (an integer of 20 digits or more, which
-orjson reads as a float). A body that took the fallback is not *strict*: it may hold
-values (``NaN``) that compact JSON writers turn into something else, so the proxy
-neither remembers its text (:mod:`._memo`) nor writes it with orjson.
+past 1,024) or could read it differently (an integer of 20 digits or more, or a
+negative one of 19: orjson reads one past 64 bits as a float, and -2**63 - 1 has 19
+digits). A body that took the fallback is not *strict*: it may hold values (``NaN``)
+that compact JSON writers turn into something else, so the proxy neither remembers
+its text (:mod:`._memo`) nor writes it with orjson.
 
 :func:`dumps` writes compact JSON (``,`` and ``:`` without spaces, non-ASCII as
 UTF-8 with orjson, escaped with the stdlib) and refuses ``NaN`` and infinities with
@@ -29,15 +30,17 @@ __all__ = ["SEPARATOR", "dumps", "loads", "text"]
 SEPARATOR = b","
 """What :func:`text` puts between the items of a list (and nothing else)."""
 
-# Digits to "0", every other byte to "x": a run of 20 digits is then a substring
-# search (C speed), where a regular expression would try every position.
-_DIGITS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x78 for b in range(256))
-_LONG_RUN = b"0" * 20
+# Digits to "0", "-" kept, every other byte to "x": an integer past 64 bits is then
+# a substring search (C speed), where a regular expression would try every position.
+_DIGITS = bytes(0x30 if 0x30 <= b <= 0x39 else b if b == 0x2D else 0x78 for b in range(256))
+_LONG_RUNS = (b"0" * 20, b"-" + b"0" * 19)  # past 2**64 - 1; below -2**63
 
 
 def _long_integer(raw: bytes) -> bool:
-    """Whether ``raw`` holds a run of 20 digits (maybe an integer past 64 bits)."""
-    return _LONG_RUN in raw.translate(_DIGITS)
+    """Whether ``raw`` holds a run of 20 digits, or ``-`` and 19 (maybe an integer
+    past 64 bits)."""
+    mapped = raw.translate(_DIGITS)
+    return any(run in mapped for run in _LONG_RUNS)
 
 
 use_orjson = orjson is not None

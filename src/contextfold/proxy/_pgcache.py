@@ -5,13 +5,15 @@ keeps three things here, so that N replicas behind a load balancer pay for one
 summary per threshold crossing of a conversation, not N:
 
 * ``contextfold_proxy_summaries`` - the summary cache, the same rows as the SQLite
-  cache (:class:`~contextfold.proxy._cache.SummaryCache`);
+  cache (:class:`~contextfold.proxy._cache.SummaryCache`), except that a NUL
+  character (which PostgreSQL text cannot hold) is stored as U+FFFD;
 * ``contextfold_proxy_anchors`` - the prompt sizes the upstream reported, by the
   chain hash of the forwarded history. Each replica still keeps its own in-memory
   anchors; it writes every new one here in the background and, before estimating a
   history, reads the anchors other replicas recorded for its last
   :data:`~contextfold.proxy._cache.ANCHOR_TAIL` prefixes (one indexed query).
-  Rows untouched for a week are deleted when a replica starts;
+  Rows untouched for a week are deleted when a replica starts, and after every
+  1,000 anchors it writes;
 * ``contextfold_proxy_leases`` - one row per compaction in flight: the hash of the
   history it compacts, the conversation (root hash), a random holder id and an
   expiry in milliseconds *by the database server's clock* (replicas on machines
@@ -28,7 +30,11 @@ under the hash of the prefix it replaces, and any summary of a prefix is a valid
 one, so two replicas that both summarize (a lease that expired under a stalled
 holder) only pay twice.
 
-Connections come from a psycopg ``AsyncConnectionPool`` (autocommit). The URL is
+Connections come from a psycopg ``AsyncConnectionPool`` (autocommit). Every use of
+the database (taking a connection included) gets :attr:`PostgresSummaryCache.query_timeout`
+seconds, then fails with an ``OperationalError``: a database that stops answering
+delays a request by that much, never holds it (an abandoned query is cancelled, and
+its connection closed, in the background). The URL is
 checked, and the tables created, by :meth:`PostgresSummaryCache.open` with one
 direct connection first, so a bad URL is a one-line error at start-up, never a pool
 that retries in the background. Requires the ``postgres`` extra.
@@ -40,11 +46,13 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import re
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
+from urllib.parse import unquote
 
 from contextfold._extras import requires_extra
 
@@ -59,7 +67,10 @@ __all__ = ["PostgresSummaryCache", "is_postgres_url", "open_error", "redacted_ur
 
 logger = logging.getLogger("contextfold.proxy")
 
+_T = TypeVar("_T")
+
 _ANCHOR_TTL_MS = 7 * 24 * 3600 * 1000
+_PRUNE_EVERY = 1000  # anchors written between two prunings of the week-old ones
 _SCHEMA_LOCK_KEY = 0x63667072_6F787931  # "cfproxy1": serialises table creation
 _NOW_MS = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
 _SCHEMA = (
@@ -104,12 +115,27 @@ def redacted_url(url: str) -> str:
 
 def open_error(url: str, exc: BaseException) -> str:
     """One line saying why the database at ``url`` cannot be used, password-free."""
+    return f"{redacted_url(url)}: cannot be used as the summary cache: {_reason(url, exc)}"
+
+
+def _reason(url: str, exc: BaseException) -> str:
     reason = " ".join(str(exc).split()) or type(exc).__name__
+    for password in _passwords(url):
+        reason = reason.replace(password, "[redacted]")
+    return reason
+
+
+def _passwords(url: str) -> list[str]:
+    """The password ``url`` holds, as parsed and as written: libpq quotes the text of
+    a URL it cannot parse in its error, password included."""
+    found = []
     with contextlib.suppress(psycopg.Error):
-        password = conninfo_to_dict(url).get("password")
-        if password:
-            reason = reason.replace(str(password), "[redacted]")
-    return f"{redacted_url(url)}: cannot be used as the summary cache: {reason}"
+        found.append(str(conninfo_to_dict(url).get("password") or ""))
+    userinfo = re.match(r"[^:/?#]+://([^?#]*)@", url)
+    if userinfo is not None and ":" in userinfo[1]:
+        written = userinfo[1].split(":", 1)[1]
+        found += [written, unquote(written)]
+    return sorted({p for p in found if p}, key=len, reverse=True)
 
 
 def _advisory_key(root: str) -> int:
@@ -131,13 +157,16 @@ class _PgLease(Lease):
         while True:
             await asyncio.sleep(seconds / 4)
             try:
-                async with self._cache._pool().connection() as conn:
-                    cursor = await conn.execute(
-                        "UPDATE contextfold_proxy_leases SET expires_at = "
-                        f"{_NOW_MS} + %s WHERE history_hash = %s AND holder = %s",
-                        (int(seconds * 1000), self._key, self._holder),
+                rowcount = await self._cache._run(
+                    lambda conn: _rowcount(
+                        conn.execute(
+                            "UPDATE contextfold_proxy_leases SET expires_at = "
+                            f"{_NOW_MS} + %s WHERE history_hash = %s AND holder = %s",
+                            (int(seconds * 1000), self._key, self._holder),
+                        )
                     )
-                if cursor.rowcount == 0:
+                )
+                if rowcount == 0:
                     logger.warning("lost a compaction lease (held past its expiry)")
                     return
             except psycopg.Error as exc:  # try again at the next quarter
@@ -147,11 +176,12 @@ class _PgLease(Lease):
         self._keeper.cancel()
         await asyncio.wait([self._keeper])
         try:
-            async with self._cache._pool().connection() as conn:
-                await conn.execute(
+            await self._cache._run(
+                lambda conn: conn.execute(
                     "DELETE FROM contextfold_proxy_leases WHERE history_hash = %s AND holder = %s",
                     (self._key, self._holder),
                 )
+            )
         except psycopg.Error as exc:
             logger.warning(
                 "could not release a compaction lease (%s); it expires on its own",
@@ -164,23 +194,55 @@ class PostgresSummaryCache(CacheBackend):
 
     ``url`` is a ``postgresql://`` URL (libpq's; ``?options=-csearch_path%3Dname``
     picks a schema). ``lease_seconds`` is how long a dead replica's lease blocks
-    the others; ``pool_size`` bounds the connections this replica opens.
+    the others; ``pool_size`` bounds the connections this replica opens;
+    ``query_timeout`` bounds each use of the database (module doc).
     """
 
-    def __init__(self, url: str, *, lease_seconds: float = 30.0, pool_size: int = 10) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        lease_seconds: float = 30.0,
+        pool_size: int = 10,
+        query_timeout: float = 5.0,
+    ) -> None:
         if lease_seconds <= 0:
             raise ValueError(f"lease_seconds must be positive, got {lease_seconds}")
+        if query_timeout <= 0:
+            raise ValueError(f"query_timeout must be positive, got {query_timeout}")
+        self.query_timeout = query_timeout
+        self._abandoned: set[asyncio.Task[Any]] = set()
         self.url = url
         self.lease_seconds = lease_seconds
         self.pool_size = pool_size
         self._db: AsyncConnectionPool[Any] | None = None
         self._writes: set[asyncio.Task[None]] = set()
+        self._pushed = 0
 
     async def open(self) -> None:
         """Check the URL, create the tables, open the pool. Raises
         :class:`psycopg.Error` (an ``OperationalError`` for an unreachable server)."""
         if self._db is not None:
             return
+        failure = None
+        try:
+            await self._create()
+        except psycopg.Error as exc:  # its text (and its cause's) may quote the password
+            failure = _reason(self.url, exc)
+        if failure is not None:  # raised here, out of the handler: no context kept
+            raise psycopg.OperationalError(failure)
+        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+            make_conninfo(self.url),
+            min_size=1,
+            max_size=self.pool_size,
+            kwargs={"autocommit": True},
+            open=False,
+        )
+        await pool.open(wait=True, timeout=10)
+        self._db = pool
+
+    async def _create(self) -> None:
+        """Create the tables (one replica at a time) and drop week-old anchors."""
         async with await psycopg.AsyncConnection.connect(
             self.url, autocommit=True, connect_timeout=10
         ) as conn:
@@ -192,15 +254,6 @@ class PostgresSummaryCache(CacheBackend):
                 f"DELETE FROM contextfold_proxy_anchors WHERE updated_at < {_NOW_MS} - %s",
                 (_ANCHOR_TTL_MS,),
             )
-        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
-            make_conninfo(self.url),
-            min_size=1,
-            max_size=self.pool_size,
-            kwargs={"autocommit": True},
-            open=False,
-        )
-        await pool.open(wait=True, timeout=10)
-        self._db = pool
 
     async def close(self) -> None:
         if self._writes:
@@ -214,27 +267,70 @@ class PostgresSummaryCache(CacheBackend):
             raise RuntimeError("the summary cache is not open")
         return self._db
 
+    async def _run(self, work: Callable[[psycopg.AsyncConnection[Any]], Awaitable[_T]]) -> _T:
+        """``work`` on a pooled connection, within :attr:`query_timeout` seconds."""
+        pool = self._pool()
+
+        async def use() -> _T:
+            async with pool.connection(timeout=self.query_timeout) as conn:
+                try:
+                    return await work(conn)
+                except psycopg.OperationalError:
+                    if not conn.broken:
+                        raise
+            # The server closed that connection while it idled (a restart, a
+            # failover, an administrator): once more, on a fresh one.
+            async with pool.connection(timeout=self.query_timeout) as conn:
+                return await work(conn)
+
+        task = asyncio.ensure_future(use())
+        try:
+            await asyncio.wait([task], timeout=self.query_timeout)
+        except asyncio.CancelledError:
+            task.cancel()
+            raise
+        if task.done():
+            return task.result()
+        # Not awaited: psycopg's cancellation of a query the server does not answer
+        # takes seconds more (then it closes the connection).
+        task.cancel()
+        self._abandoned.add(task)
+        task.add_done_callback(_forget(self._abandoned))
+        raise psycopg.OperationalError(
+            f"the database did not answer within {self.query_timeout:g} s"
+        )
+
     async def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-        async with self._pool().connection() as conn:
+        async def fetch(conn: psycopg.AsyncConnection[Any]) -> list[tuple[Any, ...]]:
             cursor = await conn.execute(sql, params)
             return list(await cursor.fetchall())
+
+        return await self._run(fetch)
 
     # -- summaries -----------------------------------------------------------------
 
     async def longest(self, root: str, chain: Sequence[str]) -> CachedSummary | None:
+        # Hashes first: a conversation's rows hold the summaries of every branch it
+        # left, and only the one spliced is worth transferring.
         rows = await self._fetch(
-            "SELECT prefix_hash, message_count, summary FROM contextfold_proxy_summaries "
+            "SELECT prefix_hash, message_count FROM contextfold_proxy_summaries "
             "WHERE root_hash = %s AND message_count < %s ORDER BY message_count DESC",
             (root, len(chain) - 1),
         )
-        for prefix_hash, count, summary in rows:
+        for prefix_hash, count in rows:
             if chain[count] == prefix_hash:
-                return CachedSummary(prefix_hash, int(count), summary)
+                found = await self._fetch(
+                    "SELECT summary FROM contextfold_proxy_summaries "
+                    "WHERE prefix_hash = %s AND message_count = %s",
+                    (prefix_hash, count),
+                )
+                if found:  # (else replaced or gone since: look further)
+                    return CachedSummary(prefix_hash, int(count), found[0][0])
         return None
 
     async def store(self, root: str, summary: CachedSummary) -> None:
-        async with self._pool().connection() as conn:
-            await conn.execute(
+        await self._run(
+            lambda conn: conn.execute(
                 "INSERT INTO contextfold_proxy_summaries "
                 "(prefix_hash, root_hash, message_count, summary, created_at) "
                 "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (prefix_hash) DO UPDATE SET "
@@ -244,10 +340,12 @@ class PostgresSummaryCache(CacheBackend):
                     summary.prefix_hash,
                     root,
                     summary.message_count,
-                    summary.summary,
+                    # PostgreSQL text cannot hold NUL (JSON can, and summaries quote)
+                    summary.summary.replace("\x00", "\ufffd"),
                     datetime.now(UTC).isoformat(),
                 ),
             )
+        )
 
     async def count(self) -> int:
         rows = await self._fetch("SELECT COUNT(*) FROM contextfold_proxy_summaries", ())
@@ -271,19 +369,37 @@ class PostgresSummaryCache(CacheBackend):
             anchors.record(key, int(tokens))
 
     def push_anchor(self, key: str, input_tokens: int) -> None:
-        task = asyncio.get_running_loop().create_task(self._push(key, input_tokens))
+        self._background(self._push(key, input_tokens))
+        self._pushed += 1
+        if self._pushed % _PRUNE_EVERY == 0:
+            self._background(self._prune())
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self._writes.add(task)
         task.add_done_callback(self._writes.discard)
 
+    async def _prune(self) -> None:
+        try:
+            await self._run(
+                lambda conn: conn.execute(
+                    f"DELETE FROM contextfold_proxy_anchors WHERE updated_at < {_NOW_MS} - %s",
+                    (_ANCHOR_TTL_MS,),
+                )
+            )
+        except (psycopg.Error, RuntimeError) as exc:  # the next pruning tries again
+            logger.debug("could not prune old usage anchors: %s", type(exc).__name__)
+
     async def _push(self, key: str, input_tokens: int) -> None:
         try:
-            async with self._pool().connection() as conn:
-                await conn.execute(
+            await self._run(
+                lambda conn: conn.execute(
                     "INSERT INTO contextfold_proxy_anchors (usage_key, tokens, updated_at) "
                     f"VALUES (%s, %s, {_NOW_MS}) ON CONFLICT (usage_key) DO UPDATE SET "
                     "tokens = excluded.tokens, updated_at = excluded.updated_at",
                     (key, input_tokens),
                 )
+            )
         except (psycopg.Error, RuntimeError) as exc:  # an anchor is a hint: losing one is fine
             logger.debug("could not share a usage anchor: %s", type(exc).__name__)
 
@@ -303,8 +419,19 @@ class PostgresSummaryCache(CacheBackend):
 
     async def _claim(self, root: str, key: str, chain: Sequence[str]) -> Lease | None:
         holder = uuid.uuid4().hex
-        prefixes = set(chain)
-        async with self._pool().connection() as conn, conn.transaction():
+        if await self._run(lambda conn: self._take(conn, root, key, set(chain), holder)):
+            return _PgLease(self, key, holder)
+        return None
+
+    async def _take(
+        self,
+        conn: psycopg.AsyncConnection[Any],
+        root: str,
+        key: str,
+        prefixes: set[str],
+        holder: str,
+    ) -> bool:
+        async with conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_advisory_key(root),))
             await conn.execute(
                 f"DELETE FROM contextfold_proxy_leases WHERE root_hash = %s "
@@ -316,14 +443,14 @@ class PostgresSummaryCache(CacheBackend):
                 (root,),
             )
             if any(row[0] in prefixes for row in await cursor.fetchall()):
-                return None
+                return False
             # Any row left for ``key`` is live and was matched above: this inserts.
             await conn.execute(
                 "INSERT INTO contextfold_proxy_leases (history_hash, root_hash, holder, "
                 f"expires_at) VALUES (%s, %s, %s, {_NOW_MS} + %s)",
                 (key, root, holder, int(self.lease_seconds * 1000)),
             )
-        return _PgLease(self, key, holder)
+        return True
 
     async def wait(self, root: str, chain: Sequence[str], within: float) -> bool:
         prefixes = set(chain)
@@ -346,3 +473,18 @@ class PostgresSummaryCache(CacheBackend):
                 return False
             await asyncio.sleep(min(delay, left))
             delay = min(delay * 1.5, 0.25)
+
+
+async def _rowcount(pending: Awaitable[psycopg.AsyncCursor[Any]]) -> int:
+    return (await pending).rowcount
+
+
+def _forget(tasks: set[asyncio.Task[Any]]) -> Callable[[asyncio.Task[Any]], None]:
+    """A done-callback dropping an abandoned task from ``tasks`` (its error read)."""
+
+    def done(task: asyncio.Task[Any]) -> None:
+        tasks.discard(task)
+        if not task.cancelled():
+            task.exception()
+
+    return done

@@ -171,7 +171,14 @@ class Preparer:
         for count in range(len(chain) - 2, floor, -1):
             entry = self._ready.pop(chain[count], None)
             if entry is not None and entry[1].message_count == count:
-                await self.planner.cache.store(*entry)
+                try:
+                    await self.planner.cache.store(*entry)
+                except Exception as exc:  # the request summarizes anew: paid twice, not lost
+                    logger.warning(
+                        "could not store a prepared summary (%s); summarizing again",
+                        type(exc).__name__,
+                    )
+                    return False
                 self.used += 1
                 return True
         return False
