@@ -383,6 +383,30 @@ async def test_cached_summaries_survive_a_restart(make_app: MakeApp, upstream: U
     assert len(upstream.summaries) == 1
 
 
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"instructions": "Keep every order id."},
+        {"user_message_budget": 0},
+        {"max_summary_tokens": 3_000},
+    ],
+)
+async def test_a_restart_with_other_summary_settings_does_not_splice_old_summaries(
+    make_app: MakeApp, upstream: Upstream, changed: dict[str, Any]
+) -> None:
+    """The cache outlives the process; a summary made under other prompts, instructions,
+    verbatim or summary budget is not what the operator now asks for: not spliced."""
+    history = openai_history(24)
+    await openai_client(await make_app()).chat.completions.create(model=MODEL, messages=history)
+    assert len(upstream.summaries) == 1
+    history += [{"role": "assistant", "content": "ok"}, {"role": "user", "content": "go on"}]
+    raw = await openai_client(await make_app(**changed)).chat.completions.with_raw_response.create(
+        model=MODEL, messages=history
+    )
+    assert raw.headers["x-contextfold-summary"] == "created"
+    assert len(upstream.summaries) == 2
+
+
 async def test_summary_model_is_used_for_summaries(make_app: MakeApp, upstream: Upstream) -> None:
     app = await make_app(summary_model="cheap-model")
     await openai_client(app).chat.completions.create(model=MODEL, messages=openai_history(24))

@@ -61,7 +61,10 @@ configured upstream, with the *caller's own* credentials (``Authorization: Beare
 the model ``summary_model`` or the request's. The proxy process's environment
 (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``...) is never used: a request without
 credentials is forwarded unchanged, uncompacted, with an ``x-contextfold-error``. They are cached in
-SQLite under a hash of the prefix they replace, so a client that resends its whole,
+SQLite under a hash of the prefix they replace (and of the settings that shape a
+summary's text: prompts, ``instructions``, ``user_message_budget``,
+``max_summary_tokens``, so a proxy restarted with other ones never splices an old
+summary), so a client that resends its whole,
 growing history pays one summarization per threshold crossing; the next crossing
 extends the cached summary incrementally. Concurrent requests of one conversation
 share one summarization; with ``db="postgresql://..."`` this holds across every

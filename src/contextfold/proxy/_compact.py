@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -133,6 +134,8 @@ class Planner:
         self.flight_timeout = flight_timeout
         self.anchors = anchors
         self.opts = opts
+        # What shapes a summary's text: mixed into every cache key (see ``_flavoured``).
+        self._flavour = _settings_digest(opts)
         self.threshold = threshold
         self.target_ratio = target_ratio
         self.context_window = context_window
@@ -230,7 +233,7 @@ class Planner:
         if len(history) <= conv.lead + 1:
             tokens = self.estimate(history, chain, extra)
             return Plan(None, chain[-1], tokens, tokens)
-        root = chain[conv.lead + 1]
+        root = _flavoured(chain[conv.lead + 1], self._flavour)
         limit = self.limit(conv.model)
         remote_waits = 0
         while True:
@@ -551,3 +554,26 @@ def _extra_tokens(conv: Conversation, counter: TokenCounter) -> int:
     """Tokens the request spends outside its messages (tool definitions)."""
     tools = conv.body.get("tools")
     return counter(str(tools)) if tools else 0
+
+
+def _settings_digest(opts: Options) -> str:
+    """A digest of the settings that shape a summary's text (prompts and their variables,
+    compaction instructions, the verbatim budget, the summary budget)."""
+    shaping = [
+        opts.prompt.template,
+        opts.update_prompt.template,
+        opts.continuation_prompt.template,
+        opts.chunk_prompt.template if opts.chunk_prompt is not None else None,
+        sorted((str(k), repr(v)) for k, v in opts.prompt_vars.items()),
+        opts.instructions,
+        opts.user_message_budget,
+        opts.max_summary_tokens,
+    ]
+    return hashlib.sha256(repr(shaping).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _flavoured(root: str, flavour: str) -> str:
+    """The cache key of a conversation's summaries: its root hash and the digest of the
+    settings they were made under, so a proxy restarted (or a replica run) with other
+    prompts, instructions or budgets never splices a summary made under the old ones."""
+    return hashlib.sha256(f"{root}:{flavour}".encode()).hexdigest()
