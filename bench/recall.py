@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from contextfold import (
@@ -35,9 +34,7 @@ from contextfold import (
     AutoCompactStore,
     CompactionEvent,
     MemoryContextStore,
-    Message,
     ModelInfo,
-    ToolSpec,
     Usage,
 )
 from contextfold._masking import masked_handle, output_handle
@@ -52,7 +49,7 @@ from contextfold.cli._scenario import (
 from contextfold.recall import recall
 from contextfold.strategies import MaskToolOutputs
 from contextfold.testing import FunctionTransport
-from contextfold.transports.base import Completion, complete_with_cap
+from contextfold.transports.base import MeteredTransport
 
 TURNS = 100
 WINDOW = 32_768
@@ -74,6 +71,12 @@ class Run:
     recall_ms: float = 0.0
     seconds: float = 0.0
 
+    def note_call(self, usage: Usage) -> None:
+        """Count one agent call."""
+        self.calls += 1
+        self.agent = self.agent + usage
+        self.peak = max(self.peak, usage.input_tokens)
+
     @property
     def summarizer_dollars(self) -> float:
         usage = self.summarizer
@@ -85,38 +88,14 @@ class Run:
         return (usage.input_tokens * PRICE_IN + usage.output_tokens * PRICE_OUT) / 1e6
 
 
-class Metered:
-    """The agent's transport, counting what every call costs."""
-
-    def __init__(self, inner: FunctionTransport, run: Run) -> None:
-        self.inner, self.run = inner, run
-
-    @property
-    def model(self) -> ModelInfo:
-        return self.inner.model
-
-    async def complete(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec] = (),
-        system: str | None = None,
-        *,
-        max_output_tokens: int | None = None,
-    ) -> Completion:
-        completion = await complete_with_cap(
-            self.inner, messages, tools, system, max_output_tokens=max_output_tokens
-        )
-        self.run.calls += 1
-        self.run.agent = self.run.agent + completion.usage
-        self.run.peak = max(self.run.peak, completion.usage.input_tokens)
-        return completion
-
-
 async def session(name: str, mask: MaskToolOutputs | None) -> Run:
     run = Run(name)
     coder = SimulatedCoder()
     model = ModelInfo("simulated-coder", WINDOW, 4_096)
-    agent_transport = Metered(FunctionTransport(coder, model=model, enforce_window=True), run)
+    agent_transport = MeteredTransport(
+        FunctionTransport(coder, model=model, enforce_window=True),
+        lambda done: run.note_call(done.usage),
+    )
     summarizer = ExtractiveSummarizer(max_summary_chars=6_000)
 
     def on_event(event: CompactionEvent) -> None:

@@ -316,3 +316,19 @@ def test_a_callable_object_or_a_missing_complete_is_handled() -> None:
     assert accepts_output_cap(holder) is True
     assert accepts_output_cap(object()) is False
     assert accepts_output_cap(StubTransport()) is True
+
+
+async def test_metered_transport_counts_usage_and_passes_the_cap_on() -> None:
+    from contextfold.testing import StubTransport, make_text_response
+    from contextfold.transports.base import MeteredTransport, Usage
+
+    inner = StubTransport([make_text_response("one"), make_text_response("two")])
+    seen: list[object] = []
+    metered = MeteredTransport(inner, seen.append)
+    assert metered.model is inner.model
+    await metered.complete([Message.user("hi")], max_output_tokens=50)
+    await metered.complete([Message.user("again")])
+    assert metered.requests == 2 == len(seen)
+    assert [c.text for c in seen] == ["one", "two"]  # type: ignore[attr-defined]
+    assert metered.usage == sum((c.usage for c in seen), Usage(0, 0))  # type: ignore[attr-defined]
+    assert inner.requests[0].max_output_tokens == 50

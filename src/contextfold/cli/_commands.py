@@ -36,16 +36,11 @@ from contextfold.cli._transcripts import (
 )
 from contextfold.compaction import compact_context
 from contextfold.errors import SummaryRejectedError
-from contextfold.messages import Message
 from contextfold.prompts import load_prompt
 from contextfold.tokens import count_tokens
 from contextfold.transports.base import (
-    Completion,
     CompletionTransport,
-    ModelInfo,
-    ToolSpec,
-    Usage,
-    complete_with_cap,
+    MeteredTransport,
 )
 
 __all__ = ["PROVIDERS", "CLIError", "cmd_compact", "cmd_demo", "cmd_sessions", "make_transport"]
@@ -133,34 +128,6 @@ async def cmd_demo(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------- compact
 
 
-class _MeteredSummarizer:
-    """Counts the summarizer's requests and usage for the stats."""
-
-    def __init__(self, inner: CompletionTransport) -> None:
-        self.inner = inner
-        self.usage = Usage(0, 0)
-        self.requests = 0
-
-    @property
-    def model(self) -> ModelInfo:
-        return self.inner.model
-
-    async def complete(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec] = (),
-        system: str | None = None,
-        *,
-        max_output_tokens: int | None = None,
-    ) -> Completion:
-        completion = await complete_with_cap(
-            self.inner, messages, tools, system, max_output_tokens=max_output_tokens
-        )
-        self.usage = self.usage + completion.usage
-        self.requests += 1
-        return completion
-
-
 def _prompt_vars(pairs: Sequence[str]) -> dict[str, object]:
     out: dict[str, object] = {}
     for pair in pairs:
@@ -182,7 +149,7 @@ async def cmd_compact(args: argparse.Namespace) -> int:
     if warning is not None:
         print(f"contextfold: warning: {warning}", file=sys.stderr)
     inner = make_transport(args.provider, args.model) if args.provider else ExtractiveSummarizer()
-    summarizer = _MeteredSummarizer(inner)
+    summarizer = MeteredTransport(inner)  # the summarizer's requests and usage, for the stats
     before = transcript.messages
     started = time.monotonic()
     kwargs: dict[str, Any] = {

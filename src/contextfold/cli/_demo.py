@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,49 +27,27 @@ from contextfold.cli._scenario import (
     repo_tools,
 )
 from contextfold.compaction import AutoCompactStore, CompactionEvent
-from contextfold.messages import Message
 from contextfold.sqlite import SQLiteContextStore, connect
 from contextfold.testing import FunctionTransport
 from contextfold.transports.base import (
     Completion,
     CompletionTransport,
+    MeteredTransport,
     ModelInfo,
-    ToolSpec,
     Usage,
-    complete_with_cap,
 )
 
 __all__ = ["DemoResult", "run_demo"]
 
 
-class _Metered:
-    """Wraps a transport; reports every call's usage to the demo."""
-
-    def __init__(self, inner: CompletionTransport, result: DemoResult, view: DemoView) -> None:
-        self.inner, self.result, self.view = inner, result, view
-
-    @property
-    def model(self) -> ModelInfo:
-        return self.inner.model
-
-    async def complete(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec] = (),
-        system: str | None = None,
-        *,
-        max_output_tokens: int | None = None,
-    ) -> Completion:
-        completion = await complete_with_cap(
-            self.inner, messages, tools, system, max_output_tokens=max_output_tokens
-        )
-        usage = completion.usage
-        self.result.model_calls += 1
-        self.result.agent_usage = self.result.agent_usage + usage
-        self.result.peak_context = max(self.result.peak_context, usage.input_tokens)
-        self.result.context = usage.input_tokens
-        self.view.usage(usage.input_tokens, self.result.model_calls)
-        return completion
+def _count_call(result: DemoResult, view: DemoView, completion: Completion) -> None:
+    """Report one agent call's usage to the demo."""
+    usage = completion.usage
+    result.model_calls += 1
+    result.agent_usage = result.agent_usage + usage
+    result.peak_context = max(result.peak_context, usage.input_tokens)
+    result.context = usage.input_tokens
+    view.usage(usage.input_tokens, result.model_calls)
 
 
 @dataclass
@@ -182,7 +159,7 @@ async def run_demo(
     started = time.monotonic()
     conn = await connect(db_path)
     try:
-        metered = _Metered(transport, result, view)
+        metered = MeteredTransport(transport, lambda done: _count_call(result, view, done))
         current_turn = 0
 
         def on_event(event: CompactionEvent) -> None:

@@ -34,6 +34,7 @@ __all__ = [
     "MODEL_REGISTRY",
     "Completion",
     "CompletionTransport",
+    "MeteredTransport",
     "ModelInfo",
     "StopReason",
     "StreamingTransport",
@@ -270,6 +271,44 @@ async def complete_with_cap(
         )
         return result
     return await transport.complete(messages, tools, system)
+
+
+class MeteredTransport:
+    """``inner``, counting its requests and their usage (``requests``, ``usage``) and
+    telling ``on_completion`` of each one: how the demo, ``contextfold compact`` and the
+    benchmarks keep the agent's or the summarizer's costs apart. Every call goes through
+    :func:`complete_with_cap`, so an output cap reaches ``inner`` when it takes one."""
+
+    def __init__(
+        self,
+        inner: CompletionTransport,
+        on_completion: Callable[[Completion], None] | None = None,
+    ) -> None:
+        self.inner = inner
+        self.on_completion = on_completion
+        self.usage = Usage(0, 0)
+        self.requests = 0
+
+    @property
+    def model(self) -> ModelInfo:
+        return self.inner.model
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec] = (),
+        system: str | None = None,
+        *,
+        max_output_tokens: int | None = None,
+    ) -> Completion:
+        completion = await complete_with_cap(
+            self.inner, messages, tools, system, max_output_tokens=max_output_tokens
+        )
+        self.usage = self.usage + completion.usage
+        self.requests += 1
+        if self.on_completion is not None:
+            self.on_completion(completion)
+        return completion
 
 
 # Context windows and output limits of current model families, matched by prefix
