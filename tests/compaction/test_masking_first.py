@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -172,3 +173,51 @@ async def test_a_masked_plan_prepared_in_the_background_commits_as_masked() -> N
     assert events[-1].outcome == "masked"
     assert model.requests == []
     assert wrapped.compactions == 1
+
+
+async def test_a_prepared_masked_summary_counts_the_prompt_outside_the_messages_once() -> None:
+    # The prompt carries FIXED tokens the messages do not (system prompt, tool schemas).
+    # Masking the snapshot is not enough, so the masked history is summarized in the
+    # background; many large outputs are appended before the limit commits it. The
+    # committed history's estimate is its messages plus FIXED, as the real prompt will
+    # be: the masked history (~7,000 tokens) is no base to scale the appended ~10,800 by
+    # (that scaled FIXED with them: ~1.86x, ~21,000 instead of ~17,500, over the limit,
+    # so the commit was followed by a compaction while the caller waited).
+    # In the demo's session that excess was re-anchored at every commit and grew until
+    # the store compacted inline and relieved reads for the rest of the session.
+    from contextfold import MemoryContextStore
+
+    fixed = 6_000
+    history = reads(4) + [m for i in range(4, 42) for m in reads(i + 1, output="x" * 600)[-2:]]
+    summarizer = StubTransport([make_text_response(SUMMARY)], model=WINDOW, scripted=False)
+    events: list[CompactionEvent] = []
+    wrapped = AutoCompactStore(
+        MemoryContextStore(history),
+        StubTransport([], model=WINDOW),
+        summary_transport=summarizer,
+        max_tokens=20_000,  # target 10,000; preparation past 0.3 x 40,000 = 12,000
+        prepare_threshold=0.3,
+        proactive=False,
+        on_event=events.append,
+        mask_tool_outputs=MaskToolOutputs(2, min_chars=5_000),
+    )
+    counted = count_tokens(history)
+    await wrapped.add_context_tokens(counted + fixed, 10)
+    for _ in range(50):
+        await asyncio.sleep(0)
+    prepared = [e for e in events if e.phase == "after"]
+    assert [e.outcome for e in prepared] == ["prepared"]
+    assert prepared[0].summarized_messages > 0  # masking alone was not enough
+    late = reads(47, output=OUTPUT)[-12:]  # 6 large rounds: ~10,800 tokens
+    for message in late:
+        await wrapped.append(message)
+    await wrapped.add_context_tokens(counted + count_tokens(late) + fixed, 10)
+    # The commit alone gets under the limit: nothing else runs while the caller waits
+    # (an update of the summary may be prepared in the background afterwards).
+    waited = [e.outcome for e in events if e.phase == "after" and e.trigger != "prepare"]
+    assert waited == ["committed"]
+    assert len(summarizer.requests) == 1
+    [committed] = [e for e in events if e.outcome == "committed"]
+    real = count_tokens(await wrapped.get_history()) + fixed
+    assert committed.tokens_after is not None
+    assert real <= committed.tokens_after <= real * 1.02

@@ -26,7 +26,7 @@ from contextfold.compaction._engine import (
     make_summarizer,
 )
 from contextfold.compaction._mask import plan_masking_first
-from contextfold.compaction._plan import Plan, plan_compaction
+from contextfold.compaction._plan import Plan, PromptEstimate, plan_compaction
 from contextfold.compaction._prepare import Preparation, Prepared, prepare_point
 from contextfold.compaction._relief import relieve
 from contextfold.compaction._report import Attempt, Reporter, span_attributes
@@ -287,10 +287,10 @@ class Compactor:
         if ahead:
             target = max(target - max(limit - tokens, 0), target // 2)
 
-        async def summarize(history: list[Message], size: int) -> Plan | None:
+        async def summarize(history: list[Message], estimate: PromptEstimate) -> Plan | None:
             return await plan_compaction(
                 history,
-                size,
+                estimate,
                 target=target,
                 transport=self.summary_transport,
                 opts=self.opts,

@@ -20,8 +20,8 @@ from contextfold.strategies import MaskToolOutputs
 
 __all__ = ["plan_masking_first"]
 
-Summarize = Callable[[list[Message], int], Awaitable[Plan | None]]
-"""Plans a summary of a history whose prompt was the given size (``_plan`` of the compactor)."""
+Summarize = Callable[[list[Message], PromptEstimate], Awaitable[Plan | None]]
+"""Plans a summary of a history sized by the given estimate (``_plan`` of the compactor)."""
 
 
 async def plan_masking_first(
@@ -35,14 +35,20 @@ async def plan_masking_first(
 ) -> Plan | None:
     """The plan for ``snapshot`` (whose prompt was ``tokens``): masked when that reaches
     ``target``, else ``summarize`` of the masked (or, with nothing to mask, the original)
-    history; a masked plan still when the summary finds nothing to fold."""
+    history; a masked plan still when the summary finds nothing to fold.
+
+    Every plan is sized by the estimate anchored on ``snapshot`` and ``tokens``, the
+    real prompt: anchoring anew on the masked history and its *estimated* size would
+    fold the prompt outside the messages (system prompt, tools) into the scale, and a
+    commit that appends more than the masked history holds would count that part again
+    in proportion (the excess is re-anchored at every commit and grows)."""
+    estimate = PromptEstimate.anchored(snapshot, tokens, opts)
     if mask is None:
-        return await summarize(snapshot, tokens)
+        return await summarize(snapshot, estimate)
     masked = await mask.compact(snapshot)
     if masked is snapshot:
-        return await summarize(snapshot, tokens)
-    estimate = PromptEstimate.anchored(snapshot, tokens, opts)
+        return await summarize(snapshot, estimate)
     if estimate.scaled(masked) <= target:
         return Plan(masked, "masked", None, estimate)
-    plan = await summarize(masked, estimate(masked))
+    plan = await summarize(masked, estimate)
     return plan if plan is not None else Plan(masked, "masked", None, estimate)

@@ -64,7 +64,7 @@ class Plan:
 
 async def plan_compaction(
     snapshot: list[Message],
-    tokens: int,
+    estimate: PromptEstimate,
     *,
     target: int,
     transport: CompletionTransport,
@@ -72,13 +72,15 @@ async def plan_compaction(
     summarizer: Summarizer,
     time_limit: float | None,
 ) -> Plan | None:
-    """Summarize ``snapshot`` (whose prompt was ``tokens``) toward ``target`` tokens.
+    """Summarize ``snapshot`` (sized by ``estimate``) toward ``target`` tokens.
+
+    ``estimate`` is anchored on the real prompt of the history ``snapshot`` was made
+    from (:meth:`PromptEstimate.anchored`); ``snapshot`` may be a masked copy of it.
 
     Returns ``None`` when nothing can be freed: nothing new to summarize and no kept
     tool output to cut, or the history already under ``target``. The summarizer's
     whole run is bounded by ``time_limit`` seconds (:class:`CompactionError` past it).
     """
-    estimate = PromptEstimate.anchored(snapshot, tokens, opts)
     try:
         async with asyncio.timeout(time_limit):
             result = await compact_history(
