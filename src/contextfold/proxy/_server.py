@@ -15,17 +15,20 @@ answer those in :func:`~contextfold.proxy._dialects.error_body`'s shape (with a
   httptools (whose parser skips such a body: the app would read an empty one).
 * **500** when the app raises, or returns, before starting its response.
 
-The dialect of an error is guessed from what the client sent on the connection:
-Anthropic's when the request's path is ``/v1/messages`` or lies under it, or it
-carries an ``anthropic-version`` header (as far as the parser got, else read
-leniently from the bytes received), OpenAI's otherwise; a connection whose bytes
-name no request at all is answered in the dialect of its previous request.
+An error is in the dialect the app would answer the request in
+(:func:`~contextfold.proxy._routing.answer_dialect`: Anthropic's for a path
+``/v1/messages…`` or an ``anthropic-version`` header, a chat route's own), judged by
+what the parser read of the request, else by a lenient reading of the bytes
+received for a request line and that header; bytes that name no request at all are
+answered in the dialect of the connection's previous request, else OpenAI's.
 
-An error is never written into a response already under way: the connection is
-closed once that response ends. After an error answer the server stops reading
-requests, shuts its sending side and discards what the client still sends for up
-to :data:`LINGER_SECONDS` before closing: a socket closed with unread bytes is
-reset, and a reset can destroy the answer before the client reads it.
+An error is never written into a response already under way (nor before the
+answers to pipelined requests queued behind it): the connection is closed once
+those responses end, and the bytes that could not be read get no answer. After an
+error answer the server stops reading requests, shuts its sending side and
+discards what the client still sends for up to :data:`LINGER_SECONDS` before
+closing: a socket closed with unread bytes is reset, and a reset can destroy the
+answer before the client reads it.
 
 Both of uvicorn's HTTP/1.1 protocols are covered: httptools' (the fast C parser,
 chosen when httptools imports) and h11's (pure Python). Nothing here is needed by
@@ -170,8 +173,9 @@ class _Answers(asyncio.Protocol):
     _received = b""  # the last bytes received, read for a dialect on an error
 
     def _answer(self, status: int, message: str, dialect: Dialect) -> None:
-        headers = getattr(self.server_state, "default_headers", [])
-        self.transport.write(error_response(status, dialect, message, headers))
+        if not self.transport.is_closing():
+            headers = getattr(self.server_state, "default_headers", [])
+            self.transport.write(error_response(status, dialect, message, headers))
         self._close_softly()
 
     def _close_softly(self) -> None:
@@ -309,8 +313,13 @@ if httptools_impl is not None:
             status, message = self._refusal or (400, NOT_HTTP)
             self._refusal = None
             cycle = self.cycle
-            if cycle is not None and cycle.response_started and not cycle.response_complete:
-                cycle.keep_alive = False  # the response goes on; the connection ends with it
+            queued = [c for c, _ in getattr(self, "pipeline", ())]  # behind one under way
+            if queued or (
+                cycle is not None and cycle.response_started and not cycle.response_complete
+            ):
+                for waiting in [*queued, cycle]:
+                    if waiting is not None:  # the responses go on; the connection ends after
+                        waiting.keep_alive = False
                 self._discarding = True
                 return
             if cycle is not None and cycle.response_complete and not self._head_open:
