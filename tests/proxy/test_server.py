@@ -512,9 +512,9 @@ async def test_an_app_that_never_starts_its_response_gets_a_json_500(
 async def test_an_upgrade_offer_never_costs_a_request_its_body(
     http: str, upstream: Upstream, tmp_path: Path
 ) -> None:
-    # httptools skips the body of a request offering an upgrade (curl --http2 on an
-    # http:// URL offers h2c): the proxy forwarded a chat request with an empty body.
-    # h11 ignores the offer; under httptools the request is refused.
+    # httptools skips the body of a request offering an upgrade (curl --http2 offers
+    # h2c on http:// URLs): under uvicorn's protocol the app read an empty body. h11
+    # ignores the offer; under httptools such a request is refused.
     body = json.dumps({"model": MODEL, "messages": openai_history(1)}).encode()
     raw = (
         b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\n"
