@@ -1,11 +1,13 @@
 """What the compaction proxy adds to a request's latency, side by side with LiteLLM's proxy.
 
-    .venv/bin/python bench/proxy.py [--requests 200] [--litellm PATH]
+    .venv/bin/python bench/proxy.py [--requests 200] [--litellm PATH] [--http h11]
 
 Starts, on loopback only, a minimal fake upstream, our proxy in front of it and, when
 its executable is found, LiteLLM's proxy in front of the same upstream, each in its
-own process under uvicorn; then sends the same requests straight to the upstream,
-through ours and through LiteLLM's, at concurrency 1, 16 and 64:
+own process under uvicorn (ours as ``contextfold.proxy.serve`` runs it: httptools'
+parser when installed, ``--http h11`` for h11's); then sends the same requests
+straight to the upstream, through ours and through LiteLLM's, at concurrency 1, 16
+and 64:
 
 * ``pass-through``: a conversation far under the limit (its size in bytes alone
   shows it cannot be near the limit: the proxy forwards it without parsing), for a
@@ -86,17 +88,22 @@ def serve_upstream(port: int) -> None:
     uvicorn.run(upstream_app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
 
 
-def serve_proxy(port: int, upstream_port: int) -> None:
+def serve_proxy(port: int, upstream_port: int, http: str | None) -> None:
     import uvicorn
 
     from contextfold.proxy import create_app
+    from contextfold.proxy._server import server_config
 
     app = create_app(
         upstream_openai=f"http://127.0.0.1:{upstream_port}/v1",
         context_window=200_000,
         threshold=0.25,  # limit: 50,000 estimated tokens
     )
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    # served as contextfold.proxy.serve serves it (its protocol and settings)
+    config = server_config(
+        app, host="127.0.0.1", port=port, log_level="warning", access_log=False, http=http
+    )
+    uvicorn.Server(config).run()
 
 
 def history(count: int, chars: int) -> list[dict[str, Any]]:
@@ -266,20 +273,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=200, help="timed requests per cell")
     parser.add_argument("--litellm", help="LiteLLM's proxy executable (default: on PATH)")
+    parser.add_argument(
+        "--http",
+        choices=["httptools", "h11"],
+        help="our proxy's HTTP parser (default: serve's, httptools when installed)",
+    )
     parser.add_argument("--serve-upstream", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--serve-proxy", type=int, nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--serve-proxy", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_upstream:
         serve_upstream(args.serve_upstream)
         return
     if args.serve_proxy:
-        serve_proxy(*args.serve_proxy)
+        port, upstream_port, *http = args.serve_proxy
+        serve_proxy(int(port), int(upstream_port), http[0] if http else None)
         return
     up_port, proxy_port, litellm_port = free_port(), free_port(), free_port()
     script = os.path.abspath(__file__)
     procs = [
         subprocess.Popen([sys.executable, script, "--serve-upstream", str(up_port)]),
-        subprocess.Popen([sys.executable, script, "--serve-proxy", str(proxy_port), str(up_port)]),
+        subprocess.Popen(
+            [sys.executable, script, "--serve-proxy", str(proxy_port), str(up_port)]
+            + ([args.http] if args.http else [])
+        ),
     ]
     executable = args.litellm or shutil.which("litellm")
     litellm = None

@@ -22,6 +22,8 @@ from urllib.parse import unquote
 import uvicorn
 from starlette.types import ASGIApp, Message
 
+from contextfold.proxy._server import HttpProtocol, server_config
+
 
 @dataclass
 class Answer:
@@ -192,15 +194,22 @@ async def _read_reply(reader: asyncio.StreamReader, head: bool) -> Reply:
 
 
 class Served:
-    """An ASGI app served by uvicorn on a free 127.0.0.1 port, in this event loop."""
+    """An ASGI app served by uvicorn on a free 127.0.0.1 port, in this event loop.
 
-    def __init__(self, app: ASGIApp) -> None:
+    Served as :func:`contextfold.proxy.serve` serves the proxy (its protocols, with
+    JSON error answers, and settings), any app alike; ``http`` picks the protocol
+    (``None``: the one ``serve`` runs); ``lifespan="off"`` for an app started already.
+    """
+
+    def __init__(
+        self, app: ASGIApp, *, http: HttpProtocol | None = None, lifespan: str = "on"
+    ) -> None:
         # IPPROTO_TCP named: asyncio turns Nagle off only for such sockets, and with it
         # on every keep-alive response waits ~40 ms for a delayed ACK.
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        config = uvicorn.Config(app, log_level="warning", lifespan="on")
+        config = server_config(app, log_level="warning", lifespan=lifespan, http=http)
         self.server = uvicorn.Server(config)
         self.task: asyncio.Task[None] | None = None
 

@@ -12,10 +12,12 @@ parsed but under it, and over it (compacted, with a summary from the fake upstre
 
 Every request goes into the app in-process, as the exact ASGI messages a server would
 pass; every tenth is also written raw onto one keep-alive socket of the proxy served
-by uvicorn. Asserted for each: a complete response; no 5xx except the deliberate
-ones (an upstream told to fail, whose status is relayed; an unreachable or silent
-upstream: 502/504); every error the proxy makes itself is JSON in the shape of the
-route's dialect with a 4xx status; no ERROR log (the app's safety net never fired).
+as ``serve`` serves it, under each of uvicorn's parsers (httptools and h11). Asserted
+for each: a complete response; no 5xx except the deliberate ones (an upstream told to
+fail, whose status is relayed; an unreachable or silent upstream: 502/504); every
+error the proxy makes itself, the server's answers to what it cannot parse included,
+is JSON in the shape of the route's dialect with a 4xx status; no ERROR log (the
+app's safety net never fired).
 
 Before the fuzz test, single hostile requests with exact expectations: requests never
 forwarded (unknown methods, dot segments), a client that leaves or lies about its
@@ -41,6 +43,7 @@ import pytest
 from starlette.applications import Starlette
 
 from contextfold.proxy import create_app
+from contextfold.proxy._server import HttpProtocol
 from tests._proxy_upstream import Upstream, anthropic_history, openai_history
 from tests._raw_http import Connection, Served, call_asgi
 
@@ -48,6 +51,7 @@ from tests._raw_http import Connection, Served, call_asgi
 SEED = int(os.environ.get("CONTEXTFOLD_FUZZ_SEED", "20260412"))
 REQUESTS = 3_000
 SOCKET_EVERY = 10
+PROTOCOLS: list[HttpProtocol] = ["httptools", "h11"]
 MAX_BODY = 200_000
 KEY = "sk-fuzz-DISTINCTIVE-5e4d3c2b1a"
 MODEL = "test-model"
@@ -620,7 +624,11 @@ async def test_no_hostile_request_gets_a_500_or_a_dropped_connection(
             failures.append(f"#{number} {case.kind} {case.method} {case.target[:60]!r}: {problem}")
     upstream.fail_chat = None
 
-    socket = await replay_over_socket(upstream, app_for, cases[::SOCKET_EVERY], failures)
+    socket: Counter[int | None] = Counter()
+    for http in PROTOCOLS:  # both of the server's parsers, each on its own server
+        socket += await replay_over_socket(
+            upstream, app_for, cases[::SOCKET_EVERY], failures, http=http
+        )
     kinds = Counter(c.kind for c in cases)
     print(f"\nfuzzed {len(cases)} requests in-process, {socket.total()} again over a socket")
     print("statuses in-process:", dict(sorted(statuses.items())))
@@ -638,15 +646,17 @@ async def replay_over_socket(
     app_for: Callable[[Case], Starlette],
     cases: list[Case],
     failures: list[str],
+    *,
+    http: HttpProtocol,
 ) -> Counter[int | None]:
-    """``cases`` written raw to the live proxy under uvicorn; the statuses that came back.
+    """``cases`` written raw to the live proxy served with ``http``; the statuses back.
 
     Well-framed requests share one keep-alive connection, so a request that broke
     its connection shows as the next one's dropped connection too.
     """
     statuses: Counter[int | None] = Counter()
     live = [c for c in cases if not c.disconnect and c.dead_upstream is None]
-    async with Served(app_for(live[0])) as served:
+    async with Served(app_for(live[0]), http=http, lifespan="off") as served:  # started
         keep_alive = Connection(served.port)
         for case in live:
             upstream.fail_chat = None
@@ -667,8 +677,10 @@ async def replay_over_socket(
                 reply = await own.send(case.wire())
                 await own.close()
                 problem = judge(case, reply.status, reply.body, chats(upstream) > before)
-                if not case.framing_ok:  # uvicorn's own plain-text 400 (or that reset)
-                    problem = None if reply.status in (400, None) else f"status {reply.status}"
+                if not case.framing_ok:  # the server's own 400 (or that reset)
+                    problem = None if reply.status is None else f"status {reply.status}"
+                    if reply.status == 400:
+                        problem = shape_problem(case.dialect(), reply.body)
                 elif reply.status is None and declared < len(case.body):
                     problem = None
             else:
@@ -676,9 +688,10 @@ async def replay_over_socket(
                 problem = judge(case, reply.status, reply.body, chats(upstream) > before)
             statuses[reply.status] += 1
             if problem is not None:
-                failures.append(f"socket {case.kind} {case.method} {case.target[:60]!r}: {problem}")
+                where = f"socket ({http}) {case.kind} {case.method} {case.target[:60]!r}"
+                failures.append(f"{where}: {problem}")
         await keep_alive.close()
         if keep_alive.dropped:
-            failures.append(f"{keep_alive.dropped} dropped keep-alive connections")
+            failures.append(f"{keep_alive.dropped} dropped keep-alive connections ({http})")
     upstream.fail_chat = None
     return statuses

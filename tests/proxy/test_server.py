@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import shlex
@@ -23,10 +24,12 @@ import uvicorn
 
 from contextfold.formats import from_openai
 from contextfold.proxy import create_app, serve
+from contextfold.proxy._server import HEAD_LIMIT, http_protocol
 from contextfold.validation import validate_history
 from tests._proxy_upstream import Upstream, anthropic_history, openai_history
-from tests._raw_http import Served
+from tests._raw_http import Connection, Served
 from tests.cli.test_cli import CLI
+from tests.proxy.test_fuzz import shape_problem
 
 KEY = "sk-test-SERVER-DISTINCTIVE-77aa88bb"
 MODEL = "test-model"
@@ -149,14 +152,35 @@ async def test_a_long_failure_reason_never_breaks_the_response(
     assert error == error.strip()
 
 
+def record_runs(monkeypatch: pytest.MonkeyPatch) -> list[uvicorn.Config]:
+    """The configurations uvicorn servers are run with from now on (none really runs)."""
+    configs: list[uvicorn.Config] = []
+
+    def run(server: uvicorn.Server, sockets: Any = None) -> None:
+        configs.append(server.config)
+        server.started = True
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    return configs
+
+
 def test_serve_binds_loopback_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append(kwargs))
+    calls = record_runs(monkeypatch)
     serve()
-    serve(host="0.0.0.0", port=9000)
-    assert calls[0]["host"] == "127.0.0.1"
-    assert calls[0]["port"] == 8787
-    assert (calls[1]["host"], calls[1]["port"]) == ("0.0.0.0", 9000)
+    serve(host="0.0.0.0", port=9000, log_level="warning")
+    assert (calls[0].host, calls[0].port, calls[0].log_level) == ("127.0.0.1", 8787, "info")
+    assert (calls[1].host, calls[1].port, calls[1].log_level) == ("0.0.0.0", 9000, "warning")
+    # the protocol the tests' servers run (httptools' when it imports), WebSockets off
+    assert all(c.http is http_protocol() and c.ws == "none" for c in calls)
+    assert http_protocol() is http_protocol("httptools")
+
+
+def test_serve_exits_when_the_server_cannot_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    # as uvicorn.run did: a taken port is logged by uvicorn and ends the process with 3
+    monkeypatch.setattr(uvicorn.Server, "run", lambda server, sockets=None: None)
+    with pytest.raises(SystemExit) as exit_:
+        serve()
+    assert exit_.value.code == 3
 
 
 QUICKSTART = Path(__file__).resolve().parents[2] / "examples" / "proxy_quickstart.md"
@@ -182,12 +206,11 @@ async def test_the_quickstart_python_snippets_run_against_the_proxy(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
-    served: list[Any] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: served.append((app, kwargs)))
+    served = record_runs(monkeypatch)
     async with Served(upstream.app()) as up:
         # 1: serve(...) and create_app(...) with the documented keywords
         exec(compile(snippets[0], "quickstart-1", "exec"), {})
-        assert served[0][1]["host"] == "127.0.0.1"
+        assert served[0].host == "127.0.0.1"
         app = create_app(
             upstream_openai=f"{up.url}/v1", upstream_anthropic=up.url, db_path="proxy.db"
         )
@@ -303,3 +326,282 @@ async def test_the_fake_upstream_answers_hostile_bodies_without_a_500(
         reply = await client.post(f"{up.url}{path}", content=body)
     assert reply.status_code in (200, 400), reply.text
     assert reply.headers["content-type"].startswith("application/json")
+
+
+# -- what the server answers itself: JSON, in the dialect's shape -----------------------
+
+PROTOCOLS = ["httptools", "h11"]
+MALFORMED = [
+    # (name, raw request, the dialect of the answer, the statuses it may have)
+    ("request-line", b"GET /v1/models HTTP/1.1 extra\r\nHost: x\r\n\r\n", "openai", {400}),
+    (
+        "request-line-messages",
+        b"GET /v1/messages/count_tokens HTTP/1.1 x\r\nHost: x\r\n\r\n",
+        "anthropic",
+        {400},
+    ),
+    # h11 passes unknown methods to the app (which refuses them with a 405)
+    (
+        "method",
+        b"get /v1/messages HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "anthropic",
+        {400, 405},
+    ),
+    (
+        "header-nul",
+        b"GET /v1/models HTTP/1.1\r\nHost: x\r\nanthropic-version: \x00\r\n\r\n",
+        "anthropic",
+        {400},
+    ),
+    (  # a chat route answers in its own dialect, whatever the headers say
+        "header-nul-chat",
+        b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nanthropic-version: \x00\r\n"
+        b"content-length: 2\r\n\r\n{}",
+        "openai",
+        {400},
+    ),
+    (
+        "header-name",
+        b"GET /v1/models HTTP/1.1\r\nHost: x\r\nbad header: 1\r\n\r\n",
+        "openai",
+        {400},
+    ),
+    (
+        "header-too-long",
+        # longer than one read (h11 measures only heads it has not seen whole)
+        b"GET /v1/messages HTTP/1.1\r\nHost: x\r\nx-big: " + b"a" * 5 * HEAD_LIMIT + b"\r\n\r\n",
+        "anthropic",
+        {431},
+    ),
+    (
+        "head-never-ends",
+        b"GET /v1/models HTTP/1.1\r\nHost: x\r\n" + b"x-more: aaaaaaaaaaaaaaaa\r\n" * 20_000,
+        "openai",
+        {431},
+    ),
+    (
+        "chunked",
+        b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n",
+        "anthropic",
+        {400},
+    ),
+    (
+        "content-length",
+        b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 1e3\r\n\r\n{}",
+        "openai",
+        {400},
+    ),
+    (
+        "two-lengths",
+        b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
+        b"Content-Length: 3\r\n\r\n{}x",
+        "anthropic",
+        {400},
+    ),
+    # h11 reads the preface's first lines as a request ("PRI *": no such route)
+    ("http2-preface", b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "openai", {400, 404}),
+    (
+        "tls-hello",
+        b"\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03" + bytes(range(64)),
+        "openai",
+        {400},
+    ),
+    ("garbage", b"hello\r\n\r\n", "openai", {400}),
+]
+
+
+@pytest.fixture(params=PROTOCOLS)
+async def served_proxy(
+    request: pytest.FixtureRequest, upstream: Upstream, tmp_path: Path
+) -> AsyncIterator[Served]:
+    async with Served(upstream.app(), http=request.param) as up:
+        app = create_app(
+            upstream_openai=f"{up.url}/v1",
+            upstream_anthropic=up.url,
+            db_path=tmp_path / "proxy.db",
+            summary_max_retries=0,
+        )
+        async with Served(app, http=request.param) as proxy:
+            yield proxy
+
+
+async def read_until_closed(port: int, raw: bytes) -> bytes:
+    """Everything the server sends back for ``raw`` until it closes the connection."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(raw)
+        await writer.drain()
+        async with asyncio.timeout(10):
+            return await reader.read()
+    finally:
+        writer.close()
+
+
+def responses(stream: bytes) -> list[tuple[int, dict[bytes, bytes], bytes]]:
+    """The ``Content-Length`` framed responses ``stream`` holds, which must be all of it."""
+    found = []
+    while stream:
+        head, _, rest = stream.partition(b"\r\n\r\n")
+        lines = head.split(b"\r\n")
+        headers = {
+            n.strip().lower(): v.strip() for n, _, v in (x.partition(b":") for x in lines[1:])
+        }
+        length = int(headers[b"content-length"])
+        assert len(rest) >= length, f"a body cut short: {stream!r:.200}"
+        found.append((int(lines[0].split(b" ")[1]), headers, rest[:length]))
+        stream = rest[length:]
+    return found
+
+
+@pytest.mark.parametrize(
+    ("raw", "dialect", "statuses"), [pytest.param(*case[1:], id=case[0]) for case in MALFORMED]
+)
+async def test_requests_the_server_cannot_parse_get_json_errors(
+    served_proxy: Served, upstream: Upstream, raw: bytes, dialect: str, statuses: set[int]
+) -> None:
+    # uvicorn answered these itself, in plain text; the proxy promises JSON in the
+    # dialect's shape for every error of its own.
+    answers = responses(await read_until_closed(served_proxy.port, raw))
+    assert answers, "the connection was closed without an answer"
+    for status, headers, body in answers:
+        assert status in statuses
+        assert headers[b"content-type"] == b"application/json"
+        assert shape_problem(dialect, body) is None
+        if status in (400, 431):  # the server's own answer: the connection ends with it
+            assert headers[b"connection"] == b"close"
+            assert headers[b"content-length"] == str(len(body)).encode()
+    assert not upstream.seen
+
+
+def raising_app(how: str) -> Any:
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        if how == "raises":
+            raise RuntimeError("a defect before the response started")
+
+    return app
+
+
+@pytest.mark.parametrize("http", PROTOCOLS)
+@pytest.mark.parametrize("how", ["raises", "returns"])
+@pytest.mark.parametrize(
+    ("head", "dialect"),
+    [
+        (b"GET /v1/messages/batches HTTP/1.1\r\nHost: x\r\n", "anthropic"),
+        (b"GET /v1/models HTTP/1.1\r\nHost: x\r\nanthropic-version: 1\r\n", "anthropic"),
+        (b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\ncontent-length: 0\r\n", "openai"),
+    ],
+    ids=["messages-path", "anthropic-version", "chat"],
+)
+async def test_an_app_that_never_starts_its_response_gets_a_json_500(
+    http: str, how: str, head: bytes, dialect: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with Served(raising_app(how), http=http) as served:  # type: ignore[arg-type]
+        [(status, headers, body)] = responses(await read_until_closed(served.port, head + b"\r\n"))
+    assert status == 500
+    assert headers[b"content-type"] == b"application/json"
+    assert headers[b"connection"] == b"close"
+    assert shape_problem(dialect, body) is None
+
+
+@pytest.mark.parametrize("http", PROTOCOLS)
+async def test_an_upgrade_offer_never_costs_a_request_its_body(
+    http: str, upstream: Upstream, tmp_path: Path
+) -> None:
+    # httptools skips the body of a request offering an upgrade (curl --http2 offers
+    # h2c on http:// URLs): under uvicorn's protocol the app read an empty body. h11
+    # ignores the offer; under httptools such a request is refused.
+    body = json.dumps({"model": MODEL, "messages": openai_history(1)}).encode()
+    raw = (
+        b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+        b"Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\ncontent-type: application/json\r\n"
+        b"content-length: %d\r\n\r\n" % len(body)
+    ) + body
+    async with Served(upstream.app(), http=http) as up:
+        app = create_app(upstream_openai=f"{up.url}/v1", db_path=tmp_path / "proxy.db")
+        async with Served(app, http=http) as proxy:
+            reply = await Connection(proxy.port).send(raw)
+            # without a body, the offer is ignored under both
+            get = (
+                b"GET /v1/models HTTP/1.1\r\nHost: x\r\nConnection: upgrade\r\nUpgrade: h2c\r\n\r\n"
+            )
+            models = await Connection(proxy.port).send(get)
+    assert models.status == 200
+    if http == "h11":
+        assert reply.status == 200
+        assert [c.raw for c in upstream.chats if c.path.endswith("completions")] == [body]
+    else:
+        assert reply.status == 400
+        assert shape_problem("openai", reply.body) is None
+        assert b"Upgrade" in reply.body
+        assert [c.path for c in upstream.seen] == ["/v1/models"]
+
+
+@pytest.mark.parametrize("http", PROTOCOLS)
+async def test_bytes_that_are_no_http_never_break_into_a_streamed_response(
+    http: str, upstream: Upstream, tmp_path: Path
+) -> None:
+    # uvicorn's httptools protocol wrote its 400 into the middle of a relayed stream.
+    upstream.stream_gate = asyncio.Event()
+    body = json.dumps({"model": MODEL, "stream": True, "messages": openai_history(1)}).encode()
+    raw = (
+        b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+        b"content-length: %d\r\n\r\n" % len(body)
+    ) + body
+    async with Served(upstream.app(), http=http) as up:
+        app = create_app(upstream_openai=f"{up.url}/v1", db_path=tmp_path / "proxy.db")
+        async with Served(app, http=http) as proxy:
+            reader, writer = await asyncio.open_connection("127.0.0.1", proxy.port)
+            writer.write(raw)
+            received = b""
+            async with asyncio.timeout(10):
+                while b"Hello" not in received:
+                    received += await reader.read(65536)
+                writer.write(b"\x16\x03\x01 no HTTP at all\r\n\r\n")
+                await writer.drain()
+                await asyncio.sleep(0.1)
+                upstream.stream_gate.set()
+                received += await reader.read()
+            writer.close()
+    head, _, rest = received.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200")
+    stream = b""
+    while size := int(rest.split(b"\r\n", 1)[0], 16):  # the chunked body, chunk by chunk
+        rest = rest.partition(b"\r\n")[2]
+        stream, rest = stream + rest[:size], rest[size + 2 :]
+    rest = rest.partition(b"\r\n\r\n")[2]
+    assert b"[DONE]" in stream
+    assert b"HTTP/1.1" not in stream
+    for status, _, error in responses(rest):  # h11 reads the bytes after the stream
+        assert status == 400
+        assert shape_problem("openai", error) is None
+
+
+@pytest.mark.parametrize("http", PROTOCOLS)
+async def test_the_head_limit_counts_the_head_not_the_body(
+    http: str, upstream: Upstream, tmp_path: Path
+) -> None:
+    # A head just under the limit, with a body 5 times its size in the same write, is
+    # forwarded; under httptools a whole head just over it is refused with a 431.
+    pad = b"p" * (HEAD_LIMIT - 2_000)
+    body = json.dumps({"model": MODEL, "messages": openai_history(1), "pad": "x" * 5 * HEAD_LIMIT})
+    raw = (
+        b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nx-pad: %s\r\n"
+        b"content-type: application/json\r\ncontent-length: %d\r\n\r\n%s"
+    ) % (pad, len(body), body.encode())
+    async with Served(upstream.app(), http=http) as up:
+        app = create_app(upstream_openai=f"{up.url}/v1", db_path=tmp_path / "proxy.db")
+        async with Served(app, http=http) as proxy:
+            reply = await Connection(proxy.port).send(raw)
+            over = b"GET /v1/models HTTP/1.1\r\nHost: x\r\nx-pad: %s\r\n\r\n" % (pad * 2)
+            refused = responses(await read_until_closed(proxy.port, over))
+    assert reply.status == 200
+    assert [len(c.raw) for c in upstream.chats if c.path == "/v1/chat/completions"] == [len(body)]
+    if http == "httptools":
+        [(status, _, error)] = refused
+        assert status == 431
+        assert shape_problem("openai", error) is None

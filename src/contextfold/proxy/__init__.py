@@ -134,6 +134,7 @@ import everything below it (compaction, transports, formats, stores), never ``cl
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
@@ -395,7 +396,10 @@ def serve(
     """Run :func:`create_app` (``**create_app_kwargs``) with uvicorn until interrupted.
 
     Binds ``127.0.0.1`` unless told otherwise: anyone who can reach the port can
-    spend the credentials that pass through it, so expose it deliberately.
+    spend the credentials that pass through it, so expose it deliberately. Served
+    with httptools' parser when it imports (h11's otherwise), and what the server
+    answers itself (a request it cannot parse, a head over 64 KiB) is JSON in the
+    dialect's shape too (see :mod:`._server`).
 
     ``log_level`` (one of :data:`LOG_LEVELS`) applies to uvicorn and to the proxy's
     own records (logger ``contextfold``: each compaction and summary cache hit at
@@ -407,11 +411,17 @@ def serve(
     with requires_extra("proxy", "contextfold.proxy.serve"):
         import uvicorn
 
+        from contextfold.proxy._server import server_config
+
     if log_level not in LOG_LEVELS:
         raise ValueError(f"log_level must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}")
     app = create_app(**create_app_kwargs)
     _log_to_stderr(log_level)
-    uvicorn.run(app, host=host, port=port, log_level=log_level)
+    server = uvicorn.Server(server_config(app, host=host, port=port, log_level=log_level))
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:  # the port was taken, say: uvicorn logged why
+        sys.exit(3)  # uvicorn.run's exit status for a failed start
 
 
 def _log_to_stderr(level: LogLevel) -> None:

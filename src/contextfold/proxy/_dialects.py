@@ -315,6 +315,7 @@ _ERROR_TYPES: dict[int, tuple[str, str]] = {
     404: ("invalid_request_error", "not_found_error"),
     405: ("invalid_request_error", "invalid_request_error"),
     413: ("invalid_request_error", "request_too_large"),
+    431: ("invalid_request_error", "invalid_request_error"),
     500: ("server_error", "api_error"),
     502: ("upstream_error", "api_error"),
     504: ("upstream_error", "timeout_error"),

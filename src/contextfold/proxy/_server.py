@@ -1,0 +1,403 @@
+"""The proxy's HTTP/1.1 server: uvicorn, with every answer it makes itself in JSON.
+
+uvicorn answers what it cannot hand to the app itself: a request it cannot parse
+(a malformed request line or header, a bad ``Content-Length``, broken chunked
+framing, bytes that are not HTTP at all) gets a plain-text ``400 Invalid HTTP
+request received.``, and an app that raises before starting its response a
+plain-text 500. The proxy promises JSON in the dialect's shape for every error it
+makes, so :func:`server_config` runs uvicorn with the protocols below, which
+answer those in :func:`~contextfold.proxy._dialects.error_body`'s shape (with a
+``Content-Length`` and ``Connection: close``):
+
+* **400** for a request that is not HTTP/1.1, **431** for a request line and
+  headers longer than :data:`HEAD_LIMIT` (both parsers are held to it), and a 400
+  for a request that offers a protocol upgrade while carrying a body under
+  httptools (whose parser skips such a body: the app would read an empty one).
+* **500** when the app raises, or returns, before starting its response.
+
+An error is in the dialect the app would answer the request in
+(:func:`~contextfold.proxy._routing.answer_dialect`: Anthropic's for a path
+``/v1/messages…`` or an ``anthropic-version`` header, a chat route's own), judged by
+what the parser read of the request, else by a lenient reading of the bytes
+received for a request line and that header; bytes that name no request at all are
+answered in the dialect of the connection's previous request, else OpenAI's.
+
+An error is never written into a response already under way (nor before the
+answers to pipelined requests queued behind it): the connection is closed once
+those responses end, and the bytes that could not be read get no answer. After an
+error answer the server stops reading requests, shuts its sending side and
+discards what the client still sends for up to :data:`LINGER_SECONDS` before
+closing: a socket closed with unread bytes is reset, and a reset can destroy the
+answer before the client reads it.
+
+Both of uvicorn's HTTP/1.1 protocols are covered: httptools' (the fast C parser,
+chosen when httptools imports) and h11's (pure Python). Nothing here is needed by
+the app itself: :func:`~contextfold.proxy.create_app` under another server keeps
+its routes' guarantees, and that server's own answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http
+import json
+import re
+import sys
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Any, Literal, cast
+from urllib.parse import unquote
+
+import h11
+import uvicorn
+from uvicorn.protocols.http import h11_impl
+from uvicorn.protocols.http.flow_control import FlowControl
+from uvicorn.server import ServerState
+
+from contextfold.proxy._dialects import Dialect, error_body
+from contextfold.proxy._routing import answer_dialect
+
+try:
+    from uvicorn.protocols.http import httptools_impl
+except ImportError:  # pragma: no cover - httptools is not installed
+    httptools_impl = None  # type: ignore[assignment]
+
+__all__ = [
+    "HEAD_LIMIT",
+    "LINGER_SECONDS",
+    "HttpProtocol",
+    "JsonH11Protocol",
+    "JsonHttpToolsProtocol",
+    "guess_dialect",
+    "http_protocol",
+    "server_config",
+]
+
+HttpProtocol = Literal["httptools", "h11"]
+
+HEAD_LIMIT = 64 * 1024
+"""The most bytes a request line and its headers may take (a 431 beyond it).
+
+A head still incomplete is refused once the chunks received after the one it began
+in pass the limit, so one that never ends cannot grow without bound. A complete head
+is measured under httptools; h11 measures only heads still incomplete, so it lets
+one through that arrived whole in a single read (at most 256 KiB)."""
+
+LINGER_SECONDS = 2.0
+"""How long a connection answered with an error still reads (and drops) what comes."""
+
+NOT_HTTP = (
+    "the proxy could not read this request as HTTP/1.1 "
+    "(a malformed request line, header or body framing)"
+)
+HEAD_TOO_LONG = f"the request line and headers are longer than {HEAD_LIMIT // 1024} KiB"
+UPGRADE_WITH_BODY = (
+    "a request offering a protocol upgrade (Connection: upgrade) cannot carry a body "
+    "here; send it without the Upgrade header"
+)
+APP_FAILED = "the proxy failed on this request"
+
+_REQUEST_LINE = re.compile(rb"(?:\A|\n)([!-~]+)[ \t]+([^ \t\r\n]+)[ \t]+HTTP/")
+_ANTHROPIC_HEADER = re.compile(rb"\nanthropic-version[ \t]*:", re.IGNORECASE)
+_ABSOLUTE = re.compile(rb"\A[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
+
+
+def guess_dialect(
+    target: bytes,
+    headers: Iterable[tuple[bytes, bytes]],
+    received: bytes,
+    earlier: Mapping[str, Any] | None,
+) -> Dialect:
+    """The dialect to answer a request the server could not parse in.
+
+    ``target`` and ``headers`` are what the parser read of it (maybe nothing),
+    ``received`` the bytes that failed (read leniently for a request line and an
+    ``anthropic-version`` header), ``earlier`` the scope of the connection's
+    previous request, used only when nothing names a request. The request is
+    answered as the app would answer it (:func:`~._routing.answer_dialect`).
+    """
+    names = {name.lower() for name, _ in headers}
+    method = b""
+    line = _REQUEST_LINE.search(received)
+    if line is not None:
+        end = received.find(b"\r\n\r\n", line.start())
+        if _ANTHROPIC_HEADER.search(received, line.start(), len(received) if end < 0 else end):
+            names.add(b"anthropic-version")
+        if not target or target == line[2]:
+            target, method = line[2], line[1]
+    if target:
+        raw_path = _ABSOLUTE.sub(b"", target).split(b"?", 1)[0].split(b"#", 1)[0]
+        scope = {
+            "method": method.decode("latin-1"),
+            "path": unquote(raw_path.decode("latin-1")),
+            "headers": [(name, b"") for name in names],
+        }
+        return answer_dialect(scope)
+    if b"anthropic-version" in names:
+        return "anthropic"
+    return answer_dialect(dict(earlier)) if earlier is not None else "openai"
+
+
+def error_response(
+    status: int, dialect: Dialect, message: str, default_headers: Iterable[tuple[bytes, bytes]]
+) -> bytes:
+    """A whole ``Connection: close`` HTTP/1.1 response with a JSON error body."""
+    body = json.dumps(error_body(dialect, status, message)).encode()
+    head = [b"HTTP/1.1 %d %s\r\n" % (status, http.HTTPStatus(status).phrase.encode())]
+    head += [name + b": " + value + b"\r\n" for name, value in default_headers]
+    head.append(b"content-type: application/json\r\ncontent-length: %d\r\n" % len(body))
+    head.append(b"connection: close\r\n\r\n")
+    return b"".join(head) + body
+
+
+async def _send_500(send: Callable[[Any], Awaitable[None]], scope: Mapping[str, Any]) -> None:
+    """A JSON 500 through a response cycle's ``send``, in place of uvicorn's text."""
+    body = json.dumps(error_body(answer_dialect(dict(scope)), 500, APP_FAILED)).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+    ]
+    await send({"type": "http.response.start", "status": 500, "headers": headers})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+class _Answers(asyncio.Protocol):
+    """What both protocols share: writing an error answer and closing softly."""
+
+    transport: asyncio.Transport
+    loop: asyncio.AbstractEventLoop
+    server_state: ServerState
+    flow: FlowControl
+    _discarding = False  # an error was answered: what the client sends is dropped
+    _linger: asyncio.TimerHandle | None = None
+    _received = b""  # the last bytes received, read for a dialect on an error
+
+    def _answer(self, status: int, message: str, dialect: Dialect) -> None:
+        if not self.transport.is_closing():
+            headers = getattr(self.server_state, "default_headers", [])
+            self.transport.write(error_response(status, dialect, message, headers))
+        self._close_softly()
+
+    def _close_softly(self) -> None:
+        """Send FIN, then drop what comes until the client closes or time is up."""
+        self._discarding = True
+        transport = self.transport
+        if transport.is_closing():
+            return
+        if not transport.can_write_eof():
+            transport.close()
+            return
+        transport.write_eof()
+        if self.flow is not None:
+            self.flow.resume_reading()
+        self._linger = self.loop.call_later(LINGER_SECONDS, transport.close)
+
+    def _stop_lingering(self) -> None:
+        if self._linger is not None:
+            self._linger.cancel()
+            self._linger = None
+
+
+class JsonH11Protocol(_Answers, h11_impl.H11Protocol):
+    """uvicorn's h11 protocol with JSON error answers (see the module doc)."""
+
+    def data_received(self, data: bytes) -> None:
+        if self._discarding:
+            return
+        self._received = data
+        super().data_received(data)
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        cycle = self.cycle
+        if type(cycle) is h11_impl.RequestResponseCycle:
+            cycle.__class__ = _JsonH11Cycle  # its 500 in JSON; no other change
+
+    def send_400_response(self, msg: str) -> None:
+        error = sys.exc_info()[1]
+        too_long = getattr(error, "error_status_hint", 400) == 431  # h11's buffer limit
+        cycle = self.cycle
+        if cycle is not None and cycle.response_started and not cycle.response_complete:
+            cycle.keep_alive = False  # the response goes on; the connection ends with it
+            self._discarding = True
+            return
+        if self.conn.our_state is h11.DONE:  # the body of a request answered already
+            self._close_softly()
+            return
+        if cycle is not None and not cycle.response_complete:
+            cycle.disconnected = True  # the app's answer to it is never sent
+            cycle.message_event.set()
+        dialect = guess_dialect(b"", (), self._received, self.scope)
+        self._answer(431 if too_long else 400, HEAD_TOO_LONG if too_long else NOT_HTTP, dialect)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_lingering()
+        super().connection_lost(exc)
+
+    def shutdown(self) -> None:
+        if self._discarding and (self.cycle is None or self.cycle.response_complete):
+            self.transport.close()
+            return
+        super().shutdown()
+
+
+class _JsonH11Cycle(h11_impl.RequestResponseCycle):
+    async def send_500_response(self) -> None:
+        await _send_500(self.send, cast("Mapping[str, Any]", self.scope))
+
+
+JsonHttpToolsProtocol: type[asyncio.Protocol] | None = None
+"""uvicorn's httptools protocol with JSON error answers; ``None`` without httptools."""
+
+if httptools_impl is not None:
+
+    class _JsonToolsCycle(httptools_impl.RequestResponseCycle):
+        async def send_500_response(self) -> None:
+            await _send_500(self.send, cast("Mapping[str, Any]", self.scope))
+
+    class _Refused(Exception):
+        """Raised in a parser callback to answer the request with ``_refusal``."""
+
+    class _JsonHttpToolsProtocol(_Answers, httptools_impl.HttpToolsProtocol):
+        """uvicorn's httptools protocol with JSON error answers (see the module doc)."""
+
+        _head_open = False  # between a request's first byte and its headers' end
+        _head_seen = 0  # bytes of the chunks received since the request began
+        _head_first = 0  # the size of the chunk it began in
+        _refusal: tuple[int, str] | None = None
+
+        def data_received(self, data: bytes) -> None:
+            if self._discarding:
+                return
+            self._received = data
+            super().data_received(data)
+            if self._head_open and not self._discarding:
+                # a head still open after this chunk: count it, but for the part of
+                # the chunk where the request began (unknown: it may follow a body)
+                self._head_seen += len(data)
+                if self._head_seen - self._head_first > HEAD_LIMIT:
+                    self._refusal = (431, HEAD_TOO_LONG)
+                    self.send_400_response(HEAD_TOO_LONG)
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._head_open = True
+            self._head_seen = 0
+            self._head_first = len(self._received)
+
+        def on_headers_complete(self) -> None:
+            # the bytes received while the head was open bound its size; when they
+            # exceed the limit, the parsed head is measured
+            seen = self._head_seen + len(self._received)
+            if seen > HEAD_LIMIT and _head_size(self.url, self.headers) > HEAD_LIMIT:
+                self._refusal = (431, HEAD_TOO_LONG)
+                raise _Refused
+            upgrade = self.parser.should_upgrade() and not self._upgrades()
+            if upgrade and _has_body(self.headers):
+                self._refusal = (400, UPGRADE_WITH_BODY)
+                raise _Refused  # httptools would skip the body: the app read an empty one
+            self._head_open = False
+            super().on_headers_complete()
+            cycle = self.cycle
+            if type(cycle) is httptools_impl.RequestResponseCycle:
+                cycle.__class__ = _JsonToolsCycle  # its 500 in JSON; no other change
+                if upgrade:  # the parser reads nothing after an upgrade: close after it
+                    cycle.keep_alive = False
+
+        def _upgrades(self) -> bool:
+            """Whether uvicorn hands this upgrade to a WebSocket protocol."""
+            should_upgrade = getattr(self, "_should_upgrade", None)
+            return bool(should_upgrade()) if should_upgrade is not None else False
+
+        def send_400_response(self, msg: str) -> None:
+            status, message = self._refusal or (400, NOT_HTTP)
+            self._refusal = None
+            cycle = self.cycle
+            queued = [c for c, _ in getattr(self, "pipeline", ())]  # behind one under way
+            if queued or (
+                cycle is not None and cycle.response_started and not cycle.response_complete
+            ):
+                for waiting in [*queued, cycle]:
+                    if waiting is not None:  # the responses go on; the connection ends after
+                        waiting.keep_alive = False
+                self._discarding = True
+                return
+            if cycle is not None and cycle.response_complete and not self._head_open:
+                self._close_softly()  # the body of a request answered already
+                return
+            if cycle is not None and not cycle.response_complete:
+                cycle.disconnected = True  # the app's answer to it is never sent
+                cycle.message_event.set()
+            target = getattr(self, "url", b"") if self._head_open else b""
+            headers = (self.headers or []) if self._head_open else []
+            earlier = cycle.scope if cycle is not None else None
+            dialect = guess_dialect(
+                target, headers, self._received, cast("Mapping[str, Any] | None", earlier)
+            )
+            self._answer(status, message, dialect)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_lingering()
+            super().connection_lost(exc)
+
+        def shutdown(self) -> None:
+            if self._discarding and (self.cycle is None or self.cycle.response_complete):
+                self.transport.close()
+                return
+            super().shutdown()
+
+    JsonHttpToolsProtocol = _JsonHttpToolsProtocol
+
+
+def _head_size(url: bytes, headers: Iterable[tuple[bytes, bytes]]) -> int:
+    """About how many bytes a parsed request line and headers took on the wire."""
+    return len(url) + 20 + sum(len(name) + len(value) + 4 for name, value in headers)
+
+
+def _has_body(headers: Iterable[tuple[bytes, bytes]] | None) -> bool:
+    for name, value in headers or ():
+        if name == b"transfer-encoding" or (name == b"content-length" and value.strip() != b"0"):
+            return True
+    return False
+
+
+def http_protocol(name: HttpProtocol | None = None) -> type[asyncio.Protocol]:
+    """The protocol class :func:`server_config` runs: httptools' when it imports
+    (``name=None``), else h11's. :class:`ValueError` for ``"httptools"`` without it."""
+    if name is None:
+        name = "h11" if JsonHttpToolsProtocol is None else "httptools"
+    if name == "h11":
+        return JsonH11Protocol
+    if name != "httptools":
+        raise ValueError(f"http must be 'httptools' or 'h11', got {name!r}")
+    if JsonHttpToolsProtocol is None:
+        raise ValueError("http='httptools' needs the httptools package")
+    return JsonHttpToolsProtocol
+
+
+def server_config(
+    app: Any,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8787,
+    log_level: str = "info",
+    http: HttpProtocol | None = None,
+    **options: Any,
+) -> uvicorn.Config:
+    """The uvicorn configuration the proxy is served with.
+
+    The protocol is :func:`http_protocol` ``(http)``; WebSockets are off (the proxy
+    has no WebSocket route: an upgrade is answered as plain HTTP); the h11 parser
+    is held to :data:`HEAD_LIMIT` like httptools'. ``options`` go to
+    :class:`uvicorn.Config` as they are (``lifespan``, ``access_log``...).
+    """
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        http=http_protocol(http),
+        ws="none",
+        h11_max_incomplete_event_size=HEAD_LIMIT,
+        **options,
+    )
