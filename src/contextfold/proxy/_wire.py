@@ -170,16 +170,26 @@ class _Connection(asyncio.Protocol):
 
     # -- llhttp callbacks ----------------------------------------------------------
 
+    # Once the answer is complete, what follows in the same read is no answer to
+    # anything asked: the callbacks leave the answer alone, and the connection goes.
+
     def on_message_begin(self) -> None:
+        if self.complete:
+            self.lost = True
+            return
         self.headers = []
 
     def on_status(self, status: bytes) -> None:
-        self.reason += status
+        if not self.complete:
+            self.reason += status
 
     def on_header(self, name: bytes, value: bytes) -> None:
-        self.headers.append((name, value))
+        if not self.complete:
+            self.headers.append((name, value))
 
     def on_headers_complete(self) -> None:
+        if self.complete:
+            return
         status = self.parser.get_status_code()
         if 100 <= status < 200:  # informational: the real answer follows
             self.reason = b""
@@ -197,7 +207,7 @@ class _Connection(asyncio.Protocol):
         self._wake()
 
     def on_body(self, body: bytes) -> None:
-        if self.head:
+        if self.head or self.complete:
             return
         self.chunks.append(body)
         self.unread += len(body)
@@ -207,7 +217,7 @@ class _Connection(asyncio.Protocol):
         self._wake()
 
     def on_message_complete(self) -> None:
-        if not self.headers_done:  # the end of an informational answer
+        if not self.headers_done or self.complete:  # an informational answer's end
             return
         self.complete = True
         if not self.parser.should_keep_alive():
