@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import json
 import logging
 import re
@@ -104,6 +105,35 @@ def _encoded_forms(value: str) -> set[str]:
     }
 
 
+@functools.lru_cache(maxsize=256)
+def _lookup(
+    given: frozenset[str], min_length: int
+) -> tuple[tuple[str, ...], frozenset[str], frozenset[str]]:
+    """The short forms, fragments and anchors :class:`Secrets` searches for.
+
+    Cached: a proxy sees the same few credentials on every request of a client, and
+    deriving them (every encoded form, every 12-character stretch) would cost each
+    request more than forwarding it. The cache holds what the process already holds
+    while it serves those clients, for at most 256 credential sets.
+    """
+    forms: set[str] = set()
+    for value in given:
+        for form in _credential_forms(value):
+            forms.add(form)
+            forms.update(_encoded_forms(form))
+    # Whitespace is ignored when matching, so it is dropped from the forms too.
+    flat = {f for f in ("".join(form.split()) for form in forms) if len(f) >= min_length}
+    long = [form for form in flat if len(form) > _FRAGMENT]
+    short = tuple(form for form in flat if len(form) <= _FRAGMENT)
+    fragments = frozenset(
+        form[i : i + _FRAGMENT] for form in long for i in range(len(form) - _FRAGMENT + 1)
+    )
+    anchors = frozenset(
+        form[i : i + _ANCHOR] for form in long for i in range(len(form) - _ANCHOR + 1)
+    )
+    return short, fragments, anchors
+
+
 class Secrets:
     """A set of credential values, and the redaction of them (see the module doc).
 
@@ -116,23 +146,9 @@ class Secrets:
     def __init__(self, values: Iterable[str | None] = (), *, min_length: int = 1) -> None:
         """``min_length``: shorter forms (values, or credentials found inside them) are
         not looked for."""
-        given = {v.strip() for v in values if v and v.strip()}
-        forms: set[str] = set()
-        for value in given:
-            for form in _credential_forms(value):
-                forms.add(form)
-                forms.update(_encoded_forms(form))
-        # Whitespace is ignored when matching, so it is dropped from the forms too.
-        flat = {f for f in ("".join(form.split()) for form in forms) if len(f) >= min_length}
-        self._values: frozenset[str] = frozenset(given)
-        long = [form for form in flat if len(form) > _FRAGMENT]
-        self._short = [form for form in flat if len(form) <= _FRAGMENT]
-        self._fragments = {
-            form[i : i + _FRAGMENT] for form in long for i in range(len(form) - _FRAGMENT + 1)
-        }
-        self._anchors = {
-            form[i : i + _ANCHOR] for form in long for i in range(len(form) - _ANCHOR + 1)
-        }
+        given = frozenset(v.strip() for v in values if v and v.strip())
+        self._values: frozenset[str] = given
+        self._short, self._fragments, self._anchors = _lookup(given, min_length)
 
     @property
     def values(self) -> frozenset[str]:

@@ -25,6 +25,22 @@ def test_token_counts_equal_a_fresh_count_as_a_history_grows() -> None:
     assert counts.count([Message.user("x" * 400)]) == count_tokens([Message.user("x" * 400)])
 
 
+def test_prefix_totals_equal_a_fresh_count_growing_diverging_and_evicted() -> None:
+    counts = TokenCounts(approx_token_counter, max_entries=40)  # evicted along the way
+    memo = HistoryMemo()
+    wire = openai_history(3)
+    for turn in range(90):  # grows past LOOKBACK messages between recorded totals
+        messages = memo.parse("openai", "m", wire).messages
+        chain = chain_hashes("m", messages)
+        assert counts.through(messages, chain) == count_tokens(messages)
+        for end in (0, 1, len(messages) // 2, len(messages) - 1):
+            assert counts.through(messages, chain, end) == count_tokens(messages[:end])
+        if turn % 10 == 9:  # an edit early on: every later prefix differs
+            wire = [*wire[:2], {"role": "user", "content": f"edited {turn}"}, *wire[3:]]
+        wire = [*wire, {"role": "assistant", "content": f"a{turn} " * (turn % 7)}]
+        wire.append({"role": "user", "content": "more " * turn})
+
+
 def test_spliced_chains_equal_fresh_hashes_and_continue_the_last_one() -> None:
     spliced = SplicedChains(max_entries=2)
     wire = openai_history(6)

@@ -238,7 +238,7 @@ async def test_the_upstreams_own_answer_is_relayed_as_it_is(
 async def test_secret_headers_named_by_the_operator_stay_out_of_debug_logs(
     upstream: EchoingUpstream, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    # The upstream on a real socket: the proxy's httpcore logs its response headers
+    # The upstream on a real socket: the summarizer's SDK logs the response headers
     # (with the echo) at DEBUG. The caller reaches the proxy in-process, so that only
     # the proxy's own records are captured (a caller's client logs what it receives).
     debug_logging(caplog)
@@ -264,6 +264,6 @@ async def test_secret_headers_named_by_the_operator_stay_out_of_debug_logs(
     assert models.status_code == chat.status_code == 200
     assert chat.headers["x-contextfold-summary"] == "created"
     assert upstream.seen[0].headers[GATEWAY_HEADER] == GATEWAY_KEY  # forwarded untouched
-    assert "receive_response_headers" in caplog.text  # httpcore's DEBUG trace was on
+    assert "HTTP Response:" in caplog.text  # the SDK's DEBUG trace of headers was on
     assert_logs_clean(caplog, secrets)
     assert_nothing_stored(tmp_path, secrets)

@@ -156,6 +156,8 @@ with requires_extra("proxy", "contextfold.proxy"):
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
 
+    from contextfold.proxy._wire import proxy_client  # httptools
+
 from contextfold.compaction import CompactionSettings, PromptLike
 from contextfold.compaction._settings import UNSET, Unset
 from contextfold.proxy._cache import CacheBackend, SummaryCache, UsageAnchors
@@ -213,7 +215,10 @@ def create_app(
     SQLite summary cache (``None``: in memory, lost on restart). ``context_window``
     overrides the registry's window for every model (a local server). ``http_client``
     (an ``httpx2.AsyncClient``, the SDKs' HTTP library) carries every upstream call,
-    forwarded and summarizing alike; the app closes it only if it made it.
+    forwarded and summarizing alike; the app closes it only if it made it. The one
+    it makes speaks HTTP/1.1 through :class:`~contextfold.proxy._wire.WireTransport`
+    (about a tenth of the CPU of ``httpx2``'s own transport per request), or through
+    ``httpx2``'s own when the environment names a proxy (``HTTPS_PROXY``...).
     ``settings`` (a :class:`~contextfold.compaction.CompactionSettings`) holds the
     compaction options; ``threshold``, ``keep_recent``, ``counter``, ``system_prompt``,
     ``max_summary_tokens`` and ``target_ratio`` (the share of the limit a fresh
@@ -297,10 +302,13 @@ def create_app(
         flight_timeout=timeout,
     )
     owns_client = http_client is None
-    client = http_client or httpx2.AsyncClient(
-        timeout=httpx2.Timeout(timeout, connect=min(timeout, 30.0)),
-        limits=httpx2.Limits(max_connections=256, max_keepalive_connections=64),
-    )
+    wire = None
+    if http_client is None:
+        http_client, wire = proxy_client(
+            httpx2.Timeout(timeout, connect=min(timeout, 30.0)),
+            httpx2.Limits(max_connections=256, max_keepalive_connections=64),
+        )
+    client = http_client
     forwarder = Forwarder(
         client,
         planner,
@@ -312,6 +320,7 @@ def create_app(
         summary_max_retries=summary_max_retries,
         secret_headers=secret_headers,
         recall=recall,
+        wire=wire,
     )
 
     @asynccontextmanager

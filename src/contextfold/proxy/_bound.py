@@ -57,22 +57,28 @@ class SizeBound:
         ``responses``: a Responses API body (its history in ``input``)."""
         if len(raw) * self.tokens_per_byte * _SAFETY >= _MAX_LIMIT:
             return None  # too large for any model's limit: not worth scanning
-        head = raw.lstrip()[:1]
-        key, history = (b'"input"', _INPUT) if responses else (b'"messages"', _MESSAGES)
-        if head != b"{" or raw.count(b'"model"') != 1 or raw.count(key) != 1:
-            return None
-        if responses and any(marker in raw for marker in _SERVER_STATE):
+        if raw.lstrip()[:1] != b"{":
             return None
         model = _MODEL.search(raw)
-        if model is None or history.search(raw) is None:
+        if model is None:
             return None
         try:
             name = model.group(1).decode()
         except UnicodeDecodeError:
             return None
+        # The first "model" may not be the body's own (checked below), but this only
+        # ever answers "parse it": a body over some model's limit is not far under.
+        # Checked first, because it spares the scans of the whole body below.
         limit = self._limit(name)
         if len(raw) * self.tokens_per_byte * _SAFETY >= limit:
             return None  # over before media are counted (they only add)
+        key, history = (b'"input"', _INPUT) if responses else (b'"messages"', _MESSAGES)
+        if raw.count(b'"model"') != 1 or raw.count(key) != 1:
+            return None
+        if responses and any(marker in raw for marker in _SERVER_STATE):
+            return None
+        if history.search(raw) is None:
+            return None
         tokens = self.estimate(raw)
         return tokens if tokens * _SAFETY < limit else None
 

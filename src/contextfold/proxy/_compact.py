@@ -61,7 +61,7 @@ from contextfold.proxy._mask import masked_body
 from contextfold.proxy._memo import HistoryMemo
 from contextfold.proxy._metrics import ProxyMetrics
 from contextfold.proxy._prepare import Preparer
-from contextfold.proxy._reuse import SplicedChains, TokenCounts
+from contextfold.proxy._reuse import LOOKBACK, SplicedChains, TokenCounts
 from contextfold.strategies import MaskToolOutputs
 from contextfold.tokens import TokenCounter, count_tokens
 from contextfold.transports.base import CompletionTransport
@@ -199,10 +199,13 @@ class Planner:
     def estimate(self, messages: Sequence[Message], chain: Sequence[str], extra: int) -> int:
         """Recorded upstream usage of the longest known prefix plus a count of the rest."""
         anchor = self.anchors.latest(chain)
+        counts = self.counts
         if anchor is None:
-            return self.counts.count(messages) + extra
+            return counts.through(messages, chain) + extra
         index, tokens = anchor
-        return tokens + self.counts.count(messages[index:])
+        if len(messages) - index <= LOOKBACK:
+            return tokens + counts.count(messages[index:])
+        return tokens + counts.through(messages, chain) - counts.through(messages, chain, index)
 
     async def plan(
         self,

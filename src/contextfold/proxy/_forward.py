@@ -50,6 +50,7 @@ from contextfold.proxy._overflow import (
 from contextfold.proxy._recall import answer_with_recall
 from contextfold.proxy._responses import server_state
 from contextfold.proxy._routing import BadTarget, route_dialect, upstream_url
+from contextfold.proxy._wire import WireTransport
 from contextfold.transports.anthropic import AnthropicTransport
 from contextfold.transports.base import CompletionTransport
 from contextfold.transports.openai import OpenAITransport
@@ -131,8 +132,14 @@ class Forwarder:
         summary_max_retries: int,
         secret_headers: Iterable[str] = (),
         recall: bool = False,
+        wire: WireTransport | None = None,
     ) -> None:
         self.client = client
+        # ``client``'s own transport, when it is one: forwards skip the client's work
+        self.wire = (
+            wire if wire is not None and _plain(upstream_openai, upstream_anthropic) else None
+        )
+        self._timeouts: dict[str, Any] = client.timeout.as_dict()
         self.planner = planner
         self.upstream_openai = upstream_openai
         self.upstream_anthropic = upstream_anthropic
@@ -394,16 +401,18 @@ class Forwarder:
             url = self._url(dialect, request)
         except BadTarget as exc:
             return self._error(dialect, 400, str(exc))
-        upstream = self.client.build_request(request.method, url, headers=headers, content=body)
         sent = time.perf_counter()
         try:
+            if self.wire is not None:
+                return await self.wire.forward(request.method, url, headers, body, self._timeouts)
+            upstream = self.client.build_request(request.method, url, headers=headers, content=body)
             return await self.client.send(upstream, stream=True)
         except httpx2.TimeoutException:
             self.metrics.upstream_error("timeout")
             return self._error(dialect, 504, "the upstream did not answer in time")
         except httpx2.HTTPError as exc:
             self.metrics.upstream_error("connect")
-            logger.warning("upstream %s unreachable: %s", upstream.url.host, type(exc).__name__)
+            logger.warning("upstream %s unreachable: %s", _host(url), type(exc).__name__)
             return self._error(
                 dialect, 502, f"the upstream could not be reached ({type(exc).__name__})"
             )
@@ -561,6 +570,23 @@ class Forwarder:
             await reply.aclose()
             if scanner is not None and scanner.input_tokens and plan is not None:
                 self._record(plan, forwarded, scanner.input_tokens)
+
+
+def _plain(*bases: str) -> bool:
+    """Whether every upstream base URL is plain ``http(s)://host[:port]/path``
+    (no credentials in it), as :meth:`WireTransport.forward` takes them."""
+    return all(
+        httpx2.URL(base).raw_scheme in (b"http", b"https") and not httpx2.URL(base).userinfo
+        for base in bases
+    )
+
+
+def _host(url: str) -> str:
+    """The host of a URL, for a log line (never its credentials or path)."""
+    try:
+        return httpx2.URL(url).host
+    except httpx2.InvalidURL:
+        return "?"
 
 
 def _is_stream(reply: httpx2.Response) -> bool:

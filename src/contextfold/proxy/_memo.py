@@ -263,11 +263,17 @@ def _update(running: Any, message: Message) -> None:
 
 def _resume(dialect: str, entry: _Entry, text: bytes, wire: Sequence[Any]) -> _Cut | None:
     """The latest cut of ``entry`` that ``wire`` (serialized as ``text``) may resume at."""
+
+    def equal_through(items: int) -> bool:  # the first ``items`` items are the same
+        end = entry.ends[items - 1]
+        return text.startswith(entry.text[:end]) and text[end : end + 1] in (SEPARATOR, b"]")
+
     low, high = 0, min(len(entry.ends), len(wire))  # items known equal: ``low``
+    if high and equal_through(high):  # the usual resend: all of it, then news
+        low = high
     while low < high:
         mid = (low + high + 1) // 2
-        end = entry.ends[mid - 1]
-        if text.startswith(entry.text[:end]) and text[end : end + 1] in (SEPARATOR, b"]"):
+        if equal_through(mid):
             low = mid
         else:
             high = mid - 1

@@ -33,14 +33,44 @@ from contextfold.tokens import TokenCounter, count_message_tokens
 
 __all__ = ["SplicedChains", "TokenCounts"]
 
+LOOKBACK = 64  # prefixes looked at for a recorded total (a resent history adds a few)
+
 
 class TokenCounts:
-    """``count_tokens(messages, counter)``, each message object counted once."""
+    """``count_tokens(messages, counter)``, each message object counted once; and,
+    for a history with its prefix hashes, the total of a prefix remembered under
+    its hash, so a resent history adds up only the messages after the last one seen."""
 
     def __init__(self, counter: TokenCounter, max_entries: int = 200_000) -> None:
         self.counter = counter
         self.max_entries = max_entries
         self._sizes: dict[int, tuple[Message, int]] = {}
+        self._totals: dict[str, int] = {}  # prefix hash -> count of that prefix
+
+    def through(self, messages: Sequence[Message], chain: Sequence[str], end: int = -1) -> int:
+        """``count(messages[:end])`` (all of them by default), where ``chain[i]`` is
+        the hash of ``messages[:i]``.
+
+        Starts from the total of the longest prefix recorded among the last
+        :data:`LOOKBACK` before ``end`` (else from the first message) and records
+        its own.
+        """
+        end = len(messages) if end < 0 else end
+        totals = self._totals
+        known = totals.get(chain[end])
+        if known is not None:
+            return known
+        start = base = 0
+        for i in range(end - 1, max(0, end - LOOKBACK) - 1, -1):
+            found = totals.get(chain[i])
+            if found is not None:
+                start, base = i, found
+                break
+        total = base + self.count(messages[start:end])
+        if len(totals) >= self.max_entries:
+            totals.clear()
+        totals[chain[end]] = total
+        return total
 
     def count(self, messages: Sequence[Message]) -> int:
         sizes = self._sizes
