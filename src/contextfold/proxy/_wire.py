@@ -172,6 +172,8 @@ class _Connection(asyncio.Protocol):
 
     # Once the answer is complete, what follows in the same read is no answer to
     # anything asked: the callbacks leave the answer alone, and the connection goes.
+    # Header fields after the head are a chunked body's trailers: dropped, like
+    # ``h11`` drops them (the head may not be handed over yet when they arrive).
 
     def on_message_begin(self) -> None:
         if self.complete:
@@ -180,11 +182,11 @@ class _Connection(asyncio.Protocol):
         self.headers = []
 
     def on_status(self, status: bytes) -> None:
-        if not self.complete:
+        if not self.headers_done:
             self.reason += status
 
     def on_header(self, name: bytes, value: bytes) -> None:
-        if not self.complete:
+        if not self.headers_done:
             self.headers.append((name, value))
 
     def on_headers_complete(self) -> None:

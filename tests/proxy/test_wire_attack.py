@@ -1,0 +1,98 @@
+"""Answers :class:`~contextfold.proxy._wire.WireTransport`'s author did not choose.
+
+Each test scripts an upstream on a real socket; where ``httpx2``'s default transport
+(``httpcore2`` over ``h11``) reads an answer, the wire must read it the same way, and
+where it refuses one, the wire must refuse it too, without buffering without bound.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+import httpx2
+
+from contextfold.proxy._wire import WireTransport
+
+Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
+
+
+class Scripted:
+    """A loopback upstream running ``handler`` per connection."""
+
+    def __init__(self, handler: Handler) -> None:
+        self.handler = handler
+        self.connections = 0
+        self.server: asyncio.Server | None = None
+
+    async def __aenter__(self) -> str:
+        async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            self.connections += 1
+            try:
+                await self.handler(reader, writer)
+            except (ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError):
+                pass  # cancelled: the test is over (3.11's start_server logs it otherwise)
+            finally:
+                writer.close()
+
+        self.server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}/"
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.server is not None
+        self.server.close()
+
+
+def answering(reply: bytes, *, trickle: float | None = None) -> Handler:
+    """Each request on a connection gets ``reply`` (byte by byte with ``trickle``)."""
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while True:
+            await reader.readuntil(b"\r\n\r\n")
+            if trickle is None:
+                writer.write(reply)
+            else:
+                for i in range(len(reply)):
+                    writer.write(reply[i : i + 1])
+                    await writer.drain()
+                    await asyncio.sleep(trickle)
+            await writer.drain()
+
+    return handler
+
+
+async def outcome(
+    url: str, transport: httpx2.AsyncBaseTransport | None, limits: httpx2.Timeout
+) -> tuple[object, ...]:
+    """``(status, headers, body)`` of a GET, or the error's type."""
+    async with httpx2.AsyncClient(transport=transport, timeout=limits) as made:
+        try:
+            reply = await made.get(url)
+        except httpx2.HTTPError as exc:
+            return (type(exc),)
+        return reply.status_code, list(reply.headers.raw), reply.content
+
+
+async def both(reply: bytes, seconds: float = 5.0) -> tuple[tuple[object, ...], ...]:
+    """The same answer read by ``httpx2``'s default transport and by the wire."""
+    results = []
+    for transport in (None, WireTransport()):
+        async with Scripted(answering(reply)) as url:
+            results.append(await outcome(url, transport, httpx2.Timeout(seconds)))
+    return tuple(results)
+
+
+async def test_trailers_never_become_response_headers() -> None:
+    # Head, body and trailers in one read: llhttp reports the trailers through the
+    # same header callback before the response object is made.
+    reply = (
+        b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ncontent-type: text/plain\r\n\r\n"
+        b"2\r\nhi\r\n0\r\ncontent-type: text/html\r\nx-injected: 1\r\n\r\n"
+    )
+    default, wire = await both(reply)
+    assert wire == default
+    assert wire == (
+        200,
+        [(b"transfer-encoding", b"chunked"), (b"content-type", b"text/plain")],
+        b"hi",
+    )
