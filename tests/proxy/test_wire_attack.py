@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 import httpx2
+import pytest
 
 from contextfold.proxy._wire import WireTransport
 
@@ -96,3 +97,51 @@ async def test_trailers_never_become_response_headers() -> None:
         [(b"transfer-encoding", b"chunked"), (b"content-type", b"text/plain")],
         b"hi",
     )
+
+
+def endless(start: bytes, piece: bytes) -> Handler:
+    """Answers with ``start``, then ``piece`` over and over (16 MiB), then holds on."""
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(start)
+        block = piece * (65_536 // len(piece) + 1)
+        for _ in range(16 << 20 // len(block)):
+            writer.write(block)
+            await writer.drain()
+        await asyncio.sleep(30)
+
+    return handler
+
+
+@pytest.mark.parametrize(
+    ("start", "piece", "default"),
+    [
+        (b"HTTP/1.1 200 OK\r\n", b"x-pad: 0123456789abcdef\r\n", httpx2.RemoteProtocolError),
+        (b"HTTP/1.1 200 OK\r\nx-long: ", b"0123456789abcdef", httpx2.RemoteProtocolError),
+        (b"HTTP/1.1 200 ", b"reason ", httpx2.RemoteProtocolError),
+        # h11 reads 1xx answers one by one for ever (until the upstream pauses)
+        (b"", b"HTTP/1.1 100 Continue\r\nx-pad: 0123456789abcdef\r\n\r\n", httpx2.ReadTimeout),
+    ],
+    ids=["many-fields", "long-field", "status-line", "informational"],
+)
+async def test_a_head_that_never_ends_is_refused_before_it_fills_memory(
+    start: bytes, piece: bytes, default: type[httpx2.HTTPError]
+) -> None:
+    # h11 refuses a head over 100 KiB; unbounded, the wire held all of it (16 MiB
+    # here) until the read timeout, as the endless head never woke the exchange.
+    async with Scripted(endless(start, piece)) as url:
+        assert await outcome(url, None, httpx2.Timeout(1.0)) == (default,)
+    async with Scripted(endless(start, piece)) as url:
+        wire = WireTransport()
+        assert await outcome(url, wire, httpx2.Timeout(5.0)) == (httpx2.RemoteProtocolError,)
+
+
+async def test_the_read_timeout_bounds_each_wait_for_bytes_not_the_whole_head() -> None:
+    # A slow upstream trickles its answer a byte at a time, each byte well within
+    # the read timeout: httpcore reads it, and so must the wire.
+    reply = b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+    for transport in (None, WireTransport()):
+        async with Scripted(answering(reply, trickle=0.02)) as url:
+            got = await outcome(url, transport, httpx2.Timeout(0.4))
+            assert got == (200, [(b"transfer-encoding", b"chunked")], b"hello")

@@ -53,6 +53,7 @@ __all__ = ["WireTransport", "proxy_client"]
 
 _HIGH_WATER = 1 << 20  # unread body bytes at which reading pauses
 _LOW_WATER = 1 << 18
+_MAX_HEAD = 1 << 17  # bytes an answer may take before its head ends (h11's: 100 KiB)
 _PROXY_VARIABLES = ("https_proxy", "http_proxy", "all_proxy")
 _DEFAULT_PORTS = {b"http": 80, b"https": 443}
 _BODY_HEADERS = frozenset({b"content-length", b"transfer-encoding"})
@@ -88,7 +89,10 @@ class _Connection(asyncio.Protocol):
         self.parser = httptools.HttpResponseParser(self)
         self.lost = False  # the connection ended (either side), or must not be reused
         self.idle_since = 0.0
+        self.received_at = 0.0  # loop time of the last bytes received
+        self._clock = time.monotonic
         self._drain: asyncio.Future[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
         self._reset(head=False, busy=True)
 
     def _reset(self, *, head: bool, busy: bool) -> None:
@@ -98,6 +102,7 @@ class _Connection(asyncio.Protocol):
         self.reason = b""
         self.headers: list[tuple[bytes, bytes]] = []
         self.headers_done = False
+        self.head_bytes = 0  # bytes received while the head was not over
         self.until_close = False  # body framed by the end of the connection
         self.complete = False
         self.error: Exception | None = None
@@ -111,18 +116,26 @@ class _Connection(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # uvloop's transports are not asyncio.Transport subclasses, but have its methods
         self.transport = cast("asyncio.Transport", transport)
+        self._clock = asyncio.get_running_loop().time
 
     def data_received(self, data: bytes) -> None:
+        self.received_at = self._clock()
         if not self.busy or self.complete or self.error is not None:
             # Bytes after an answer (or while idle) are no answer to anything asked.
             self._fail("the upstream sent bytes no request asked for")
             return
+        if not self.headers_done:
+            self.head_bytes += len(data)
         try:
             self.parser.feed_data(data)
         except httptools.HttpParserUpgrade:
             self._fail("the upstream switched protocols, which the proxy does not relay")
         except httptools.HttpParserError as exc:
             self._fail(f"the upstream sent a malformed HTTP answer ({exc})")
+        if not self.headers_done and self.head_bytes > _MAX_HEAD:
+            # llhttp sets no bound: an endless head (or endless 1xx answers) would
+            # be held whole, so it is refused as h11 refuses it.
+            self._fail(f"the upstream's answer head exceeds {_MAX_HEAD} bytes")
 
     def eof_received(self) -> bool:
         self._ended()
@@ -229,15 +242,32 @@ class _Connection(asyncio.Protocol):
     # -- the exchange --------------------------------------------------------------
 
     async def _wait(self, seconds: float | None) -> None:
+        """Until a callback wakes this exchange; ``ReadTimeout`` once ``seconds``
+        pass with no bytes received (each read waits at most that long, like
+        ``httpcore``'s: an answer trickled in byte by byte, a head or chunk framing
+        wakes nobody, but each of its bytes restarts the clock)."""
         loop = asyncio.get_running_loop()
         waiter = self._waiter = loop.create_future()
-        timer = None if seconds is None else loop.call_later(seconds, _expire, waiter)
+        if seconds is not None:
+            self._timer = loop.call_later(seconds, self._expire, waiter, seconds)
         try:
             await waiter
         finally:
             self._waiter = None
-            if timer is not None:
-                timer.cancel()
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+    def _expire(self, waiter: asyncio.Future[None], seconds: float) -> None:
+        if waiter.done():
+            return
+        loop = waiter.get_loop()
+        deadline = self.received_at + seconds
+        if deadline > loop.time():  # bytes came meanwhile: wait on from the last ones
+            self._timer = loop.call_at(deadline, self._expire, waiter, seconds)
+            return
+        self._timer = None
+        waiter.set_exception(httpx2.ReadTimeout("the upstream did not answer in time"))
 
     async def send(self, head: bytes, body: bytes, timeouts: dict[str, Any]) -> None:
         transport = self.transport
@@ -286,11 +316,6 @@ class _Connection(asyncio.Protocol):
         self.lost = True
         if self.transport is not None:
             self.transport.close()
-
-
-def _expire(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_exception(httpx2.ReadTimeout("the upstream did not answer in time"))
 
 
 class _Body(httpx2.AsyncByteStream):
