@@ -145,3 +145,50 @@ async def test_the_read_timeout_bounds_each_wait_for_bytes_not_the_whole_head() 
         async with Scripted(answering(reply, trickle=0.02)) as url:
             got = await outcome(url, transport, httpx2.Timeout(0.4))
             assert got == (200, [(b"transfer-encoding", b"chunked")], b"hello")
+
+
+HI = b"content-length: 2\r\n\r\nhi"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        b"HTTP/1.1 200 OK\nx-a: 1\n" + HI.replace(b"\r", b""),  # bare LF line ends
+        b"HTTP/1.1 200 OK\r\nx-a: \ta b \t\r\n" + HI,  # whitespace around a value
+        b"HTTP/1.1 200 OK\r\ncontent-length: 2 \r\n\r\nhi",
+        # codings other than chunked: h11 refuses them; llhttp read "gzip, chunked"
+        # as chunked and the proxy relayed the still gzip-coded bytes as plain
+        b"HTTP/1.1 200 OK\r\ntransfer-encoding: gzip, chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\ntransfer-encoding: gzip\r\ntransfer-encoding: chunked\r\n\r\n"
+        b"2\r\nhi\r\n0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\ntransfer-encoding: identity\r\n\r\nhi",
+        b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked, chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n",
+        # both framings: the chunked one wins (RFC 9112 section 6.3), as in h11
+        b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\ntransfer-encoding: chunked\r\n\r\n"
+        b"2\r\nhi\r\n0\r\n\r\n",
+    ],
+    ids=[
+        "bare-lf",
+        "ows",
+        "ows-length",
+        "gzip-chunked",
+        "gzip-then-chunked",
+        "identity",
+        "chunked-twice",
+        "length-and-chunked",
+    ],
+)
+async def test_heads_are_read_as_httpcore_reads_them(reply: bytes) -> None:
+    default, wire = await both(reply)
+    assert wire == default
+
+
+async def test_an_answer_with_both_framings_does_not_keep_its_connection() -> None:
+    # A message framed twice may be a response-splitting attempt: what follows it
+    # on the connection is not trusted with a next request.
+    reply = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\ntransfer-encoding: chunked\r\n\r\n"
+    upstream = Scripted(answering(reply + b"2\r\nhi\r\n0\r\n\r\n"))
+    async with upstream as url, httpx2.AsyncClient(transport=WireTransport()) as made:
+        for _ in range(2):
+            assert (await made.get(url)).content == b"hi"
+    assert upstream.connections == 2

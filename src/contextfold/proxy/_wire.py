@@ -57,6 +57,7 @@ _MAX_HEAD = 1 << 17  # bytes an answer may take before its head ends (h11's: 100
 _PROXY_VARIABLES = ("https_proxy", "http_proxy", "all_proxy")
 _DEFAULT_PORTS = {b"http": 80, b"https": 443}
 _BODY_HEADERS = frozenset({b"content-length", b"transfer-encoding"})
+_OWS = (b" ", b"\t")
 
 
 def env_names_a_proxy() -> bool:
@@ -80,6 +81,10 @@ def proxy_client(
     return httpx2.AsyncClient(timeout=timeout, limits=limits, transport=transport), transport
 
 
+class _Refused(Exception):
+    """Raised in a parser callback to stop parsing an answer refused already."""
+
+
 class _Connection(asyncio.Protocol):
     """One upstream connection, one exchange at a time; parser callbacks fill it."""
 
@@ -87,6 +92,11 @@ class _Connection(asyncio.Protocol):
         self.key = key
         self.transport: asyncio.Transport | None = None
         self.parser = httptools.HttpResponseParser(self)
+        # Read what h11 reads: bare LF line ends, and both framings (the chunked one
+        # wins, RFC 9112 section 6.3; the connection is not kept after it).
+        self.parser.set_dangerous_leniencies(
+            lenient_optional_cr_before_lf=True, lenient_chunked_length=True
+        )
         self.lost = False  # the connection ended (either side), or must not be reused
         self.idle_since = 0.0
         self.received_at = 0.0  # loop time of the last bytes received
@@ -130,7 +140,7 @@ class _Connection(asyncio.Protocol):
             self.parser.feed_data(data)
         except httptools.HttpParserUpgrade:
             self._fail("the upstream switched protocols, which the proxy does not relay")
-        except httptools.HttpParserError as exc:
+        except httptools.HttpParserError as exc:  # (the first of _fail's reasons stays)
             self._fail(f"the upstream sent a malformed HTTP answer ({exc})")
         if not self.headers_done and self.head_bytes > _MAX_HEAD:
             # llhttp sets no bound: an endless head (or endless 1xx answers) would
@@ -200,6 +210,8 @@ class _Connection(asyncio.Protocol):
 
     def on_header(self, name: bytes, value: bytes) -> None:
         if not self.headers_done:
+            if value[-1:] in _OWS:  # llhttp drops the whitespace before a value only
+                value = value.rstrip(b" \t")
             self.headers.append((name, value))
 
     def on_headers_complete(self) -> None:
@@ -213,6 +225,16 @@ class _Connection(asyncio.Protocol):
         names = {name.lower() for name, _ in self.headers}
         bodiless = self.head or status in (204, 304)
         self.until_close = not bodiless and not names & _BODY_HEADERS
+        if b"transfer-encoding" in names and not bodiless:
+            codings = b",".join(v for n, v in self.headers if n.lower() == b"transfer-encoding")
+            if [c.strip(b" \t").lower() for c in codings.split(b",")] != [b"chunked"]:
+                # llhttp reads "gzip, chunked" as chunked and hands over bytes still
+                # coded; anything else but "chunked" it reads to the end of the
+                # connection. h11 refuses both, and so does the proxy.
+                self._fail(f"the upstream used a transfer coding other than chunked ({codings!r})")
+                raise _Refused
+            if b"content-length" in names:
+                self.lost = True
         self.headers_done = True
         if self.head:
             # llhttp cannot know the request was HEAD: the answer ends here, and the
