@@ -8,6 +8,7 @@ where it refuses one, the wire must refuse it too, without buffering without bou
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 
 import httpx2
@@ -192,3 +193,41 @@ async def test_an_answer_with_both_framings_does_not_keep_its_connection() -> No
         for _ in range(2):
             assert (await made.get(url)).content == b"hi"
     assert upstream.connections == 2
+
+
+@pytest.mark.parametrize("how", ["write-timeout", "cancelled"])
+async def test_an_abandoned_request_is_not_sent_on_after_it_was_given_up(how: str) -> None:
+    # Closing a connection flushed its write buffer first: a request given up
+    # mid-body (write timeout, cancelled) still reached the upstream whole, which
+    # could act on it (and bill it), and its socket stayed open while the upstream
+    # did not read. Given up, the connection is dropped at once, as httpcore does.
+    body = b"x" * (64 << 20)
+    received: list[int] = []
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        await asyncio.sleep(1.0)  # not reading: the client gives up meanwhile
+        total = 0
+        with contextlib.suppress(ConnectionError):
+            while piece := await reader.read(1 << 20):
+                total += len(piece)
+        received.append(total)
+
+    async with Scripted(handler) as url:
+        async with httpx2.AsyncClient(transport=WireTransport()) as made:
+            send = made.post(url, content=body, timeout=httpx2.Timeout(5.0, write=0.2))
+            if how == "write-timeout":
+                with pytest.raises(httpx2.WriteTimeout):
+                    await send
+            else:
+                task = asyncio.ensure_future(send)
+                await asyncio.sleep(0.2)
+                task.cancel()
+                with pytest.raises(asyncio.CancelledError):
+                    await task
+        for _ in range(100):
+            if received:
+                break
+            await asyncio.sleep(0.05)
+    assert received
+    assert received[0] < len(body)

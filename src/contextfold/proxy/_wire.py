@@ -182,8 +182,7 @@ class _Connection(asyncio.Protocol):
         self.lost = True
         if self.error is None and not self.complete:
             self.error = httpx2.RemoteProtocolError(why)
-        if self.transport is not None:
-            self.transport.close()
+        self._drop()
         self._wake()
 
     def _wake(self) -> None:
@@ -336,8 +335,18 @@ class _Connection(asyncio.Protocol):
 
     def close(self) -> None:
         self.lost = True
-        if self.transport is not None:
-            self.transport.close()
+        self._drop()
+
+    def _drop(self) -> None:
+        """Close the connection; what was not written yet is dropped, not sent on
+        (``close`` would flush it first: a request given up mid-body would reach
+        the upstream whole, and the socket stay open while the upstream reads not)."""
+        transport = self.transport
+        if transport is not None:
+            if transport.get_write_buffer_size():
+                transport.abort()
+            else:
+                transport.close()
 
 
 class _Body(httpx2.AsyncByteStream):
