@@ -231,3 +231,25 @@ async def test_an_abandoned_request_is_not_sent_on_after_it_was_given_up(how: st
             await asyncio.sleep(0.05)
     assert received
     assert received[0] < len(body)
+
+
+@pytest.mark.parametrize("then", ["hold", "half-close"])
+async def test_an_answer_before_the_request_body_is_taken_is_relayed(then: str) -> None:
+    # An upstream refusing a large body answers after its head (413) and reads no
+    # more. The wire waited for the body to drain, and so turned the upstream's
+    # answer into a write timeout (a 504 from the proxy) or a write error (502).
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 413 Too Large\r\ncontent-length: 9\r\n\r\ntoo large")
+        if then == "half-close":
+            writer.write_eof()
+        await asyncio.sleep(5)
+
+    upstream = Scripted(handler)
+    async with upstream as url, httpx2.AsyncClient(transport=WireTransport()) as made:
+        for _ in range(2):
+            reply = await made.post(
+                url, content=b"x" * (32 << 20), timeout=httpx2.Timeout(5.0, write=1.0)
+            )
+            assert (reply.status_code, reply.content) == (413, b"too large")
+    assert upstream.connections == 2  # the request was not all sent: never reused

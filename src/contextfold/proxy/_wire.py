@@ -154,7 +154,10 @@ class _Connection(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._ended()
         if self._drain is not None and not self._drain.done():
-            self._drain.set_exception(httpx2.WriteError("the upstream closed the connection"))
+            if self.headers_done:  # answered first: its reading tells how it ended
+                self._drain.set_result(None)
+            else:
+                self._drain.set_exception(httpx2.WriteError("the upstream closed the connection"))
         self._drain = None
 
     def pause_writing(self) -> None:
@@ -240,6 +243,12 @@ class _Connection(asyncio.Protocol):
             # connection with it (any body bytes it declared never come).
             self.complete = True
             self.lost = True
+        drain = self._drain
+        if drain is not None and not drain.done():
+            # Answered while the request body was still going out (an early 413):
+            # the answer is handed over, and the body stops where it is.
+            self.lost = True
+            drain.set_result(None)
         self._wake()
 
     def on_body(self, body: bytes) -> None:
