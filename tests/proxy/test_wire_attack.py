@@ -253,3 +253,34 @@ async def test_an_answer_before_the_request_body_is_taken_is_relayed(then: str) 
             )
             assert (reply.status_code, reply.content) == (413, b"too large")
     assert upstream.connections == 2  # the request was not all sent: never reused
+
+
+@pytest.mark.parametrize(
+    ("method", "headers"),
+    [
+        ("GET /admin HTTP/1.1\tX", []),  # a second request line in the method
+        ("GE T", []),
+        ("", []),
+        ("G(ET", []),
+        ("GET", [(b"x a", b"1")]),  # a space in a header name
+        ("GET", [(b"x\ta", b"1")]),
+        ("GET", [(b"x-\x7f", b"1")]),
+        ("GET", [(b"x-(a)", b"1")]),
+    ],
+)
+async def test_a_method_or_header_name_that_is_no_token_is_refused(
+    method: str, headers: list[tuple[bytes, bytes]]
+) -> None:
+    # h11 refuses them (LocalProtocolError); the wire wrote them as they were, a
+    # request line or header line that the upstream reads some other way.
+    upstream = Scripted(answering(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n"))
+    async with upstream as url:
+        wire = WireTransport()
+        with pytest.raises(httpx2.LocalProtocolError):
+            await wire.forward(method, url, headers, b"", {})
+        async with httpx2.AsyncClient(transport=wire) as made:
+            with pytest.raises(httpx2.LocalProtocolError):
+                await made.request(method, url, headers=headers)
+            # ... and a well-formed request goes through, on the only connection
+            assert (await made.get(url)).status_code == 200
+    assert upstream.connections == 1

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import ssl
 import time
 from collections import deque
@@ -58,6 +59,8 @@ _PROXY_VARIABLES = ("https_proxy", "http_proxy", "all_proxy")
 _DEFAULT_PORTS = {b"http": 80, b"https": 443}
 _BODY_HEADERS = frozenset({b"content-length", b"transfer-encoding"})
 _OWS = (b" ", b"\t")
+# the method and the header names, each a token (RFC 9110 section 5.6.2), one a line
+_TOKENS = re.compile(rb"[-!#$%&'*+.^_`|~0-9A-Za-z]+(?:\n[-!#$%&'*+.^_`|~0-9A-Za-z]+)*")
 
 
 def env_names_a_proxy() -> bool:
@@ -563,12 +566,14 @@ def _head(method: str, target: bytes, headers: list[tuple[bytes, bytes]], body: 
 
     ``httpx2`` frames a streamed body as chunked; the body is whole here, so it is
     sent with its length instead. Raises ``LocalProtocolError`` for bytes HTTP
-    cannot carry in a head (CR, LF, NUL; a space in the target).
+    cannot carry in a head (CR, LF, NUL; a space in the target; a method or
+    header name that is not a token).
     """
     if any(name.lower() == b"transfer-encoding" for name, _ in headers):
         headers = [(n, v) for n, v in headers if n.lower() not in _BODY_HEADERS]
         headers.append((b"Content-Length", b"%d" % len(body)))
-    lines = [b"%s %s HTTP/1.1" % (method.encode("ascii"), target)]
+    verb = method.encode("ascii", "replace")
+    lines = [b"%s %s HTTP/1.1" % (verb, target)]
     lines += [name + b": " + value for name, value in headers]
     head = b"\r\n".join(lines) + b"\r\n\r\n"
     breaks = len(lines) + 1
@@ -577,7 +582,7 @@ def _head(method: str, target: bytes, headers: list[tuple[bytes, bytes]], body: 
         or head.count(b"\r") != breaks
         or b"\0" in head
         or b" " in target
-        or any(b":" in name or not name for name, _ in headers)
+        or not _TOKENS.fullmatch(b"\n".join([verb, *(name for name, _ in headers)]))
     ):
         raise httpx2.LocalProtocolError("a header or the target holds bytes HTTP cannot carry")
     return head
