@@ -10,11 +10,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import httpx2
 import pytest
 
+from contextfold.proxy import create_app
 from contextfold.proxy._wire import WireTransport
+from tests._raw_http import Served
 
 Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
 
@@ -284,3 +287,24 @@ async def test_a_method_or_header_name_that_is_no_token_is_refused(
             # ... and a well-formed request goes through, on the only connection
             assert (await made.get(url)).status_code == 200
     assert upstream.connections == 1
+
+
+@pytest.mark.parametrize("status", [600, 999])
+async def test_the_proxy_answers_an_invalid_upstream_status_with_a_502(
+    status: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # RFC 9110 section 15: a status outside 100..599 is invalid, to be taken as a
+    # server error. Relayed as it was, uvicorn could not write its status line and
+    # dropped the client's connection without an answer.
+    for name in ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    reply = b"HTTP/1.1 %d Odd\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}"
+    async with Scripted(answering(reply % status)) as url:
+        app = create_app(upstream_openai=f"{url}v1", db_path=tmp_path / "proxy.db")
+        async with Served(app) as proxy, httpx2.AsyncClient() as made:
+            answer = await made.post(
+                f"{proxy.url}/v1/chat/completions",
+                json={"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}]},
+            )
+    assert answer.status_code == 502
+    assert str(status) in answer.json()["error"]["message"]
