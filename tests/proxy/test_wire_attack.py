@@ -308,3 +308,29 @@ async def test_the_proxy_answers_an_invalid_upstream_status_with_a_502(
             )
     assert answer.status_code == 502
     assert str(status) in answer.json()["error"]["message"]
+
+
+async def test_an_upstream_base_path_outside_ascii_is_escaped_as_httpx2_escapes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # forward() encoded the target as ASCII: an upstream base URL configured with
+    # a path outside ASCII raised UnicodeEncodeError, which the proxy answered 500.
+    for name in ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    lines: list[bytes] = []
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while True:
+            lines.append((await reader.readuntil(b"\r\n\r\n")).split(b"\r\n")[0])
+            writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n")
+            writer.write(b"content-length: 2\r\n\r\n{}")
+
+    async with Scripted(handler) as url:
+        async with httpx2.AsyncClient() as made:
+            await made.get(f"{url}caf\u00e9/v1/models")
+        reply = await WireTransport().forward("GET", f"{url}caf\u00e9/v1/models", [], b"", {})
+        await reply.aclose()
+        app = create_app(upstream_openai=f"{url}caf\u00e9/v1", db_path=tmp_path / "proxy.db")
+        async with Served(app) as proxy, httpx2.AsyncClient() as made:
+            assert (await made.get(f"{proxy.url}/v1/models")).status_code == 200
+    assert lines == [b"GET /caf%C3%A9/v1/models HTTP/1.1"] * 3

@@ -526,7 +526,11 @@ class WireTransport(httpx2.AsyncBaseTransport):
         auto = [(b"Host", host)]
         if body or method in ("POST", "PUT", "PATCH"):
             auto.append((b"Content-Length", b"%d" % len(body)))
-        head = _head(method, ("/" + path).encode("ascii"), auto + headers, body)
+        try:
+            target = ("/" + path).encode("ascii")
+        except UnicodeEncodeError:  # (a base URL configured so) escaped as httpx2 does
+            target = httpx2.URL(url).raw_path
+        head = _head(method, target, auto + headers, body)
         return await self._exchange(key, method, head, body, timeouts)
 
     async def _exchange(
