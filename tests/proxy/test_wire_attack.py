@@ -78,11 +78,13 @@ async def outcome(
         return reply.status_code, list(reply.headers.raw), reply.content
 
 
-async def both(reply: bytes, seconds: float = 5.0) -> tuple[tuple[object, ...], ...]:
+async def both(
+    reply: bytes, seconds: float = 5.0, trickle: float | None = None
+) -> tuple[tuple[object, ...], ...]:
     """The same answer read by ``httpx2``'s default transport and by the wire."""
     results = []
     for transport in (None, WireTransport()):
-        async with Scripted(answering(reply)) as url:
+        async with Scripted(answering(reply, trickle=trickle)) as url:
             results.append(await outcome(url, transport, httpx2.Timeout(seconds)))
     return tuple(results)
 
@@ -334,3 +336,24 @@ async def test_an_upstream_base_path_outside_ascii_is_escaped_as_httpx2_escapes_
         async with Served(app) as proxy, httpx2.AsyncClient() as made:
             assert (await made.get(f"{proxy.url}/v1/models")).status_code == 200
     assert lines == [b"GET /caf%C3%A9/v1/models HTTP/1.1"] * 3
+
+
+@pytest.mark.parametrize("trickle", [None, 0.0], ids=["whole", "byte-by-byte"])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # obs-fold: RFC 9112 section 5.2 has a client unfold it; llhttp refuses it
+        b"HTTP/1.1 200 OK\r\nx-a: 1\r\n 2\r\n\t3\r\n" + HI,
+        b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\nx-a: 1\n 2\n" + HI.replace(b"\r", b""),
+        # one length said twice (RFC 9110 section 8.6 lets a recipient take it)
+        b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n" + HI,
+        b"HTTP/1.1 200 OK\r\ncontent-length: 2, 2\r\n\r\nhi",
+        b"HTTP/1.1 200 OK\r\ncontent-length: 3\r\n" + HI,  # two lengths: refused
+    ],
+    ids=["obs-fold", "obs-fold-after-1xx", "length-twice", "length-list", "two-lengths"],
+)
+async def test_heads_llhttp_refuses_but_h11_reads_are_read(
+    reply: bytes, trickle: float | None
+) -> None:
+    default, wire = await both(reply, trickle=trickle)
+    assert wire == default

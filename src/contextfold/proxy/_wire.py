@@ -60,6 +60,11 @@ _DEFAULT_PORTS = {b"http": 80, b"https": 443}
 _BODY_HEADERS = frozenset({b"content-length", b"transfer-encoding"})
 _OWS = (b" ", b"\t")
 # the method and the header names, each a token (RFC 9110 section 5.6.2), one a line
+# what llhttp refuses that h11 reads (see _repaired)
+_REPAIRABLE = re.compile(r"whitespace after header value|Content-Length")
+_HEAD_END = re.compile(rb"\r?\n\r?\n")
+_INFORMATIONAL = re.compile(rb"HTTP/1\.[01] 1\d\d")
+_FOLD = re.compile(rb"\r?\n[ \t]+")
 _TOKENS = re.compile(rb"[-!#$%&'*+.^_`|~0-9A-Za-z]+(?:\n[-!#$%&'*+.^_`|~0-9A-Za-z]+)*")
 
 
@@ -84,6 +89,44 @@ def proxy_client(
     return httpx2.AsyncClient(timeout=timeout, limits=limits, transport=transport), transport
 
 
+def _parser(connection: _Connection) -> httptools.HttpResponseParser:
+    parser = httptools.HttpResponseParser(connection)
+    # Read what h11 reads: bare LF line ends, and both framings (the chunked one
+    # wins, RFC 9112 section 6.3; the connection is not kept after it).
+    parser.set_dangerous_leniencies(lenient_optional_cr_before_lf=True, lenient_chunked_length=True)
+    return parser
+
+
+def _repaired(data: bytes) -> bytes | None:
+    """``data`` (an answer from its first byte) with its head as h11 reads it, where
+    llhttp refuses it: folded lines (obs-fold) unfolded, which RFC 9112 section 5.2
+    asks of a client, and a ``Content-Length`` repeated with one value (RFC 9110
+    section 8.6) said once. ``None`` when there is nothing to repair (or no head
+    yet); ``b""`` when it cannot be repaired."""
+    start = 0
+    while match := _HEAD_END.search(data, start):
+        head = data[start : match.start()]
+        if _INFORMATIONAL.match(head):  # 1xx heads llhttp took: left as they are
+            start = match.end()
+            continue
+        fixed: list[bytes] = []
+        length = b""
+        for line in _FOLD.sub(b" ", head).split(b"\n"):
+            name, colon, value = line.rstrip(b"\r").partition(b":")
+            if colon and name.lower() == b"content-length":
+                values = {v.strip(b" \t") for v in value.split(b",")}
+                if len(values) > 1 or (length and values != {length}):
+                    return b""  # two lengths: refused
+                if length:
+                    continue
+                length = values.pop()
+                line = name + b": " + length
+            fixed.append(line.rstrip(b"\r"))
+        repaired = data[:start] + b"\r\n".join(fixed) + b"\r\n\r\n" + data[match.end() :]
+        return b"" if repaired == data else repaired
+    return None
+
+
 class _Refused(Exception):
     """Raised in a parser callback to stop parsing an answer refused already."""
 
@@ -94,12 +137,7 @@ class _Connection(asyncio.Protocol):
     def __init__(self, key: tuple[bytes, str, int]) -> None:
         self.key = key
         self.transport: asyncio.Transport | None = None
-        self.parser = httptools.HttpResponseParser(self)
-        # Read what h11 reads: bare LF line ends, and both framings (the chunked one
-        # wins, RFC 9112 section 6.3; the connection is not kept after it).
-        self.parser.set_dangerous_leniencies(
-            lenient_optional_cr_before_lf=True, lenient_chunked_length=True
-        )
+        self.parser = _parser(self)
         self.lost = False  # the connection ended (either side), or must not be reused
         self.idle_since = 0.0
         self.received_at = 0.0  # loop time of the last bytes received
@@ -116,6 +154,8 @@ class _Connection(asyncio.Protocol):
         self.headers: list[tuple[bytes, bytes]] = []
         self.headers_done = False
         self.head_bytes = 0  # bytes received while the head was not over
+        self.head_data: list[bytes] = []  # and those bytes (for _repaired)
+        self.refused: str | None = None  # why llhttp refused a head being repaired
         self.until_close = False  # body framed by the end of the connection
         self.complete = False
         self.error: Exception | None = None
@@ -139,16 +179,42 @@ class _Connection(asyncio.Protocol):
             return
         if not self.headers_done:
             self.head_bytes += len(data)
+            self.head_data.append(data)
         try:
-            self.parser.feed_data(data)
+            if self.refused is not None:
+                self._reparse()
+            else:
+                self.parser.feed_data(data)
         except httptools.HttpParserUpgrade:
             self._fail("the upstream switched protocols, which the proxy does not relay")
         except httptools.HttpParserError as exc:  # (the first of _fail's reasons stays)
-            self._fail(f"the upstream sent a malformed HTTP answer ({exc})")
+            why = f"the upstream sent a malformed HTTP answer ({exc})"
+            if self.headers_done or self.error is not None or not _REPAIRABLE.search(str(exc)):
+                self._fail(why)
+            else:
+                self.refused = why
+                self._reparse()
         if not self.headers_done and self.head_bytes > _MAX_HEAD:
             # llhttp sets no bound: an endless head (or endless 1xx answers) would
             # be held whole, so it is refused as h11 refuses it.
             self._fail(f"the upstream's answer head exceeds {_MAX_HEAD} bytes")
+
+    def _reparse(self) -> None:
+        """Parse again from its first byte a head llhttp refused, once it is all
+        here and repaired as h11 reads it (see :func:`_repaired`)."""
+        data = _repaired(b"".join(self.head_data))
+        if data is None:  # the head goes on: wait for the rest
+            return
+        if not data:
+            self._fail(self.refused or "the upstream sent a malformed HTTP answer")
+            return
+        self.refused = None
+        self.parser = _parser(self)
+        self.reason = b""
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserError as exc:  # (an upgrade included)
+            self._fail(f"the upstream sent a malformed HTTP answer ({exc})")
 
     def eof_received(self) -> bool:
         self._ended()
