@@ -20,11 +20,16 @@ What it does, and does not:
 * Timeouts from the request's ``timeout`` extension (``httpx2.Timeout``): ``pool``
   (waiting for a free connection), ``connect`` (TCP and TLS handshake), ``write``
   (each wait to drain a large body) and ``read`` (each wait for bytes of the
-  response), raised as ``httpx2``'s own timeout exceptions.
+  response: any byte restarts it, as in ``httpcore``), raised as ``httpx2``'s own
+  timeout exceptions.
 * Response bodies framed by ``Content-Length``, chunked transfer coding or the end
   of the connection; informational (1xx) answers are skipped; ``HEAD`` answers, 204
   and 304 have no body. Bodies stream: each chunk is handed over as it arrives, and
-  reading pauses while more than 1 MiB waits unread.
+  reading pauses while more than 1 MiB waits unread. Heads are read as ``h11``
+  reads them (bare LF line ends, folded lines, a length said twice; trailers
+  dropped; transfer codings other than chunked refused) and may take 128 KiB.
+* An answer that comes while the request body is still going out (an early 413)
+  is handed over; a connection given up drops its unsent bytes.
 * Not HTTP/2, not ``Upgrade``/``CONNECT``, not proxies: :func:`proxy_client`
   builds the ``httpx2`` default client instead when the environment names a proxy
   (``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY``).
@@ -32,8 +37,8 @@ What it does, and does not:
   ``ReadTimeout``, ``WriteError``, ``WriteTimeout``, ``PoolTimeout``,
   ``RemoteProtocolError`` (a malformed answer, or a server that closed before its
   answer ended) and ``LocalProtocolError`` (a header or target that HTTP cannot
-  carry: CR, LF or NUL). A request whose response is abandoned (closed unread,
-  cancelled) closes its connection.
+  carry: CR, LF or NUL; a method or header name that is no token). A request
+  whose response is abandoned (closed unread, cancelled) closes its connection.
 """
 
 from __future__ import annotations
