@@ -345,15 +345,32 @@ async def test_an_upstream_base_path_outside_ascii_is_escaped_as_httpx2_escapes_
         # obs-fold: RFC 9112 section 5.2 has a client unfold it; llhttp refuses it
         b"HTTP/1.1 200 OK\r\nx-a: 1\r\n 2\r\n\t3\r\n" + HI,
         b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\nx-a: 1\n 2\n" + HI.replace(b"\r", b""),
+        b"HTTP/1.1 103 Hints\r\nlink: </a>\r\n ; rel=preload\r\n\r\nHTTP/1.1 200 OK\r\n" + HI,
         # one length said twice (RFC 9110 section 8.6 lets a recipient take it)
         b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n" + HI,
         b"HTTP/1.1 200 OK\r\ncontent-length: 2, 2\r\n\r\nhi",
         b"HTTP/1.1 200 OK\r\ncontent-length: 3\r\n" + HI,  # two lengths: refused
     ],
-    ids=["obs-fold", "obs-fold-after-1xx", "length-twice", "length-list", "two-lengths"],
+    ids=[
+        "obs-fold",
+        "obs-fold-after-1xx",
+        "obs-fold-in-1xx",
+        "length-twice",
+        "length-list",
+        "two-lengths",
+    ],
 )
 async def test_heads_llhttp_refuses_but_h11_reads_are_read(
     reply: bytes, trickle: float | None
 ) -> None:
     default, wire = await both(reply, trickle=trickle)
     assert wire == default
+
+
+async def test_a_repaired_head_that_switches_protocols_is_refused_cleanly(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    reply = b"HTTP/1.1 101 Switching\r\nupgrade: x\r\nconnection: upgrade\r\nx-a: 1\r\n 2\r\n\r\n"
+    default, wire = await both(reply)
+    assert wire == default == (httpx2.RemoteProtocolError,)
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]  # no escaped exception

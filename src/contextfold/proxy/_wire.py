@@ -64,12 +64,12 @@ _PROXY_VARIABLES = ("https_proxy", "http_proxy", "all_proxy")
 _DEFAULT_PORTS = {b"http": 80, b"https": 443}
 _BODY_HEADERS = frozenset({b"content-length", b"transfer-encoding"})
 _OWS = (b" ", b"\t")
-# the method and the header names, each a token (RFC 9110 section 5.6.2), one a line
 # what llhttp refuses that h11 reads (see _repaired)
 _REPAIRABLE = re.compile(r"whitespace after header value|Content-Length")
 _HEAD_END = re.compile(rb"\r?\n\r?\n")
-_INFORMATIONAL = re.compile(rb"HTTP/1\.[01] 1\d\d")
+_INFORMATIONAL = re.compile(rb"HTTP/1\.[01] 1(?!01)\d\d")  # 1xx but 101, which ends all
 _FOLD = re.compile(rb"\r?\n[ \t]+")
+# the method and the header names, each a token (RFC 9110 section 5.6.2), one a line
 _TOKENS = re.compile(rb"[-!#$%&'*+.^_`|~0-9A-Za-z]+(?:\n[-!#$%&'*+.^_`|~0-9A-Za-z]+)*")
 
 
@@ -103,17 +103,15 @@ def _parser(connection: _Connection) -> httptools.HttpResponseParser:
 
 
 def _repaired(data: bytes) -> bytes | None:
-    """``data`` (an answer from its first byte) with its head as h11 reads it, where
-    llhttp refuses it: folded lines (obs-fold) unfolded, which RFC 9112 section 5.2
-    asks of a client, and a ``Content-Length`` repeated with one value (RFC 9110
-    section 8.6) said once. ``None`` when there is nothing to repair (or no head
-    yet); ``b""`` when it cannot be repaired."""
+    """``data`` (an answer from its first byte) with its heads as h11 reads them,
+    where llhttp refuses them: folded lines (obs-fold) unfolded, which RFC 9112
+    section 5.2 asks of a client, and a ``Content-Length`` repeated with one value
+    (RFC 9110 section 8.6) said once. ``None`` while the last head has not ended;
+    ``b""`` when there is nothing to repair, or it cannot be."""
+    heads: list[bytes] = []
     start = 0
     while match := _HEAD_END.search(data, start):
         head = data[start : match.start()]
-        if _INFORMATIONAL.match(head):  # 1xx heads llhttp took: left as they are
-            start = match.end()
-            continue
         fixed: list[bytes] = []
         length = b""
         for line in _FOLD.sub(b" ", head).split(b"\n"):
@@ -127,8 +125,11 @@ def _repaired(data: bytes) -> bytes | None:
                 length = values.pop()
                 line = name + b": " + length
             fixed.append(line.rstrip(b"\r"))
-        repaired = data[:start] + b"\r\n".join(fixed) + b"\r\n\r\n" + data[match.end() :]
-        return b"" if repaired == data else repaired
+        heads.append(b"\r\n".join(fixed) + b"\r\n\r\n")
+        start = match.end()
+        if not _INFORMATIONAL.match(head):  # the last head: what follows is its body
+            repaired = b"".join(heads) + data[start:]
+            return b"" if repaired == data else repaired
     return None
 
 
@@ -218,7 +219,9 @@ class _Connection(asyncio.Protocol):
         self.reason = b""
         try:
             self.parser.feed_data(data)
-        except httptools.HttpParserError as exc:  # (an upgrade included)
+        except httptools.HttpParserUpgrade:
+            self._fail("the upstream switched protocols, which the proxy does not relay")
+        except httptools.HttpParserError as exc:
             self._fail(f"the upstream sent a malformed HTTP answer ({exc})")
 
     def eof_received(self) -> bool:
