@@ -404,9 +404,21 @@ class Forwarder:
         sent = time.perf_counter()
         try:
             if self.wire is not None:
-                return await self.wire.forward(request.method, url, headers, body, self._timeouts)
-            upstream = self.client.build_request(request.method, url, headers=headers, content=body)
-            return await self.client.send(upstream, stream=True)
+                reply = await self.wire.forward(request.method, url, headers, body, self._timeouts)
+            else:
+                upstream = self.client.build_request(
+                    request.method, url, headers=headers, content=body
+                )
+                reply = await self.client.send(upstream, stream=True)
+            if 100 <= reply.status_code <= 599:
+                return reply
+            # RFC 9110 section 15: invalid, taken as a server error (uvicorn cannot
+            # write such a status line, and would drop the client's connection)
+            await reply.aclose()
+            self.metrics.upstream_error("broken")
+            return self._error(
+                dialect, 502, f"the upstream answered with an invalid status ({reply.status_code})"
+            )
         except httpx2.TimeoutException:
             self.metrics.upstream_error("timeout")
             return self._error(dialect, 504, "the upstream did not answer in time")

@@ -20,11 +20,16 @@ What it does, and does not:
 * Timeouts from the request's ``timeout`` extension (``httpx2.Timeout``): ``pool``
   (waiting for a free connection), ``connect`` (TCP and TLS handshake), ``write``
   (each wait to drain a large body) and ``read`` (each wait for bytes of the
-  response), raised as ``httpx2``'s own timeout exceptions.
+  response: any byte restarts it, as in ``httpcore``), raised as ``httpx2``'s own
+  timeout exceptions.
 * Response bodies framed by ``Content-Length``, chunked transfer coding or the end
   of the connection; informational (1xx) answers are skipped; ``HEAD`` answers, 204
   and 304 have no body. Bodies stream: each chunk is handed over as it arrives, and
-  reading pauses while more than 1 MiB waits unread.
+  reading pauses while more than 1 MiB waits unread. Heads are read as ``h11``
+  reads them (bare LF line ends, folded lines, a length said twice; trailers
+  dropped; transfer codings other than chunked refused) and may take 128 KiB.
+* An answer that comes while the request body is still going out (an early 413)
+  is handed over; a connection given up drops its unsent bytes.
 * Not HTTP/2, not ``Upgrade``/``CONNECT``, not proxies: :func:`proxy_client`
   builds the ``httpx2`` default client instead when the environment names a proxy
   (``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY``).
@@ -32,14 +37,15 @@ What it does, and does not:
   ``ReadTimeout``, ``WriteError``, ``WriteTimeout``, ``PoolTimeout``,
   ``RemoteProtocolError`` (a malformed answer, or a server that closed before its
   answer ended) and ``LocalProtocolError`` (a header or target that HTTP cannot
-  carry: CR, LF or NUL). A request whose response is abandoned (closed unread,
-  cancelled) closes its connection.
+  carry: CR, LF or NUL; a method or header name that is no token). A request
+  whose response is abandoned (closed unread, cancelled) closes its connection.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import re
 import ssl
 import time
 from collections import deque
@@ -53,9 +59,18 @@ __all__ = ["WireTransport", "proxy_client"]
 
 _HIGH_WATER = 1 << 20  # unread body bytes at which reading pauses
 _LOW_WATER = 1 << 18
+_MAX_HEAD = 1 << 17  # bytes an answer may take before its head ends (h11's: 100 KiB)
 _PROXY_VARIABLES = ("https_proxy", "http_proxy", "all_proxy")
 _DEFAULT_PORTS = {b"http": 80, b"https": 443}
 _BODY_HEADERS = frozenset({b"content-length", b"transfer-encoding"})
+_OWS = (b" ", b"\t")
+# what llhttp refuses that h11 reads (see _repaired)
+_REPAIRABLE = re.compile(r"whitespace after header value|Content-Length")
+_HEAD_END = re.compile(rb"\r?\n\r?\n")
+_INFORMATIONAL = re.compile(rb"HTTP/1\.[01] 1(?!01)\d\d")  # 1xx but 101, which ends all
+_FOLD = re.compile(rb"\r?\n[ \t]+")
+# the method and the header names, each a token (RFC 9110 section 5.6.2), one a line
+_TOKENS = re.compile(rb"[-!#$%&'*+.^_`|~0-9A-Za-z]+(?:\n[-!#$%&'*+.^_`|~0-9A-Za-z]+)*")
 
 
 def env_names_a_proxy() -> bool:
@@ -79,16 +94,62 @@ def proxy_client(
     return httpx2.AsyncClient(timeout=timeout, limits=limits, transport=transport), transport
 
 
+def _parser(connection: _Connection) -> httptools.HttpResponseParser:
+    parser = httptools.HttpResponseParser(connection)
+    # Read what h11 reads: bare LF line ends, and both framings (the chunked one
+    # wins, RFC 9112 section 6.3; the connection is not kept after it).
+    parser.set_dangerous_leniencies(lenient_optional_cr_before_lf=True, lenient_chunked_length=True)
+    return parser
+
+
+def _repaired(data: bytes) -> bytes | None:
+    """``data`` (an answer from its first byte) with its heads as h11 reads them,
+    where llhttp refuses them: folded lines (obs-fold) unfolded, which RFC 9112
+    section 5.2 asks of a client, and a ``Content-Length`` repeated with one value
+    (RFC 9110 section 8.6) said once. ``None`` while the last head has not ended;
+    ``b""`` when there is nothing to repair, or it cannot be."""
+    heads: list[bytes] = []
+    start = 0
+    while match := _HEAD_END.search(data, start):
+        head = data[start : match.start()]
+        fixed: list[bytes] = []
+        length = b""
+        for line in _FOLD.sub(b" ", head).split(b"\n"):
+            name, colon, value = line.rstrip(b"\r").partition(b":")
+            if colon and name.lower() == b"content-length":
+                values = {v.strip(b" \t") for v in value.split(b",")}
+                if len(values) > 1 or (length and values != {length}):
+                    return b""  # two lengths: refused
+                if length:
+                    continue
+                length = values.pop()
+                line = name + b": " + length
+            fixed.append(line.rstrip(b"\r"))
+        heads.append(b"\r\n".join(fixed) + b"\r\n\r\n")
+        start = match.end()
+        if not _INFORMATIONAL.match(head):  # the last head: what follows is its body
+            repaired = b"".join(heads) + data[start:]
+            return b"" if repaired == data else repaired
+    return None
+
+
+class _Refused(Exception):
+    """Raised in a parser callback to stop parsing an answer refused already."""
+
+
 class _Connection(asyncio.Protocol):
     """One upstream connection, one exchange at a time; parser callbacks fill it."""
 
     def __init__(self, key: tuple[bytes, str, int]) -> None:
         self.key = key
         self.transport: asyncio.Transport | None = None
-        self.parser = httptools.HttpResponseParser(self)
+        self.parser = _parser(self)
         self.lost = False  # the connection ended (either side), or must not be reused
         self.idle_since = 0.0
+        self.received_at = 0.0  # loop time of the last bytes received
+        self._clock = time.monotonic
         self._drain: asyncio.Future[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
         self._reset(head=False, busy=True)
 
     def _reset(self, *, head: bool, busy: bool) -> None:
@@ -98,6 +159,9 @@ class _Connection(asyncio.Protocol):
         self.reason = b""
         self.headers: list[tuple[bytes, bytes]] = []
         self.headers_done = False
+        self.head_bytes = 0  # bytes received while the head was not over
+        self.head_data: list[bytes] = []  # and those bytes (for _repaired)
+        self.refused: str | None = None  # why llhttp refused a head being repaired
         self.until_close = False  # body framed by the end of the connection
         self.complete = False
         self.error: Exception | None = None
@@ -111,12 +175,48 @@ class _Connection(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # uvloop's transports are not asyncio.Transport subclasses, but have its methods
         self.transport = cast("asyncio.Transport", transport)
+        self._clock = asyncio.get_running_loop().time
 
     def data_received(self, data: bytes) -> None:
+        self.received_at = self._clock()
         if not self.busy or self.complete or self.error is not None:
             # Bytes after an answer (or while idle) are no answer to anything asked.
             self._fail("the upstream sent bytes no request asked for")
             return
+        if not self.headers_done:
+            self.head_bytes += len(data)
+            self.head_data.append(data)
+        try:
+            if self.refused is not None:
+                self._reparse()
+            else:
+                self.parser.feed_data(data)
+        except httptools.HttpParserUpgrade:
+            self._fail("the upstream switched protocols, which the proxy does not relay")
+        except httptools.HttpParserError as exc:  # (the first of _fail's reasons stays)
+            why = f"the upstream sent a malformed HTTP answer ({exc})"
+            if self.headers_done or self.error is not None or not _REPAIRABLE.search(str(exc)):
+                self._fail(why)
+            else:
+                self.refused = why
+                self._reparse()
+        if not self.headers_done and self.head_bytes > _MAX_HEAD:
+            # llhttp sets no bound: an endless head (or endless 1xx answers) would
+            # be held whole, so it is refused as h11 refuses it.
+            self._fail(f"the upstream's answer head exceeds {_MAX_HEAD} bytes")
+
+    def _reparse(self) -> None:
+        """Parse again from its first byte a head llhttp refused, once it is all
+        here and repaired as h11 reads it (see :func:`_repaired`)."""
+        data = _repaired(b"".join(self.head_data))
+        if data is None:  # the head goes on: wait for the rest
+            return
+        if not data:
+            self._fail(self.refused or "the upstream sent a malformed HTTP answer")
+            return
+        self.refused = None
+        self.parser = _parser(self)
+        self.reason = b""
         try:
             self.parser.feed_data(data)
         except httptools.HttpParserUpgrade:
@@ -131,7 +231,10 @@ class _Connection(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._ended()
         if self._drain is not None and not self._drain.done():
-            self._drain.set_exception(httpx2.WriteError("the upstream closed the connection"))
+            if self.headers_done:  # answered first: its reading tells how it ended
+                self._drain.set_result(None)
+            else:
+                self._drain.set_exception(httpx2.WriteError("the upstream closed the connection"))
         self._drain = None
 
     def pause_writing(self) -> None:
@@ -159,8 +262,7 @@ class _Connection(asyncio.Protocol):
         self.lost = True
         if self.error is None and not self.complete:
             self.error = httpx2.RemoteProtocolError(why)
-        if self.transport is not None:
-            self.transport.close()
+        self._drop()
         self._wake()
 
     def _wake(self) -> None:
@@ -172,6 +274,8 @@ class _Connection(asyncio.Protocol):
 
     # Once the answer is complete, what follows in the same read is no answer to
     # anything asked: the callbacks leave the answer alone, and the connection goes.
+    # Header fields after the head are a chunked body's trailers: dropped, like
+    # ``h11`` drops them (the head may not be handed over yet when they arrive).
 
     def on_message_begin(self) -> None:
         if self.complete:
@@ -180,11 +284,13 @@ class _Connection(asyncio.Protocol):
         self.headers = []
 
     def on_status(self, status: bytes) -> None:
-        if not self.complete:
+        if not self.headers_done:
             self.reason += status
 
     def on_header(self, name: bytes, value: bytes) -> None:
-        if not self.complete:
+        if not self.headers_done:
+            if value[-1:] in _OWS:  # llhttp drops the whitespace before a value only
+                value = value.rstrip(b" \t")
             self.headers.append((name, value))
 
     def on_headers_complete(self) -> None:
@@ -198,12 +304,28 @@ class _Connection(asyncio.Protocol):
         names = {name.lower() for name, _ in self.headers}
         bodiless = self.head or status in (204, 304)
         self.until_close = not bodiless and not names & _BODY_HEADERS
+        if b"transfer-encoding" in names and not bodiless:
+            codings = b",".join(v for n, v in self.headers if n.lower() == b"transfer-encoding")
+            if [c.strip(b" \t").lower() for c in codings.split(b",")] != [b"chunked"]:
+                # llhttp reads "gzip, chunked" as chunked and hands over bytes still
+                # coded; anything else but "chunked" it reads to the end of the
+                # connection. h11 refuses both, and so does the proxy.
+                self._fail(f"the upstream used a transfer coding other than chunked ({codings!r})")
+                raise _Refused
+            if b"content-length" in names:
+                self.lost = True
         self.headers_done = True
         if self.head:
             # llhttp cannot know the request was HEAD: the answer ends here, and the
             # connection with it (any body bytes it declared never come).
             self.complete = True
             self.lost = True
+        drain = self._drain
+        if drain is not None and not drain.done():
+            # Answered while the request body was still going out (an early 413):
+            # the answer is handed over, and the body stops where it is.
+            self.lost = True
+            drain.set_result(None)
         self._wake()
 
     def on_body(self, body: bytes) -> None:
@@ -227,15 +349,32 @@ class _Connection(asyncio.Protocol):
     # -- the exchange --------------------------------------------------------------
 
     async def _wait(self, seconds: float | None) -> None:
+        """Until a callback wakes this exchange; ``ReadTimeout`` once ``seconds``
+        pass with no bytes received (each read waits at most that long, like
+        ``httpcore``'s: an answer trickled in byte by byte, a head or chunk framing
+        wakes nobody, but each of its bytes restarts the clock)."""
         loop = asyncio.get_running_loop()
         waiter = self._waiter = loop.create_future()
-        timer = None if seconds is None else loop.call_later(seconds, _expire, waiter)
+        if seconds is not None:
+            self._timer = loop.call_later(seconds, self._expire, waiter, seconds)
         try:
             await waiter
         finally:
             self._waiter = None
-            if timer is not None:
-                timer.cancel()
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+    def _expire(self, waiter: asyncio.Future[None], seconds: float) -> None:
+        if waiter.done():
+            return
+        loop = waiter.get_loop()
+        deadline = self.received_at + seconds
+        if deadline > loop.time():  # bytes came meanwhile: wait on from the last ones
+            self._timer = loop.call_at(deadline, self._expire, waiter, seconds)
+            return
+        self._timer = None
+        waiter.set_exception(httpx2.ReadTimeout("the upstream did not answer in time"))
 
     async def send(self, head: bytes, body: bytes, timeouts: dict[str, Any]) -> None:
         transport = self.transport
@@ -282,13 +421,18 @@ class _Connection(asyncio.Protocol):
 
     def close(self) -> None:
         self.lost = True
-        if self.transport is not None:
-            self.transport.close()
+        self._drop()
 
-
-def _expire(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_exception(httpx2.ReadTimeout("the upstream did not answer in time"))
+    def _drop(self) -> None:
+        """Close the connection; what was not written yet is dropped, not sent on
+        (``close`` would flush it first: a request given up mid-body would reach
+        the upstream whole, and the socket stay open while the upstream reads not)."""
+        transport = self.transport
+        if transport is not None:
+            if transport.get_write_buffer_size():
+                transport.abort()
+            else:
+                transport.close()
 
 
 class _Body(httpx2.AsyncByteStream):
@@ -456,7 +600,11 @@ class WireTransport(httpx2.AsyncBaseTransport):
         auto = [(b"Host", host)]
         if body or method in ("POST", "PUT", "PATCH"):
             auto.append((b"Content-Length", b"%d" % len(body)))
-        head = _head(method, ("/" + path).encode("ascii"), auto + headers, body)
+        try:
+            target = ("/" + path).encode("ascii")
+        except UnicodeEncodeError:  # (a base URL configured so) escaped as httpx2 does
+            target = httpx2.URL(url).raw_path
+        head = _head(method, target, auto + headers, body)
         return await self._exchange(key, method, head, body, timeouts)
 
     async def _exchange(
@@ -496,12 +644,14 @@ def _head(method: str, target: bytes, headers: list[tuple[bytes, bytes]], body: 
 
     ``httpx2`` frames a streamed body as chunked; the body is whole here, so it is
     sent with its length instead. Raises ``LocalProtocolError`` for bytes HTTP
-    cannot carry in a head (CR, LF, NUL; a space in the target).
+    cannot carry in a head (CR, LF, NUL; a space in the target; a method or
+    header name that is not a token).
     """
     if any(name.lower() == b"transfer-encoding" for name, _ in headers):
         headers = [(n, v) for n, v in headers if n.lower() not in _BODY_HEADERS]
         headers.append((b"Content-Length", b"%d" % len(body)))
-    lines = [b"%s %s HTTP/1.1" % (method.encode("ascii"), target)]
+    verb = method.encode("ascii", "replace")
+    lines = [b"%s %s HTTP/1.1" % (verb, target)]
     lines += [name + b": " + value for name, value in headers]
     head = b"\r\n".join(lines) + b"\r\n\r\n"
     breaks = len(lines) + 1
@@ -510,7 +660,7 @@ def _head(method: str, target: bytes, headers: list[tuple[bytes, bytes]], body: 
         or head.count(b"\r") != breaks
         or b"\0" in head
         or b" " in target
-        or any(b":" in name or not name for name, _ in headers)
+        or not _TOKENS.fullmatch(b"\n".join([verb, *(name for name, _ in headers)]))
     ):
         raise httpx2.LocalProtocolError("a header or the target holds bytes HTTP cannot carry")
     return head

@@ -1,0 +1,376 @@
+"""Answers :class:`~contextfold.proxy._wire.WireTransport`'s author did not choose.
+
+Each test scripts an upstream on a real socket; where ``httpx2``'s default transport
+(``httpcore2`` over ``h11``) reads an answer, the wire must read it the same way, and
+where it refuses one, the wire must refuse it too, without buffering without bound.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import httpx2
+import pytest
+
+from contextfold.proxy import create_app
+from contextfold.proxy._wire import WireTransport
+from tests._raw_http import Served
+
+Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
+
+
+class Scripted:
+    """A loopback upstream running ``handler`` per connection."""
+
+    def __init__(self, handler: Handler) -> None:
+        self.handler = handler
+        self.connections = 0
+        self.server: asyncio.Server | None = None
+
+    async def __aenter__(self) -> str:
+        async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            self.connections += 1
+            try:
+                await self.handler(reader, writer)
+            except (ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError):
+                pass  # cancelled: the test is over (3.11's start_server logs it otherwise)
+            finally:
+                writer.close()
+
+        self.server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}/"
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.server is not None
+        self.server.close()
+
+
+def answering(reply: bytes, *, trickle: float | None = None) -> Handler:
+    """Each request on a connection gets ``reply`` (byte by byte with ``trickle``)."""
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while True:
+            await reader.readuntil(b"\r\n\r\n")
+            if trickle is None:
+                writer.write(reply)
+            else:
+                for i in range(len(reply)):
+                    writer.write(reply[i : i + 1])
+                    await writer.drain()
+                    await asyncio.sleep(trickle)
+            await writer.drain()
+
+    return handler
+
+
+async def outcome(
+    url: str, transport: httpx2.AsyncBaseTransport | None, limits: httpx2.Timeout
+) -> tuple[object, ...]:
+    """``(status, headers, body)`` of a GET, or the error's type."""
+    async with httpx2.AsyncClient(transport=transport, timeout=limits) as made:
+        try:
+            reply = await made.get(url)
+        except httpx2.HTTPError as exc:
+            return (type(exc),)
+        return reply.status_code, list(reply.headers.raw), reply.content
+
+
+async def both(
+    reply: bytes, seconds: float = 5.0, trickle: float | None = None
+) -> tuple[tuple[object, ...], ...]:
+    """The same answer read by ``httpx2``'s default transport and by the wire."""
+    results = []
+    for transport in (None, WireTransport()):
+        async with Scripted(answering(reply, trickle=trickle)) as url:
+            results.append(await outcome(url, transport, httpx2.Timeout(seconds)))
+    return tuple(results)
+
+
+async def test_trailers_never_become_response_headers() -> None:
+    # Head, body and trailers in one read: llhttp reports the trailers through the
+    # same header callback before the response object is made.
+    reply = (
+        b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ncontent-type: text/plain\r\n\r\n"
+        b"2\r\nhi\r\n0\r\ncontent-type: text/html\r\nx-injected: 1\r\n\r\n"
+    )
+    default, wire = await both(reply)
+    assert wire == default
+    assert wire == (
+        200,
+        [(b"transfer-encoding", b"chunked"), (b"content-type", b"text/plain")],
+        b"hi",
+    )
+
+
+def endless(start: bytes, piece: bytes) -> Handler:
+    """Answers with ``start``, then ``piece`` over and over (16 MiB), then holds on."""
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(start)
+        block = piece * (65_536 // len(piece) + 1)
+        for _ in range(16 << 20 // len(block)):
+            writer.write(block)
+            await writer.drain()
+        await asyncio.sleep(30)
+
+    return handler
+
+
+@pytest.mark.parametrize(
+    ("start", "piece", "default"),
+    [
+        (b"HTTP/1.1 200 OK\r\n", b"x-pad: 0123456789abcdef\r\n", httpx2.RemoteProtocolError),
+        (b"HTTP/1.1 200 OK\r\nx-long: ", b"0123456789abcdef", httpx2.RemoteProtocolError),
+        (b"HTTP/1.1 200 ", b"reason ", httpx2.RemoteProtocolError),
+        # h11 reads 1xx answers one by one for ever (until the upstream pauses)
+        (b"", b"HTTP/1.1 100 Continue\r\nx-pad: 0123456789abcdef\r\n\r\n", httpx2.ReadTimeout),
+    ],
+    ids=["many-fields", "long-field", "status-line", "informational"],
+)
+async def test_a_head_that_never_ends_is_refused_before_it_fills_memory(
+    start: bytes, piece: bytes, default: type[httpx2.HTTPError]
+) -> None:
+    # h11 refuses a head over 100 KiB; unbounded, the wire held all of it (16 MiB
+    # here) until the read timeout, as the endless head never woke the exchange.
+    async with Scripted(endless(start, piece)) as url:
+        assert await outcome(url, None, httpx2.Timeout(1.0)) == (default,)
+    async with Scripted(endless(start, piece)) as url:
+        wire = WireTransport()
+        assert await outcome(url, wire, httpx2.Timeout(5.0)) == (httpx2.RemoteProtocolError,)
+
+
+async def test_the_read_timeout_bounds_each_wait_for_bytes_not_the_whole_head() -> None:
+    # A slow upstream trickles its answer a byte at a time, each byte well within
+    # the read timeout: httpcore reads it, and so must the wire.
+    reply = b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+    for transport in (None, WireTransport()):
+        async with Scripted(answering(reply, trickle=0.02)) as url:
+            got = await outcome(url, transport, httpx2.Timeout(0.4))
+            assert got == (200, [(b"transfer-encoding", b"chunked")], b"hello")
+
+
+HI = b"content-length: 2\r\n\r\nhi"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        b"HTTP/1.1 200 OK\nx-a: 1\n" + HI.replace(b"\r", b""),  # bare LF line ends
+        b"HTTP/1.1 200 OK\r\nx-a: \ta b \t\r\n" + HI,  # whitespace around a value
+        b"HTTP/1.1 200 OK\r\ncontent-length: 2 \r\n\r\nhi",
+        # codings other than chunked: h11 refuses them; llhttp read "gzip, chunked"
+        # as chunked and the proxy relayed the still gzip-coded bytes as plain
+        b"HTTP/1.1 200 OK\r\ntransfer-encoding: gzip, chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\ntransfer-encoding: gzip\r\ntransfer-encoding: chunked\r\n\r\n"
+        b"2\r\nhi\r\n0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\ntransfer-encoding: identity\r\n\r\nhi",
+        b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked, chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n",
+        # both framings: the chunked one wins (RFC 9112 section 6.3), as in h11
+        b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\ntransfer-encoding: chunked\r\n\r\n"
+        b"2\r\nhi\r\n0\r\n\r\n",
+    ],
+    ids=[
+        "bare-lf",
+        "ows",
+        "ows-length",
+        "gzip-chunked",
+        "gzip-then-chunked",
+        "identity",
+        "chunked-twice",
+        "length-and-chunked",
+    ],
+)
+async def test_heads_are_read_as_httpcore_reads_them(reply: bytes) -> None:
+    default, wire = await both(reply)
+    assert wire == default
+
+
+async def test_an_answer_with_both_framings_does_not_keep_its_connection() -> None:
+    # A message framed twice may be a response-splitting attempt: what follows it
+    # on the connection is not trusted with a next request.
+    reply = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\ntransfer-encoding: chunked\r\n\r\n"
+    upstream = Scripted(answering(reply + b"2\r\nhi\r\n0\r\n\r\n"))
+    async with upstream as url, httpx2.AsyncClient(transport=WireTransport()) as made:
+        for _ in range(2):
+            assert (await made.get(url)).content == b"hi"
+    assert upstream.connections == 2
+
+
+@pytest.mark.parametrize("how", ["write-timeout", "cancelled"])
+async def test_an_abandoned_request_is_not_sent_on_after_it_was_given_up(how: str) -> None:
+    # Closing a connection flushed its write buffer first: a request given up
+    # mid-body (write timeout, cancelled) still reached the upstream whole, which
+    # could act on it (and bill it), and its socket stayed open while the upstream
+    # did not read. Given up, the connection is dropped at once, as httpcore does.
+    body = b"x" * (64 << 20)
+    received: list[int] = []
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        await asyncio.sleep(1.0)  # not reading: the client gives up meanwhile
+        total = 0
+        with contextlib.suppress(ConnectionError):
+            while piece := await reader.read(1 << 20):
+                total += len(piece)
+        received.append(total)
+
+    async with Scripted(handler) as url:
+        async with httpx2.AsyncClient(transport=WireTransport()) as made:
+            send = made.post(url, content=body, timeout=httpx2.Timeout(5.0, write=0.2))
+            if how == "write-timeout":
+                with pytest.raises(httpx2.WriteTimeout):
+                    await send
+            else:
+                task = asyncio.ensure_future(send)
+                await asyncio.sleep(0.2)
+                task.cancel()
+                with pytest.raises(asyncio.CancelledError):
+                    await task
+        for _ in range(100):
+            if received:
+                break
+            await asyncio.sleep(0.05)
+    assert received
+    assert received[0] < len(body)
+
+
+@pytest.mark.parametrize("then", ["hold", "half-close"])
+async def test_an_answer_before_the_request_body_is_taken_is_relayed(then: str) -> None:
+    # An upstream refusing a large body answers after its head (413) and reads no
+    # more. The wire waited for the body to drain, and so turned the upstream's
+    # answer into a write timeout (a 504 from the proxy) or a write error (502).
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 413 Too Large\r\ncontent-length: 9\r\n\r\ntoo large")
+        if then == "half-close":
+            writer.write_eof()
+        await asyncio.sleep(5)
+
+    upstream = Scripted(handler)
+    async with upstream as url, httpx2.AsyncClient(transport=WireTransport()) as made:
+        for _ in range(2):
+            reply = await made.post(
+                url, content=b"x" * (32 << 20), timeout=httpx2.Timeout(5.0, write=1.0)
+            )
+            assert (reply.status_code, reply.content) == (413, b"too large")
+    assert upstream.connections == 2  # the request was not all sent: never reused
+
+
+@pytest.mark.parametrize(
+    ("method", "headers"),
+    [
+        ("GET /admin HTTP/1.1\tX", []),  # a second request line in the method
+        ("GE T", []),
+        ("", []),
+        ("G(ET", []),
+        ("GET", [(b"x a", b"1")]),  # a space in a header name
+        ("GET", [(b"x\ta", b"1")]),
+        ("GET", [(b"x-\x7f", b"1")]),
+        ("GET", [(b"x-(a)", b"1")]),
+    ],
+)
+async def test_a_method_or_header_name_that_is_no_token_is_refused(
+    method: str, headers: list[tuple[bytes, bytes]]
+) -> None:
+    # h11 refuses them (LocalProtocolError); the wire wrote them as they were, a
+    # request line or header line that the upstream reads some other way.
+    upstream = Scripted(answering(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n"))
+    async with upstream as url:
+        wire = WireTransport()
+        with pytest.raises(httpx2.LocalProtocolError):
+            await wire.forward(method, url, headers, b"", {})
+        async with httpx2.AsyncClient(transport=wire) as made:
+            with pytest.raises(httpx2.LocalProtocolError):
+                await made.request(method, url, headers=headers)
+            # ... and a well-formed request goes through, on the only connection
+            assert (await made.get(url)).status_code == 200
+    assert upstream.connections == 1
+
+
+@pytest.mark.parametrize("status", [600, 999])
+async def test_the_proxy_answers_an_invalid_upstream_status_with_a_502(
+    status: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # RFC 9110 section 15: a status outside 100..599 is invalid, to be taken as a
+    # server error. Relayed as it was, uvicorn could not write its status line and
+    # dropped the client's connection without an answer.
+    for name in ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    reply = b"HTTP/1.1 %d Odd\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}"
+    async with Scripted(answering(reply % status)) as url:
+        app = create_app(upstream_openai=f"{url}v1", db_path=tmp_path / "proxy.db")
+        async with Served(app) as proxy, httpx2.AsyncClient() as made:
+            answer = await made.post(
+                f"{proxy.url}/v1/chat/completions",
+                json={"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}]},
+            )
+    assert answer.status_code == 502
+    assert str(status) in answer.json()["error"]["message"]
+
+
+async def test_an_upstream_base_path_outside_ascii_is_escaped_as_httpx2_escapes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # forward() encoded the target as ASCII: an upstream base URL configured with
+    # a path outside ASCII raised UnicodeEncodeError, which the proxy answered 500.
+    for name in ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    lines: list[bytes] = []
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while True:
+            lines.append((await reader.readuntil(b"\r\n\r\n")).split(b"\r\n")[0])
+            writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n")
+            writer.write(b"content-length: 2\r\n\r\n{}")
+
+    async with Scripted(handler) as url:
+        async with httpx2.AsyncClient() as made:
+            await made.get(f"{url}caf\u00e9/v1/models")
+        reply = await WireTransport().forward("GET", f"{url}caf\u00e9/v1/models", [], b"", {})
+        await reply.aclose()
+        app = create_app(upstream_openai=f"{url}caf\u00e9/v1", db_path=tmp_path / "proxy.db")
+        async with Served(app) as proxy, httpx2.AsyncClient() as made:
+            assert (await made.get(f"{proxy.url}/v1/models")).status_code == 200
+    assert lines == [b"GET /caf%C3%A9/v1/models HTTP/1.1"] * 3
+
+
+@pytest.mark.parametrize("trickle", [None, 0.0], ids=["whole", "byte-by-byte"])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # obs-fold: RFC 9112 section 5.2 has a client unfold it; llhttp refuses it
+        b"HTTP/1.1 200 OK\r\nx-a: 1\r\n 2\r\n\t3\r\n" + HI,
+        b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\nx-a: 1\n 2\n" + HI.replace(b"\r", b""),
+        b"HTTP/1.1 103 Hints\r\nlink: </a>\r\n ; rel=preload\r\n\r\nHTTP/1.1 200 OK\r\n" + HI,
+        # one length said twice (RFC 9110 section 8.6 lets a recipient take it)
+        b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n" + HI,
+        b"HTTP/1.1 200 OK\r\ncontent-length: 2, 2\r\n\r\nhi",
+        b"HTTP/1.1 200 OK\r\ncontent-length: 3\r\n" + HI,  # two lengths: refused
+    ],
+    ids=[
+        "obs-fold",
+        "obs-fold-after-1xx",
+        "obs-fold-in-1xx",
+        "length-twice",
+        "length-list",
+        "two-lengths",
+    ],
+)
+async def test_heads_llhttp_refuses_but_h11_reads_are_read(
+    reply: bytes, trickle: float | None
+) -> None:
+    default, wire = await both(reply, trickle=trickle)
+    assert wire == default
+
+
+async def test_a_repaired_head_that_switches_protocols_is_refused_cleanly(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    reply = b"HTTP/1.1 101 Switching\r\nupgrade: x\r\nconnection: upgrade\r\nx-a: 1\r\n 2\r\n\r\n"
+    default, wire = await both(reply)
+    assert wire == default == (httpx2.RemoteProtocolError,)
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]  # no escaped exception
