@@ -49,6 +49,10 @@ class SizeBound:
 
     def estimate(self, raw: bytes) -> int:
         """An upper bound of ``raw``'s prompt size in tokens, as far as is known."""
+        # Every media part is typed ({"type": "image_url", ...}): a body without a
+        # "type" key holds none, and one search spares five counts.
+        if b'"type"' not in raw:
+            return int(len(raw) * self.tokens_per_byte)
         media = sum(raw.count(marker) for marker in _MEDIA_MARKERS)
         return int(len(raw) * self.tokens_per_byte) + media * DEFAULT_TOKENS_PER_MEDIA
 
@@ -73,7 +77,7 @@ class SizeBound:
         if len(raw) * self.tokens_per_byte * _SAFETY >= limit:
             return None  # over before media are counted (they only add)
         key, history = (b'"input"', _INPUT) if responses else (b'"messages"', _MESSAGES)
-        if raw.count(b'"model"') != 1 or raw.count(key) != 1:
+        if not (_once(raw, b'"model"') and _once(raw, key)):
             return None
         if responses and any(marker in raw for marker in _SERVER_STATE):
             return None
@@ -94,3 +98,9 @@ class SizeBound:
             return
         ratio = min(input_tokens / len(forwarded), _MAX_TOKENS_PER_BYTE)
         self.tokens_per_byte = max(self.tokens_per_byte, ratio)
+
+
+def _once(raw: bytes, needle: bytes) -> bool:
+    """Whether ``needle`` occurs exactly once in ``raw`` (two searches, no count)."""
+    first = raw.find(needle)
+    return first != -1 and raw.find(needle, first + 1) == -1
