@@ -204,15 +204,29 @@ async def test_a_later_crossing_extends_the_summary_incrementally(
     app: Starlette, upstream: Upstream
 ) -> None:
     client = openai_client(app)
+    preparer = app.state.forwarder.planner.preparer
     history = openai_history(24)
-    await client.chat.completions.create(model=MODEL, messages=history)
+
+    async def turn() -> None:
+        await client.chat.completions.create(model=MODEL, messages=history)
+        # A summary prepared in the background finishes before the next turn, as it
+        # does when the agent's model takes longer than the summarizer (otherwise the
+        # clock decides which turn gets it).
+        await asyncio.gather(*preparer._running.values(), return_exceptions=True)
+
+    def grow(step: int) -> None:
+        history.extend(
+            [
+                {"role": "assistant", "content": "done: " + "d" * 4_000},
+                {"role": "user", "content": f"next step {step}: " + "n" * 4_000},
+            ]
+        )
+
+    await turn()
     rounds = 0
     while len(upstream.summaries) == 1:
-        history += [
-            {"role": "assistant", "content": "done: " + "d" * 4_000},
-            {"role": "user", "content": f"next step {rounds}: " + "n" * 4_000},
-        ]
-        await client.chat.completions.create(model=MODEL, messages=history)
+        grow(rounds)
+        await turn()
         rounds += 1
         assert rounds < 20
     assert rounds > 1  # the first requests after the crossing reused the cache
@@ -220,9 +234,17 @@ async def test_a_later_crossing_extends_the_summary_incrementally(
     transcript = json.dumps(update.json["messages"])
     assert "summarized before" in update.json["messages"][0]["content"]
     assert "SUMMARY-1 (fresh)" in transcript  # the previous summary is the anchor
-    sent = from_openai(upstream.chats[-1].json["messages"])
-    validate_history(sent)
+    # prepared ahead of the limit, the update is spliced once a turn reaches it
+    for _ in range(10):
+        sent = from_openai(upstream.chats[-1].json["messages"])
+        validate_history(sent)
+        if "SUMMARY-2 (update)" in summary_texts(sent)[0]:
+            break
+        grow(rounds)
+        await turn()
+        rounds += 1
     assert "SUMMARY-2 (update)" in summary_texts(sent)[0]
+    assert len(upstream.summaries) == 2
 
 
 async def test_long_anthropic_conversation_arrives_compacted_and_valid(

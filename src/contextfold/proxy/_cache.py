@@ -190,9 +190,16 @@ class SummaryCache(CacheBackend):
     PostgreSQL).
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None, max_rows: int = 4096) -> None:
         self.path = ":memory:" if path is None else os.fspath(path)
         self._conn: aiosqlite.Connection | None = None
+        # A conversation's rows, read once and kept while the file is unchanged: the
+        # lookup of every request of a conversation then costs two ``stat`` calls,
+        # not a query on the database's thread (see :meth:`_fresh_front`).
+        self.max_rows = max_rows
+        self._front: OrderedDict[str, list[CachedSummary]] = OrderedDict()
+        self._front_rows = 0
+        self._stamp: tuple[int, ...] | None = None
 
     async def open(self) -> None:
         """Open the database and create the table; a file that cannot be opened raises."""
@@ -218,17 +225,61 @@ class SummaryCache(CacheBackend):
         return self._conn
 
     async def longest(self, root: str, chain: Sequence[str]) -> CachedSummary | None:
-        rows = await self._db().execute_fetchall(
-            "SELECT prefix_hash, message_count, summary FROM contextfold_proxy_summaries "
-            "WHERE root_hash = ? AND message_count < ? ORDER BY message_count DESC",
-            (root, len(chain) - 1),
-        )
-        for prefix_hash, count, summary in rows:
-            if chain[count] == prefix_hash:
-                return CachedSummary(prefix_hash, count, summary)
+        front = self._fresh_front()
+        rows = front.get(root)
+        if rows is None:
+            fetched = await self._db().execute_fetchall(
+                "SELECT prefix_hash, message_count, summary FROM contextfold_proxy_summaries "
+                "WHERE root_hash = ? ORDER BY message_count DESC",
+                (root,),
+            )
+            rows = [CachedSummary(prefix, count, summary) for prefix, count, summary in fetched]
+            if front is self._front:  # not emptied by a write while the query ran
+                self._keep(root, rows)
+        else:
+            front.move_to_end(root)
+        for row in rows:
+            if row.message_count < len(chain) - 1 and chain[row.message_count] == row.prefix_hash:
+                return row
         return None
 
+    def _fresh_front(self) -> OrderedDict[str, list[CachedSummary]]:
+        """The rows read so far, emptied first if the database changed since.
+
+        A change is seen in the sizes and modification times of the database file
+        and its write-ahead log: every write that commits (this process's or another's
+        sharing the file) grows or rewrites one of them. An in-memory database has no
+        other writer. Should two writes ever leave both unchanged, the cost is only a
+        summary found one lookup late (an older one, or none), never a wrong one:
+        rows count only when their prefix hash matches the history.
+        """
+        if self.path != ":memory:":
+            stamp: tuple[int, ...] = ()
+            for name in (self.path, self.path + "-wal"):
+                try:
+                    info = os.stat(name)
+                    stamp += (info.st_size, info.st_mtime_ns, info.st_ino)
+                except OSError:
+                    stamp += (-1,)
+            if stamp != self._stamp:
+                self._stamp = stamp
+                self._forget_front()
+        return self._front
+
+    def _keep(self, root: str, rows: list[CachedSummary]) -> None:
+        self._front[root] = rows
+        self._front_rows += len(rows) + 1
+        while self._front_rows > self.max_rows and len(self._front) > 1:
+            _, dropped = self._front.popitem(last=False)
+            self._front_rows -= len(dropped) + 1
+
+    def _forget_front(self) -> None:
+        self._front = OrderedDict()
+        self._front_rows = 0
+
     async def store(self, root: str, summary: CachedSummary) -> None:
+        self._forget_front()  # read again after the write (and any other process's)
+        self._stamp = None
         db = self._db()
         await db.execute(
             "INSERT OR REPLACE INTO contextfold_proxy_summaries "

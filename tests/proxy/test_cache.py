@@ -1,0 +1,100 @@
+"""The SQLite summary cache: what a lookup finds, and the rows it keeps in memory."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from contextfold.proxy._cache import CachedSummary, SummaryCache
+
+
+def chain(n: int, tag: str = "") -> list[str]:
+    """Prefix hashes of an ``n``-message history (``chain[i]``: its first ``i``)."""
+    return [f"h{tag}{i}" for i in range(n + 1)]
+
+
+@pytest.mark.parametrize("in_memory", [True, False])
+async def test_the_longest_matching_prefix_is_found_and_writes_are_seen(
+    tmp_path: Path, in_memory: bool
+) -> None:
+    cache = SummaryCache(None if in_memory else tmp_path / "cache.db")
+    await cache.open()
+    try:
+        history = chain(20)
+        assert await cache.longest("r", history) is None
+        await cache.store("r", CachedSummary(history[5], 5, "five"))
+        assert await cache.longest("r", history) == CachedSummary(history[5], 5, "five")
+        await cache.store("r", CachedSummary(history[12], 12, "twelve"))
+        assert (await cache.longest("r", history)).summary == "twelve"  # type: ignore[union-attr]
+        # a history that diverged after message 8 only gets the summary of 5
+        other = history[:9] + [f"x{i}" for i in range(9, 21)]
+        assert (await cache.longest("r", other)).summary == "five"  # type: ignore[union-attr]
+        # a prefix covering the whole history leaves nothing after it: ignored
+        assert (await cache.longest("r", history[:13])).summary == "five"  # type: ignore[union-attr]
+        assert await cache.longest("another root", history) is None
+    finally:
+        await cache.close()
+
+
+async def test_a_summary_another_process_stored_is_found_at_the_next_lookup(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "shared.db"
+    mine, theirs = SummaryCache(path), SummaryCache(path)
+    await mine.open()
+    await theirs.open()
+    try:
+        history = chain(30)
+        await mine.store("r", CachedSummary(history[4], 4, "mine"))
+        assert (await mine.longest("r", history)).summary == "mine"  # type: ignore[union-attr]
+        await theirs.store("r", CachedSummary(history[20], 20, "theirs"))
+        assert (await mine.longest("r", history)).summary == "theirs"  # type: ignore[union-attr]
+        # a plain sqlite3 writer (another program): seen too
+        with sqlite3.connect(path) as db:
+            db.execute(
+                "INSERT OR REPLACE INTO contextfold_proxy_summaries "
+                "(prefix_hash, root_hash, message_count, summary, created_at) "
+                "VALUES (?, 'r', 25, 'external', '')",
+                (history[25],),
+            )
+        assert (await mine.longest("r", history)).summary == "external"  # type: ignore[union-attr]
+        with sqlite3.connect(path) as db:
+            db.execute("DELETE FROM contextfold_proxy_summaries WHERE message_count >= 20")
+        assert (await mine.longest("r", history)).summary == "mine"  # type: ignore[union-attr]
+    finally:
+        await mine.close()
+        await theirs.close()
+
+
+async def test_unchanged_files_are_not_queried_again_and_memory_is_bounded(
+    tmp_path: Path,
+) -> None:
+    cache = SummaryCache(tmp_path / "cache.db", max_rows=10)
+    await cache.open()
+    try:
+        for root in range(8):
+            history = chain(10, tag=str(root))
+            await cache.store(str(root), CachedSummary(history[3], 3, f"s{root}"))
+        queries = 0
+        real = cache._db().execute_fetchall
+
+        async def counted(*args: object) -> object:
+            nonlocal queries
+            queries += 1
+            return await real(*args)  # type: ignore[arg-type]
+
+        cache._db().execute_fetchall = counted  # type: ignore[method-assign]
+        for _ in range(3):  # 4 roots of 2 "rows" each (a summary + its entry) fit in 10
+            for root in range(4):
+                found = await cache.longest(str(root), chain(10, tag=str(root)))
+                assert found is not None
+                assert found.summary == f"s{root}"
+        assert queries == 4
+        for root in range(8):  # 8 do not: the least recently used are dropped
+            assert await cache.longest(str(root), chain(10, tag=str(root))) is not None
+        assert queries == 4 + 4
+        assert cache._front_rows <= 10
+    finally:
+        await cache.close()
