@@ -98,3 +98,59 @@ async def test_unchanged_files_are_not_queried_again_and_memory_is_bounded(
         assert cache._front_rows <= 10
     finally:
         await cache.close()
+
+
+async def test_a_relative_path_is_watched_where_it_was_opened_after_a_chdir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SQLite opened "cache.db" in tmp_path; after a chdir the stamp looked for it in
+    # the new directory, found nothing, and stayed the same forever: a summary
+    # another writer stored was never seen.
+    monkeypatch.chdir(tmp_path)
+    cache = SummaryCache("cache.db")
+    await cache.open()
+    try:
+        history = chain(30)
+        await cache.store("r", CachedSummary(history[4], 4, "mine"))
+        assert (await cache.longest("r", history)).summary == "mine"  # type: ignore[union-attr]
+        elsewhere = tmp_path / "elsewhere"
+        elsewhere.mkdir()
+        monkeypatch.chdir(elsewhere)
+        assert (await cache.longest("r", history)).summary == "mine"  # type: ignore[union-attr]
+        with sqlite3.connect(tmp_path / "cache.db") as db:
+            db.execute(
+                "INSERT OR REPLACE INTO contextfold_proxy_summaries "
+                "(prefix_hash, root_hash, message_count, summary, created_at) "
+                "VALUES (?, 'r', 20, 'external', '')",
+                (history[20],),
+            )
+        db.close()
+        assert (await cache.longest("r", history)).summary == "external"  # type: ignore[union-attr]
+    finally:
+        await cache.close()
+
+
+async def test_a_database_reached_through_a_symlink_sees_other_writers(tmp_path: Path) -> None:
+    # SQLite follows the link and keeps its log beside the real file (real.db-wal);
+    # the stamp looked for link.db-wal, never found it, and missed every write that
+    # only reached the log (all of them until a checkpoint).
+    real, link = tmp_path / "real.db", tmp_path / "link.db"
+    link.symlink_to(real)
+    cache = SummaryCache(link)
+    await cache.open()
+    try:
+        history = chain(30)
+        await cache.store("r", CachedSummary(history[4], 4, "mine"))
+        assert (await cache.longest("r", history)).summary == "mine"  # type: ignore[union-attr]
+        assert (tmp_path / "real.db-wal").exists()
+        with sqlite3.connect(real) as db:
+            db.execute(
+                "INSERT OR REPLACE INTO contextfold_proxy_summaries "
+                "(prefix_hash, root_hash, message_count, summary, created_at) "
+                "VALUES (?, 'r', 20, 'external', '')",
+                (history[20],),
+            )
+        db.close()
+        assert (await cache.longest("r", history)).summary == "external"  # type: ignore[union-attr]
+    finally:
+        await cache.close()

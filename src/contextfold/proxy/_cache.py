@@ -15,6 +15,7 @@ leaves anchors and single-flight to the process;
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
@@ -200,6 +201,7 @@ class SummaryCache(CacheBackend):
         self._front: OrderedDict[str, list[CachedSummary]] = OrderedDict()
         self._front_rows = 0
         self._stamp: tuple[int, ...] | None = None
+        self._watched: tuple[str, ...] = ()  # the files behind the stamp (see open)
 
     async def open(self) -> None:
         """Open the database and create the table; a file that cannot be opened raises."""
@@ -213,6 +215,11 @@ class SummaryCache(CacheBackend):
             await conn.close()
             raise
         self._conn = conn
+        if self.path not in (":memory:", ""):  # "": a private temporary database
+            # The files SQLite opened: resolved now, as SQLite resolved them (against
+            # this working directory, through symlinks: its log is ``<real file>-wal``).
+            real = await asyncio.to_thread(os.path.realpath, self.path)
+            self._watched = (real, real + "-wal")
 
     async def close(self) -> None:
         if self._conn is not None:
@@ -253,9 +260,9 @@ class SummaryCache(CacheBackend):
         summary found one lookup late (an older one, or none), never a wrong one:
         rows count only when their prefix hash matches the history.
         """
-        if self.path != ":memory:":
+        if self._watched:
             stamp: tuple[int, ...] = ()
-            for name in (self.path, self.path + "-wal"):
+            for name in self._watched:
                 try:
                     info = os.stat(name)
                     stamp += (info.st_size, info.st_mtime_ns, info.st_ino)
