@@ -200,7 +200,7 @@ class SummaryCache(CacheBackend):
         self.max_rows = max_rows
         self._front: OrderedDict[str, list[CachedSummary]] = OrderedDict()
         self._front_rows = 0
-        self._stamp: tuple[int, ...] | None = None
+        self._stamp: tuple[object, ...] | None = None
         self._watched: tuple[str, ...] = ()  # the files behind the stamp (see open)
 
     async def open(self) -> None:
@@ -219,7 +219,7 @@ class SummaryCache(CacheBackend):
             # The files SQLite opened: resolved now, as SQLite resolved them (against
             # this working directory, through symlinks: its log is ``<real file>-wal``).
             real = await asyncio.to_thread(os.path.realpath, self.path)
-            self._watched = (real, real + "-wal")
+            self._watched = (real, real + "-wal", real + "-shm")
 
     async def close(self) -> None:
         if self._conn is not None:
@@ -253,21 +253,24 @@ class SummaryCache(CacheBackend):
     def _fresh_front(self) -> OrderedDict[str, list[CachedSummary]]:
         """The rows read so far, emptied first if the database changed since.
 
-        A change is seen in the sizes and modification times of the database file
-        and its write-ahead log: every write that commits (this process's or another's
-        sharing the file) grows or rewrites one of them. An in-memory database has no
-        other writer. Should two writes ever leave both unchanged, the cost is only a
-        summary found one lookup late (an older one, or none), never a wrong one:
-        rows count only when their prefix hash matches the history.
+        A change is seen in the sizes, modification times and inodes of the database
+        file and its write-ahead log (a checkpoint, a file replaced or deleted), and in
+        the header of the log's index (``-shm``), which SQLite rewrites when, and only
+        when, a commit becomes visible to readers: the log's frames are written before
+        that, so a lookup between the two would read the old rows under the log's new
+        size and keep them. The stamp is taken before the rows are read, so rows kept
+        under it are never older than it. An in-memory database has no other writer.
         """
         if self._watched:
-            stamp: tuple[int, ...] = ()
-            for name in self._watched:
+            stamp: tuple[object, ...] = ()
+            database, log, index = self._watched
+            for name in (database, log):
                 try:
                     info = os.stat(name)
                     stamp += (info.st_size, info.st_mtime_ns, info.st_ino)
                 except OSError:
                     stamp += (-1,)
+            stamp += (_index_header(index),)
             if stamp != self._stamp:
                 self._stamp = stamp
                 self._forget_front()
@@ -303,6 +306,23 @@ class SummaryCache(CacheBackend):
     async def count(self) -> int:
         rows = await self._db().execute_fetchall("SELECT COUNT(*) FROM contextfold_proxy_summaries")
         return int(next(iter(rows))[0])
+
+
+_INDEX_HEADER = 48  # the first copy of the WAL index header (change counter, last frame, salts)
+
+
+def _index_header(path: str) -> bytes | None:
+    """The first bytes of a WAL index (``-shm``) file, ``None`` when there is none."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        return os.pread(fd, _INDEX_HEADER, 0)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 class UsageAnchors:
