@@ -19,6 +19,7 @@ import asyncio
 import hashlib
 import json
 import os
+import sqlite3
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -202,6 +203,8 @@ class SummaryCache(CacheBackend):
         self._front_rows = 0
         self._stamp: tuple[object, ...] | None = None
         self._watched: tuple[str, ...] = ()  # the files behind the stamp (see open)
+        # A second connection, only ever asked ``PRAGMA data_version`` (see _fresh_front)
+        self._watcher: sqlite3.Connection | None = None
 
     async def open(self) -> None:
         """Open the database and create the table; a file that cannot be opened raises."""
@@ -211,17 +214,21 @@ class SummaryCache(CacheBackend):
         try:
             for statement in _SCHEMA:
                 await conn.execute(statement)
+            if self.path not in (":memory:", ""):  # "": a private temporary database
+                # The files SQLite opened: resolved now, as SQLite resolved them (against
+                # this working directory, through symlinks: its log is ``<real file>-wal``).
+                real = await asyncio.to_thread(os.path.realpath, self.path)
+                self._watched = (real, real + "-wal")
+                self._watcher = await asyncio.to_thread(_watcher, real)
         except BaseException:
             await conn.close()
             raise
         self._conn = conn
-        if self.path not in (":memory:", ""):  # "": a private temporary database
-            # The files SQLite opened: resolved now, as SQLite resolved them (against
-            # this working directory, through symlinks: its log is ``<real file>-wal``).
-            real = await asyncio.to_thread(os.path.realpath, self.path)
-            self._watched = (real, real + "-wal", real + "-shm")
 
     async def close(self) -> None:
+        if self._watcher is not None:
+            watcher, self._watcher = self._watcher, None
+            watcher.close()
         if self._conn is not None:
             conn, self._conn = self._conn, None
             await conn.close()
@@ -253,24 +260,34 @@ class SummaryCache(CacheBackend):
     def _fresh_front(self) -> OrderedDict[str, list[CachedSummary]]:
         """The rows read so far, emptied first if the database changed since.
 
-        A change is seen in the sizes, modification times and inodes of the database
-        file and its write-ahead log (a checkpoint, a file replaced or deleted), and in
-        the header of the log's index (``-shm``), which SQLite rewrites when, and only
-        when, a commit becomes visible to readers: the log's frames are written before
-        that, so a lookup between the two would read the old rows under the log's new
-        size and keep them. The stamp is taken before the rows are read, so rows kept
-        under it are never older than it. An in-memory database has no other writer.
+        A change is seen in SQLite's ``PRAGMA data_version``, asked of a second
+        connection: it differs after every commit another connection (this cache's own
+        included, or another process's) made visible, and only once it is visible. A
+        commit's log frames are written before that (the ``-wal`` size and time change
+        first), so a stamp of file sizes alone let a lookup between the two keep the old
+        rows under the new stamp. The sizes, times and inodes of the database and its
+        log are in the stamp too (a file replaced or deleted). The stamp is taken before
+        the rows are read, so rows kept under it are never older than it. The files are
+        never opened here: closing a descriptor of a database file drops every POSIX
+        lock this process holds on it, SQLite's included. An in-memory database has no
+        other writer.
         """
-        if self._watched:
+        watcher = self._watcher
+        if watcher is not None:
             stamp: tuple[object, ...] = ()
-            database, log, index = self._watched
-            for name in (database, log):
+            for name in self._watched:
                 try:
                     info = os.stat(name)
                     stamp += (info.st_size, info.st_mtime_ns, info.st_ino)
                 except OSError:
                     stamp += (-1,)
-            stamp += (_index_header(index),)
+            try:
+                # fetchall: stepped to its end, so no read transaction stays open
+                stamp += tuple(watcher.execute("PRAGMA data_version").fetchall()[0])
+            except sqlite3.Error:  # busy (recovery under way): read the rows again
+                self._stamp = None
+                self._forget_front()
+                return self._front
             if stamp != self._stamp:
                 self._stamp = stamp
                 self._forget_front()
@@ -308,21 +325,10 @@ class SummaryCache(CacheBackend):
         return int(next(iter(rows))[0])
 
 
-_INDEX_HEADER = 48  # the first copy of the WAL index header (change counter, last frame, salts)
-
-
-def _index_header(path: str) -> bytes | None:
-    """The first bytes of a WAL index (``-shm``) file, ``None`` when there is none."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        return os.pread(fd, _INDEX_HEADER, 0)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
+def _watcher(path: str) -> sqlite3.Connection:
+    """A connection to ``path`` for ``PRAGMA data_version`` only: on the event loop,
+    so it never waits long for a lock (50 ms, then the rows are read again)."""
+    return sqlite3.connect(path, timeout=0.05, isolation_level=None, check_same_thread=False)
 
 
 class UsageAnchors:
