@@ -44,3 +44,57 @@ def test_bodies_the_bound_cannot_vouch_for_are_parsed() -> None:
     assert bound.far_under(quoted) is not None
     assert bound.far_under(b'["model", "messages"]') is None
     assert bound.far_under(body("x" * 2_000, model="small")) is None  # over its own limit
+
+
+_PNG = (
+    "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
+    "+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+)
+
+
+def test_media_parts_with_escaped_keys_are_not_far_under() -> None:
+    # JSON reads "\\u0074ype" as "type": twenty data-URL images (600 tokens each once
+    # parsed, 12,000 in all) in 3.5 KB were called far under a limit of 10,000.
+    bound = SizeBound(lambda model: 10_000)
+    url = '{"url": "' + _PNG + '"}'
+    escaped_type = '{"\\u0074ype": "image_url", "image_url": ' + url + "}"
+    escaped_marker = '{"type": "\\u0069mage_url", "\\u0069mage_url": ' + url + "}"
+    data = _PNG.split(",")[1]
+    anthropic = (
+        '{"\\u0074ype": "image", "source": {"\\u0074ype": "base64", '
+        '"media_type": "image/png", "data": "' + data + '"}}'
+    )
+    for part in (escaped_type, escaped_marker, anthropic):
+        parts = ", ".join([part] * 20)
+        raw = (
+            '{"model": "m", "messages": [{"role": "user", "content": [' + parts + "]}]}"
+        ).encode()
+        parsed = json.loads(raw)["messages"][0]["content"]
+        assert parsed[0]["type"] in ("image_url", "image")  # what the parser sees
+        assert bound.far_under(raw) is None
+
+
+def test_a_model_named_twice_with_one_key_escaped_is_parsed() -> None:
+    # JSON keeps the last "model" ("small", limit 10); the bound read the first.
+    bound = SizeBound(lambda model: 1_000_000 if model == "big" else 10)
+    raw = (
+        b'{"model": "big", "messages": [{"role": "user", "content": "hi"}], "\\u006dodel": "small"}'
+    )
+    assert json.loads(raw)["model"] == "small"
+    assert bound.far_under(raw) is None
+    messages_twice = (
+        b'{"model": "big", "messages": [], "\\u006dessages": [{"role": "user", "content": "hi"}]}'
+    )
+    assert bound.far_under(messages_twice) is None
+
+
+def test_escapes_that_spell_no_key_do_not_force_a_parse() -> None:
+    bound = SizeBound(lambda model: 1_000_000)
+    raw = json.dumps(
+        {"model": "m", "messages": [{"role": "user", "content": "caf\u00e9 <b> \u4e2d"}]}
+    )
+    assert "\\u00e9" in raw
+    assert "\\u4e2d" in raw
+    assert bound.far_under(raw.encode()) is not None
+    go_style = raw.replace("<", "\\u003c").replace(">", "\\u003e").encode()
+    assert bound.far_under(go_style) is not None

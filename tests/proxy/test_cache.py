@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -98,3 +100,116 @@ async def test_unchanged_files_are_not_queried_again_and_memory_is_bounded(
         assert cache._front_rows <= 10
     finally:
         await cache.close()
+
+
+async def test_a_relative_path_is_watched_where_it_was_opened_after_a_chdir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SQLite opened "cache.db" in tmp_path; after a chdir the stamp looked for it in
+    # the new directory, found nothing, and stayed the same forever: a summary
+    # another writer stored was never seen.
+    monkeypatch.chdir(tmp_path)
+    cache = SummaryCache("cache.db")
+    await cache.open()
+    try:
+        history = chain(30)
+        await cache.store("r", CachedSummary(history[4], 4, "mine"))
+        assert (await cache.longest("r", history)).summary == "mine"  # type: ignore[union-attr]
+        elsewhere = tmp_path / "elsewhere"
+        elsewhere.mkdir()
+        monkeypatch.chdir(elsewhere)
+        assert (await cache.longest("r", history)).summary == "mine"  # type: ignore[union-attr]
+        with sqlite3.connect(tmp_path / "cache.db") as db:
+            db.execute(
+                "INSERT OR REPLACE INTO contextfold_proxy_summaries "
+                "(prefix_hash, root_hash, message_count, summary, created_at) "
+                "VALUES (?, 'r', 20, 'external', '')",
+                (history[20],),
+            )
+        db.close()
+        assert (await cache.longest("r", history)).summary == "external"  # type: ignore[union-attr]
+    finally:
+        await cache.close()
+
+
+async def test_a_database_reached_through_a_symlink_sees_other_writers(tmp_path: Path) -> None:
+    # SQLite follows the link and keeps its log beside the real file (real.db-wal);
+    # the stamp looked for link.db-wal, never found it, and missed every write that
+    # only reached the log (all of them until a checkpoint).
+    real, link = tmp_path / "real.db", tmp_path / "link.db"
+    link.symlink_to(real)
+    cache = SummaryCache(link)
+    await cache.open()
+    try:
+        history = chain(30)
+        await cache.store("r", CachedSummary(history[4], 4, "mine"))
+        assert (await cache.longest("r", history)).summary == "mine"  # type: ignore[union-attr]
+        assert (tmp_path / "real.db-wal").exists()
+        with sqlite3.connect(real) as db:
+            db.execute(
+                "INSERT OR REPLACE INTO contextfold_proxy_summaries "
+                "(prefix_hash, root_hash, message_count, summary, created_at) "
+                "VALUES (?, 'r', 20, 'external', '')",
+                (history[20],),
+            )
+        db.close()
+        assert (await cache.longest("r", history)).summary == "external"  # type: ignore[union-attr]
+    finally:
+        await cache.close()
+
+
+_WRITER = r"""
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("PRAGMA synchronous=FULL")
+for line in sys.stdin:
+    n = int(line)
+    db.execute(
+        "INSERT OR REPLACE INTO contextfold_proxy_summaries "
+        "(prefix_hash, root_hash, message_count, summary, created_at) "
+        "VALUES (?, 'r', ?, ?, '')",
+        (f"h{n}", n, f"s{n}"),
+    )
+    print(n, flush=True)
+"""
+
+
+async def test_a_commit_another_process_makes_while_lookups_run_is_seen_after_it(
+    tmp_path: Path,
+) -> None:
+    # SQLite writes a commit's frames to the log (its size and time change) before
+    # it makes them visible (the index in -shm): a lookup between the two read the old
+    # rows under the new stamp and kept them; nothing changed the files after, so the
+    # next lookups missed the summary (208 of 399 rounds before the fix).
+    path = tmp_path / "shared.db"
+    cache = SummaryCache(path)
+    await cache.open()
+    writer = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        _WRITER,
+        str(path),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert writer.stdin is not None
+    assert writer.stdout is not None
+    history = chain(100)
+    missed = []
+    try:
+        for n in range(1, 60):
+            writer.stdin.write(f"{n}\n".encode())
+            await writer.stdin.drain()
+            committed = asyncio.ensure_future(writer.stdout.readline())
+            while not committed.done():  # lookups all through the commit
+                await cache.longest("r", history)
+                await asyncio.sleep(0)
+            assert (await committed).strip() == str(n).encode()
+            found = await cache.longest("r", history)
+            if found is None or found.message_count != n:
+                missed.append(n)
+    finally:
+        writer.stdin.close()
+        await writer.wait()
+        await cache.close()
+    assert missed == []

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from contextfold.blocks import TextBlock, ToolUseBlock
 from contextfold.formats import from_openai
 from contextfold.messages import Message
 from contextfold.proxy._cache import CachedSummary, chain_hashes
@@ -80,3 +87,84 @@ def test_memo_cuts_give_the_tail_a_parse_would_find() -> None:
             assert _verbatim_tail(remembered, count) == _verbatim_tail(fresh, count) == wire[index:]
             known = (len(wire) - index, remembered.messages[count:])
             assert reparse(dialect, body, known) == reparse(dialect, body)  # type: ignore[arg-type]
+
+
+_POOL = [Message.user("x" * n) for n in (0, 3, 40, 401)] + [
+    Message("assistant", [TextBlock("\u4e2d" * 9)]),
+    Message("assistant", [ToolUseBlock("t1", "f", {"a": [1, 2]})]),
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    histories=st.lists(
+        st.tuples(
+            st.lists(st.integers(0, len(_POOL) - 1), max_size=150),
+            st.lists(st.integers(0, 160), max_size=4),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    max_entries=st.integers(1, 300),
+)
+def test_prefix_totals_equal_a_fresh_count_for_any_sequence_of_histories(
+    histories: list[tuple[list[int], list[int], bool]], max_entries: int
+) -> None:
+    # repeats, shrinking, diverging and unrelated histories, shared or fresh objects,
+    # tables evicted at any size
+    counts = TokenCounts(approx_token_counter, max_entries=max_entries)
+    for picks, ends, fresh in histories:
+        messages = [
+            Message(_POOL[i].role, list(_POOL[i].content)) if fresh else _POOL[i] for i in picks
+        ]
+        chain = chain_hashes("m", messages)
+        for end in [*ends, len(messages)]:
+            end = min(end, len(messages))
+            assert counts.through(messages, chain, end) == count_tokens(messages[:end])
+        assert counts.through(messages, chain) == count_tokens(messages)
+
+
+_WIRE_POOL: list[dict[str, object]] = [
+    {"role": "user", "content": "hi"},
+    {"role": "user", "content": "hi there, a longer one"},
+    {"role": "assistant", "content": "ok"},
+    {"role": "system", "content": "rules"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        ],
+    },
+    {"role": "tool", "tool_call_id": "c1", "content": "done"},
+    {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.integers(0, len(_WIRE_POOL) - 1), min_size=1, max_size=40),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_the_memo_parses_any_sequence_of_histories_as_a_fresh_parse(
+    picks: list[list[int]],
+) -> None:
+    # resends, extensions, shrinks, repeats and divergences (the memo's whole-history
+    # try and its binary search): messages and hashes equal a fresh parse's
+    memo = HistoryMemo()
+    for i, chosen in enumerate(picks):
+        base = [_WIRE_POOL[j] for j in chosen]
+        wire = [*base, *base] if i % 3 == 2 else base  # the same messages twice
+        try:
+            fresh = HistoryMemo().parse("openai", "m", wire)
+        except ValueError as exc:
+            with pytest.raises(ValueError, match=re.escape(str(exc))):
+                memo.parse("openai", "m", wire)
+            continue
+        parsed = memo.parse("openai", "m", wire)
+        assert parsed.messages == fresh.messages
+        assert parsed.chain == fresh.chain == chain_hashes("m", fresh.messages)

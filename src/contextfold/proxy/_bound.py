@@ -16,8 +16,9 @@ The model is read without parsing, only when the body names exactly one ``"model
 whose value is a plain string and has a ``"messages"`` list (Responses: one
 ``"input"``, a list or a string, and no ``"previous_response_id"`` or
 ``"conversation"``, whose usage reports count history the body does not hold);
-anything else takes the ordinary path. A body let through here is not validated:
-the upstream judges it.
+anything else takes the ordinary path, and so does a body with a letter written as
+a ``\\u`` escape (it may spell a key, ``"\\u0074ype"``, that no byte search finds).
+A body let through here is not validated: the upstream judges it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ from contextfold.tokens import DEFAULT_TOKENS_PER_MEDIA
 _MODEL = re.compile(rb'"model"\s*:\s*"([^"\\]{1,256})"')
 _MESSAGES = re.compile(rb'"messages"\s*:\s*\[')
 _INPUT = re.compile(rb'"input"\s*:\s*[\["]')
+# A key spelled with an escaped letter ("\u0074ype", "\u006dodel") is a key like
+# any other to a JSON parser but escapes every byte search here: such a body is
+# parsed. Escapes of other characters (accents, CJK, Go's "\u003c") spell no key.
+_ESCAPED_LETTER = re.compile(rb"\\u00[4-7][0-9a-fA-F]")
 _SERVER_STATE = (b'"previous_response_id"', b'"conversation"')
 # Media: counted whole (600 tokens each), however few bytes they take (a URL). Some
 # parts match twice ("file" is type and key); that only errs toward parsing.
@@ -76,6 +81,8 @@ class SizeBound:
         limit = self._limit(name)
         if len(raw) * self.tokens_per_byte * _SAFETY >= limit:
             return None  # over before media are counted (they only add)
+        if b"\\" in raw and _ESCAPED_LETTER.search(raw) is not None:  # memchr first
+            return None
         key, history = (b'"input"', _INPUT) if responses else (b'"messages"', _MESSAGES)
         if not (_once(raw, b'"model"') and _once(raw, key)):
             return None

@@ -15,9 +15,11 @@ leaves anchors and single-flight to the process;
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
+import sqlite3
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -199,7 +201,10 @@ class SummaryCache(CacheBackend):
         self.max_rows = max_rows
         self._front: OrderedDict[str, list[CachedSummary]] = OrderedDict()
         self._front_rows = 0
-        self._stamp: tuple[int, ...] | None = None
+        self._stamp: tuple[object, ...] | None = None
+        self._watched: tuple[str, ...] = ()  # the files behind the stamp (see open)
+        # A second connection, only ever asked ``PRAGMA data_version`` (see _fresh_front)
+        self._watcher: sqlite3.Connection | None = None
 
     async def open(self) -> None:
         """Open the database and create the table; a file that cannot be opened raises."""
@@ -209,12 +214,21 @@ class SummaryCache(CacheBackend):
         try:
             for statement in _SCHEMA:
                 await conn.execute(statement)
+            if self.path not in (":memory:", ""):  # "": a private temporary database
+                # The files SQLite opened: resolved now, as SQLite resolved them (against
+                # this working directory, through symlinks: its log is ``<real file>-wal``).
+                real = await asyncio.to_thread(os.path.realpath, self.path)
+                self._watched = (real, real + "-wal")
+                self._watcher = await asyncio.to_thread(_watcher, real)
         except BaseException:
             await conn.close()
             raise
         self._conn = conn
 
     async def close(self) -> None:
+        if self._watcher is not None:
+            watcher, self._watcher = self._watcher, None
+            watcher.close()
         if self._conn is not None:
             conn, self._conn = self._conn, None
             await conn.close()
@@ -246,21 +260,34 @@ class SummaryCache(CacheBackend):
     def _fresh_front(self) -> OrderedDict[str, list[CachedSummary]]:
         """The rows read so far, emptied first if the database changed since.
 
-        A change is seen in the sizes and modification times of the database file
-        and its write-ahead log: every write that commits (this process's or another's
-        sharing the file) grows or rewrites one of them. An in-memory database has no
-        other writer. Should two writes ever leave both unchanged, the cost is only a
-        summary found one lookup late (an older one, or none), never a wrong one:
-        rows count only when their prefix hash matches the history.
+        A change is seen in SQLite's ``PRAGMA data_version``, asked of a second
+        connection: it differs after every commit another connection (this cache's own
+        included, or another process's) made visible, and only once it is visible. A
+        commit's log frames are written before that (the ``-wal`` size and time change
+        first), so a stamp of file sizes alone let a lookup between the two keep the old
+        rows under the new stamp. The sizes, times and inodes of the database and its
+        log are in the stamp too (a file replaced or deleted). The stamp is taken before
+        the rows are read, so rows kept under it are never older than it. The files are
+        never opened here: closing a descriptor of a database file drops every POSIX
+        lock this process holds on it, SQLite's included. An in-memory database has no
+        other writer.
         """
-        if self.path != ":memory:":
-            stamp: tuple[int, ...] = ()
-            for name in (self.path, self.path + "-wal"):
+        watcher = self._watcher
+        if watcher is not None:
+            stamp: tuple[object, ...] = ()
+            for name in self._watched:
                 try:
                     info = os.stat(name)
                     stamp += (info.st_size, info.st_mtime_ns, info.st_ino)
                 except OSError:
                     stamp += (-1,)
+            try:
+                # fetchall: stepped to its end, so no read transaction stays open
+                stamp += tuple(watcher.execute("PRAGMA data_version").fetchall()[0])
+            except sqlite3.Error:  # busy (recovery under way): read the rows again
+                self._stamp = None
+                self._forget_front()
+                return self._front
             if stamp != self._stamp:
                 self._stamp = stamp
                 self._forget_front()
@@ -296,6 +323,12 @@ class SummaryCache(CacheBackend):
     async def count(self) -> int:
         rows = await self._db().execute_fetchall("SELECT COUNT(*) FROM contextfold_proxy_summaries")
         return int(next(iter(rows))[0])
+
+
+def _watcher(path: str) -> sqlite3.Connection:
+    """A connection to ``path`` for ``PRAGMA data_version`` only: on the event loop,
+    so it never waits long for a lock (50 ms, then the rows are read again)."""
+    return sqlite3.connect(path, timeout=0.05, isolation_level=None, check_same_thread=False)
 
 
 class UsageAnchors:
