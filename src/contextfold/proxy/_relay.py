@@ -1,0 +1,203 @@
+"""How the proxy answers: upstream replies relayed with its report, and its own errors.
+
+:class:`Relaying` is the part of :class:`~contextfold.proxy._forward.Forwarder` that
+turns an upstream reply into the client's answer: buffered or streamed chunk by chunk,
+hop-by-hop headers dropped, the ``x-contextfold-*`` report added, the prompt size the
+upstream reported recorded as the history's anchor. Its errors are JSON in the
+route's dialect.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+from collections.abc import AsyncIterator, Iterable
+
+import httpx2
+from starlette.responses import Response, StreamingResponse
+
+from contextfold._secrets import Secrets
+from contextfold.proxy import _json
+from contextfold.proxy._bound import SizeBound
+from contextfold.proxy._compact import Plan, Planner
+from contextfold.proxy._dialects import Dialect, SSEUsageScanner, error_body, usage_input_tokens
+from contextfold.proxy._metrics import ProxyMetrics, upstream_time
+
+__all__ = ["RawHeaders", "Relaying", "drop_headers", "is_stream"]
+
+logger = logging.getLogger("contextfold.proxy")
+
+# RFC 9110 §7.6.1 hop-by-hop headers, plus what the proxy recomputes itself.
+_HOP_BY_HOP = frozenset(
+    {
+        b"connection",
+        b"keep-alive",
+        b"proxy-authenticate",
+        b"proxy-authorization",
+        b"proxy-connection",
+        b"te",
+        b"trailer",
+        b"transfer-encoding",
+        b"upgrade",
+        b"host",
+        b"content-length",
+    }
+)
+_UNSAFE_HEADER_TEXT = re.compile(r"[^\x20-\x7e]")
+_ERROR_HEADER_CHARS = 300
+
+RawHeaders = list[tuple[bytes, bytes]]
+
+
+def drop_headers(headers: Iterable[tuple[bytes, bytes]], extra: frozenset[bytes]) -> RawHeaders:
+    """``headers`` (raw byte pairs, relayed as they are) without hop-by-hop ones.
+
+    Names come out lower-cased; values are never decoded, so bytes outside ASCII
+    pass through untouched.
+    """
+    pairs = [(name.lower(), value) for name, value in headers]
+    named = {
+        token.strip().lower()
+        for name, value in pairs
+        if name == b"connection"
+        for token in value.split(b",")
+    }
+    return [(n, v) for n, v in pairs if n not in _HOP_BY_HOP | extra | named]
+
+
+def is_stream(reply: httpx2.Response) -> bool:
+    return reply.headers.get("content-type", "").startswith("text/event-stream")
+
+
+class Relaying:
+    """The answering half of a forwarder (see the module doc)."""
+
+    planner: Planner
+    metrics: ProxyMetrics
+    bound: SizeBound
+
+    def _error(self, dialect: Dialect, status: int, message: str) -> Response:
+        return Response(
+            json.dumps(error_body(dialect, status, message)),
+            status_code=status,
+            media_type="application/json",
+        )
+
+    def _report(self, plan: Plan, secrets: Secrets) -> list[tuple[str, str]]:
+        headers = [("x-contextfold-compacted", "true" if plan.compacted else "false")]
+        if plan.tokens_before is not None and plan.tokens_after is not None:
+            headers.append(("x-contextfold-tokens-before", str(plan.tokens_before)))
+            headers.append(("x-contextfold-tokens-after", str(plan.tokens_after)))
+        headers.append(("x-contextfold-summary", plan.summary))
+        if plan.error is not None:
+            text = _UNSAFE_HEADER_TEXT.sub(" ", secrets.text(plan.error))
+            # HTTP forbids a header value that starts or ends with whitespace
+            headers.append(("x-contextfold-error", text[:_ERROR_HEADER_CHARS].strip()))
+        return headers
+
+    async def _content(self, reply: httpx2.Response, dialect: Dialect) -> bytes | Response:
+        """The whole body of a buffered reply (closed after), or a 502 if it broke off."""
+        reading = time.perf_counter()
+        try:
+            return b"".join([chunk async for chunk in reply.aiter_raw()])
+        except httpx2.StreamConsumed:  # a client whose transport hands over read replies
+            return reply.content
+        except httpx2.HTTPError as exc:
+            self.metrics.upstream_error("broken")
+            return self._error(dialect, 502, f"the upstream reply broke off ({type(exc).__name__})")
+        finally:
+            await reply.aclose()
+            upstream_time(time.perf_counter() - reading)
+
+    def _headers(
+        self, reply: httpx2.Response, plan: Plan | None, secrets: Secrets, retried: bool
+    ) -> RawHeaders:
+        raw_out = drop_headers(reply.headers.raw, frozenset())
+        if plan is not None:
+            raw_out += [(n.encode(), v.encode()) for n, v in self._report(plan, secrets)]
+        if retried:
+            raw_out.append((b"x-contextfold-retried", b"context-overflow"))
+        return raw_out
+
+    async def _respond(
+        self,
+        reply: httpx2.Response,
+        dialect: Dialect,
+        plan: Plan | None,
+        body: bytes,
+        secrets: Secrets,
+        *,
+        retried: bool = False,
+    ) -> Response:
+        """The client's answer: ``reply`` relayed (streamed or buffered) with the report."""
+        if is_stream(reply):
+            record = plan is not None and reply.status_code < 300
+            scanner = SSEUsageScanner(dialect) if record else None
+            response: Response = StreamingResponse(
+                self._relay(reply, scanner, plan, body, secrets), status_code=reply.status_code
+            )
+            response.raw_headers = self._headers(reply, plan, secrets, retried)
+            return response
+        content = await self._content(reply, dialect)
+        if isinstance(content, Response):
+            return content
+        return self._buffered(reply, content, dialect, plan, body, secrets, retried=retried)
+
+    def _buffered(
+        self,
+        reply: httpx2.Response,
+        content: bytes,
+        dialect: Dialect,
+        plan: Plan | None,
+        body: bytes,
+        secrets: Secrets,
+        *,
+        retried: bool = False,
+    ) -> Response:
+        """A whole reply relayed, with the report; its usage recorded when it succeeded."""
+        if plan is not None and reply.status_code < 300 and "content-encoding" not in reply.headers:
+            self._record_json(dialect, content, plan, body)
+        response = Response(content, status_code=reply.status_code)
+        raw_out = self._headers(reply, plan, secrets, retried)
+        response.raw_headers = [*raw_out, (b"content-length", str(len(content)).encode())]
+        return response
+
+    def _record(self, plan: Plan, forwarded: bytes, input_tokens: int) -> None:
+        """Remember a reported prompt size: as the history's anchor, and per byte."""
+        if plan.usage_key:
+            self.planner.record_usage(plan.usage_key, input_tokens)
+        if plan.learn:
+            self.bound.learn(forwarded, input_tokens)
+
+    def _record_json(self, dialect: Dialect, content: bytes, plan: Plan, forwarded: bytes) -> None:
+        try:
+            tokens = usage_input_tokens(dialect, _json.loads(content)[0])
+        except (ValueError, RecursionError):  # not JSON (or not readable JSON)
+            return
+        if tokens:
+            self._record(plan, forwarded, tokens)
+
+    async def _relay(
+        self,
+        reply: httpx2.Response,
+        scanner: SSEUsageScanner | None,
+        plan: Plan | None,
+        forwarded: bytes,
+        watched: Secrets,
+    ) -> AsyncIterator[bytes]:
+        # ``watched`` is held until the stream ends: its log scrubbing lasts as long.
+        try:
+            async for chunk in reply.aiter_raw():
+                if scanner is not None:
+                    scanner.feed(chunk)
+                yield chunk
+        except httpx2.HTTPError as exc:
+            # Headers are gone already; the client sees the stream end early.
+            self.metrics.upstream_error("broken")
+            logger.warning("upstream stream broke off: %s", type(exc).__name__)
+        finally:
+            await reply.aclose()
+            if scanner is not None and scanner.input_tokens and plan is not None:
+                self._record(plan, forwarded, scanner.input_tokens)
