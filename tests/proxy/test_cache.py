@@ -17,6 +17,20 @@ def chain(n: int, tag: str = "") -> list[str]:
     return [f"h{tag}{i}" for i in range(n + 1)]
 
 
+def store_outside(path: Path, prefix_hash: str, count: int) -> None:
+    """Another program's write: a summary ``external`` of the first ``count`` messages,
+    through a plain ``sqlite3`` connection, committed and closed."""
+    db = sqlite3.connect(path)
+    with db:
+        db.execute(
+            "INSERT OR REPLACE INTO contextfold_proxy_summaries "
+            "(prefix_hash, root_hash, message_count, summary, created_at) "
+            "VALUES (?, 'r', ?, 'external', '')",
+            (prefix_hash, count),
+        )
+    db.close()
+
+
 @pytest.mark.parametrize("in_memory", [True, False])
 async def test_the_longest_matching_prefix_is_found_and_writes_are_seen(
     tmp_path: Path, in_memory: bool
@@ -54,13 +68,7 @@ async def test_a_summary_another_process_stored_is_found_at_the_next_lookup(
         await theirs.store("r", CachedSummary(history[20], 20, "theirs"))
         assert (await mine.longest("r", history)).summary == "theirs"  # type: ignore[union-attr]
         # a plain sqlite3 writer (another program): seen too
-        with sqlite3.connect(path) as db:
-            db.execute(
-                "INSERT OR REPLACE INTO contextfold_proxy_summaries "
-                "(prefix_hash, root_hash, message_count, summary, created_at) "
-                "VALUES (?, 'r', 25, 'external', '')",
-                (history[25],),
-            )
+        store_outside(path, history[25], 25)
         assert (await mine.longest("r", history)).summary == "external"  # type: ignore[union-attr]
         with sqlite3.connect(path) as db:
             db.execute("DELETE FROM contextfold_proxy_summaries WHERE message_count >= 20")
@@ -119,14 +127,7 @@ async def test_a_relative_path_is_watched_where_it_was_opened_after_a_chdir(
         elsewhere.mkdir()
         monkeypatch.chdir(elsewhere)
         assert (await cache.longest("r", history)).summary == "mine"  # type: ignore[union-attr]
-        with sqlite3.connect(tmp_path / "cache.db") as db:
-            db.execute(
-                "INSERT OR REPLACE INTO contextfold_proxy_summaries "
-                "(prefix_hash, root_hash, message_count, summary, created_at) "
-                "VALUES (?, 'r', 20, 'external', '')",
-                (history[20],),
-            )
-        db.close()
+        store_outside(tmp_path / "cache.db", history[20], 20)
         assert (await cache.longest("r", history)).summary == "external"  # type: ignore[union-attr]
     finally:
         await cache.close()
@@ -145,14 +146,7 @@ async def test_a_database_reached_through_a_symlink_sees_other_writers(tmp_path:
         await cache.store("r", CachedSummary(history[4], 4, "mine"))
         assert (await cache.longest("r", history)).summary == "mine"  # type: ignore[union-attr]
         assert (tmp_path / "real.db-wal").exists()
-        with sqlite3.connect(real) as db:
-            db.execute(
-                "INSERT OR REPLACE INTO contextfold_proxy_summaries "
-                "(prefix_hash, root_hash, message_count, summary, created_at) "
-                "VALUES (?, 'r', 20, 'external', '')",
-                (history[20],),
-            )
-        db.close()
+        store_outside(real, history[20], 20)
         assert (await cache.longest("r", history)).summary == "external"  # type: ignore[union-attr]
     finally:
         await cache.close()

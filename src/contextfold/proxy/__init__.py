@@ -302,13 +302,14 @@ def create_app(
         flight_timeout=timeout,
     )
     owns_client = http_client is None
-    wire = None
-    if http_client is None:
-        http_client, wire = proxy_client(
+    client, wire = (
+        proxy_client(
             httpx2.Timeout(timeout, connect=min(timeout, 30.0)),
             httpx2.Limits(max_connections=256, max_keepalive_connections=64),
         )
-    client = http_client
+        if http_client is None
+        else (http_client, None)
+    )
     forwarder = Forwarder(
         client,
         planner,

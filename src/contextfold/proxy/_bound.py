@@ -56,9 +56,7 @@ class SizeBound:
         """An upper bound of ``raw``'s prompt size in tokens, as far as is known."""
         # Every media part is typed ({"type": "image_url", ...}): a body without a
         # "type" key holds none, and one search spares five counts.
-        if b'"type"' not in raw:
-            return int(len(raw) * self.tokens_per_byte)
-        media = sum(raw.count(marker) for marker in _MEDIA_MARKERS)
+        media = sum(raw.count(m) for m in _MEDIA_MARKERS) if b'"type"' in raw else 0
         return int(len(raw) * self.tokens_per_byte) + media * DEFAULT_TOKENS_PER_MEDIA
 
     def far_under(self, raw: bytes, responses: bool = False) -> int | None:

@@ -35,7 +35,7 @@ from contextfold.proxy._dialects import (
     conversation,
     read_body,
 )
-from contextfold.proxy._guard import log_unexpected
+from contextfold.proxy._guard import json_error, log_unexpected
 from contextfold.proxy._metrics import Outcome, upstream_time
 from contextfold.proxy._overflow import (
     RETRYABLE_STATUSES,
@@ -155,10 +155,10 @@ class Forwarder(Relaying):
         if isinstance(exc, _TooLarge):
             return self._too_large(dialect)
         # Nobody reads this: the client has gone. It ends the request quietly.
-        return self._error(dialect, 400, "the client left before the request body ended")
+        return json_error(dialect, 400, "the client left before the request body ended")
 
     def _too_large(self, dialect: Dialect) -> Response:
-        return self._error(
+        return json_error(
             dialect,
             413,
             f"request body is larger than the proxy's limit of {self.max_body_bytes} bytes",
@@ -237,7 +237,7 @@ class Forwarder(Relaying):
         try:
             body, model, strict = read_body(raw, dialect)
         except ValueError as exc:
-            return self._error(dialect, 400, str(exc))
+            return json_error(dialect, 400, str(exc))
         try:
             forwarded, plan = await self._plan(request, dialect, raw, body, model, strict=strict)
         except Exception as exc:
@@ -342,7 +342,7 @@ class Forwarder(Relaying):
         try:
             url = self._url(dialect, request)
         except BadTarget as exc:
-            return self._error(dialect, 400, str(exc))
+            return json_error(dialect, 400, str(exc))
         sent = time.perf_counter()
         try:
             if self.wire is not None:
@@ -358,16 +358,16 @@ class Forwarder(Relaying):
             # write such a status line, and would drop the client's connection)
             await reply.aclose()
             self.metrics.upstream_error("broken")
-            return self._error(
+            return json_error(
                 dialect, 502, f"the upstream answered with an invalid status ({reply.status_code})"
             )
         except httpx2.TimeoutException:
             self.metrics.upstream_error("timeout")
-            return self._error(dialect, 504, "the upstream did not answer in time")
+            return json_error(dialect, 504, "the upstream did not answer in time")
         except httpx2.HTTPError as exc:
             self.metrics.upstream_error("connect")
             logger.warning("upstream %s unreachable: %s", _host(url), type(exc).__name__)
-            return self._error(
+            return json_error(
                 dialect, 502, f"the upstream could not be reached ({type(exc).__name__})"
             )
         finally:
@@ -424,10 +424,8 @@ class Forwarder(Relaying):
 def _plain(*bases: str) -> bool:
     """Whether every upstream base URL is plain ``http(s)://host[:port]/path``
     (no credentials in it), as :meth:`WireTransport.forward` takes them."""
-    return all(
-        httpx2.URL(base).raw_scheme in (b"http", b"https") and not httpx2.URL(base).userinfo
-        for base in bases
-    )
+    urls = [httpx2.URL(base) for base in bases]
+    return all(url.raw_scheme in (b"http", b"https") and not url.userinfo for url in urls)
 
 
 def _host(url: str) -> str:

@@ -9,7 +9,6 @@ route's dialect.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import time
@@ -22,7 +21,8 @@ from contextfold._secrets import Secrets
 from contextfold.proxy import _json
 from contextfold.proxy._bound import SizeBound
 from contextfold.proxy._compact import Plan, Planner
-from contextfold.proxy._dialects import Dialect, SSEUsageScanner, error_body, usage_input_tokens
+from contextfold.proxy._dialects import Dialect, SSEUsageScanner, usage_input_tokens
+from contextfold.proxy._guard import json_error
 from contextfold.proxy._metrics import ProxyMetrics, upstream_time
 
 __all__ = ["RawHeaders", "Relaying", "drop_headers", "is_stream"]
@@ -78,13 +78,6 @@ class Relaying:
     metrics: ProxyMetrics
     bound: SizeBound
 
-    def _error(self, dialect: Dialect, status: int, message: str) -> Response:
-        return Response(
-            json.dumps(error_body(dialect, status, message)),
-            status_code=status,
-            media_type="application/json",
-        )
-
     def _report(self, plan: Plan, secrets: Secrets) -> list[tuple[str, str]]:
         headers = [("x-contextfold-compacted", "true" if plan.compacted else "false")]
         if plan.tokens_before is not None and plan.tokens_after is not None:
@@ -106,7 +99,7 @@ class Relaying:
             return reply.content
         except httpx2.HTTPError as exc:
             self.metrics.upstream_error("broken")
-            return self._error(dialect, 502, f"the upstream reply broke off ({type(exc).__name__})")
+            return json_error(dialect, 502, f"the upstream reply broke off ({type(exc).__name__})")
         finally:
             await reply.aclose()
             upstream_time(time.perf_counter() - reading)
