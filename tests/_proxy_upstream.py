@@ -11,10 +11,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import httpx2
+from starlette.applications import Starlette
+
+from contextfold.proxy import create_app
 from contextfold.proxy.fake_upstream import SUMMARY_PROMPT_START, Seen, Upstream, json_reply
 
 __all__ = [
     "SUMMARY_PROMPT_START",
+    "ProxyApps",
     "Seen",
     "Upstream",
     "anthropic_history",
@@ -95,3 +100,32 @@ def responses_history(turns: int, chars: int = 800) -> list[dict[str, Any]]:
         )
     out.append({"role": "user", "content": "what next?"})
     return out
+
+
+class ProxyApps:
+    """Proxy apps in front of ``upstream``, in process: each made by
+    :func:`~contextfold.proxy.create_app` with the settings given and a client of its
+    own on ``upstream``, its lifespan entered; :meth:`close` ends them all, newest first.
+    """
+
+    def __init__(self, upstream: Upstream) -> None:
+        self.upstream = upstream
+        self._open: list[tuple[Any, httpx2.AsyncClient]] = []
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    async def make(self, **settings: Any) -> Starlette:
+        """An app with ``settings`` (an ``http_client`` among them replaces its own)."""
+        client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=self.upstream.app()))
+        app = create_app(**{"http_client": client, **settings})
+        lifespan = app.router.lifespan_context(app)
+        await lifespan.__aenter__()
+        self._open.append((lifespan, client))
+        return app
+
+    async def close(self) -> None:
+        for lifespan, client in reversed(self._open):
+            await lifespan.__aexit__(None, None, None)
+            await client.aclose()
+        self._open.clear()

@@ -19,7 +19,7 @@ from starlette.applications import Starlette
 from contextfold.formats import from_responses
 from contextfold.proxy import create_app
 from contextfold.validation import validate_history
-from tests._proxy_upstream import Upstream, responses_history
+from tests._proxy_upstream import ProxyApps, Upstream, responses_history
 from tests._raw_http import Served
 
 KEY = "sk-test-DISTINCTIVE-agents-7c6b5a4f3e2d"
@@ -39,20 +39,15 @@ def upstream() -> Upstream:
 
 @pytest.fixture
 async def app(upstream: Upstream, tmp_path: Path) -> AsyncIterator[Starlette]:
-    client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=upstream.app()))
-    app = create_app(
+    apps = ProxyApps(upstream)
+    yield await apps.make(
         upstream_openai="http://upstream.test/v1",
         db_path=tmp_path / "proxy.db",
-        http_client=client,
         context_window=32_768,
         threshold=0.25,
         summary_max_retries=0,
     )
-    lifespan = app.router.lifespan_context(app)
-    await lifespan.__aenter__()
-    yield app
-    await lifespan.__aexit__(None, None, None)
-    await client.aclose()
+    await apps.close()
 
 
 def check_request(body: dict[str, Any]) -> None:

@@ -17,7 +17,13 @@ from starlette.responses import Response
 
 from contextfold.proxy import ModelSettings, create_app
 from contextfold.proxy._config import ModelTable
-from tests._proxy_upstream import SUMMARY_PROMPT_START, Upstream, json_reply, openai_history
+from tests._proxy_upstream import (
+    SUMMARY_PROMPT_START,
+    ProxyApps,
+    Upstream,
+    json_reply,
+    openai_history,
+)
 
 KEY = "sk-test-CONFIG-DISTINCTIVE-5e6f7a8b9c"
 LOCAL = "local-coder"  # a model the registry does not know (128,000 by default)
@@ -60,28 +66,21 @@ def upstream() -> SmallServer:
 
 @pytest.fixture
 async def make_app(upstream: Upstream, tmp_path: Path) -> AsyncIterator[MakeApp]:
-    made: list[tuple[Any, httpx2.AsyncClient]] = []
+    apps = ProxyApps(upstream)
 
     async def make(**overrides: Any) -> Starlette:
-        client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=upstream.app()))
-        settings = {
-            "upstream_openai": "http://upstream.test/v1",
-            "upstream_anthropic": "http://upstream.test",
-            "db_path": tmp_path / f"proxy{len(made)}.db",
-            "http_client": client,
-            "summary_max_retries": 0,
-            **overrides,
-        }
-        app = create_app(**settings)
-        lifespan = app.router.lifespan_context(app)
-        await lifespan.__aenter__()
-        made.append((lifespan, client))
-        return app
+        return await apps.make(
+            **{
+                "upstream_openai": "http://upstream.test/v1",
+                "upstream_anthropic": "http://upstream.test",
+                "db_path": tmp_path / f"proxy{len(apps)}.db",
+                "summary_max_retries": 0,
+                **overrides,
+            }
+        )
 
     yield make
-    for lifespan, client in reversed(made):
-        await lifespan.__aexit__(None, None, None)
-        await client.aclose()
+    await apps.close()
 
 
 def client_of(app: Starlette) -> openai.AsyncOpenAI:

@@ -22,7 +22,7 @@ from starlette.responses import Response
 
 from contextfold.proxy import create_app
 from contextfold.proxy._metrics import BUCKETS, OUTCOMES, ROUTES, UPSTREAM_ERRORS
-from tests._proxy_upstream import Upstream, openai_history
+from tests._proxy_upstream import ProxyApps, Upstream, openai_history
 
 KEY = "sk-test-METRICS-DISTINCTIVE-0a1b2c3d4e"
 TENANT = "tenant-SECRET-77665544"
@@ -114,20 +114,17 @@ def upstream() -> SlowUpstream:
 
 @pytest.fixture
 async def app(upstream: Upstream, tmp_path: Path) -> AsyncIterator[Starlette]:
-    client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=upstream.app()))
-    app = create_app(
+    apps = ProxyApps(upstream)
+    yield await apps.make(
         upstream_openai="http://upstream.test/v1",
         upstream_anthropic="http://upstream.test",
         db_path=tmp_path / "proxy.db",
-        http_client=client,
         context_window=32_768,
         threshold=0.25,
         summary_max_retries=0,
         secret_headers=["x-tenant-token"],
     )
-    async with app.router.lifespan_context(app):
-        yield app
-    await client.aclose()
+    await apps.close()
 
 
 def local(app: Starlette) -> httpx2.AsyncClient:

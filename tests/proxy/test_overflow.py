@@ -17,11 +17,12 @@ from starlette.applications import Starlette
 
 from contextfold.cli import main
 from contextfold.formats import from_anthropic, from_openai, from_responses
-from contextfold.proxy import create_app, fake_upstream
+from contextfold.proxy import fake_upstream
 from contextfold.proxy._overflow import overflowed, reported_sizes
 from contextfold.proxy.fake_upstream import _too_long
 from contextfold.validation import validate_history
 from tests._proxy_upstream import (
+    ProxyApps,
     Upstream,
     anthropic_history,
     openai_history,
@@ -80,21 +81,16 @@ def upstream() -> Upstream:
 
 @pytest.fixture
 async def app(upstream: Upstream, tmp_path: Path) -> AsyncIterator[Starlette]:
-    client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=upstream.app()))
-    app = create_app(
+    apps = ProxyApps(upstream)
+    yield await apps.make(
         upstream_openai="http://upstream.test/v1",
         upstream_anthropic="http://upstream.test",
         db_path=tmp_path / "proxy.db",
-        http_client=client,
         context_window=32_768,
         threshold=0.25,
         summary_max_retries=0,
     )
-    lifespan = app.router.lifespan_context(app)
-    await lifespan.__aenter__()
-    yield app
-    await lifespan.__aexit__(None, None, None)
-    await client.aclose()
+    await apps.close()
 
 
 async def send(

@@ -18,7 +18,7 @@ from starlette.applications import Starlette
 from contextfold.formats import from_anthropic, from_openai
 from contextfold.proxy import create_app
 from contextfold.validation import validate_history
-from tests._proxy_upstream import Upstream, anthropic_history, openai_history
+from tests._proxy_upstream import ProxyApps, Upstream, anthropic_history, openai_history
 
 OPENAI_KEY = "sk-test-DISTINCTIVE-9f8e7d6c5b4a3921"
 ANTHROPIC_KEY = "sk-ant-DISTINCTIVE-1a2b3c4d5e6f7a8b"
@@ -45,28 +45,21 @@ def upstream() -> Upstream:
 
 @pytest.fixture
 async def make_app(upstream: Upstream, tmp_path: Path) -> AsyncIterator[MakeApp]:
-    stack: list[tuple[Starlette, Any, httpx2.AsyncClient]] = []
+    apps = ProxyApps(upstream)
 
     async def make(**overrides: Any) -> Starlette:
-        client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=upstream.app()))
-        settings = {
-            "upstream_openai": "http://upstream.test/v1",
-            "upstream_anthropic": "http://upstream.test",
-            "db_path": tmp_path / "proxy.db",
-            "http_client": client,
-            **SETTINGS,
-            **overrides,
-        }
-        app = create_app(**settings)
-        lifespan = app.router.lifespan_context(app)
-        await lifespan.__aenter__()
-        stack.append((app, lifespan, client))
-        return app
+        return await apps.make(
+            **{
+                "upstream_openai": "http://upstream.test/v1",
+                "upstream_anthropic": "http://upstream.test",
+                "db_path": tmp_path / "proxy.db",
+                **SETTINGS,
+                **overrides,
+            }
+        )
 
     yield make
-    for _, lifespan, client in reversed(stack):
-        await lifespan.__aexit__(None, None, None)
-        await client.aclose()
+    await apps.close()
 
 
 @pytest.fixture

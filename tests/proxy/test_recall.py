@@ -16,7 +16,7 @@ from starlette.applications import Starlette
 
 from contextfold.proxy import create_app
 from contextfold.proxy._recall import LIMIT_NOTE, MAX_ROUNDS
-from tests._proxy_upstream import Upstream, anthropic_history, openai_history
+from tests._proxy_upstream import ProxyApps, Upstream, anthropic_history, openai_history
 
 KEY = "sk-test-recall-0123456789"
 MODEL = "test-model"
@@ -46,26 +46,18 @@ def with_fact(history: list[dict[str, Any]], dialect: str) -> list[dict[str, Any
 @pytest.fixture
 async def proxy(tmp_path: Path) -> AsyncIterator[tuple[Upstream, Any]]:
     upstream = Upstream(recall="once")
-    apps: list[tuple[Any, httpx2.AsyncClient]] = []
+    apps = ProxyApps(upstream)
 
     async def make(**overrides: Any) -> Starlette:
-        client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=upstream.app()))
-        app = create_app(
+        return await apps.make(
             upstream_openai="http://upstream.test/v1",
             upstream_anthropic="http://upstream.test",
             db_path=tmp_path / f"proxy{len(apps)}.db",
-            http_client=client,
             **{**SETTINGS, "recall": True, **overrides},
         )
-        lifespan = app.router.lifespan_context(app)
-        await lifespan.__aenter__()
-        apps.append((lifespan, client))
-        return app
 
     yield upstream, make
-    for lifespan, client in reversed(apps):
-        await lifespan.__aexit__(None, None, None)
-        await client.aclose()
+    await apps.close()
 
 
 def local(app: Starlette) -> httpx2.AsyncClient:

@@ -19,11 +19,10 @@ from starlette.applications import Starlette
 
 from contextfold.blocks import ThinkingBlock
 from contextfold.formats import from_responses
-from contextfold.proxy import create_app
 from contextfold.proxy._cache import chain_hashes
 from contextfold.proxy._memo import HistoryMemo
 from contextfold.validation import validate_history
-from tests._proxy_upstream import Upstream, responses_history
+from tests._proxy_upstream import ProxyApps, Upstream, responses_history
 
 KEY = "sk-test-DISTINCTIVE-5e6f7a8b9c0d1e2f"
 MODEL = "test-model"
@@ -54,28 +53,20 @@ def upstream() -> Upstream:
 
 @pytest.fixture
 async def make_app(upstream: Upstream, tmp_path: Path) -> AsyncIterator[MakeApp]:
-    stack: list[tuple[Any, httpx2.AsyncClient]] = []
+    apps = ProxyApps(upstream)
 
     async def make(**overrides: Any) -> Starlette:
-        client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=upstream.app()))
-        app = create_app(
+        return await apps.make(
             **{
                 "upstream_openai": "http://upstream.test/v1",
                 "db_path": tmp_path / "proxy.db",
-                "http_client": client,
                 **SETTINGS,
                 **overrides,
             }
         )
-        lifespan = app.router.lifespan_context(app)
-        await lifespan.__aenter__()
-        stack.append((lifespan, client))
-        return app
 
     yield make
-    for lifespan, client in reversed(stack):
-        await lifespan.__aexit__(None, None, None)
-        await client.aclose()
+    await apps.close()
 
 
 @pytest.fixture

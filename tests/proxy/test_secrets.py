@@ -31,7 +31,7 @@ from tests._leaks import (
     debug_logging,
     leaks_in_text,
 )
-from tests._proxy_upstream import Seen, Upstream, anthropic_history, openai_history
+from tests._proxy_upstream import ProxyApps, Seen, Upstream, anthropic_history, openai_history
 from tests._raw_http import Served
 
 MODEL = "test-model"
@@ -104,26 +104,18 @@ def upstream() -> EchoingUpstream:
 
 @pytest.fixture
 async def make_app(upstream: EchoingUpstream, tmp_path: Path) -> AsyncIterator[MakeApp]:
-    opened: list[tuple[Any, httpx2.AsyncClient]] = []
+    apps = ProxyApps(upstream)
 
     async def make(**overrides: Any) -> Starlette:
-        client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=upstream.app()))
-        app = create_app(
+        return await apps.make(
             upstream_openai="http://upstream.test/v1",
             upstream_anthropic="http://upstream.test",
             db_path=tmp_path / "proxy.db",
-            http_client=client,
             **{**SETTINGS, **overrides},
         )
-        lifespan = app.router.lifespan_context(app)
-        await lifespan.__aenter__()
-        opened.append((lifespan, client))
-        return app
 
     yield make
-    for lifespan, client in reversed(opened):
-        await lifespan.__aexit__(None, None, None)
-        await client.aclose()
+    await apps.close()
 
 
 def local(app: ASGIApp) -> httpx2.AsyncClient:
