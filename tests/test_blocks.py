@@ -166,7 +166,7 @@ MALFORMED: list[tuple[Any, str]] = [
             "tool_use_id": "t",
             "content": [{"type": "tool_use", "id": "u", "name": "grep", "input": {}}],
         },
-        "tool_result content may hold only text and image blocks, got 'tool_use'",
+        "tool_result content may hold only text, image and opaque blocks, got 'tool_use'",
     ),
     (
         {
@@ -174,7 +174,7 @@ MALFORMED: list[tuple[Any, str]] = [
             "tool_use_id": "t",
             "content": [{"type": "thinking", "thinking": "hm"}],
         },
-        "tool_result content may hold only text and image blocks, got 'thinking'",
+        "tool_result content may hold only text, image and opaque blocks, got 'thinking'",
     ),
     (
         {"type": "tool_result", "tool_use_id": "t", "content": ["plain string"]},

@@ -193,7 +193,7 @@ UNREADABLE = {
     ),
     "result-holds-tool-use": (
         Message("user", [ToolResultBlock("t1", [ToolUseBlock("t2", "f", {})])]),  # type: ignore[list-item]
-        r"field 'content'\[0\] must be a TextBlock or ImageBlock",
+        r"field 'content'\[0\] must be a TextBlock, ImageBlock or OpaqueBlock",
     ),
     "result-part-bad": (
         Message("user", [ToolResultBlock("t1", [TextBlock(None)])]),  # type: ignore[arg-type]

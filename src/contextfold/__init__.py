@@ -13,6 +13,7 @@ from contextfold.agent import Agent, Tool, tool
 from contextfold.blocks import (
     ContentBlock,
     ImageBlock,
+    OpaqueBlock,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -146,6 +147,7 @@ __all__ = [
     "MemoryContextStore",
     "Message",
     "ModelInfo",
+    "OpaqueBlock",
     "OpenAITransport",
     "Pipeline",
     "PostgresContextStore",

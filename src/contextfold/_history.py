@@ -38,7 +38,14 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Literal
 
-from contextfold.blocks import ContentBlock, ImageBlock, TextBlock, ThinkingBlock, ToolResultBlock
+from contextfold.blocks import (
+    ContentBlock,
+    ImageBlock,
+    OpaqueBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+)
 from contextfold.messages import Message
 from contextfold.validation import has_thinking
 
@@ -57,8 +64,12 @@ __all__ = [
 
 
 def is_tool_result_message(message: Message) -> bool:
-    """Whether ``message`` is a user message carrying tool results."""
-    return message.role == "user" and any(isinstance(b, ToolResultBlock) for b in message.content)
+    """Whether ``message`` is a user message carrying tool results (or opaque outputs
+    of unmodelled tool calls, which pair like results)."""
+    return message.role == "user" and any(
+        isinstance(b, ToolResultBlock) or (isinstance(b, OpaqueBlock) and b.is_result and b.call_id)
+        for b in message.content
+    )
 
 
 def _is_plain_user(message: Message) -> bool:
@@ -222,11 +233,16 @@ def choose_cut(messages: Sequence[Message], keep_recent: int) -> int | None:
     return earlier[-1] if earlier else candidates[0]
 
 
-def shrink_cut(messages: Sequence[Message], cut: int, fits: Callable[[int], bool]) -> int:
-    """Move ``cut`` later (keeping fewer messages) until ``fits(cut)`` or no later safe cut."""
+def shrink_cut(
+    messages: Sequence[Message], cut: int, fits: Callable[[int], bool], *, last: int | None = None
+) -> int:
+    """Move ``cut`` later (keeping fewer messages) until ``fits(cut)`` or no later safe cut
+    (none past ``last``, when given)."""
     for point in compaction_cut_points(messages):
         if point <= cut:
             continue
+        if last is not None and point > last:
+            break
         if fits(cut):
             break
         cut = point
@@ -268,11 +284,11 @@ def truncate_result(block: ToolResultBlock, max_chars: int, marker: str) -> Tool
         return block
     head, tail = _budgets(total, max_chars, marker)
     tail_from = total - tail  # text offsets [head, tail_from) are dropped
-    parts: list[TextBlock | ImageBlock] = []
+    parts: list[TextBlock | ImageBlock | OpaqueBlock] = []
     offset = 0
     marked = False
     for part in content:
-        if isinstance(part, ImageBlock):
+        if not isinstance(part, TextBlock):  # images and opaque parts stay in place
             parts.append(part)
             continue
         start, end = offset, offset + len(part.text)

@@ -58,6 +58,7 @@ __all__ = [
     "output_text",
     "range_handle",
     "recallable_section",
+    "without_recallable",
 ]
 
 RECALLABLE_CHARS = 1_000
@@ -286,12 +287,13 @@ def recallable_section(summary: str, body: Sequence[Message], previous: str | No
     ranges = [e for e in unique if e.handle.startswith("msgs-")][-MAX_LISTED // 3 :]
     listed = [e for e in unique if e.handle.startswith("out-")][-MAX_LISTED:]
     lines = [RECALLABLE_HEADER, *(e.render() for e in [*ranges, *listed])]
-    return _without_list(summary) + "\n\n" + "\n".join(lines)
+    return without_recallable(summary) + "\n\n" + "\n".join(lines)
 
 
-def _without_list(summary: str) -> str:
+def without_recallable(summary: str) -> str:
     """``summary`` without any recallable list copied into it (the header and its
-    entries); whatever the summarizer wrote around such a list stays."""
+    entries); whatever the summarizer wrote around such a list stays. For a summary
+    shown where no recall tool is offered."""
     kept: list[str] = []
     listing = False
     for line in summary.splitlines():

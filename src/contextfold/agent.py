@@ -323,4 +323,5 @@ class Agent:
         except Exception as exc:
             logger.info("tool %s raised %s", call.name, type(exc).__name__)
             return ToolResultBlock(call.id, f"Error: {type(exc).__name__}: {exc}", is_error=True)
-        return ToolResultBlock(call.id, _as_output(result))
+        output = _as_output(result)
+        return ToolResultBlock(call.id, output if isinstance(output, str) else [*output])

@@ -23,6 +23,7 @@ __all__ = [
     "IMAGE_MEDIA_TYPES",
     "ContentBlock",
     "ImageBlock",
+    "OpaqueBlock",
     "TextBlock",
     "ThinkingBlock",
     "ToolResultBlock",
@@ -70,11 +71,83 @@ class ToolUseBlock(ContentBlock):
 
 
 @dataclass(frozen=True, slots=True)
+class OpaqueBlock(ContentBlock):
+    """Content contextfold does not model, carried exactly as it came.
+
+    ``data`` is the JSON object a wire format sent (an Anthropic block, an OpenAI
+    content part, a Responses item or a whole message of a role nobody models), in
+    the wire format ``dialect`` names (``"anthropic"``, ``"openai"`` for Chat
+    Completions, ``"responses"``; empty when unknown). ``kind`` names what it is
+    (the wire ``type``, or ``"message"`` for a whole message). Writers for the same
+    dialect put ``data`` back unchanged; every other reader sees
+    :meth:`placeholder`: a summarizer never reads the payload, only a short line
+    naming its kind.
+
+    ``call_id`` pairs an unmodelled tool call with its output across messages (a
+    Responses ``custom_tool_call`` and its ``custom_tool_call_output``, say): the
+    call (``is_result=False``) sits in an assistant message, its output
+    (``is_result=True``) in the next user message, and no split ever separates them,
+    exactly as for :class:`ToolUseBlock` and :class:`ToolResultBlock`.
+    """
+
+    kind: str
+    data: dict[str, Any]
+    dialect: str = ""
+    call_id: str = ""
+    is_result: bool = False
+
+    def placeholder(self, max_chars: int = 300) -> str:
+        """A one-line stand-in: ``[kind: the first strings of its payload]``.
+
+        Strings that look like encoded payloads (long runs without spaces: base64,
+        signatures, encrypted content) are left out; the excerpt is cut to
+        ``max_chars`` characters.
+        """
+        words: list[str] = []
+        size = 0
+        for text in _strings(self.data):
+            if size >= max_chars:
+                break
+            words.append(text)
+            size += len(text) + 1
+        excerpt = " ".join(words)
+        if len(excerpt) > max_chars:
+            excerpt = excerpt[: max(max_chars - 1, 0)] + "…"
+        label = self.kind or "content"
+        return f"[{label}: {excerpt}]" if excerpt else f"[{label}]"
+
+
+_SKIPPED_KEYS: Final = frozenset(
+    {"type", "id", "call_id", "status", "signature", "encrypted_content", "data", "cache_control"}
+)
+
+
+def _strings(value: object, key: str = "") -> list[str]:
+    """The readable strings of a JSON value, depth first (encoded payloads left out)."""
+    if key in _SKIPPED_KEYS:
+        return []
+    if isinstance(value, str):
+        text = " ".join(value.split())
+        if not text or (len(text) > 80 and " " not in text):  # an encoded payload
+            return []
+        return [text]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in _strings(v, str(k))]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+@dataclass(frozen=True, slots=True)
 class ToolResultBlock(ContentBlock):
-    """The result of the tool call whose id is ``tool_use_id``."""
+    """The result of the tool call whose id is ``tool_use_id``.
+
+    A list ``content`` holds text and images, and :class:`OpaqueBlock` s for parts no
+    one models (an Anthropic ``document`` or ``search_result``, say).
+    """
 
     tool_use_id: str
-    content: str | list[TextBlock | ImageBlock]
+    content: str | list[TextBlock | ImageBlock | OpaqueBlock]
     is_error: bool = False
 
 
@@ -119,6 +192,17 @@ def to_dict(block: ContentBlock) -> dict[str, Any]:
                 "signature": signature,
                 "redacted": redacted,
             }
+        case OpaqueBlock(
+            kind=kind, data=data, dialect=dialect, call_id=call_id, is_result=is_result
+        ):
+            return {
+                "type": "opaque",
+                "kind": kind,
+                "data": data,
+                "dialect": dialect,
+                "call_id": call_id,
+                "is_result": is_result,
+            }
     raise TypeError(f"not a content block: {block!r}")
 
 
@@ -148,7 +232,7 @@ def from_dict(d: Mapping[str, Any]) -> ContentBlock:
             content = d.get("content", _MISSING)
             if content is _MISSING:
                 raise ValueError("tool_result block is missing field 'content'")
-            parsed: str | list[TextBlock | ImageBlock]
+            parsed: str | list[TextBlock | ImageBlock | OpaqueBlock]
             if isinstance(content, str):
                 parsed = content
             elif isinstance(content, list):
@@ -168,6 +252,14 @@ def from_dict(d: Mapping[str, Any]) -> ContentBlock:
                 thinking=_field(d, "thinking", str),
                 signature=_field(d, "signature", str, default=""),
                 redacted=_field(d, "redacted", bool, default=False),
+            )
+        case "opaque":
+            return OpaqueBlock(
+                kind=_field(d, "kind", str),
+                data=dict(_field(d, "data", dict)),
+                dialect=_field(d, "dialect", str, default=""),
+                call_id=_field(d, "call_id", str, default=""),
+                is_result=_field(d, "is_result", bool, default=False),
             )
         case None:
             raise ValueError("content block is missing field 'type'")
@@ -193,11 +285,12 @@ def _field(d: Mapping[str, Any], name: str, kind: type, default: Any = _MISSING)
     return value
 
 
-def _result_part(part: Any) -> TextBlock | ImageBlock:
+def _result_part(part: Any) -> TextBlock | ImageBlock | OpaqueBlock:
     block = from_dict(part)
-    if not isinstance(block, TextBlock | ImageBlock):
+    if not isinstance(block, TextBlock | ImageBlock | OpaqueBlock):
         raise ValueError(
-            f"tool_result content may hold only text and image blocks, got {part.get('type')!r}"
+            "tool_result content may hold only text, image and opaque blocks, "
+            f"got {part.get('type')!r}"
         )
     return block
 
@@ -205,14 +298,15 @@ def _result_part(part: Any) -> TextBlock | ImageBlock:
 def check_block(block: object) -> None:
     """Raise :class:`ValueError` unless ``block`` survives :func:`to_dict` / :func:`from_dict`.
 
-    Checks the field types of the five block kinds (a ``str`` where the dataclass says
+    Checks the field types of the six block kinds (a ``str`` where the dataclass says
     ``str``, a real ``bool`` for flags, ``bytes`` for image data, a tool result's
-    content a string or a list of text and image blocks), the image media type, and
-    that a tool call's ``input`` is JSON data: objects with string keys, lists,
-    strings, ``bool``, ``None``, integers JSON can spell and finite floats (no sets,
-    tuples, arbitrary objects, NaN or infinity), nested at most 200 levels deep. The
+    content a string or a list of text, image and opaque blocks), the image media
+    type, and that a tool call's ``input`` (an opaque block's ``data``) is JSON data:
+    objects with string keys, lists, strings, ``bool``, ``None``, integers JSON can
+    spell and finite floats (no sets, tuples, arbitrary objects, NaN or infinity),
+    nested at most 200 levels deep. The
     message names the field, e.g. ``ToolResultBlock field 'tool_use_id' must be str,
-    got NoneType``. Any other object is refused, subclasses of the five included (they
+    got NoneType``. Any other object is refused, subclasses of the six included (they
     would read back as their base class). The cost is a few type checks, plus one walk
     over a tool call's ``input``.
     """
@@ -220,7 +314,8 @@ def check_block(block: object) -> None:
     if check is None:
         raise ValueError(
             f"{type(block).__name__} is not a content block contextfold can store "
-            "(TextBlock, ImageBlock, ToolUseBlock, ToolResultBlock or ThinkingBlock; "
+            "(TextBlock, ImageBlock, ToolUseBlock, ToolResultBlock, ThinkingBlock or "
+            "OpaqueBlock; "
             "a subclass would read back as its base class)"
         )
     check(block)
@@ -260,12 +355,16 @@ def _check_tool_use(block: Any) -> None:
         raise _wrong_type(block, "name", str)
     if not isinstance(block.input, dict):
         raise _wrong_type(block, "input", dict)
-    problem = _json_problem(block.input, _MAX_DEPTH)
+    _check_json(block, "input")
+
+
+def _check_json(block: Any, name: str) -> None:
+    problem = _json_problem(getattr(block, name), _MAX_DEPTH)
     if problem is not None:
         path, reason = problem
         path.reverse()
         where = "".join(f"[{part!r}]" for part in path[:8]) + ("[…]" if len(path) > 8 else "")
-        raise ValueError(f"ToolUseBlock field 'input'{where} {reason}")
+        raise ValueError(f"{type(block).__name__} field {name!r}{where} {reason}")
 
 
 def _check_tool_result(block: Any) -> None:
@@ -282,10 +381,10 @@ def _check_tool_result(block: Any) -> None:
             f"got {type(content).__name__}"
         )
     for i, part in enumerate(content):
-        if not isinstance(part, TextBlock | ImageBlock):
+        if not isinstance(part, TextBlock | ImageBlock | OpaqueBlock):
             raise ValueError(
-                f"ToolResultBlock field 'content'[{i}] must be a TextBlock or ImageBlock, "
-                f"got {type(part).__name__}"
+                f"ToolResultBlock field 'content'[{i}] must be a TextBlock, ImageBlock or "
+                f"OpaqueBlock, got {type(part).__name__}"
             )
         try:
             check_block(part)
@@ -302,7 +401,19 @@ def _check_thinking(block: Any) -> None:
         raise _wrong_type(block, "redacted", bool)
 
 
+def _check_opaque(block: Any) -> None:
+    for name in ("kind", "dialect", "call_id"):
+        if not isinstance(getattr(block, name), str):
+            raise _wrong_type(block, name, str)
+    if block.is_result is not True and block.is_result is not False:
+        raise _wrong_type(block, "is_result", bool)
+    if not isinstance(block.data, dict):
+        raise _wrong_type(block, "data", dict)
+    _check_json(block, "data")
+
+
 _CHECKS: Final[dict[type, Any]] = {
+    OpaqueBlock: _check_opaque,
     TextBlock: _check_text,
     ToolUseBlock: _check_tool_use,
     ToolResultBlock: _check_tool_result,

@@ -200,9 +200,10 @@ class SummaryRejectedError(CompactionError):
 
     ``reason`` is one of ``"empty"``, ``"refusal"``, ``"truncated"`` (cut at the
     output limit), ``"incomplete"`` (another stop than a normal end, e.g.
-    ``pause_turn``), ``"tool_call"``, ``"format"`` (a model's reply to a prompt that
-    asks for ``<summary>`` tags has none), ``"too_long"`` (over the summary budget) or
-    ``"not_smaller"`` (the compacted history would not be smaller than the original).
+    ``pause_turn``), ``"tool_call"``, ``"format"`` (a ``<summary>`` tag never
+    closed), ``"unrelated"`` (a short untagged reply that names nothing of the
+    conversation), ``"too_long"`` (over the summary budget) or ``"not_smaller"`` (the
+    compacted history would not be smaller than the original).
     """
 
     def __init__(self, message: str, *, reason: str) -> None:

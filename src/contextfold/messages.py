@@ -6,7 +6,9 @@ Conventions shared by every part of contextfold:
 * ``assistant`` messages carry text, thinking and tool uses;
 * tool results travel in a separate ``user`` message made of
   :class:`~contextfold.blocks.ToolResultBlock` s;
-* ``system`` messages may appear anywhere in a history and are never dropped.
+* ``system`` messages may appear anywhere in a history and are never dropped;
+* content nobody models travels as :class:`~contextfold.blocks.OpaqueBlock` s, in
+  any role, exactly as it came.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any, Literal, TypeGuard, get_args
 
 from contextfold.blocks import (
     ContentBlock,
+    OpaqueBlock,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -41,7 +44,12 @@ def _isolated(block: ContentBlock) -> ContentBlock:
     if isinstance(block, ToolUseBlock):
         return ToolUseBlock(block.id, block.name, _json_copy(block.input))
     if isinstance(block, ToolResultBlock) and isinstance(block.content, list):
-        return ToolResultBlock(block.tool_use_id, list(block.content), block.is_error)
+        parts = [_isolated(part) for part in block.content]
+        return ToolResultBlock(block.tool_use_id, parts, block.is_error)  # type: ignore[arg-type]
+    if isinstance(block, OpaqueBlock):
+        return OpaqueBlock(
+            block.kind, _json_copy(block.data), block.dialect, block.call_id, block.is_result
+        )
     return block
 
 

@@ -4,6 +4,9 @@ A *token counter* is any callable ``(text: str) -> int``. :func:`count_message_t
 and :func:`count_tokens` apply one to messages: text, tool calls (name + JSON input),
 tool results and thinking are counted as text; images cost a flat
 ``tokens_per_media``; each message adds ``per_message_overhead`` for its framing.
+Content nobody models (:class:`~contextfold.blocks.OpaqueBlock`) is counted as the
+JSON it came as, except media (images, files, documents, audio), which cost
+``tokens_per_media`` like an image, as their encoded bytes are no measure of it.
 
 Counters shipped here:
 
@@ -28,6 +31,7 @@ from contextfold._tiktoken import EncodingName, load_encoding
 from contextfold.blocks import (
     ContentBlock,
     ImageBlock,
+    OpaqueBlock,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -107,7 +111,21 @@ def _block_tokens(block: ContentBlock, counter: TokenCounter, tokens_per_media: 
             return sum(_block_tokens(part, counter, tokens_per_media) for part in parts)
         case ThinkingBlock(thinking=thinking):
             return counter(thinking)
+        case OpaqueBlock(kind=kind, data=data):
+            if is_media(kind):
+                return tokens_per_media
+            return counter(json.dumps(data, ensure_ascii=False, default=repr))
     return 0
+
+
+_MEDIA_WORDS = ("image", "file", "document", "audio", "video", "pdf")
+
+
+def is_media(kind: str) -> bool:
+    """Whether an opaque block of ``kind`` (a wire ``type``) is media: an image, a file,
+    a document or audio, by any provider's name for it."""
+    lowered = kind.lower()
+    return any(word in lowered for word in _MEDIA_WORDS) and "call" not in lowered
 
 
 def count_message_tokens(
@@ -186,7 +204,10 @@ def _block_key(block: ContentBlock) -> Hashable:
             dumped = json.dumps(input_, sort_keys=True, ensure_ascii=False, default=repr)
             return (ToolUseBlock, id_, name, dumped)
         case ToolResultBlock(tool_use_id=tid, content=list() as parts, is_error=is_error):
-            return (ToolResultBlock, tid, tuple(parts), is_error)
+            return (ToolResultBlock, tid, tuple(_block_key(p) for p in parts), is_error)
+        case OpaqueBlock(kind=kind, data=data, dialect=dialect, call_id=cid, is_result=res):
+            dumped = json.dumps(data, sort_keys=True, ensure_ascii=False, default=repr)
+            return (OpaqueBlock, kind, dumped, dialect, cid, res)
     return block  # the other blocks are frozen dataclasses of hashable fields
 
 

@@ -11,10 +11,13 @@ Rules (``dialect="any"`` applies the union of both providers' rules):
 * no two assistant messages follow each other (system messages are transparent);
 * no message is empty; in the Anthropic dialect no text block is empty;
 * user messages hold text, images and tool results; assistant messages hold text,
-  thinking and tool uses; system messages hold text only;
+  thinking and tool uses; system messages hold text only; opaque blocks (content
+  nobody models, carried as it came) may sit in any of them;
 * every tool use is answered, in the very next non-system message, by a tool result
   with its id (unless ``allow_pending`` and it is the last message), and every tool
-  result answers a tool use of the message right before it, exactly once;
+  result answers a tool use of the message right before it, exactly once; an opaque
+  call (an :class:`~contextfold.blocks.OpaqueBlock` with a ``call_id``) and its
+  opaque output follow the same rule;
 * tool use ids are unique; in the Anthropic dialect, tool results come before any
   other block of their message;
 * the thinking rule (Anthropic dialect, when thinking is on: ``thinking=True``, or by
@@ -30,7 +33,9 @@ from collections.abc import Sequence
 from typing import Literal
 
 from contextfold.blocks import (
+    ContentBlock,
     ImageBlock,
+    OpaqueBlock,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -44,10 +49,35 @@ __all__ = ["Dialect", "has_thinking", "history_problems", "validate_history"]
 Dialect = Literal["any", "anthropic", "openai"]
 
 _ALLOWED = {
-    "user": (TextBlock, ImageBlock, ToolResultBlock),
-    "assistant": (TextBlock, ThinkingBlock, ToolUseBlock),
-    "system": (TextBlock,),
+    "user": (TextBlock, ImageBlock, ToolResultBlock, OpaqueBlock),
+    "assistant": (TextBlock, ThinkingBlock, ToolUseBlock, OpaqueBlock),
+    "system": (TextBlock, OpaqueBlock),
 }
+
+
+def result_ids(message: Message) -> list[str]:
+    """The call ids the tool results (and opaque outputs) of ``message`` answer, in order."""
+    return [
+        b.tool_use_id if isinstance(b, ToolResultBlock) else b.call_id
+        for b in message.content
+        if isinstance(b, ToolResultBlock | OpaqueBlock) and _is_result(b)
+    ]
+
+
+def use_ids(message: Message) -> list[str]:
+    """The ids of the tool uses (and opaque calls) of ``message``, in order."""
+    return [
+        b.id if isinstance(b, ToolUseBlock) else b.call_id
+        for b in message.content
+        if isinstance(b, ToolUseBlock)
+        or (isinstance(b, OpaqueBlock) and b.call_id and not b.is_result)
+    ]
+
+
+def _is_result(block: ContentBlock) -> bool:
+    return isinstance(block, ToolResultBlock) or (
+        isinstance(block, OpaqueBlock) and bool(block.call_id) and block.is_result
+    )
 
 
 def history_problems(
@@ -85,9 +115,9 @@ def history_problems(
         if message.role == "system":
             continue
 
-        results = message.tool_results if message.role == "user" else []
+        results = result_ids(message) if message.role == "user" else []
         if pending:
-            answered = {r.tool_use_id for r in results}
+            answered = set(results)
             missing = [tid for tid in pending if tid not in answered]
             if missing:
                 problems.append(
@@ -96,16 +126,14 @@ def history_problems(
                 )
         seen_results: set[str] = set()
         for result in results:
-            if result.tool_use_id not in pending:
+            if result not in pending:
                 problems.append(
-                    f"message {i}: tool result {result.tool_use_id!r} answers no tool call "
+                    f"message {i}: tool result {result!r} answers no tool call "
                     "in the previous message"
                 )
-            elif result.tool_use_id in seen_results:
-                problems.append(
-                    f"message {i}: tool call {result.tool_use_id!r} is answered more than once"
-                )
-            seen_results.add(result.tool_use_id)
+            elif result in seen_results:
+                problems.append(f"message {i}: tool call {result!r} is answered more than once")
+            seen_results.add(result)
         if dialect in ("any", "anthropic") and results:
             first_other = next(
                 (k for k, b in enumerate(message.content) if not isinstance(b, ToolResultBlock)),
@@ -121,11 +149,11 @@ def history_problems(
             problems.append(f"message {i}: two assistant messages in a row")
 
         if message.role == "assistant":
-            for use in message.tool_uses:
-                if use.id in seen_ids:
-                    problems.append(f"message {i}: duplicate tool use id {use.id!r}")
-                seen_ids.add(use.id)
-                pending[use.id] = i
+            for use in use_ids(message):
+                if use in seen_ids:
+                    problems.append(f"message {i}: duplicate tool use id {use!r}")
+                seen_ids.add(use)
+                pending[use] = i
         previous = message
 
     if dialect in ("any", "anthropic"):
@@ -141,7 +169,7 @@ def history_problems(
 
 def _is_prompt(message: Message) -> bool:
     """A user message that opens a turn (not one carrying tool results)."""
-    return message.role == "user" and not message.tool_results
+    return message.role == "user" and not result_ids(message)
 
 
 def has_thinking(messages: Sequence[Message]) -> bool:
@@ -155,7 +183,7 @@ def _thinking_problems(messages: Sequence[Message], thinking: bool | None) -> li
         return []
     start = max((i for i, m in enumerate(messages) if _is_prompt(m)), default=-1)
     turn = [(i, m) for i, m in enumerate(messages) if i > start and m.role == "assistant"]
-    if not turn or not any(m.tool_uses for _, m in turn):
+    if not turn or not any(use_ids(m) for _, m in turn):
         return []
     first, message = turn[0]
     if message.content and isinstance(message.content[0], ThinkingBlock):

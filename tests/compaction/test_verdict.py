@@ -1,9 +1,12 @@
 """What a summary must be before it is committed (issue 13, items 1-3), on stub transports.
 
 * any stop other than a normal end is rejected (``pause_turn``, unknown reasons);
-* a model answering the built-in prompt must put the summary in ``<summary>`` tags
-  (a reply without them is rejected, whatever its language); a preamble around the
-  tags is dropped; scripted stubs are exempt;
+* a summary is judged, not required to be tagged: with tags their content is the
+  summary (a preamble around them is dropped); an untagged reply that is no refusal
+  and names what it summarizes is committed, with the built-in prompts and custom
+  ones alike; an unclosed tag, a reply with nothing visible, and a short untagged
+  reply that names nothing of the conversation (a refusal in a language the detector
+  does not know) are rejected;
 * the summarizer's request carries an output cap, a summary over the budget is
   rejected, and a compaction that does not shrink the history is rejected;
 * lone surrogates never reach a store or a provider: they are repaired to U+FFFD.
@@ -118,14 +121,58 @@ async def test_the_built_in_prompts_ask_for_summary_tags() -> None:
 @pytest.mark.parametrize(
     "reply",
     [
-        SWAHILI_REFUSAL,
-        "Pole, siwezi kufanya hivyo.",
-        "Xin l\u1ed7i, t\u00f4i kh\u00f4ng th\u1ec3 gi\u00fap vi\u1ec7c n\u00e0y.",  # Vietnamese
-        SUMMARY,  # right content, but the model ignored the format: judged strictly
+        SUMMARY,  # the model ignored the format: judged, not refused
+        "The user asked why the logs show a timeout; it was answered.",
+        "## Current state\nThe logs were read; the timeout is explained.\n",
+        "用户询问了日志中的超时 (logs, timeout) 问题，已经回答。",
     ],
 )
-async def test_a_model_reply_without_summary_tags_is_rejected(reply: str) -> None:
+async def test_an_untagged_model_summary_is_committed(reply: str) -> None:
+    # Today's main rejected each of these ("format": no <summary> tag).
     model = StubTransport([make_text_response(reply)], scripted=False)
+    result = await compact_context(history(), model, keep_recent=2)
+    assert result is not None
+    assert reply.strip() in result[0].text
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        SWAHILI_REFUSAL,  # a refusal the detector knows now
+        "Pole, siwezi kufanya hivyo.",  # one it does not: it names nothing of the logs
+        "Xin l\u1ed7i, t\u00f4i kh\u00f4ng th\u1ec3 gi\u00fap vi\u1ec7c n\u00e0y.",
+        "Hapana.",
+        "Ngiyaxolisa, angikwazi ukusiza ngalokho.",
+    ],
+)
+async def test_an_untagged_model_refusal_is_rejected_whatever_its_language(reply: str) -> None:
+    model = StubTransport([make_text_response(reply)], scripted=False)
+    with pytest.raises(SummaryRejectedError) as info:
+        await compact_context(history(), model, keep_recent=2)
+    assert info.value.reason in ("refusal", "unrelated")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "\u200b\u200c\u200d\ufeff",  # zero-width characters
+        "\u0301\u0308\u0327",  # combining marks alone
+        "\u3164\u3164",  # Hangul filler
+        "\u2800\u2800\u2800",  # Braille blank
+        ".",  # a lone punctuation mark
+        "<summary>\u200b</summary>",
+        "<summary>\u3164 \u2800 ?</summary>",
+    ],
+)
+async def test_a_reply_with_nothing_visible_is_empty(reply: str) -> None:
+    model = StubTransport([make_text_response(reply)], scripted=False)
+    with pytest.raises(SummaryRejectedError) as info:
+        await compact_context(history(), model, keep_recent=2)
+    assert info.value.reason == "empty"
+
+
+async def test_an_unclosed_summary_tag_is_rejected() -> None:
+    model = StubTransport([make_text_response(f"<summary>\n{SUMMARY}")], scripted=False)
     with pytest.raises(SummaryRejectedError) as info:
         await compact_context(history(), model, keep_recent=2)
     assert info.value.reason == "format"
@@ -178,7 +225,7 @@ async def test_an_untagged_model_refusal_leaves_the_auto_compact_history_untouch
     [after] = [e for e in events if e.phase == "after"]
     assert after.outcome == "rejected"
     assert after.error is not None
-    assert "<summary>" in after.error
+    assert "refused" in after.error
 
 
 # --- item 2: the output cap, the summary budget, a result that is not smaller ---------------
@@ -357,13 +404,6 @@ async def test_a_summary_that_quotes_its_own_tags_keeps_its_tail() -> None:
     result = await compact_context(history(), model, keep_recent=2)
     assert result is not None
     assert "Tail kept." in result[0].text
-
-
-async def test_a_model_that_forgets_the_closing_tag_still_gets_its_summary_committed() -> None:
-    model = StubTransport([make_text_response(f"<summary>\n{SUMMARY}")], scripted=False)
-    result = await compact_context(history(), model, keep_recent=2)
-    assert result is not None
-    assert SUMMARY in result[0].text
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

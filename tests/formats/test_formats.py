@@ -193,18 +193,12 @@ def test_openai_system_argument_and_thinking() -> None:
     ("wire", "problem"),
     [
         ({"content": "hi"}, "missing field 'role'"),
-        ({"role": "function", "content": "x"}, "unsupported role 'function'"),
-        ({"role": ["user"], "content": "x"}, r"unsupported role \['user'\]"),
-        ({"role": {"role": "user"}, "content": "x"}, "unsupported role"),
+        ({"role": ["user"], "content": "x"}, "'role' must be a string"),
+        ({"role": {"role": "user"}, "content": "x"}, "'role' must be a string"),
         ({"role": "user", "content": 42}, "'content' must be a string"),
-        ({"role": "user", "content": [{"type": "audio"}]}, "unsupported content part"),
-        (
-            {
-                "role": "user",
-                "content": [{"type": "image_url", "image_url": {"url": "https://x/y.png"}}],
-            },
-            "data URLs",
-        ),
+        ({"role": "user", "content": [{"text": "x"}]}, "malformed content part"),
+        ({"role": "user", "content": [{"type": "text", "text": 3}]}, "malformed content part"),
+        ({"role": "user", "content": [{"type": "image_url", "image_url": {}}]}, "string url"),
         (
             {
                 "role": "user",
@@ -298,19 +292,9 @@ def test_anthropic_system_blocks_and_string_content() -> None:
     ("wire", "problem"),
     [
         ({"content": "x"}, "missing field 'role'"),
-        ({"role": "system", "content": "x"}, "unsupported role"),
-        (
-            {"role": "user", "content": [{"type": "document"}]},
-            "unsupported content block type 'document'",
-        ),
+        ({"role": "user", "content": [{"type": 7}]}, "'type' must be a string"),
         ({"role": "user", "content": [{"text": "x"}]}, "missing field 'type'"),
-        (
-            {
-                "role": "user",
-                "content": [{"type": "image", "source": {"type": "url", "url": "https://x"}}],
-            },
-            "base64",
-        ),
+        ({"role": "user", "content": [{"type": "image", "source": "x"}]}, "'source'"),
         ({"role": "user", "content": [{"type": "tool_result", "content": "x"}]}, "tool_use_id"),
         (
             {
@@ -320,8 +304,8 @@ def test_anthropic_system_blocks_and_string_content() -> None:
             "object",
         ),
         ({"role": "user", "content": 3}, "'content' must be"),
-        ({"role": ["user"], "content": "x"}, "unsupported role"),
-        ({"role": {"role": "user"}, "content": "x"}, "unsupported role"),
+        ({"role": ["user"], "content": "x"}, "'role' must be a string"),
+        ({"role": {"role": "user"}, "content": "x"}, "'role' must be a string"),
         (
             {
                 "role": "assistant",

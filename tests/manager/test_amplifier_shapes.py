@@ -158,7 +158,7 @@ async def test_saved_transcripts_of_either_shape_resume_through_set_messages() -
             "needs a string 'name'",
         ),
         ({"role": "assistant", "content": [{"type": "thinking"}]}, "string 'thinking'"),
-        ({"role": "user", "content": [{"text": "no type"}]}, "unsupported content part"),
+        ({"role": "user", "content": [{"text": "no type"}]}, "malformed content part"),
         (
             {"role": "user", "content": [{"type": "image", "source": {}}, {"text": "x"}]},
             "string 'type'",

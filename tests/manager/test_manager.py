@@ -783,7 +783,7 @@ async def test_rewritten_groups_that_reuse_call_ids_keep_their_own_fields() -> N
         ),
         (
             {"role": "user", "content": [{"type": "file", "file": {}}, {"type": "text"}]},
-            "unsupported content part: 'text'",
+            "malformed content part: 'text'",
         ),
         (
             {"role": "user", "content": [{"type": "image_url", "image_url": {}}]},
@@ -791,7 +791,7 @@ async def test_rewritten_groups_that_reuse_call_ids_keep_their_own_fields() -> N
         ),
         (
             {"role": "user", "content": [{"type": "image_url", "image_url": {"url": CAT_URL}}, 7]},
-            "unsupported content part",
+            "malformed content part",
         ),
         (
             {

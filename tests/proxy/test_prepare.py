@@ -209,9 +209,10 @@ async def test_a_request_past_a_low_prepare_threshold_is_not_taken_for_far_under
     upstream: Upstream,  # noqa: F811
 ) -> None:
     """The byte-size fast path skips requests far under the limit; one past the prepare
-    point must still be looked at, or nothing would ever be prepared."""
-    app = await make_app(threshold=0.5, prepare_threshold=0.1)  # prepare past ~3,277
-    reply = await post(app, "openai", turns("openai", 10))  # ~4,800: far under 16,384
+    point must still be looked at, or nothing would ever be prepared. (A summary is
+    prepared only when it frees a fifth of the limit: over the target, 8,192, by 3,277.)"""
+    app = await make_app(threshold=0.5, prepare_threshold=0.3)  # prepare past ~9,830
+    reply = await post(app, "openai", turns("openai", 24))  # ~12,900: under 16,384
     assert reply.headers["x-contextfold-compacted"] == "false"
     await prepared(app)
     assert len(upstream.summaries) == 1

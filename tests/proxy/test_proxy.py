@@ -263,6 +263,7 @@ async def test_long_anthropic_conversation_arrives_compacted_and_valid(
     messages = from_anthropic(sent["messages"], sent["system"])
     validate_history(messages, "anthropic")
     assert "SUMMARY-1" in summary_texts(messages)[0]
+    assert sent["messages"][0] == history[0]  # the task, kept word for word
 
     history += [
         {"role": "assistant", "content": "ok"},
@@ -277,7 +278,8 @@ async def test_long_anthropic_conversation_arrives_compacted_and_valid(
         text = "".join([t async for t in stream.text_stream])
     assert text == "Hello from upstream"
     assert len(upstream.summaries) == 1
-    assert "SUMMARY-1" in json.dumps(upstream.chats[-1].json["messages"][0])
+    assert upstream.chats[-1].json["messages"][0] == history[0]
+    assert "SUMMARY-1" in json.dumps(upstream.chats[-1].json["messages"][1])
 
 
 async def test_concurrent_requests_share_one_summarization(
@@ -530,53 +532,38 @@ UNMODELED: list[tuple[str, dict[str, Any]]] = [
 
 
 @pytest.mark.parametrize(("path", "part"), UNMODELED)
-async def test_requests_with_content_the_proxy_does_not_model_are_forwarded_unchanged(
+async def test_requests_with_content_the_proxy_does_not_model_are_compacted_carrying_it(
     app: Starlette, upstream: Upstream, path: str, part: dict[str, Any]
 ) -> None:
-    message = {"role": "user", "content": [part, _USER_TEXT]}
-    raw = near_limit({"model": MODEL, "max_tokens": 10, "messages": [message]})
+    # Model what you need, carry the rest: on today's main these were forwarded
+    # uncompacted ("the proxy does not model this request's content").
+    history = openai_history(24) if path == "/v1/chat/completions" else anthropic_history(24)
+    old = {"role": "user", "content": [dict(part), {"type": "text", "text": "an old one"}]}
+    recent = {"role": "user", "content": [dict(part), {"type": "text", "text": "look at this"}]}
+    at = 5 if path == "/v1/chat/completions" else 4  # after the first round (the task's)
+    history = [*history[:at], old, {"role": "assistant", "content": "seen"}, *history[at:]]
+    history.append(recent)
+    body = {"model": MODEL, "max_tokens": 10, "messages": history}
     async with local(app) as client:
         reply = await client.post(
-            path, content=raw, headers={"authorization": f"Bearer {OPENAI_KEY}"}
+            path, json=body, headers={"authorization": f"Bearer {OPENAI_KEY}", "x-api-key": "k"}
         )
     assert reply.status_code == 200
-    assert upstream.seen[-1].raw == raw
-    assert reply.headers["x-contextfold-compacted"] == "false"
-    assert "does not model" in reply.headers["x-contextfold-error"]
-    assert "x-contextfold-tokens-before" not in reply.headers  # nothing was estimated
+    assert reply.headers["x-contextfold-compacted"] == "true", reply.headers.get(
+        "x-contextfold-error"
+    )
+    sent = upstream.chats[-1].json["messages"]
+    assert sent[-1] == recent  # kept: carried byte for byte
+    assert old not in sent  # summarized: the summarizer saw a placeholder naming it
+    (summary_request,) = upstream.summaries
+    assert f"[{part['type']}" in json.dumps(summary_request.json)
 
 
 @pytest.mark.parametrize(
     ("path", "body"),
     [
-        (
-            "/v1/messages",
-            {
-                "model": MODEL,
-                "messages": [
-                    {"role": "user", "content": "search"},
-                    {
-                        "role": "assistant",
-                        "content": [
-                            {
-                                "type": "server_tool_use",
-                                "id": "srvtoolu_1",
-                                "name": "web_search",
-                                "input": {"query": "x"},
-                            },
-                            {
-                                "type": "web_search_tool_result",
-                                "tool_use_id": "srvtoolu_1",
-                                "content": [],
-                            },
-                        ],
-                    },
-                    {"role": "user", "content": "thanks"},
-                ],
-            },
-        ),
         # Not well formed inside: the upstream, not the proxy, says what is wrong.
-        ("/v1/chat/completions", {"model": MODEL, "messages": [{"role": "robot"}]}),
+        ("/v1/chat/completions", {"model": MODEL, "messages": [{"role": ["robot"]}]}),
         ("/v1/messages", {"model": MODEL, "messages": [{"role": "user", "content": 5}]}),
         ("/v1/messages", {"model": MODEL, "system": 3, "messages": []}),
     ],
@@ -703,7 +690,7 @@ async def test_requests_far_under_the_limit_are_forwarded_without_parsing(
     app: Starlette, upstream: Upstream
 ) -> None:
     text = {"type": "text", "text": "t" * 1_000}
-    message = {"role": "user", "content": [UNMODELED[0][1], text]}
+    message = {"role": "user", "content": [{"type": ["malformed"]}, text]}
     small = json.dumps({"model": MODEL, "messages": [message]}).encode()
     async with local(app) as client:
         reply = await client.post("/v1/chat/completions", content=small)
@@ -1031,23 +1018,23 @@ def test_history_memo_parses_and_hashes_only_what_a_growing_history_adds() -> No
     first = memo.parse("openai", "m", wire)
     assert (memo.parses, memo.hashed) == (4, 4)
     # a second tool result merges into the message before it: parsing and hashing
-    # resume at the assistant message
+    # resume at the first tool message
     grown = [*wire, {"role": "tool", "tool_call_id": "c1", "content": "two"}]
     grown += [{"role": "assistant", "content": "done"}, {"role": "user", "content": "next"}]
     second = memo.parse("openai", "m", grown)
     assert second.messages == from_openai(grown)
     assert second.chain == chain_hashes("m", from_openai(grown))
     assert first.messages == from_openai(wire)
-    assert (memo.parses, memo.hashed) == (4 + 5, 4 + 4)
+    assert (memo.parses, memo.hashed) == (4 + 4, 4 + 3)
     again = memo.parse("openai", "m", grown)  # a retry parses nothing
     assert again.chain == second.chain
-    assert (memo.parses, memo.hashed) == (9, 8)
+    assert (memo.parses, memo.hashed) == (8, 7)
     # a diverging branch reuses the common part; a bad message raises formats' error
     branch = [*grown[:5], {"role": "assistant", "content": "other"}]
     assert memo.parse("openai", "m", branch).chain == chain_hashes("m", from_openai(branch))
-    assert memo.parses == 10
-    with pytest.raises(ValueError, match="message 7 has unsupported role"):
-        memo.parse("openai", "m", [*grown, {"role": "robot"}])
+    assert memo.parses == 9
+    with pytest.raises(ValueError, match="message 7 field 'role' must be a string"):
+        memo.parse("openai", "m", [*grown, {"role": ["robot"]}])
 
 
 def test_history_memo_matches_formats_for_anthropic_histories() -> None:
@@ -1090,3 +1077,29 @@ async def test_instructions_reach_the_summarizer_and_cached_summaries_keep_the_u
     raw = await client.chat.completions.with_raw_response.create(model=MODEL, messages=history)
     assert raw.headers["x-contextfold-summary"] == "cached"
     assert summary_texts(from_openai(upstream.chats[-1].json["messages"]))[0] == created
+
+
+# -- what a summary says ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("recall", [False, True])
+async def test_a_summary_names_the_recall_tool_only_where_it_is_offered(
+    make_app: MakeApp, upstream: Upstream, recall: bool
+) -> None:
+    # Today's main ended every spliced summary with "Recallable originals (the recall
+    # tool returns them by handle)", also without --recall: a tool nobody offered.
+    app = await make_app(recall=recall)
+    history = openai_history(24, chars=2_500)  # outputs long enough to be listed
+    async with local(app) as client:
+        reply = await client.post(
+            "/v1/chat/completions",
+            json={"model": MODEL, "messages": history},
+            headers={"authorization": f"Bearer {OPENAI_KEY}"},
+        )
+    assert reply.headers["x-contextfold-compacted"] == "true"
+    sent = upstream.chats[-1].json
+    summary = next(m["content"] for m in sent["messages"] if "SUMMARY-" in str(m["content"]))
+    assert ("recall tool" in summary) == recall
+    assert ("out-" in summary) == recall
+    offered = any(t["function"]["name"] == "recall" for t in sent.get("tools", []))
+    assert offered == recall

@@ -146,7 +146,8 @@ async def test_long_history_is_compacted_keeping_recent_items_verbatim(
     assert sent["tools"] == TOOLS
     items = sent["input"]
     assert len(items) < len(history)
-    assert "SUMMARY-1" in json.dumps(items[0])
+    assert items[0] == history[0]  # the task, word for word
+    assert "SUMMARY-1" in json.dumps(items[1])
     # the kept part is the original items, verbatim (ids, statuses, reasoning)
     kept = next(i for i, item in enumerate(items) if item == history[len(history) - len(items) + i])
     assert items[kept:] == history[len(history) - len(items) + kept :]
@@ -159,8 +160,8 @@ async def test_long_history_is_compacted_keeping_recent_items_verbatim(
 
 
 async def test_written_items_fit_the_request_schema(make_app: MakeApp, upstream: Upstream) -> None:
-    # The kept part starts with a user turn, so the summary is followed by the proxy's
-    # acknowledgement. What the proxy writes must fit the request schema the SDK
+    # The kept part starts with a user turn, so the task and the summary are followed
+    # by the proxy's acknowledgement. What the proxy writes must fit the request schema the SDK
     # declares: servers that validate input against it refuse an assistant message
     # with output parts but no id or status.
     app = await make_app(keep_recent=5)
@@ -172,23 +173,28 @@ async def test_written_items_fit_the_request_schema(make_app: MakeApp, upstream:
     reply = await post(app, {"model": MODEL, "input": history})
     assert reply.headers["x-contextfold-compacted"] == "true"
     items = upstream.chats[-1].json["input"]
-    assert [item.get("role") for item in items[:3]] == ["user", "assistant", "user"]
+    assert [item.get("role") for item in items[:4]] == ["user", "user", "assistant", "user"]
     TypeAdapter(ResponseInputParam).validate_python(items)
-    assert items[2:] == history[-len(items) + 2 :]
+    assert items[0] == history[0]
+    assert items[3:] == history[-len(items) + 3 :]
 
 
 async def test_recall_is_not_offered_on_responses_requests(
     make_app: MakeApp, upstream: Upstream
 ) -> None:
     """``recall=True`` answers recall calls in the chat dialects only: a compacted
-    Responses request is forwarded with the client's own tools, untouched."""
+    Responses request is forwarded with the client's own tools, untouched, and its
+    summary names no recall tool (today's main listed handles of a tool not offered)."""
     app = await make_app(recall=True)
     # tool outputs large enough (2,000 characters) for the summary to list their handles
     body = {"model": MODEL, "input": responses_history(12, chars=2_000), "tools": TOOLS}
     reply = await post(app, body)
     assert reply.status_code == 200
     assert reply.headers["x-contextfold-compacted"] == "true"
-    assert "out-" in json.dumps(upstream.chats[-1].json["input"][0])  # handles offered
+    summary = json.dumps(upstream.chats[-1].json["input"][1])
+    assert "SUMMARY-" in summary
+    assert "out-" not in summary
+    assert "recall tool" not in summary
     assert upstream.chats[-1].json["tools"] == TOOLS
     assert "x-contextfold-recalls" not in reply.headers
 
@@ -325,23 +331,50 @@ async def test_server_held_state_is_forwarded_unchanged(
     "item",
     [
         {"type": "web_search_call", "id": "ws_1", "status": "completed"},
-        {"type": "item_reference", "id": "msg_9"},
         {"type": "mcp_call", "id": "mcp_1", "name": "x", "server_label": "s", "arguments": "{}"},
-        {"type": "custom_tool_call", "call_id": "c1", "name": "x", "input": "y"},
+        {"type": "custom_tool_call", "call_id": "c1", "name": "apply_patch", "input": "y"},
         {"role": "user", "content": [{"type": "input_file", "file_id": "file_1"}]},
         {"role": "user", "content": [{"type": "input_image", "image_url": "https://x/y.png"}]},
     ],
 )
-async def test_unmodelled_items_are_forwarded_unchanged(
+async def test_unmodelled_items_are_compacted_and_carried(
     app: Starlette, upstream: Upstream, item: dict[str, Any]
 ) -> None:
+    # On today's main these requests were forwarded uncompacted ("does not model").
     history = responses_history(24)
+    old, recent = {**item, "x_seen": "long ago"}, dict(item)
+    if item.get("type") == "custom_tool_call":  # a call, answered
+        old = [old, {"type": "custom_tool_call_output", "call_id": "c1", "output": "done"}]
+        recent = [{**item, "call_id": "c2"}]
+        recent.append({"type": "custom_tool_call_output", "call_id": "c2", "output": "ok"})
+    old_items = old if isinstance(old, list) else [old]
+    recent_items = recent if isinstance(recent, list) else [recent]
+    user = {"role": "user", "content": "next"}
+    items = [*history[:5], *old_items, user, *history[5:-1], *recent_items, history[-1]]
+    reply = await post(app, {"model": MODEL, "input": items})
+    assert reply.status_code == 200
+    assert reply.headers["x-contextfold-compacted"] == "true", reply.headers.get(
+        "x-contextfold-error"
+    )
+    sent = upstream.chats[-1].json["input"]
+    assert sent[-1 - len(recent_items) : -1] == recent_items  # kept, byte for byte
+    assert old_items[0] not in sent
+    kind = item.get("type") or item["content"][0]["type"]
+    assert f"[{kind}" in json.dumps(upstream.summaries[0].json)
+    assert_valid_input(upstream.chats[-1].json)
+
+
+async def test_item_references_are_server_state_forwarded_unchanged(
+    app: Starlette, upstream: Upstream
+) -> None:
+    history = responses_history(24)
+    item = {"type": "item_reference", "id": "msg_9"}
     raw = json.dumps({"model": MODEL, "input": [*history[:5], item, *history[5:]]}).encode()
     reply = await post(app, raw)
     assert reply.status_code == 200
     assert upstream.seen[-1].raw == raw
     assert reply.headers["x-contextfold-compacted"] == "false"
-    assert "does not model" in reply.headers["x-contextfold-error"]
+    assert "item_reference" in reply.headers["x-contextfold-error"]
     assert not upstream.summaries
 
 
@@ -464,8 +497,8 @@ def test_history_memo_matches_formats_for_responses_histories() -> None:
     assert memo.parses < len(items) * 3
     other = memo.parse("responses", "m", items, "another system")
     assert other.messages[0].text == "another system"
-    with pytest.raises(ValueError, match="unsupported type"):
-        memo.parse("responses", "m", [*items, {"type": "web_search_call"}], "sys")
+    with pytest.raises(ValueError, match="'type' must be a string"):
+        memo.parse("responses", "m", [*items, {"type": 5}], "sys")
 
 
 async def test_other_responses_routes_pass_through_to_openai(

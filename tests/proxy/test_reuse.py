@@ -68,25 +68,25 @@ def test_spliced_chains_equal_fresh_hashes_and_continue_the_last_one() -> None:
     assert spliced.chain("m", head, other, chain, hit) == chain_hashes("m", [*head, *other[5:]])
 
 
-def test_memo_cuts_give_the_tail_a_parse_would_find() -> None:
-    from contextfold.proxy._dialects import _verbatim_tail, conversation, reparse, verbatim_cut
-    from tests._proxy_upstream import anthropic_history
+def test_memo_cuts_give_the_segments_a_parse_would_find() -> None:
+    from contextfold.proxy._dialects import _parse, conversation
+    from tests._proxy_upstream import anthropic_history, responses_history
 
     for dialect, wire, system in (
         ("openai", openai_history(5), None),
         ("anthropic", anthropic_history(5), "sys"),
+        ("responses", responses_history(5), None),
     ):
-        body: dict[str, object] = {"model": "m", "messages": wire}
+        key = "input" if dialect == "responses" else "messages"
+        body: dict[str, object] = {"model": "m", key: wire}
         if system:
             body["system"] = system
         remembered = conversation(dialect, body, "m", HistoryMemo())  # type: ignore[arg-type]
         fresh = conversation(dialect, body, "m")  # type: ignore[arg-type]
-        assert remembered.cuts
-        for index, count in remembered.cuts[:-1]:  # the last cut is the end
-            assert verbatim_cut(remembered, count) == index
-            assert _verbatim_tail(remembered, count) == _verbatim_tail(fresh, count) == wire[index:]
-            known = (len(wire) - index, remembered.messages[count:])
-            assert reparse(dialect, body, known) == reparse(dialect, body)  # type: ignore[arg-type]
+        assert remembered.cuts == fresh.cuts
+        assert len(remembered.cuts) > len(wire) // 2  # segments, not one piece
+        for (w0, m0), (w1, m1) in zip(remembered.cuts, remembered.cuts[1:], strict=False):
+            assert _parse(dialect, wire[w0:w1]) == remembered.messages[m0:m1]  # type: ignore[arg-type]
 
 
 _POOL = [Message.user("x" * n) for n in (0, 3, 40, 401)] + [

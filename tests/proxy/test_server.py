@@ -141,14 +141,15 @@ async def test_a_long_failure_reason_never_breaks_the_response(
 ) -> None:
     # The x-contextfold-error header is cut to 300 characters; cut on a space, it
     # was a value HTTP forbids, and uvicorn dropped the connection.
-    history = [*openai_history(1), {"role": " " * 400, "content": "x"}]
+    part = {"type": [" " * 400 + "x"]}  # a malformed part: its error names the type
+    history = [*openai_history(1), {"role": "user", "content": [part]}]
     body = {"model": MODEL, "messages": history, "metadata": {"pad": "p" * 20_000}}
     async with httpx2.AsyncClient(base_url=proxy_url) as client:
         reply = await client.post("/v1/chat/completions", json=body)
     assert reply.status_code == 200
     error = reply.headers["x-contextfold-error"]
     assert error.startswith("not compacted")
-    assert "unsupported role" in error
+    assert "malformed content part" in error
     assert error == error.strip()
 
 

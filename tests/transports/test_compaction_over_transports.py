@@ -113,14 +113,16 @@ async def test_a_summary_cut_at_the_cap_is_rejected(
     assert info.value.reason == "truncated"
 
 
-# --- item 1: a model's reply is judged strictly ---------------------------------------------
+# --- item 1: a model's reply is judged -------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("text", "stop", "reason"),
     [
-        ("Samahani, siwezi kusaidia na ombi hili.", "end_turn", "format"),
-        ("I can\u2019t help with that.", "end_turn", "format"),
+        ("Samahani, siwezi kusaidia na ombi hili.", "end_turn", "refusal"),
+        ("I can\u2019t help with that.", "end_turn", "refusal"),
+        ("Pole, siwezi kufanya hivyo.", "end_turn", "unrelated"),
+        (f"<summary>\n{SUMMARY}", "end_turn", "format"),
         (TAGGED, "pause_turn", "incomplete"),
         ("", "refusal", "refusal"),
         ("<summary>Lo siento, pero no puedo ayudarte con eso.</summary>", "end_turn", "refusal"),

@@ -14,12 +14,11 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from contextfold._history import (
-    choose_cut,
     compaction_cut_points,
     shrink_cut,
     truncate_tool_outputs,
 )
-from contextfold._masking import recallable_section
+from contextfold._masking import recallable_section, without_recallable
 from contextfold.compaction._summarizer import (
     KEPT_TRUNCATION_MARKER,
     Summarizer,
@@ -84,6 +83,8 @@ class Options:
     user_message_budget: int = 0
     archived: bool = False
     """The store keeps an archive of what compaction replaces (the summary says so)."""
+    recall: bool = True
+    """A recall tool can fetch the originals: the summary lists their handles."""
 
 
 def make_summarizer(transport: CompletionTransport, opts: Options) -> Summarizer:
@@ -167,8 +168,16 @@ async def compact_history(
     summarizer: Summarizer | None = None,
     system_budget: int | None = None,
     words_fixed: int = 0,
+    pinned: int = 0,
+    pinned_tail: int = 0,
 ) -> CompactionResult | None:
     """Summarize the old part of ``history``; ``None`` when there is nothing to fold.
+
+    ``history[:pinned]`` (the client's prompt and the user's task, say) is kept
+    verbatim in place, never summarized nor quoted; the last ``pinned_tail`` messages
+    are always kept (prompt a client moves to the end of every request). The result
+    is ``pinned messages + kept system messages + summary (+ acknowledgement) +
+    recent``.
 
     Token estimates of a list of messages are ``count × scale``, or, when
     ``fixed_tokens`` (the real prompt's cost beyond its messages: system prompt,
@@ -191,11 +200,28 @@ async def compact_history(
             return max(int(counted * scale), fixed_tokens + counted)
         return int(counted * scale)
 
-    cut = choose_cut(history, opts.keep_recent)
+    pinned = max(0, min(pinned, len(history)))
+    last = len(history) - max(0, pinned_tail)
+    first_content = next(
+        (i for i in range(pinned, len(history)) if history[i].role != "system"), None
+    )
+    points = [
+        p
+        for p in compaction_cut_points(history)
+        if first_content is not None and first_content < p <= last
+    ]
+
+    def choose(keep: int) -> int | None:
+        target = len(history) - keep
+        if target <= pinned or not points:
+            return None
+        earlier = [p for p in points if p <= target]
+        return earlier[-1] if earlier else points[0]
+
+    cut = choose(opts.keep_recent)
     if cut is None and target_tokens is not None and estimate(history) > target_tokens:
-        cut = choose_cut(history, 1)  # over the target: keep fewer than keep_recent
-    points = compaction_cut_points(history)
-    while cut is not None and not _has_new_content(history[:cut]):
+        cut = choose(1)  # over the target: keep fewer than keep_recent
+    while cut is not None and not _has_new_content(history[pinned:cut]):
         cut = next((p for p in points if p > cut), None)  # nothing new: keep fewer
     if cut is None:
         return None
@@ -205,12 +231,19 @@ async def compact_history(
         # Room the summary will take; a real summary rarely fills max_summary_tokens, and
         # reserving all of it on a small window would leave no recent message at all.
         overhead = min(summarizer.max_summary_tokens, target_tokens // 3) + 100
-        cut = shrink_cut(history, cut, lambda c: estimate(history[c:]) + overhead <= target_tokens)
+        fixed = int(count_tokens(history[:pinned], opts.counter) * scale) if pinned else 0
+        cut = shrink_cut(
+            history,
+            cut,
+            lambda c: fixed + estimate(history[c:]) + overhead <= target_tokens,
+            last=last,
+        )
         recent = list(history[cut:])
-        if estimate(recent) + overhead > target_tokens:
+        if fixed + estimate(recent) + overhead > target_tokens:
             recent = truncate_tool_outputs(recent, opts.kept_tool_chars, KEPT_TRUNCATION_MARKER)
 
-    old = history[:cut]
+    kept_head = list(history[:pinned])
+    old = history[pinned:cut]
     if system_budget is None:  # a view (manager, proxy): every system message stays
         systems = [m for m in old if m.role == "system"]
     else:
@@ -220,10 +253,10 @@ async def compact_history(
     extra = instructions_block(opts.instructions, standing_instructions(_words_of(history)))
 
     run: SummaryRun | None = None
-    if opts.cache_friendly and estimate(old) <= summarizer.input_budget:
+    if opts.cache_friendly and estimate(history[:cut]) <= summarizer.input_budget:
         try:
             run = await summarizer.continue_prefix(
-                old,
+                history[:cut],
                 opts.agent_system,
                 opts.agent_tools,
                 opts.continuation_prompt,
@@ -236,14 +269,23 @@ async def compact_history(
 
     first_kept = next((m for m in recent if m.role != "system"), None)
     # The handles of what this summary replaces, so the model can recall the originals.
-    summary = recallable_section(run.text, body, previous)
+    if opts.recall:
+        summary = recallable_section(run.text, body, previous)
+    else:  # no recall tool is offered: a list of handles would name a phantom tool
+        summary = without_recallable(run.text)
     words = [*quoted, *user_texts(body)]
     before = estimate(history)
     words_budget = opts.user_message_budget
     if target_tokens is not None and words_budget:
         # The recent messages come first: the user's words fill the room left under the
         # target, at most a quarter of it.
-        bare = [*systems, render_summary_message(summary), acknowledgement(), *recent]
+        bare = [
+            *kept_head,
+            *systems,
+            render_summary_message(summary),
+            acknowledgement(),
+            *recent,
+        ]
         # The larger of the scaled estimate and the prompt's fixed part (system prompt,
         # tools) plus the messages: the words never push a conservative estimate up.
         taken = max(estimate(bare), words_fixed + count_tokens(bare, opts.counter))
@@ -256,7 +298,7 @@ async def compact_history(
         summary_message = render_summary_message(
             summary, quotes=kept_words, left_out=left_out, archived=opts.archived
         )
-        head = [*systems, summary_message]
+        head = [*kept_head, *systems, summary_message]
         if first_kept is None or first_kept.role == "user":
             head.append(acknowledgement())
         result = [*head, *recent]

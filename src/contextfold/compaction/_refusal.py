@@ -16,9 +16,13 @@ that typographic apostrophes, Markdown emphasis, full-width letters, invisible
 characters and missing accents change nothing.
 
 Languages: English, Spanish, French, German, Portuguese, Italian, Dutch, Russian,
-Japanese, Chinese (simplified and traditional) and Korean. This is a heuristic for
-replies that carry no other signal; the built-in prompts also ask for the summary
-inside ``<summary>`` tags, which a refusal in any language lacks.
+Japanese, Chinese (simplified and traditional) and Korean, and the apologies that
+open a refusal in Swahili, Vietnamese, Indonesian and Malay, Turkish, Polish,
+Ukrainian, Czech, Swedish, Norwegian and Danish, Romanian, Hungarian, Finnish,
+Tagalog, Zulu, Greek, Hebrew, Arabic, Persian, Hindi, Bengali, Tamil and Thai. This is
+a heuristic for replies that carry no other signal; a short untagged reply must
+also name something of the conversation it summarizes
+(:mod:`~contextfold.compaction._verdict`, ``"unrelated"``).
 """
 
 from __future__ import annotations
@@ -189,6 +193,41 @@ _OPENERS = re.compile(
         r"мне (?:очень )?жаль",
         r"приношу (?:свои )?извинения",
         r"как (?:ии|искусственный интеллект|языковая модель)",
+        # Apologies that open a refusal in more languages (without "unfortunately"
+        # alone, which opens reports of failures as often as refusals).
+        r"samahani",  # sw
+        r"naomba radhi",
+        r"xin loi",  # vi
+        r"rat tiec",
+        r"(?:mohon )?maaf",  # id, ms
+        r"uzgunum",  # tr
+        r"ozur dilerim",
+        r"przepraszam",  # pl
+        r"przykro mi",
+        r"вибачте",  # uk
+        r"мені шкода",
+        r"перепрошую",
+        r"omlouvam se",  # cs
+        r"je mi lito",
+        r"jag ar ledsen",  # sv
+        r"ursakta",
+        r"beklager",  # no, da
+        r"(?:imi|ne) pare rau",  # ro
+        r"sajnalom",  # hu
+        r"elnezest",
+        r"pahoittelen",  # fi
+        r"anteeksi",
+        r"paumanhin",  # tl
+        r"ngiyaxolisa",  # zu
+        r"λυπ[αά]μαι",  # el
+        r"συγγν[ωώ]μη",
+        r"מצטערת?",  # he
+        r"סליחה",
+        r"(?:عذرا|عذراً|آسفة?|أعتذر|اعتذر)",  # ar
+        r"(?:متأسفم|متاسفم|ببخشید|پوزش می خواهم)",  # fa
+        r"(?:क्षमा (?:करें|कीजिए)|माफ़? (?:करें|कीजिए)|मुझे (?:खेद|दुख) है)",  # hi
+        r"দুঃখিত",  # bn
+        r"மன்னிக்கவும்",  # ta
     )
     + _B
     + "|"
@@ -203,6 +242,8 @@ _OPENERS = re.compile(
         # ko
         r"(?:정말 |대단히 |너무 )?(?:죄송|미안)",
         r"(?:ai|인공지능|언어 모델)(?:로서|으로서)",
+        # th
+        r"(?:ขออภัย|ขอโทษ|เสียใจ)",
     )
     + ")"
 )

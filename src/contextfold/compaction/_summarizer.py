@@ -33,6 +33,7 @@ from contextfold._otel import summarizer_span
 from contextfold.blocks import (
     ContentBlock,
     ImageBlock,
+    OpaqueBlock,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -184,6 +185,8 @@ def _describe(block: ContentBlock, max_tool_chars: int) -> str | None:
             return f"[image omitted: {media_type}, {len(data):,} bytes]"
         case ThinkingBlock():
             return None
+        case OpaqueBlock():
+            return _escape(block.placeholder())
         case ToolUseBlock(name=name, input=input_):
             args = truncate_text(
                 json.dumps(input_, ensure_ascii=False), max_tool_chars, TRUNCATION_MARKER
@@ -211,6 +214,12 @@ def transcript_entries(messages: Sequence[Message], max_tool_chars: int) -> list
         if parts:
             entries.append(repair_text(f"[{message.role}] " + "\n".join(parts)))
     return entries
+
+
+def _text_of(message: Message) -> str:
+    """The readable text of a message the summarizer is sent (what a summary can name)."""
+    parts = [p for b in message.content if (p := _describe(b, 10**9))]
+    return "\n".join(parts)
 
 
 class Summarizer:
@@ -277,12 +286,14 @@ class Summarizer:
             )
         self.usage = self.usage + completion.usage
         self.requests += 1
+        source = "\n".join(_text_of(m) for m in messages).replace(instructions, "")
         summary = check_summary(
             completion,
             tagged=asks_for_tags(instructions),
             strict=self.strict,
             counter=self.counter,
             max_tokens=self.max_reply_tokens,
+            source=source,
         )
         return summary, completion.usage
 

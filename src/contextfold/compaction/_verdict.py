@@ -12,17 +12,26 @@ into the summary text, or raises :class:`~contextfold.errors.SummaryRejectedErro
     any other stop than a normal end (``end_turn``, ``stop_sequence``): ``pause_turn``,
     or a value this library does not know.
 ``"empty"``
-    no text.
+    no text, also once invisible and format characters are removed (zero-width and
+    other format characters, combining marks without a letter, fillers such as
+    U+3164 and U+2800): a summary holds at least one letter or digit.
 ``"format"``
-    the prompt asked for the summary inside ``<summary>…</summary>`` (the built-in
-    prompts do) and a model's reply has no ``<summary>`` tag. A refusal, in any
-    language, has none; a compliant reply may add a preamble around the tags, which is
-    dropped. Replies written by a person rather than a model (a transport whose
-    ``scripted`` attribute is true, such as the stub transports of
-    :mod:`contextfold.testing`) are exempt and judged by the refusal detector alone.
+    a ``<summary>`` tag that is never closed: the reply was cut or garbled.
 ``"refusal"``
     ``stop_reason="refusal"``, or the reply (the part inside the tags, when there are
     tags) opens by declining the task (:func:`~contextfold.compaction._refusal.looks_like_refusal`).
+``"unrelated"``
+    an untagged reply from a model (not a scripted stub: a transport whose
+    ``scripted`` attribute is true, such as :mod:`contextfold.testing`'s) that is
+    short and mentions nothing of what it summarizes: no word of four letters or more
+    (or pair of CJK characters) of the transcript. A refusal in a language the refusal
+    detector does not know is such a reply; a summary, even a terse one, names what
+    happened.
+
+Tags are how the built-in prompts ask for the summary, not a condition: with tags,
+what they enclose is the summary (a preamble around them is dropped); an untagged
+reply with a normal stop is judged like any other. A compaction whose result is not
+smaller than what it replaces is rejected by the engine (``"not_smaller"``).
 ``"too_long"``
     the summary counts more than the summary budget plus slack
     (:func:`summary_allowance`) with the configured token counter.
@@ -47,6 +56,7 @@ from contextfold.transports.base import Completion
 __all__ = [
     "NORMAL_STOPS",
     "SUMMARY_SLACK",
+    "UNRELATED_WORDS",
     "asks_for_tags",
     "check_summary",
     "extract_tagged",
@@ -61,7 +71,14 @@ SUMMARY_SLACK = 1.25
 """A summary may exceed ``max_summary_tokens`` by this factor (plus a few tokens):
 the prompt asks for the budget in the provider's tokens, the check counts with ours."""
 
+UNRELATED_WORDS = 40
+"""An untagged reply of fewer words than this must share words with its transcript."""
+
 _SLACK_TOKENS = 64
+# Letters that show nothing: Hangul fillers, the Khmer and Mongolian invisible vowels.
+_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u17b4\u17b5\u180e\u2800")
+_WORDS = re.compile(r"[^\W_]{4,}")
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
 _OPEN = re.compile(r"<summary\s*>", re.IGNORECASE)
 _CLOSE = re.compile(r"</summary\s*>", re.IGNORECASE)
 _QUOTE_CHARS = 120
@@ -111,12 +128,35 @@ def extract_tagged(text: str) -> tuple[str, bool] | None:
     return text[start.end() : end], bool(closes)
 
 
-def _unwrap(text: str) -> str:
-    """A reply that is wholly wrapped in ``<summary>`` tags, unwrapped; else as it is."""
+def visible(text: str) -> bool:
+    """Whether ``text`` shows a letter or a digit (format characters, combining marks
+    alone, punctuation, fillers and blank symbols do not count)."""
+    return any(ch.isalnum() and ch not in _FILLERS for ch in text)
+
+
+def _vocabulary(text: str) -> set[str]:
+    """Words of four or more letters, and pairs of CJK characters, case folded."""
+    folded = text.casefold()
+    words = set(_WORDS.findall(folded))
+    for run in _CJK_RUN.findall(folded):
+        words.update(run[i : i + 2] for i in range(len(run) - 1))
+    return words
+
+
+def grounded(summary: str, source: str) -> bool:
+    """Whether ``summary`` mentions anything of ``source`` (see ``"unrelated"``):
+    long replies always do; a short one shares at least one word with it."""
+    if len(summary.split()) >= UNRELATED_WORDS:
+        return True
+    return bool(_vocabulary(summary) & _vocabulary(source))
+
+
+def _wrapped(text: str) -> tuple[str, bool] | None:
+    """A reply wholly wrapped in ``<summary>`` tags, as :func:`extract_tagged` gives it
+    (for a prompt that did not ask for tags: a tag inside the text is content)."""
     if _OPEN.match(text) and re.search(r"</summary\s*>\Z", text, re.IGNORECASE):
-        found = extract_tagged(text)
-        return text if found is None else found[0].strip()
-    return text
+        return extract_tagged(text)
+    return None
 
 
 def _rejected(reason: str, message: str) -> SummaryRejectedError:
@@ -130,14 +170,17 @@ def check_summary(
     strict: bool = False,
     counter: TokenCounter | None = None,
     max_tokens: int | None = None,
+    source: str | None = None,
 ) -> str:
     """The summary text of ``completion``, or :class:`SummaryRejectedError` saying why not.
 
-    ``tagged``: the prompt asked for ``<summary>`` tags; the summary is what they
-    enclose. ``strict``: a tagged reply without the tags is rejected (``"format"``);
-    otherwise it is judged as a whole. ``max_tokens`` (counted with ``counter``)
-    bounds the summary (``"too_long"``). The returned text is stripped and repaired
-    (see :func:`repair_text`).
+    ``tagged``: the prompt asked for ``<summary>`` tags; when the reply has them, the
+    summary is what they enclose (for another prompt, only a reply wholly wrapped in
+    them is unwrapped); an untagged reply is judged as a whole. ``strict``:
+    the reply comes from a model, so an untagged one must be grounded in ``source``
+    (the transcript it summarizes; ``"unrelated"``). ``max_tokens`` (counted with
+    ``counter``) bounds the summary (``"too_long"``). The returned text is stripped
+    and repaired (see :func:`repair_text`).
     """
     stop = completion.stop_reason
     if completion.tool_uses or stop == "tool_use":
@@ -151,30 +194,33 @@ def check_summary(
             "incomplete", f"the summarizer stopped with {stop!r}, not a normal end of its reply"
         )
     text = repair_text(completion.text).strip()
-    if not text:
+    if not visible(text):
         raise _rejected("empty", "the summarizer returned no text")
-    if tagged:
-        found = extract_tagged(text)
-        if found is not None:
-            inner, closed = found
-            if not closed and looks_like_refusal(text):
+    found = extract_tagged(text) if tagged else _wrapped(text)
+    untagged = found is None
+    if found is not None:
+        inner, closed = found
+        if not closed:
+            if looks_like_refusal(text):
                 # "I can't write a <summary> of this." mentions the tag; it holds no summary.
                 raise _rejected(
                     "refusal", f"the summarizer refused: {opening(text)[:_QUOTE_CHARS]!r}"
                 )
-            text = inner.strip()
-        elif strict:
             raise _rejected(
                 "format",
-                "the prompt asks for the summary inside <summary>...</summary> and the reply "
-                f"has no <summary> tag: {text[:_QUOTE_CHARS]!r}",
+                f"the reply opens a <summary> tag and never closes it: {text[-_QUOTE_CHARS:]!r}",
             )
-    else:
-        text = _unwrap(text)
-    if not text:
+        text = inner.strip()
+    if not visible(text):
         raise _rejected("empty", "the summarizer's <summary> tags hold no text")
     if looks_like_refusal(text):
         raise _rejected("refusal", f"the summarizer refused: {opening(text)[:_QUOTE_CHARS]!r}")
+    if untagged and strict and source is not None and not grounded(text, source):
+        raise _rejected(
+            "unrelated",
+            "the reply mentions nothing of the conversation it summarizes (a refusal in "
+            f"another language?): {text[:_QUOTE_CHARS]!r}",
+        )
     if counter is not None and max_tokens is not None:
         size = counter(text)
         if size > max_tokens:

@@ -33,9 +33,10 @@ OpenAI chat
 Anthropic Messages
     * ``system`` and the system messages that open the history form the top-level
       ``system`` parameter (joined by a blank line).
-    * A later system message has no Anthropic equivalent: it is sent as a user turn
-      whose one text block reads ``"<system>\\n...\\n</system>"``, or, when it sits
-      between a tool call and its result, as that text block after the tool results.
+    * A ``system`` message inside ``messages`` (Claude Code sends one) is read as a
+      system message. A later system message is written as a user turn whose one
+      text block reads ``"<system>\\n...\\n</system>"``, or, when it sits between a
+      tool call and its result, as that text block after the tool results.
       :func:`from_anthropic` turns such blocks back into system messages.
 
 OpenAI Responses (``input`` item lists)
@@ -53,6 +54,15 @@ OpenAI Responses (``input`` item lists)
       calls, MCP items, custom tool calls, ``item_reference``), files and images by
       URL or file id raise :class:`ValueError`.
 
+Content nobody models here (a block, part or item type, an image by URL or file id,
+a message of an unknown role) is never refused: it is read as an
+:class:`~contextfold.blocks.OpaqueBlock` holding the JSON object as it came (a whole
+message of an unknown role as a system message holding one opaque block of kind
+``"message"``). Writers for the same dialect put it back unchanged; writers for
+another dialect write its :meth:`~contextfold.blocks.OpaqueBlock.placeholder` as
+text. Only malformed JSON of a modelled type (a ``text`` block without ``text``, a
+role that is not a string) raises :class:`ValueError`.
+
 The room: :mod:`._chat` (OpenAI Chat Completions), :mod:`._responses` (OpenAI
 Responses) and :mod:`._messages` (Anthropic Messages); this package is the public
 face and keeps the documented losses. Only ``formats`` and the provider transports
@@ -64,7 +74,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from contextfold.blocks import TextBlock, ToolResultBlock
+from contextfold.blocks import OpaqueBlock, TextBlock, ToolResultBlock
+from contextfold.formats._chat import DIALECT as OPENAI
 from contextfold.formats._chat import (
     TOOL_ERROR_PREFIX,
     assistant_from_openai,
@@ -72,13 +83,13 @@ from contextfold.formats._chat import (
     fold_tool_images,
     only_results,
     openai_parts,
-    openai_text,
     tool_from_openai,
     user_to_openai,
 )
 
 # Not in __all__: the OpenAI transport parses streamed tool calls with it.
 from contextfold.formats._chat import parse_openai_tool_call as parse_openai_tool_call
+from contextfold.formats._messages import DIALECT as ANTHROPIC
 from contextfold.formats._messages import (
     block_to_anthropic,
     blocks_from_anthropic,
@@ -100,6 +111,15 @@ __all__ = [
 ]
 
 
+def _plain_text(message: Message) -> str:
+    """The text of a system message, opaque blocks written as their placeholders."""
+    return "\n".join(
+        b.text if isinstance(b, TextBlock) else b.placeholder()
+        for b in message.content
+        if isinstance(b, TextBlock | OpaqueBlock)
+    )
+
+
 def split_system(messages: Sequence[Message]) -> tuple[str | None, list[Message]]:
     """Pull the system messages that open ``messages`` out as one system prompt.
 
@@ -112,7 +132,7 @@ def split_system(messages: Sequence[Message]) -> tuple[str | None, list[Message]
         lead += 1
     if not lead:
         return None, list(messages)
-    return "\n\n".join(m.text for m in messages[:lead]), list(messages[lead:])
+    return "\n\n".join(_plain_text(m) for m in messages[:lead]), list(messages[lead:])
 
 
 # ---------------------------------------------------------------- OpenAI chat
@@ -123,9 +143,13 @@ def to_openai(messages: Sequence[Message], system: str | None = None) -> list[di
     out: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
     deferred: list[dict[str, Any]] = []  # system messages waiting for pending tool results
     for message in messages:
+        whole = whole_message(message, OPENAI)
+        if whole is not None:
+            out.append(whole)
+            continue
         match message.role:
             case "system":
-                wire = {"role": "system", "content": message.text}
+                wire = {"role": "system", "content": _plain_text(message)}
                 awaiting = bool(out) and out[-1]["role"] == "assistant" and "tool_calls" in out[-1]
                 if deferred or awaiting:
                     deferred.append(wire)
@@ -145,6 +169,8 @@ def to_openai(messages: Sequence[Message], system: str | None = None) -> list[di
 def from_openai(messages: Sequence[Mapping[str, Any]]) -> list[Message]:
     """Parse OpenAI chat message dicts into messages (see the module doc for the mapping).
 
+    Parts of unknown types, images by URL and messages of unknown roles are carried as
+    :class:`~contextfold.blocks.OpaqueBlock` s (see the module doc).
     ``system`` and ``developer`` messages become system messages in place (use
     :func:`split_system` to lift the leading ones out); consecutive ``tool`` messages
     become one user message of :class:`ToolResultBlock` s.
@@ -156,7 +182,7 @@ def from_openai(messages: Sequence[Mapping[str, Any]]) -> list[Message]:
         role = wire.get("role")
         match role:
             case "system" | "developer":
-                out.append(Message("system", [TextBlock(openai_text(wire, index))]))
+                out.append(Message("system", openai_parts(wire.get("content"), index)))
             case "assistant":
                 out.append(assistant_from_openai(wire, index))
             case "tool":
@@ -172,11 +198,10 @@ def from_openai(messages: Sequence[Mapping[str, Any]]) -> list[Message]:
                 out.append(Message("user", blocks))
             case None:
                 raise ValueError(f"message {index} is missing field 'role'")
+            case str():
+                out.append(unknown_role(wire, OPENAI))
             case _:
-                raise ValueError(
-                    f"message {index} has unsupported role {role!r} "
-                    "(expected system, developer, user, assistant or tool)"
-                )
+                raise ValueError(f"message {index} field 'role' must be a string")
     return out
 
 
@@ -184,20 +209,26 @@ def from_openai(messages: Sequence[Mapping[str, Any]]) -> list[Message]:
 
 
 def to_anthropic(
-    messages: Sequence[Message], system: str | None = None
+    messages: Sequence[Message], system: str | None = None, *, lift: bool = True
 ) -> tuple[str | None, list[dict[str, Any]]]:
     """``(system, messages)`` for the Messages API (see the module doc for system messages).
 
     Thinking blocks are included with their signatures (``redacted_thinking`` for
-    redacted ones): only send them back to Anthropic.
+    redacted ones): only send them back to Anthropic. ``lift=False`` writes the
+    system messages that open ``messages`` as notes too, for a part of a history
+    placed after others.
     """
-    lead, rest = split_system(messages)
+    lead, rest = split_system(messages) if lift else (None, list(messages))
     top = "\n\n".join(s for s in (system, lead) if s) or None
     out: list[dict[str, Any]] = []
     deferred: list[dict[str, Any]] = []  # system notes waiting for pending tool results
     for message in rest:
+        whole = whole_message(message, ANTHROPIC)
+        if whole is not None:
+            out.append(whole)
+            continue
         if message.role == "system":
-            note = system_note(message.text)
+            note = system_note(_plain_text(message))
             awaiting = bool(out) and any(b["type"] == "tool_use" for b in out[-1]["content"])
             if awaiting and out[-1]["role"] == "assistant":
                 deferred.append(note)
@@ -221,8 +252,10 @@ def from_anthropic(
     """Parse Messages API dicts (and the top-level ``system``) into messages.
 
     A non-empty ``system`` (a string or a list of text blocks) becomes the first,
-    system message; ``<system>`` notes written by :func:`to_anthropic` become system
-    messages again. Unknown block types raise :class:`ValueError`.
+    system message; ``<system>`` notes written by :func:`to_anthropic` and messages of
+    role ``system`` become system messages. Blocks of unknown types and messages of
+    unknown roles are carried as :class:`~contextfold.blocks.OpaqueBlock` s (see the
+    module doc); malformed ones raise :class:`ValueError`.
     """
     out: list[Message] = []
     if isinstance(system, str) and system:
@@ -239,9 +272,15 @@ def from_anthropic(
         role = wire.get("role")
         if role is None:
             raise ValueError(f"message {index} is missing field 'role'")
-        if role not in ("user", "assistant"):
-            raise ValueError(f"message {index} has unsupported role {role!r} (user or assistant)")
+        if not isinstance(role, str):
+            raise ValueError(f"message {index} field 'role' must be a string")
+        if role not in ("user", "assistant", "system"):
+            out.append(unknown_role(wire, ANTHROPIC))
+            continue
         blocks = blocks_from_anthropic(wire.get("content"), f"message {index}")
+        if role == "system":
+            out.append(Message("system", blocks))
+            continue
         if role == "user":
             notes, others = split_notes(blocks)
             # Only two shapes are notes: a message of notes alone, or tool results
@@ -251,5 +290,20 @@ def from_anthropic(
                 if others:
                     out.append(Message("user", others))
                 continue
-        out.append(Message(role, blocks))
+        out.append(Message("user" if role == "user" else "assistant", blocks))
     return out
+
+
+def unknown_role(wire: Mapping[str, Any], dialect: str) -> Message:
+    """A message of a role no one models: a system message carrying it whole (system
+    messages are never summarized away, and writers of ``dialect`` put it back)."""
+    return Message("system", [OpaqueBlock("message", dict(wire), dialect)])
+
+
+def whole_message(message: Message, dialect: str) -> dict[str, Any] | None:
+    """The wire dict of a message :func:`unknown_role` made for ``dialect``, if it is one."""
+    if message.role == "system" and len(message.content) == 1:
+        block = message.content[0]
+        if isinstance(block, OpaqueBlock) and block.kind == "message" and block.dialect == dialect:
+            return dict(block.data)
+    return None

@@ -18,6 +18,7 @@ from typing import Any, Final
 from contextfold.blocks import (
     ContentBlock,
     ImageBlock,
+    OpaqueBlock,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -27,17 +28,20 @@ from contextfold.formats._messages import decode_image
 from contextfold.messages import Message
 
 __all__ = [
+    "DIALECT",
     "TOOL_ERROR_PREFIX",
     "assistant_from_openai",
     "assistant_to_openai",
     "fold_tool_images",
     "only_results",
     "openai_parts",
-    "openai_text",
     "parse_openai_tool_call",
     "tool_from_openai",
     "user_to_openai",
 ]
+
+DIALECT: Final = "openai"
+"""The :attr:`~contextfold.blocks.OpaqueBlock.dialect` of parts read from chat dicts."""
 
 TOOL_ERROR_PREFIX: Final = "Error: "
 # The text of a tool message whose result is images only (OpenAI wants some content).
@@ -50,7 +54,7 @@ _DATA_URL: Final = re.compile(r"data:(?P<type>[\w/+.-]+);base64,(?P<data>.*)\Z",
 
 def assistant_to_openai(message: Message) -> dict[str, Any]:
     """An assistant message as one dict: its texts, then its tool calls; thinking dropped."""
-    texts = [b.text for b in message.content if isinstance(b, TextBlock)]
+    parts = [_part(b) for b in message.content if isinstance(b, TextBlock | OpaqueBlock)]
     calls = [
         {
             "id": b.id,
@@ -61,10 +65,10 @@ def assistant_to_openai(message: Message) -> dict[str, Any]:
         if isinstance(b, ToolUseBlock)
     ]
     content: str | list[dict[str, Any]] | None
-    if len(texts) > 1:
-        content = [{"type": "text", "text": t} for t in texts]
+    if len(parts) > 1 or (parts and parts[0].get("type") != "text"):
+        content = parts
     else:
-        content = texts[0] if texts else (None if calls else "")
+        content = parts[0]["text"] if parts else (None if calls else "")
     wire: dict[str, Any] = {"role": "assistant", "content": content}
     if calls:
         wire["tool_calls"] = calls
@@ -85,17 +89,19 @@ def user_to_openai(message: Message) -> tuple[list[dict[str, Any]], list[dict[st
                     text = _mark_error(text) if is_error else text
                     out.append({"role": "tool", "tool_call_id": call_id, "content": text})
                     continue
-                texts = [b.text for b in content if isinstance(b, TextBlock)] or [_IMAGES_ONLY]
+                wire = [_part(b) for b in content if isinstance(b, TextBlock | OpaqueBlock)]
+                if not any(w.get("type") == "text" for w in wire) and (is_error or not wire):
+                    wire.insert(0, {"type": "text", "text": _IMAGES_ONLY})
                 if is_error:
-                    texts = [_mark_error(texts[0]), *texts[1:]]
-                wire = [{"type": "text", "text": t} for t in texts]
+                    first = next(w for w in wire if w.get("type") == "text")
+                    first["text"] = _mark_error(first["text"])
                 out.append({"role": "tool", "tool_call_id": call_id, "content": wire})
                 images = [_image_url(b) for b in content if isinstance(b, ImageBlock)]
                 if images:
                     marker = f"[images returned by tool call {call_id}]"
                     tool_images += [{"type": "text", "text": marker}, *images]
-            case TextBlock(text=text):
-                parts.append({"type": "text", "text": text})
+            case TextBlock() | OpaqueBlock():
+                parts.append(_part(block))
             case ImageBlock():
                 parts.append(_image_url(block))
     if tool_images:
@@ -104,6 +110,16 @@ def user_to_openai(message: Message) -> tuple[list[dict[str, Any]], list[dict[st
         return out, []
     simple = len(parts) == 1 and parts[0]["type"] == "text"
     return out, [{"role": "user", "content": parts[0]["text"] if simple else parts}]
+
+
+def _part(block: TextBlock | OpaqueBlock) -> dict[str, Any]:
+    """A content part: text, or an opaque part as it came (its placeholder as text when
+    it came from another dialect)."""
+    if isinstance(block, OpaqueBlock):
+        if block.dialect == DIALECT and block.kind != "message":
+            return dict(block.data)
+        return {"type": "text", "text": block.placeholder()}
+    return {"type": "text", "text": block.text}
 
 
 def _image_url(block: ImageBlock) -> dict[str, Any]:
@@ -123,19 +139,12 @@ def only_results(message: Message) -> bool:
     return bool(message.content) and all(isinstance(b, ToolResultBlock) for b in message.content)
 
 
-def openai_text(wire: Mapping[str, Any], index: int) -> str:
-    """The text of a system or developer message; ``ValueError`` if it holds anything else."""
-    blocks = openai_parts(wire.get("content"), index)
-    if not all(isinstance(b, TextBlock) for b in blocks):
-        raise ValueError(f"message {index} ({wire.get('role')}) may hold only text")
-    return "\n".join(b.text for b in blocks if isinstance(b, TextBlock))
-
-
 def openai_parts(content: Any, index: int) -> list[ContentBlock]:
     """A message's ``content`` (``None``, a string or a list of parts) as content blocks.
 
-    Raises :class:`ValueError` naming message ``index`` for content of the wrong type,
-    an unsupported part, or an image that is not a base64 data URL.
+    A part of an unknown type, or an image by URL, is an :class:`OpaqueBlock` holding
+    the part as it came. Raises :class:`ValueError` naming message ``index`` for
+    content of the wrong type and malformed parts.
     """
     if content is None:
         return []
@@ -152,22 +161,25 @@ def openai_parts(content: Any, index: int) -> list[ContentBlock]:
         if kind == "text" and isinstance(part.get("text"), str):
             blocks.append(TextBlock(part["text"]))
         elif kind == "image_url":
-            blocks.append(_parse_data_url(part.get("image_url"), index))
+            blocks.append(_parse_image(part, index))
         elif kind == "refusal" and isinstance(part.get("refusal"), str):
             blocks.append(TextBlock(part["refusal"]))
+        elif isinstance(kind, str) and kind not in ("text", "refusal"):
+            blocks.append(OpaqueBlock(kind, dict(part), DIALECT))
         else:
-            raise ValueError(f"message {index} has an unsupported content part: {kind!r}")
+            raise ValueError(f"message {index} has a malformed content part: {kind!r}")
     return blocks
 
 
-def _parse_data_url(image_url: Any, index: int) -> ImageBlock:
+def _parse_image(part: Mapping[str, Any], index: int) -> ImageBlock | OpaqueBlock:
+    """An ``image_url`` part: a base64 data URL as an image, any other URL carried."""
+    image_url = part.get("image_url")
     url = image_url.get("url") if isinstance(image_url, Mapping) else image_url
-    match = _DATA_URL.match(url) if isinstance(url, str) else None
-    if match is None:
-        raise ValueError(
-            f"message {index}: only base64 data URLs are supported for images "
-            "(download remote images first)"
-        )
+    if not isinstance(url, str):
+        raise ValueError(f"message {index}: an image_url part needs a string url")
+    match = _DATA_URL.match(url)
+    if match is None:  # a remote image: carried as it came
+        return OpaqueBlock("image_url", dict(part), DIALECT)
     return decode_image(match["type"], match["data"], f"message {index}")
 
 
@@ -215,7 +227,8 @@ def tool_from_openai(wire: Mapping[str, Any], index: int) -> ToolResultBlock:
     if content is None or isinstance(content, str):
         text = content or ""
         return ToolResultBlock(call_id, text, text.startswith(TOOL_ERROR_PREFIX))
-    blocks = [b for b in openai_parts(content, index) if isinstance(b, TextBlock | ImageBlock)]
+    kinds = TextBlock | ImageBlock | OpaqueBlock
+    blocks = [b for b in openai_parts(content, index) if isinstance(b, kinds)]
     texts = [b for b in blocks if isinstance(b, TextBlock)]
     is_error = bool(texts) and texts[0].text.startswith(TOOL_ERROR_PREFIX)
     if [b.text for b in texts] in ([_IMAGES_ONLY], [TOOL_ERROR_PREFIX + _IMAGES_ONLY]):
@@ -241,11 +254,11 @@ def fold_tool_images(results: Message, blocks: list[ContentBlock]) -> bool:
     for i, block in enumerate(results.content):
         if isinstance(block, ToolResultBlock) and block.tool_use_id in groups:
             old = block.content
-            parts: list[TextBlock | ImageBlock] = (
+            parts: list[TextBlock | ImageBlock | OpaqueBlock] = (
                 [TextBlock(old)] if isinstance(old, str) else [*old]
             )
             new = ToolResultBlock(
-                block.tool_use_id, parts + groups[block.tool_use_id], block.is_error
+                block.tool_use_id, [*parts, *groups[block.tool_use_id]], block.is_error
             )
             results.content[i] = new
     return True

@@ -18,6 +18,7 @@ from contextfold.blocks import (
     IMAGE_MEDIA_TYPES,
     ContentBlock,
     ImageBlock,
+    OpaqueBlock,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -25,12 +26,16 @@ from contextfold.blocks import (
 )
 
 __all__ = [
+    "DIALECT",
     "block_to_anthropic",
     "blocks_from_anthropic",
     "decode_image",
     "split_notes",
     "system_note",
 ]
+
+DIALECT: Final = "anthropic"
+"""The :attr:`~contextfold.blocks.OpaqueBlock.dialect` of blocks read from Messages dicts."""
 
 _SYSTEM_MARK: Final = re.compile(r"<system>\n(?P<text>.*)\n</system>\Z", re.DOTALL)
 
@@ -82,14 +87,21 @@ def block_to_anthropic(block: ContentBlock) -> dict[str, Any]:
             return {"type": "redacted_thinking", "data": thinking}
         case ThinkingBlock(thinking=thinking, signature=signature):
             return {"type": "thinking", "thinking": thinking, "signature": signature}
+        case OpaqueBlock(dialect="anthropic", data=data):
+            return dict(data)
+        case OpaqueBlock():
+            return {"type": "text", "text": block.placeholder()}
     raise TypeError(f"not a content block: {block!r}")
 
 
 def blocks_from_anthropic(content: Any, where: str) -> list[ContentBlock]:
     """A message's ``content`` (a string or a list of block dicts) as content blocks.
 
-    Raises :class:`ValueError` starting with ``where`` (``"message 3"``, ``"system"``)
-    for content of the wrong type, malformed blocks and unknown block types.
+    A block of a type not modelled here (``document``, ``search_result``, server tool
+    blocks, an image by URL or file id...) becomes an :class:`OpaqueBlock` holding the
+    dict as it came. Raises :class:`ValueError` starting with ``where``
+    (``"message 3"``, ``"system"``) for content of the wrong type and malformed
+    blocks of the modelled types.
     """
     if isinstance(content, str):
         return [TextBlock(content)]
@@ -125,8 +137,10 @@ def _parse_block(block: Any, where: str) -> ContentBlock:
                 return TextBlock(_str(block, "text"))
             case "image":
                 source = block.get("source")
-                if not isinstance(source, Mapping) or source.get("type") != "base64":
-                    raise ValueError("only base64 image sources are supported")
+                if not isinstance(source, Mapping):
+                    raise ValueError("image field 'source' must be an object")
+                if source.get("type") != "base64":  # by URL or file id: carried as it came
+                    return OpaqueBlock("image", dict(block), DIALECT)
                 return decode_image(_str(source, "media_type"), _str(source, "data"), where)
             case "tool_use":
                 input_ = block.get("input", {})
@@ -135,14 +149,15 @@ def _parse_block(block: Any, where: str) -> ContentBlock:
                 return ToolUseBlock(_str(block, "id"), _str(block, "name"), input_)
             case "tool_result":
                 content = block.get("content", "")
-                parsed: str | list[TextBlock | ImageBlock] = ""
+                parsed: str | list[TextBlock | ImageBlock | OpaqueBlock] = ""
                 if isinstance(content, str):
                     parsed = content
                 else:
                     parts = blocks_from_anthropic(content, where)
-                    if not all(isinstance(p, TextBlock | ImageBlock) for p in parts):
-                        raise ValueError("tool_result content may hold only text and images")
-                    parsed = [p for p in parts if isinstance(p, TextBlock | ImageBlock)]
+                    kinds = TextBlock | ImageBlock | OpaqueBlock
+                    if not all(isinstance(p, kinds) for p in parts):
+                        raise ValueError("tool_result content may not hold tool calls or thinking")
+                    parsed = [p for p in parts if isinstance(p, kinds)]
                 is_error = block.get("is_error") is True
                 return ToolResultBlock(_str(block, "tool_use_id"), parsed, is_error)
             case "thinking":
@@ -154,8 +169,10 @@ def _parse_block(block: Any, where: str) -> ContentBlock:
                 return ThinkingBlock(_str(block, "data"), redacted=True)
             case None:
                 raise ValueError("content block is missing field 'type'")
+            case str():
+                return OpaqueBlock(kind, dict(block), DIALECT)
             case _:
-                raise ValueError(f"unsupported content block type {kind!r}")
+                raise ValueError(f"content block field 'type' must be a string, got {kind!r}")
     except ValueError as exc:
         reason = str(exc)  # nested parts already say where they are
         raise ValueError(

@@ -13,9 +13,19 @@ are grouped into messages by their side of the conversation:
   of its own (``developer`` becomes ``system``).
 
 :func:`item_starts` gives the item index where each message begins, so a caller can
-copy the original items of any message verbatim. Anything else (hosted tool calls
-such as ``web_search_call``, ``computer_call``, ``mcp_call``, custom tool calls,
-``item_reference``, files, images by URL or file id) raises :class:`ValueError`.
+copy the original items of any message verbatim.
+
+Items nobody models here are carried as :class:`~contextfold.blocks.OpaqueBlock` s
+(dialect :data:`DIALECT`), on the side their type says: an output or an approval
+answer (``*_output``, ``*_response``: ``custom_tool_call_output``,
+``computer_call_output``...) with the tool results, anything else (hosted and custom
+tool calls, ``compaction`` items...) with the assistant's turn. One that carries a
+``call_id`` pairs with its output like a function call (an approval with the
+request whose ``id`` it answers). A ``message`` item of an unknown role is a system
+message holding it whole. Content parts nobody models (files, audio, images by URL
+or file id) are opaque blocks of dialect :data:`PART_DIALECT`. Only malformed
+items (not objects, a non-string ``type`` or ``role``, a function call without its
+``call_id``) raise :class:`ValueError`.
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ from typing import Any, Final, Literal
 from contextfold.blocks import (
     ContentBlock,
     ImageBlock,
+    OpaqueBlock,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -38,7 +49,12 @@ from contextfold.formats._chat import TOOL_ERROR_PREFIX
 from contextfold.formats._messages import decode_image
 from contextfold.messages import Message
 
-__all__ = ["from_responses", "item_starts", "to_responses"]
+__all__ = ["DIALECT", "PART_DIALECT", "from_responses", "item_starts", "to_responses"]
+
+DIALECT: Final = "responses"
+"""The :attr:`~contextfold.blocks.OpaqueBlock.dialect` of input items carried whole."""
+PART_DIALECT: Final = "responses.part"
+"""The :attr:`~contextfold.blocks.OpaqueBlock.dialect` of content parts carried whole."""
 
 Side = Literal["assistant", "results", "user", "system"]
 
@@ -47,27 +63,27 @@ _TEXT_PARTS: Final = frozenset({"input_text", "output_text"})
 
 
 def _side(item: Any, index: int) -> Side:
-    """Which side of the conversation ``item`` belongs to (``ValueError`` if unmodelled)."""
+    """Which side of the conversation ``item`` belongs to (``ValueError`` if malformed)."""
     if not isinstance(item, Mapping):
         raise ValueError(f"input item {index} must be an object, got {type(item).__name__}")
     kind = item.get("type", "message" if "role" in item else None)
-    if kind in ("reasoning", "function_call"):
-        return "assistant"
-    if kind == "function_call_output":
-        return "results"
+    if not isinstance(kind, str):
+        raise ValueError(f"input item {index} field 'type' must be a string, got {kind!r}")
     if kind != "message":
-        raise ValueError(f"input item {index} has an unsupported type: {kind!r}")
+        return "results" if _answers(kind) else "assistant"
     role = item.get("role")
+    if not isinstance(role, str):
+        raise ValueError(f"input item {index} field 'role' must be a string, got {role!r}")
     if role == "assistant":
         return "assistant"
     if role == "user":
         return "user"
-    if role in ("system", "developer"):
-        return "system"
-    raise ValueError(
-        f"input item {index} has unsupported role {role!r} "
-        "(expected user, assistant, system or developer)"
-    )
+    return "system"  # system, developer, or a role nobody models (carried whole)
+
+
+def _answers(kind: str) -> bool:
+    """Whether an item of ``kind`` answers the assistant (a tool's output, an approval)."""
+    return kind.endswith(("_output", "_response"))
 
 
 def item_starts(items: Sequence[Any]) -> list[int]:
@@ -107,10 +123,7 @@ def from_responses(
         for index in range(start, end):
             blocks += _blocks(items[index], index)
         if side == "system":
-            texts = [b for b in blocks if isinstance(b, TextBlock)]
-            if len(texts) != len(blocks):
-                raise ValueError(f"input item {start} ({side} message) may hold only text")
-            out.append(Message.system("\n".join(b.text for b in texts)))
+            out.append(Message("system", blocks))
         else:
             out.append(Message("assistant" if side == "assistant" else "user", blocks))
     return out
@@ -119,7 +132,11 @@ def from_responses(
 def _blocks(item: Mapping[str, Any], index: int) -> list[ContentBlock]:
     kind = item.get("type", "message")
     if kind == "message":
+        if item.get("role") not in ("user", "assistant", "system", "developer"):
+            return [OpaqueBlock("message", dict(item), DIALECT)]
         return _parts(item.get("content"), index)
+    if kind not in ("reasoning", "function_call", "function_call_output"):
+        return [_opaque_item(kind, item)]
     if kind == "reasoning":
         encrypted = item.get("encrypted_content")
         if isinstance(encrypted, str) and encrypted:
@@ -135,6 +152,18 @@ def _blocks(item: Mapping[str, Any], index: int) -> list[ContentBlock]:
     if kind == "function_call":
         return [_call(item, call_id, index)]
     return [_result(item.get("output"), call_id, index)]
+
+
+def _opaque_item(kind: str, item: Mapping[str, Any]) -> OpaqueBlock:
+    """An item nobody models, paired by its ``call_id`` (an approval by the request's id)."""
+    if kind == "mcp_approval_request":
+        pair = item.get("id")
+    elif kind == "mcp_approval_response":
+        pair = item.get("approval_request_id")
+    else:
+        pair = item.get("call_id")
+    call_id = pair if isinstance(pair, str) else ""
+    return OpaqueBlock(kind, dict(item), DIALECT, call_id, _answers(kind))
 
 
 def _call(item: Mapping[str, Any], call_id: str, index: int) -> ToolUseBlock:
@@ -157,7 +186,8 @@ def _result(output: Any, call_id: str, index: int) -> ToolResultBlock:
     if output is None or isinstance(output, str):
         text = output or ""
         return ToolResultBlock(call_id, text, text.startswith(TOOL_ERROR_PREFIX))
-    parts = [b for b in _parts(output, index) if isinstance(b, TextBlock | ImageBlock)]
+    kinds = TextBlock | ImageBlock | OpaqueBlock
+    parts = [b for b in _parts(output, index) if isinstance(b, kinds)]
     texts = [b for b in parts if isinstance(b, TextBlock)]
     is_error = bool(texts) and texts[0].text.startswith(TOOL_ERROR_PREFIX)
     if is_error and texts[0].text == TOOL_ERROR_PREFIX:  # the marker of an image-only error
@@ -181,17 +211,17 @@ def _parts(content: Any, index: int) -> list[ContentBlock]:
             blocks.append(TextBlock(part["text"]))
         elif kind == "refusal" and isinstance(part.get("refusal"), str):
             blocks.append(TextBlock(part["refusal"]))
-        elif kind == "input_image":
-            url = part.get("image_url")
-            match = _DATA_URL.match(url) if isinstance(url, str) else None
-            if match is None:
-                raise ValueError(
-                    f"input item {index}: only base64 data URLs are supported for images "
-                    "(not file ids or remote URLs)"
-                )
-            blocks.append(decode_image(match["type"], match["data"], f"input item {index}"))
+        elif kind == "input_image" and isinstance(part.get("image_url"), str):
+            match = _DATA_URL.match(part["image_url"])
+            if match is None:  # a remote image: carried as it came
+                blocks.append(OpaqueBlock(kind, dict(part), PART_DIALECT))
+            else:
+                where = f"input item {index}"
+                blocks.append(decode_image(match["type"], match["data"], where))
+        elif isinstance(kind, str) and kind not in (*_TEXT_PARTS, "refusal"):
+            blocks.append(OpaqueBlock(kind, dict(part), PART_DIALECT))
         else:
-            raise ValueError(f"input item {index} has an unsupported content part: {kind!r}")
+            raise ValueError(f"input item {index} has a malformed content part: {kind!r}")
     return blocks
 
 
@@ -211,7 +241,11 @@ def to_responses(messages: Sequence[Message]) -> list[dict[str, Any]]:
     for message in messages:
         match message.role:
             case "system":
-                out.append({"type": "message", "role": "system", "content": message.text})
+                whole = _item(message.content[0]) if len(message.content) == 1 else None
+                if whole is not None:
+                    out.append(whole)
+                else:
+                    out.append({"type": "message", "role": "system", "content": _text(message)})
             case "assistant":
                 out += _assistant_items(message)
             case "user":
@@ -219,24 +253,47 @@ def to_responses(messages: Sequence[Message]) -> list[dict[str, Any]]:
     return out
 
 
-def _assistant_items(message: Message) -> list[dict[str, Any]]:
-    texts = [b.text for b in message.content if isinstance(b, TextBlock)]
-    calls = [
-        {
-            "type": "function_call",
-            "call_id": b.id,
-            "name": b.name,
-            "arguments": json.dumps(b.input, ensure_ascii=False),
-        }
+def _item(block: ContentBlock) -> dict[str, Any] | None:
+    """An opaque input item as it came, if ``block`` is one."""
+    if isinstance(block, OpaqueBlock) and block.dialect == DIALECT:
+        return dict(block.data)
+    return None
+
+
+def _text(message: Message) -> str:
+    return "\n".join(
+        b.text if isinstance(b, TextBlock) else b.placeholder()
         for b in message.content
-        if isinstance(b, ToolUseBlock)
-    ]
-    if not texts and calls:
-        return calls
-    # String content, one item per text: an assistant message of output parts is an
-    # output item, whose schema requires an id and a status this side cannot invent.
-    said = [{"type": "message", "role": "assistant", "content": t} for t in texts or [""]]
-    return [*said, *calls]
+        if isinstance(b, TextBlock | OpaqueBlock)
+    )
+
+
+def _assistant_items(message: Message) -> list[dict[str, Any]]:
+    """The assistant's items in order: texts as messages (string content, one item per
+    text: an assistant message of output parts is an output item, whose schema needs an
+    id and a status this side cannot invent), calls, opaque items as they came."""
+    out: list[dict[str, Any]] = []
+    for block in message.content:
+        match block:
+            case TextBlock(text=text):
+                out.append({"type": "message", "role": "assistant", "content": text})
+            case ToolUseBlock(id=call_id, name=name, input=input_):
+                arguments = json.dumps(input_, ensure_ascii=False)
+                out.append(
+                    {
+                        "type": "function_call",
+                        "call_id": call_id,
+                        "name": name,
+                        "arguments": arguments,
+                    }
+                )
+            case OpaqueBlock():
+                item = _item(block)
+                said = {"type": "message", "role": "assistant", "content": block.placeholder()}
+                out.append(item if item is not None else said)
+    if not out:
+        out.append({"type": "message", "role": "assistant", "content": ""})
+    return out
 
 
 def _user_items(message: Message) -> list[dict[str, Any]]:
@@ -256,6 +313,10 @@ def _user_items(message: Message) -> list[dict[str, Any]]:
                 parts.append({"type": "input_text", "text": text})
             case ImageBlock():
                 parts.append(_image(block))
+            case OpaqueBlock(is_result=True) if block.dialect == DIALECT:
+                out.append(dict(block.data))
+            case OpaqueBlock():
+                parts.append(_part(block))
     if parts or not out:
         simple = len(parts) == 1 and parts[0]["type"] == "input_text"
         wire: str | list[dict[str, Any]] = parts[0]["text"] if simple else parts
@@ -272,6 +333,8 @@ def _output(content: str | Sequence[ContentBlock], is_error: bool) -> str | list
             parts.append({"type": "input_text", "text": block.text})
         elif isinstance(block, ImageBlock):
             parts.append(_image(block))
+        elif isinstance(block, OpaqueBlock):
+            parts.append(_part(block))
     if is_error:
         text = next((p for p in parts if p["type"] == "input_text"), None)
         if text is None:
@@ -279,6 +342,13 @@ def _output(content: str | Sequence[ContentBlock], is_error: bool) -> str | list
         else:
             text["text"] = _mark_error(text["text"])
     return parts
+
+
+def _part(block: OpaqueBlock) -> dict[str, Any]:
+    """A content part as it came, or its placeholder as text."""
+    if block.dialect == PART_DIALECT:
+        return dict(block.data)
+    return {"type": "input_text", "text": block.placeholder()}
 
 
 def _image(block: ImageBlock) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from contextfold.blocks import (
     IMAGE_MEDIA_TYPES,
     ContentBlock,
     ImageBlock,
+    OpaqueBlock,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -180,7 +181,9 @@ def _blocks(content: Any, where: str) -> list[ContentBlock]:
 
 def _result(call_id: str, blocks: Sequence[ContentBlock]) -> ToolResultBlock:
     """The result of a ``tool`` message whose content is ``blocks`` (text and images)."""
-    parts = [b for b in blocks if isinstance(b, TextBlock | ImageBlock)]
+    parts: list[TextBlock | ImageBlock | OpaqueBlock] = [
+        b for b in blocks if isinstance(b, TextBlock | ImageBlock)
+    ]
     texts = [b.text for b in parts if isinstance(b, TextBlock)]
     error = bool(texts) and texts[0].startswith(TOOL_ERROR_PREFIX)
     if all(isinstance(b, TextBlock) for b in parts):

@@ -28,6 +28,8 @@ from contextfold.manager._amplifier import is_native, parse_native
 from contextfold.manager._parts import stand_in
 from contextfold.messages import Message
 
+_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
+
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
@@ -197,16 +199,18 @@ class StoredHistory:
         """``(the dict parsed, or None for a native one; the message)``, or ``ValueError``."""
         if is_native(stored):
             return None, parse_native(stored, index)
+        role = stored.get("role")
+        if isinstance(role, str) and role not in _ROLES:
+            raise ValueError(
+                f"message {index} has unsupported role {role!r} "
+                "(expected system, developer, user, assistant or tool)"
+            )
         try:
-            try:
-                (parsed,) = from_openai([stored])
-                return stored, parsed
-            except ValueError:
-                substitute = stand_in(stored)
-                if substitute is None:
-                    raise
-                (parsed,) = from_openai([substitute])
-                return substitute, parsed
+            # Parts formats would carry opaque are placeholders here (see ._parts).
+            substitute = stand_in(stored)
+            parse_from = stored if substitute is None else substitute
+            (parsed,) = from_openai([parse_from])
+            return parse_from, parsed
         except ValueError as exc:
             raise _reword(exc, index) from None
 

@@ -39,6 +39,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
+from contextfold._history import compaction_cut_points
 from contextfold._secrets import Secrets
 from contextfold.compaction._engine import CompactionResult, Options, compact_history
 from contextfold.compaction._summarizer import (
@@ -56,7 +57,8 @@ from contextfold.proxy._cache import (
     chain_hashes,
 )
 from contextfold.proxy._config import ModelTable
-from contextfold.proxy._dialects import Conversation, rebuild, reparse, verbatim_cut
+from contextfold.proxy._dialects import Conversation, Rebuilt, rebuild, reparse
+from contextfold.proxy._layout import Layout, Layouts, shape
 from contextfold.proxy._mask import masked_body
 from contextfold.proxy._memo import HistoryMemo
 from contextfold.proxy._metrics import ProxyMetrics
@@ -75,6 +77,14 @@ _MAX_BACKOFF_ENTRIES = 4096
 _MAX_LEARNED_LIMITS = 1024
 _MIN_LEARNED_LIMIT = 1024
 _OVERFLOW_MARGIN = 0.9  # a learned limit: this share of a prompt the upstream rejected
+
+MEANINGFUL_SHARE = 0.2
+"""A summary is made only when it would free at least this share of the limit."""
+
+_TOO_LITTLE = (
+    "not compacted: a summary now would free less than {share}% of the limit (the prompt "
+    "resent with every request fills most of it); forwarded unchanged, under the window"
+)
 
 _REMOTE_BUSY = (
     "not compacted: another replica's summarization of this conversation did not finish "
@@ -146,6 +156,7 @@ class Planner:
         self.metrics = metrics or ProxyMetrics()
         self.summarizations = 0
         self.memo = HistoryMemo()
+        self.layouts = Layouts()  # prompt or history (see ._layout)
         self.counts = TokenCounts(opts.counter)
         self.spliced = SplicedChains()
         # hash of the exact history being compacted -> done when the job ends
@@ -164,10 +175,66 @@ class Planner:
         learned = self._learned.get(model)
         return limit if learned is None else min(limit, learned)
 
-    def options(self, model: str) -> Options:
-        """The engine's options for ``model`` (its own ``keep_recent``, if it has one)."""
+    def options(self, model: str, recall: bool = False) -> Options:
+        """The engine's options for ``model`` (its own ``keep_recent``, if it has one);
+        ``recall``: the request offers the recall tool, so its summary lists handles."""
         keep = self.models.resolve(model).keep_recent
-        return self.opts if keep == self.opts.keep_recent else replace(self.opts, keep_recent=keep)
+        if keep == self.opts.keep_recent and recall == self.opts.recall:
+            return self.opts
+        return replace(self.opts, keep_recent=keep, recall=recall)
+
+    def layout(self, conv: Conversation, chain: Sequence[str], limit: int) -> tuple[int, int]:
+        """``(pinned, tail)`` of ``conv`` in messages: prompt and task, and the prompt
+        a client moves to the end (see :mod:`._layout`); its layout is remembered."""
+        wire, system = _wire_of(conv)
+        cuts = conv.cuts or ((0, conv.top), (len(wire), len(conv.messages)))
+        history = conv.messages
+
+        def head_tokens(items: int) -> int:
+            return self.counts.through(history, chain, _messages_at(cuts, items, after=True))
+
+        found: Layout = self.layouts.decide(
+            shape(conv.dialect, wire, conv.model, system),
+            head_tokens=head_tokens,
+            budget=limit,
+        )
+        logger.debug("layout of a %d-message %s request: %s", len(history), conv.model, found)
+        pinned = max(_messages_at(cuts, found.pinned, after=True), conv.lead)
+        tail = 0
+        if found.tail:
+            tail = len(history) - _messages_at(cuts, len(wire) - found.tail, after=False)
+        return min(pinned, len(history)), tail
+
+    def frees_enough(self, conv: Conversation, effective: Sequence[Message], tokens: int) -> bool:
+        """Whether summarizing ``effective`` (estimated at ``tokens``) would free at least
+        :data:`MEANINGFUL_SHARE` of the limit: what stays is estimated as the prompt and
+        task, the system messages, a summary (half the room the engine reserves for it)
+        and the least the engine keeps (the turn after the last safe cut), never below
+        the size it aims for."""
+        limit = self.limit(conv.model)
+        target = int(limit * self.target_ratio)
+        opts = self.options(conv.model)
+        last = len(effective) - conv.tail
+        points = [p for p in compaction_cut_points(effective) if conv.pinned < p <= last]
+        if not points:
+            return False
+        counted = count_tokens(effective, opts.counter)
+        scale = min(max(tokens / counted, 0.5), 4.0) if counted else 1.0
+        kept = [*effective[: conv.pinned], *effective[points[-1] :]]
+        kept += [m for m in effective[conv.pinned : points[-1]] if m.role == "system"]
+        summary = (min(opts.max_summary_tokens, target // 3) + 100) // 2
+        stays = int(count_tokens(kept, opts.counter) * scale) + summary
+        stays += _extra_tokens(conv, opts.counter)
+        return tokens - max(stays, target) >= MEANINGFUL_SHARE * limit
+
+    def observe(self, dialect: str, body: Mapping[str, Any], model: str) -> None:
+        """Remember the layout of a request forwarded without being parsed (see
+        :mod:`._layout`: an opening seen only here still tells later requests their
+        task)."""
+        items = body.get("input" if dialect == "responses" else "messages")
+        if isinstance(items, list):
+            system = body.get("instructions" if dialect == "responses" else "system")
+            self.layouts.decide(shape(dialect, items, model, system))
 
     def learn_overflow(
         self, model: str, tokens: int | None, reported: tuple[int, int] | None = None
@@ -214,9 +281,11 @@ class Planner:
         secrets: Secrets | None = None,
         *,
         overflowed: str | None = None,
+        recall: bool = False,
     ) -> Plan:
         """The plan for ``conv``; ``secrets`` are scrubbed from any error text it reports
-        and from a summary before it is stored or sent.
+        and from a summary before it is stored or sent. ``recall``: the request will
+        offer the recall tool (a summary names the recall tool only then).
 
         ``overflowed``: the upstream rejected this request as too long; the value is
         the usage key of the history that was forwarded (``""``: ``conv`` itself,
@@ -233,11 +302,13 @@ class Planner:
         if overflowed is not None:
             self.anchors.record(overflowed or chain[-1], self.limit(conv.model) + 1)
         extra = _extra_tokens(conv, self.opts.counter)
-        if len(history) <= conv.lead + 1:
+        limit = self.limit(conv.model)
+        layout = self.layout(conv, chain, limit)
+        conv = replace(conv, pinned=layout[0], tail=layout[1], recall=recall)
+        if len(history) <= conv.pinned:
             tokens = self.estimate(history, chain, extra)
             return Plan(None, chain[-1], tokens, tokens)
-        root = _flavoured(chain[conv.lead + 1], self._flavour)
-        limit = self.limit(conv.model)
+        root = _flavoured(chain[conv.pinned], self._flavour + ("+recall" if recall else ""))
         remote_waits = 0
         while True:
             waits = 0
@@ -281,6 +352,12 @@ class Planner:
                 masked = await self._masked(conv, hit, effective, before, tokens, limit)
                 if masked is not None:
                     return masked
+            budget = self.models.resolve(conv.model).info.input_budget
+            if not forced and tokens <= budget and not self.frees_enough(conv, effective, tokens):
+                # Summarizing now frees too little to be worth a summary (the prompt the
+                # client resends fills most of the limit): the window still has room.
+                error = _TOO_LITTLE.format(share=round(MEANINGFUL_SHARE * 100))
+                return Plan(None, chain[-1], before, tokens, error=error)
             self.metrics.cache_miss()
             key = eff_chain[-1]  # the exact history this job compacts
             failed = _latest(self._backoff, eff_chain)
@@ -364,19 +441,20 @@ class Planner:
         found = await masked_body(self.mask, conv, effective, base, limit, estimate)
         if found is None:
             return None
-        body, masked, after = found
-        problem = _check(conv, body)
+        rebuilt, masked, after = found
+        problem = _check(conv, rebuilt)
         if problem is not None:
             return None
         summary: SummaryState = "cached" if hit is not None else "none"
-        return Plan(body, chain_hashes(conv.model, masked)[-1], before, after, summary=summary)
+        hashed = chain_hashes(conv.model, masked)[-1]
+        return Plan(rebuilt.body, hashed, before, after, summary=summary)
 
     def _splice(
         self, conv: Conversation, chain: list[str], hit: CachedSummary | None
     ) -> tuple[list[Message], list[str]]:
         if hit is None:
             return conv.messages, chain
-        head = _summary_head(conv.messages, hit)
+        head = _summary_head(conv.messages, hit, conv.pinned)
         effective = [*head, *conv.messages[hit.message_count :]]
         return effective, self.spliced.chain(conv.model, head, conv.messages, chain, hit)
 
@@ -390,9 +468,8 @@ class Planner:
         before: int,
         after: int,
     ) -> Plan:
-        head = effective[conv.lead : len(effective) - (len(conv.messages) - hit.message_count)]
-        body = rebuild(conv, head, conv.messages[hit.message_count :], hit.message_count)
-        problem = _check(conv, body, hit.message_count)
+        rebuilt = rebuild(conv, effective)
+        problem = _check(conv, rebuilt)
         if problem is not None:
             return Plan(None, chain[-1], before, before, error=problem)
         logger.info(
@@ -403,7 +480,7 @@ class Planner:
             before,
             after,
         )
-        return Plan(body, eff_chain[-1], before, after, summary="cached")
+        return Plan(rebuilt.body, eff_chain[-1], before, after, summary="cached")
 
     async def _summarize(
         self,
@@ -430,9 +507,11 @@ class Planner:
             result = await compact_history(
                 effective,
                 transport,
-                self.options(conv.model),
+                self.options(conv.model, conv.recall),
                 target_tokens=int(limit * self.target_ratio) if target is None else target,
                 scale=scale,
+                pinned=conv.pinned,
+                pinned_tail=conv.tail,
             )
         except (ContextfoldError, ValueError) as exc:
             error = secrets.text(f"{type(exc).__name__}: {exc}")
@@ -459,10 +538,8 @@ class Planner:
                 conv.model,
                 secrets.text(f"{type(exc).__name__}: {exc}"),
             )
-        kept = result.messages[len(result.messages) - result.kept_messages :]
-        head = result.messages[conv.lead : len(result.messages) - result.kept_messages]
-        body = rebuild(conv, head, kept, start)
-        problem = _check(conv, body)
+        rebuilt = rebuild(conv, result.messages)
+        problem = _check(conv, rebuilt)
         if problem is not None:
             logger.warning(
                 "compacted %s request failed validation; forwarding it unchanged", conv.model
@@ -481,7 +558,24 @@ class Planner:
             after,
             limit,
         )
-        return Plan(body, forwarded, before, after, summary="created")
+        return Plan(rebuilt.body, forwarded, before, after, summary="created")
+
+
+def _wire_of(conv: Conversation) -> tuple[list[Any], Any]:
+    """The wire items of ``conv`` and what stands outside them (system, instructions)."""
+    if conv.dialect == "responses":
+        items = conv.body.get("input")
+        return (items if isinstance(items, list) else []), conv.body.get("instructions")
+    items = conv.body.get("messages")
+    return (items if isinstance(items, list) else []), conv.body.get("system")
+
+
+def _messages_at(cuts: Sequence[tuple[int, int]], wire_index: int, *, after: bool) -> int:
+    """How many messages the wire items before ``wire_index`` parse to, at the nearest
+    segment boundary at or ``after`` it (else at or before it)."""
+    if after:
+        return next((m for w, m in cuts if w >= wire_index), cuts[-1][1])
+    return next((m for w, m in reversed(cuts) if w <= wire_index), cuts[0][1])
 
 
 def _latest(table: Mapping[str, _V], chain: Sequence[str]) -> tuple[str, _V] | None:
@@ -511,40 +605,29 @@ def _summary_text(result: CompactionResult) -> str:
     return next(m.text for m in result.messages if parse_summary_message(m) is not None)
 
 
-def _summary_head(history: Sequence[Message], hit: CachedSummary) -> list[Message]:
-    """``systems of the prefix + summary (+ acknowledgement)``, as compaction shapes it."""
-    systems = [m for m in history[: hit.message_count] if m.role == "system"]
+def _summary_head(history: Sequence[Message], hit: CachedSummary, pinned: int) -> list[Message]:
+    """``pinned prompt and task + systems of the rest of the prefix + summary (+
+    acknowledgement)``, as compaction shapes it."""
+    systems = [m for m in history[pinned : hit.message_count] if m.role == "system"]
     cached = Message.user(hit.summary)
     # Entries cached before the whole message was cached hold the summary text alone.
     message = cached if parse_summary_message(cached) else render_summary_message(hit.summary)
-    head = [*systems, message]
+    head = [*history[:pinned], *systems, message]
     first_kept = next((m for m in history[hit.message_count :] if m.role != "system"), None)
     if first_kept is None or first_kept.role == "user":
         head.append(acknowledgement())
     return head
 
 
-def _check(conv: Conversation, body: dict[str, Any], kept_from: int | None = None) -> str | None:
-    """A description of why ``body`` must not be sent, or ``None`` when it is valid.
-
-    ``kept_from``: ``body`` ends with ``conv.messages[kept_from:]``; when their wire
-    messages were copied from a cut the memo knows, they are not parsed again.
-    """
+def _check(conv: Conversation, rebuilt: Rebuilt) -> str | None:
+    """A description of why ``rebuilt`` must not be sent, or ``None`` when it is valid."""
     # Responses go to OpenAI only: Anthropic's rules (its thinking rule) do not apply.
     rules: Literal["openai", "any"] = "openai" if conv.dialect == "responses" else "any"
-    known = None
-    cut = (
-        None if kept_from is None or conv.dialect == "responses" else verbatim_cut(conv, kept_from)
-    )
-    if cut is not None and kept_from is not None:
-        wire, sent = conv.body["messages"], body["messages"]
-        n = len(wire) - cut
-        if n <= len(sent) and all(
-            a is b for a, b in zip(sent[len(sent) - n :], wire[cut:], strict=True)
-        ):
-            known = (n, conv.messages[kept_from:])
     try:
-        problems = history_problems(reparse(conv.dialect, body, known), rules, allow_pending=True)
+        history = rebuilt.messages
+        if history is None:
+            history = reparse(conv.dialect, rebuilt.body)
+        problems = history_problems(history, rules, allow_pending=True)
     except ValueError as exc:
         problems = [str(exc)]
     if not problems:

@@ -4,9 +4,9 @@ The dialects: OpenAI chat (``openai``), Anthropic Messages (``anthropic``) and O
 Responses (``responses``, its own rebuilding in :mod:`._responses`).
 
 Request bodies are parsed into messages with ``formats``; a compacted body keeps
-every field of the original except the history, and the *recent* part of the
-history is copied from the original wire dicts verbatim whenever it was not changed
-(so ``cache_control``, ``name`` and other fields the message model does not carry
+every field of the original except the history, and every message it keeps unchanged
+is copied from the original wire dicts verbatim (:func:`rebuild`: so
+``cache_control``, ``name``, item ids and content the message model does not carry
 survive). Also here: the usage the upstream reports (JSON and SSE) and the error
 body each dialect's clients expect.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any, Literal
 
 from contextfold.formats import (
@@ -24,11 +25,12 @@ from contextfold.formats import (
     from_responses,
     to_anthropic,
     to_openai,
+    to_responses,
 )
 from contextfold.messages import Message
 from contextfold.proxy import _json
-from contextfold.proxy._memo import HistoryMemo
-from contextfold.proxy._responses import input_items, rebuild_responses
+from contextfold.proxy._memo import HistoryMemo, fresh, segment_cuts
+from contextfold.proxy._responses import input_items
 
 Dialect = Literal["openai", "anthropic", "responses"]
 
@@ -42,7 +44,15 @@ a history recurse through it, and no chat request needs a tenth of this depth.
 
 @dataclass(frozen=True, slots=True)
 class Conversation:
-    """A parsed chat request: its body, model and history (system messages included)."""
+    """A parsed chat request: its body, model and history (system messages included).
+
+    ``cuts`` split the wire history into segments that parse on their own: with
+    consecutive cuts ``(w0, m0)`` and ``(w1, m1)``, ``wire[w0:w1]`` parses to exactly
+    ``messages[m0:m1]`` (see :func:`contextfold.proxy._memo.fresh`). ``top`` messages
+    open ``messages`` without a wire item of their own (Anthropic's ``system``,
+    Responses' ``instructions``). ``pinned`` is set by the planner's layout (see
+    :mod:`._layout`): ``messages[:pinned]`` is prompt and task, never summarized.
+    """
 
     dialect: Dialect
     body: dict[str, Any]
@@ -50,8 +60,11 @@ class Conversation:
     messages: list[Message]
     lead: int  # how many system messages open ``messages``
     chain: list[str] | None = None  # prefix hashes of ``messages``, when already known
-    # (wire index, message count): body["messages"][index:] parses to messages[count:]
     cuts: tuple[tuple[int, int], ...] = ()
+    top: int = 0
+    pinned: int = 0
+    tail: int = 0
+    recall: bool = False  # the request offers the recall tool (set by the planner)
 
 
 def parse_body(raw: bytes, dialect: Dialect = "openai") -> tuple[dict[str, Any], str]:
@@ -128,16 +141,19 @@ def conversation(
 
         parsed = memo.parse(dialect, model, wire, system, check=check)
         messages, chain, cuts = parsed.messages, parsed.chain, parsed.cuts
-    elif dialect == "openai":
-        messages = from_openai(wire)
-    elif dialect == "responses":
-        messages = from_responses(wire, system if isinstance(system, str) else None)
     else:
-        messages = from_anthropic(wire, system)
+        if dialect == "openai":
+            messages = from_openai(wire)
+        elif dialect == "responses":
+            messages = from_responses(wire, system if isinstance(system, str) else None)
+        else:
+            messages = from_anthropic(wire, system)
+        cuts = segment_cuts(dialect, wire, len(messages))
     lead = 0
     while lead < len(messages) and messages[lead].role == "system":
         lead += 1
-    return Conversation(dialect, body, model, messages, lead, chain, cuts)
+    top = cuts[0][1] if cuts else (1 if system else 0)
+    return Conversation(dialect, body, model, messages, lead, chain, cuts, top)
 
 
 def _deeper_than(value: Any, limit: int) -> bool:
@@ -154,99 +170,125 @@ def _deeper_than(value: Any, limit: int) -> bool:
     return False
 
 
-def _parse(dialect: Dialect, wire: Sequence[Mapping[str, Any]]) -> list[Message]:
-    return from_openai(wire) if dialect == "openai" else from_anthropic(wire)
+def _key(dialect: Dialect) -> str:
+    return "input" if dialect == "responses" else "messages"
 
 
-def _verbatim_tail(conv: Conversation, start: int) -> list[Any] | None:
-    """The original wire dicts that parse to exactly ``conv.messages[start:]``, if any.
-
-    Wire dicts and messages are nearly one to one (OpenAI tool messages merge into
-    one message, Anthropic system notes split out of one), so the search starts
-    where they would be and walks in the direction the message count points.
-    """
-    wire: list[Any] = conv.body["messages"]
-    cut = verbatim_cut(conv, start)
-    if cut is not None:  # known from the memo: no parse needed
-        return wire[cut:]
-    want = conv.messages[start:]
-    w = max(0, len(wire) - len(want))
-    step = 0
-    while 0 <= w < len(wire):
-        try:
-            got = _parse(conv.dialect, wire[w:])
-        except ValueError:
-            return None
-        if got == want:
-            return wire[w:]
-        direction = (len(got) < len(want)) - (len(got) > len(want))
-        if direction == 0 or direction == -step:
-            return None
-        step = direction
-        w -= direction
-    return None
-
-
-def verbatim_cut(conv: Conversation, start: int) -> int | None:
-    """The wire index whose tail parses to ``conv.messages[start:]``, if the memo knows one."""
-    for index, count in conv.cuts:
-        if count == start and index < len(conv.body["messages"]):  # a tail, not nothing
-            return index
-    return None
-
-
-def rebuild(
-    conv: Conversation, head: Sequence[Message], tail: Sequence[Message], start: int
-) -> dict[str, Any]:
-    """A copy of ``conv.body`` whose history is ``lead systems + head + tail``.
-
-    ``head`` is what replaces ``conv.messages[conv.lead:start]`` (moved system
-    messages, the summary, the acknowledgement); ``tail`` is the kept part, copied
-    verbatim from the original body when it equals ``conv.messages[start:]``.
-    """
-    if conv.dialect == "responses":
-        return rebuild_responses(conv, head, tail, start)
-    lead = conv.messages[: conv.lead]
-    original = tail == conv.messages[start:]
-    wire_tail = _verbatim_tail(conv, start) if original else None
-    body = dict(conv.body)
-    if conv.dialect == "openai":
-        messages: list[Any] = list(conv.body["messages"][: conv.lead])
-        if wire_tail is None:
-            messages += to_openai([*head, *tail])
-        else:
-            messages += to_openai(head) + wire_tail
-        body["messages"] = messages
-        return body
-    top, head_wire = to_anthropic(
-        [*lead, *head] if wire_tail is not None else [*lead, *head, *tail]
-    )
-    original_top = lead[0].text if lead and conv.body.get("system") else None
-    if top != original_top:
-        body["system"] = top
-    body["messages"] = head_wire + wire_tail if wire_tail is not None else head_wire
-    if top is None:
-        body.pop("system", None)
-    return body
-
-
-def reparse(
-    dialect: Dialect, body: Mapping[str, Any], known: tuple[int, Sequence[Message]] | None = None
-) -> list[Message]:
-    """The history a rebuilt ``body`` carries (to validate what will be sent).
-
-    ``known``: ``(n, messages)``, the last ``n`` wire messages of ``body`` start at a
-    cut (:func:`verbatim_cut`) and parse to ``messages``; only the rest is parsed.
-    """
-    if dialect == "responses":  # (``known`` is not used: Responses bodies parse whole)
-        return from_responses(body["input"], body.get("instructions"))
-    wire = body["messages"]
-    tail: Sequence[Message] = ()
-    if known is not None:
-        wire, tail = wire[: len(wire) - known[0]], known[1]
+def _write(dialect: Dialect, messages: Sequence[Message]) -> list[Any]:
+    """``messages`` as wire items of the history (Anthropic's system messages as notes:
+    the body's own ``system`` is placed by the caller)."""
     if dialect == "openai":
-        return [*from_openai(wire), *tail]
-    return [*from_anthropic(wire, body.get("system")), *tail]
+        return to_openai(messages)
+    if dialect == "responses":
+        return to_responses(messages)
+    return to_anthropic(messages, lift=False)[1]
+
+
+def _parse(dialect: Dialect, wire: Sequence[Any]) -> list[Message]:
+    if dialect == "openai":
+        return from_openai(wire)
+    if dialect == "responses":
+        return from_responses(wire)
+    return from_anthropic(wire)
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuilt:
+    """A rewritten body and, when known without parsing it again, the history it holds."""
+
+    body: dict[str, Any]
+    messages: list[Message] | None
+
+
+def rebuild(conv: Conversation, history: Sequence[Message]) -> Rebuilt:
+    """A copy of ``conv.body`` carrying ``history`` (which opens with ``conv``'s top
+    system messages, the same objects, unless it changes them).
+
+    Every run of ``history`` that is one of ``conv``'s segments (the same message
+    objects, in order) is copied from the original wire items verbatim, so fields and
+    content the message model does not carry (``cache_control``, item ids, a system
+    message's own fields, opaque blocks) survive byte for byte; the rest (a summary, an
+    acknowledgement, a message shortened to fit) is written anew. Every other field of
+    the body is left as it is.
+    """
+    key = _key(conv.dialect)
+    wire = conv.body.get(key)
+    wire = wire if isinstance(wire, list) else []
+    body = dict(conv.body)
+    top = conv.top
+    kept_top = len(history) >= top and all(
+        a is b for a, b in zip(history[:top], conv.messages[:top], strict=False)
+    )
+    if not kept_top:
+        top = 0
+        while top < len(history) and history[top].role == "system":
+            top += 1
+        if conv.dialect == "anthropic":
+            text, _ = to_anthropic(history[:top])
+            body["system"] = text
+            if text is None:
+                body.pop("system", None)
+        elif conv.dialect == "responses":
+            body["instructions"] = "\n\n".join(m.text for m in history[:top]) or None
+        else:
+            top = 0
+    index = {id(m): k for k, m in enumerate(conv.messages)}
+    spans = {m0: (w0, w1, m1) for (w0, m0), (w1, m1) in pairwise(conv.cuts) if m1 > m0}
+    out: list[Any] = []
+    known: list[Message] | None = list(history[:top]) if kept_top else None
+    pending: list[Message] = []
+    boundaries: list[int] = []  # where each verbatim run and written chunk starts in ``out``
+
+    def flush() -> None:
+        nonlocal known
+        if not pending:
+            return
+        written = _write(conv.dialect, pending)
+        boundaries.append(len(out))
+        out.extend(written)
+        if known is not None:
+            try:
+                parsed = _parse(conv.dialect, written)
+            except ValueError:
+                parsed = None
+            known = None if parsed is None else known + parsed
+        pending.clear()
+
+    i = top
+    while i < len(history):
+        k = index.get(id(history[i]))
+        span = spans.get(k) if k is not None else None
+        if span is not None:
+            w0, w1, m1 = span
+            run = m1 - k  # type: ignore[operator]
+            if all(
+                a is b for a, b in zip(history[i : i + run], conv.messages[k:m1], strict=False)
+            ) and i + run <= len(history):
+                flush()
+                boundaries.append(len(out))
+                out.extend(wire[w0:w1])
+                if known is not None:
+                    known += conv.messages[k:m1]
+                i += run
+                continue
+        pending.append(history[i])
+        i += 1
+    flush()
+    body[key] = out
+    if known is not None and not all(
+        fresh(conv.dialect, out, b) for b in boundaries if b < len(out)
+    ):
+        known = None  # a piece may read differently after another: parse the whole body
+    return Rebuilt(body, known)
+
+
+def reparse(dialect: Dialect, body: Mapping[str, Any]) -> list[Message]:
+    """The history a rebuilt ``body`` carries (to validate what will be sent)."""
+    if dialect == "responses":
+        return from_responses(body["input"], body.get("instructions"))
+    if dialect == "openai":
+        return from_openai(body["messages"])
+    return from_anthropic(body["messages"], body.get("system"))
 
 
 def usage_input_tokens(dialect: Dialect, payload: Any) -> int | None:

@@ -60,6 +60,10 @@ _UNSERIALIZABLE = (
 )
 
 
+# A body holding any of these has tool calls (its task is found without a record).
+_TOOL_MARKERS = (b'"tool_calls"', b'"tool_use"', b'"tool_result"', b'_call"', b'"tool"')
+
+
 class _TooLarge(Exception):
     pass
 
@@ -218,6 +222,22 @@ class Forwarder(Relaying):
             return None
         return AnthropicTransport(model, client=sdk, context_window=window, max_retries=retries)
 
+    def _observe(self, raw: bytes, dialect: Dialect) -> None:
+        """Let the planner remember the layout of a request it will not parse, unless
+        it holds tool calls (then the fallback rule finds its task: see ``._layout``)."""
+        if any(marker in raw for marker in _TOOL_MARKERS):
+            return
+        try:
+            body, model, _ = read_body(raw, dialect)
+            self.planner.observe(dialect, body, model)
+        except Exception as exc:  # remembering is a help, never a reason to fail
+            logger.debug("could not read the layout of a request: %s", type(exc).__name__)
+
+    def _offers_recall(self, dialect: Dialect) -> bool:
+        """Whether a compacted request of ``dialect`` gets the recall tool (the chat
+        dialects, with ``recall=True``): its summary names the tool only then."""
+        return self.recall and dialect != "responses"
+
     def _summary_model(self, model: str) -> str:
         """The model that summarizes for ``model``: its own setting, the proxy's, or itself."""
         return self.planner.models.resolve(model).summary_model or self.summary_model or model
@@ -231,6 +251,7 @@ class Forwarder(Relaying):
             return self._unread(dialect, exc)
         bound = self.bound.far_under(raw, dialect == "responses")
         if bound is not None:  # no need to parse: forwarded as it is
+            self._observe(raw, dialect)
             plan = Plan(None, "", bound, bound)
             self.metrics.compaction("not_needed")
             return await self._forward(request, dialect, raw, plan, original=raw)
@@ -280,6 +301,7 @@ class Forwarder(Relaying):
             conv,
             lambda: self._transport(request, dialect, self._summary_model(model)),
             _secrets(request.headers, self.secret_headers),
+            recall=self._offers_recall(dialect),
         )
         if plan.body is None:
             return raw, plan
@@ -396,6 +418,7 @@ class Forwarder(Relaying):
                 lambda: self._transport(request, dialect, self._summary_model(model)),
                 secrets,
                 overflowed=plan.usage_key,
+                recall=self._offers_recall(dialect),
             )
             text = None if forced.body is None else json.dumps(forced.body, allow_nan=False)
         except ValueError:  # NaN or infinity (1e999) somewhere in the request

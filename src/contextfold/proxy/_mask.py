@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from contextfold.messages import Message
-from contextfold.proxy._dialects import Conversation, rebuild
+from contextfold.proxy._dialects import Conversation, Rebuilt, rebuild
 from contextfold.strategies import MaskToolOutputs
 
 __all__ = ["masked_body"]
@@ -31,7 +31,7 @@ async def masked_body(
     base: int,
     limit: int,
     estimate: Callable[[Sequence[Message]], int],
-) -> tuple[dict[str, object], list[Message], int] | None:
+) -> tuple[Rebuilt, list[Message], int] | None:
     """``(body, masked history, its estimate)`` to forward instead of summarizing, or
     ``None`` when masking changes nothing or does not get ``effective`` under ``limit``.
 
@@ -44,9 +44,4 @@ async def masked_body(
     tokens = estimate(masked)
     if tokens > limit:
         return None
-    changed = [i for i, (a, b) in enumerate(zip(effective, masked, strict=True)) if a is not b]
-    head_length = len(effective) - (len(conv.messages) - base)  # the summary head, if any
-    stop = changed[-1] + 1  # masked messages are re-serialized up to here, the rest verbatim
-    start = base + stop - head_length
-    body = rebuild(conv, masked[conv.lead : stop], conv.messages[start:], start)
-    return body, masked, tokens
+    return rebuild(conv, masked), masked, tokens

@@ -21,12 +21,12 @@ was checked when it was first seen, so a resent history costs a check of its new
 items only.
 
 A parse may resume at wire index ``k`` only where nothing before ``k`` is changed by
-what follows: every Anthropic message parses on its own, while an OpenAI ``tool``
-or ``user`` message may merge into the message before it, so OpenAI histories are
-cut only before ``assistant``, ``system`` and ``developer`` messages, and Responses
-``input`` lists (whose assistant-side items and tool outputs merge with their
-neighbours) only before ``user``, ``system`` and ``developer`` message items. Memoized
-messages are shared between requests and must not be mutated.
+what follows (:func:`fresh`): every Anthropic message parses on its own, while an
+OpenAI ``tool`` or ``user`` message may merge into the results message before it, and
+Responses items group by their side of the conversation. The same points split a
+history into the *segments* the proxy copies verbatim when it rewrites a request
+(:attr:`Parsed.cuts`). Memoized messages are shared between requests and must not be
+mutated.
 """
 
 from __future__ import annotations
@@ -43,8 +43,6 @@ from contextfold.proxy._cache import canonical
 from contextfold.proxy._json import SEPARATOR
 from contextfold.proxy._json import text as json_text
 
-_FRESH_OPENAI_ROLES = frozenset({"assistant", "system", "developer"})
-_FRESH_RESPONSES_ROLES = frozenset({"user", "system", "developer"})
 _PER_GROUP = 4  # remembered histories per opening (diverging branches of one conversation)
 
 
@@ -77,16 +75,54 @@ class _Entry:
     parsed: Parsed
 
 
-def _fresh(dialect: str, wire: Any) -> bool:
-    """Whether parsing may start at ``wire`` without reading the messages before it."""
-    if dialect == "anthropic":
+def fresh(dialect: str, wire: Sequence[Any], index: int) -> bool:
+    """Whether parsing may start at ``wire[index]`` without reading the items before it:
+    nothing before ``index`` is changed by what follows, and it parses the same alone.
+
+    Every Anthropic message parses on its own. An OpenAI ``tool`` message merges into
+    a results message before it, and a ``user`` message after tool messages may be
+    their images, folded back: those two roles start afresh only when no ``tool``
+    message came since the last message of another role. A Responses item starts
+    afresh where its side of the conversation changes (and at every user and system
+    message): consecutive assistant-side items, and consecutive tool outputs, form one
+    message.
+    """
+    if dialect == "anthropic" or index == 0:
         return True
-    # A role of any JSON type may arrive (a list is unhashable): only strings are roles.
-    role = wire.get("role") if isinstance(wire, Mapping) else None
+    item = wire[index]
     if dialect == "responses":
-        message = isinstance(wire, Mapping) and wire.get("type", "message") == "message"
-        return message and isinstance(role, str) and role in _FRESH_RESPONSES_ROLES
-    return isinstance(role, str) and role in _FRESH_OPENAI_ROLES
+        side = _side(item)
+        return side in ("user", "system") or (side is not None and side != _side(wire[index - 1]))
+    role = _role(item)
+    if role not in ("user", "tool"):
+        return role is not None  # assistant, system, developer, a role carried whole
+    for before in range(index - 1, -1, -1):
+        earlier = _role(wire[before])
+        if earlier == "tool":
+            return False
+        if earlier != "user":
+            return True
+    return True
+
+
+def _role(item: Any) -> str | None:
+    role = item.get("role") if isinstance(item, Mapping) else None
+    return role if isinstance(role, str) else None
+
+
+def _side(item: Any) -> str | None:
+    """A Responses item's side (as :mod:`contextfold.formats` groups items), if readable."""
+    if not isinstance(item, Mapping):
+        return None
+    kind = item.get("type", "message" if "role" in item else None)
+    if not isinstance(kind, str):
+        return None
+    if kind != "message":
+        return "results" if kind.endswith(("_output", "_response")) else "assistant"
+    role = _role(item)
+    if role is None:
+        return None
+    return role if role in ("user", "assistant") else "system"
 
 
 def _whole(
@@ -191,7 +227,7 @@ class HistoryMemo:
             _update(running, message)
             chain.append(running.hexdigest())
         self.hashed += len(messages)
-        return Parsed(messages, chain)
+        return Parsed(messages, chain, segment_cuts(dialect, wire, len(messages)))
 
     def _extend(
         self,
@@ -236,10 +272,10 @@ class HistoryMemo:
             raise ValueError("the history's text is not its items' text joined")
         i = start
         while i < len(wire):
-            if _fresh(dialect, wire[i]):
+            if fresh(dialect, wire, i):
                 cuts.append(_Cut(i, len(messages), running.copy()))
             j = i + 1
-            while j < len(wire) and not _fresh(dialect, wire[j]):
+            while j < len(wire) and not fresh(dialect, wire, j):
                 j += 1
             self.parses += j - i
             segment = wire[i:j]
@@ -253,6 +289,24 @@ class HistoryMemo:
         cuts.append(_Cut(len(wire), len(messages), running.copy()))
         pairs = tuple((c.wire_index, c.message_count) for c in cuts)
         return _Entry(text, ends, cuts, Parsed(messages, chain, pairs))
+
+
+def segment_cuts(dialect: str, wire: Sequence[Any], total: int) -> tuple[tuple[int, int], ...]:
+    """``(wire index, message count)`` at every :func:`fresh` point of ``wire`` and at its
+    end, for a history that parses whole to ``total`` messages (each segment is parsed
+    on its own to count its messages)."""
+    starts = [i for i in range(len(wire)) if fresh(dialect, wire, i)]
+    counts = [
+        len(_whole(dialect, wire[a:b], None))
+        for a, b in zip(starts, [*starts[1:], len(wire)], strict=True)
+    ]
+    offset = total - sum(counts)  # the messages made outside ``wire`` (a system prompt)
+    cuts: list[tuple[int, int]] = []
+    for start, count in zip(starts, counts, strict=True):
+        cuts.append((start, offset))
+        offset += count
+    cuts.append((len(wire), offset))
+    return tuple(cuts)
 
 
 def _update(running: Any, message: Message) -> None:
@@ -282,7 +336,7 @@ def _resume(dialect: str, entry: _Entry, text: bytes, wire: Sequence[Any]) -> _C
         if cut.wire_index > common:
             continue
         # Past the common part the new history must start afresh (or end) here too.
-        if cut.wire_index == len(wire) or _fresh(dialect, wire[cut.wire_index]):
+        if cut.wire_index == len(wire) or fresh(dialect, wire, cut.wire_index):
             return cut
         if cut.wire_index < common:
             return cut

@@ -94,6 +94,8 @@ class Preparer:
             return
         if _any(self._ready, chain[:-1]):
             return  # prepared already: it waits for the limit
+        if not self.planner.frees_enough(conv, effective, tokens):
+            return  # too early: it would free too little (see Planner.frees_enough)
         try:
             transport = make_transport()
         except (ContextfoldError, ValueError):

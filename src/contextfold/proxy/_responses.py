@@ -17,17 +17,9 @@ are left as they are.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from contextfold.formats import to_responses
-from contextfold.formats._responses import item_starts
-from contextfold.messages import Message
-
-if TYPE_CHECKING:
-    from contextfold.proxy._dialects import Conversation
-
-__all__ = ["input_items", "rebuild_responses", "server_state"]
+__all__ = ["input_items", "server_state"]
 
 _STATE_FIELDS = ("previous_response_id", "conversation")
 
@@ -36,7 +28,8 @@ def server_state(body: dict[str, Any]) -> str | None:
     """Why a Responses request cannot be compacted here, when it uses server-held state.
 
     With ``previous_response_id`` or ``conversation`` the upstream prepends history
-    the proxy never sees, so nothing it could summarize is in the request.
+    the proxy never sees, and an ``item_reference`` stands for an item only the
+    upstream holds, so the proxy cannot tell what it would summarize.
     """
     for name in _STATE_FIELDS:
         if body.get(name) is not None:
@@ -45,6 +38,14 @@ def server_state(body: dict[str, Any]) -> str | None:
                 "upstream holds the earlier history, which the proxy cannot see or compact; "
                 "forwarded unchanged (send the whole history as input to have it compacted)"
             )
+    items = body.get("input")
+    if isinstance(items, list) and any(
+        isinstance(item, dict) and item.get("type") == "item_reference" for item in items
+    ):
+        return (
+            "not compacted: the request refers to items the upstream holds (item_reference), "
+            "which the proxy cannot see or compact; forwarded unchanged"
+        )
     return None
 
 
@@ -58,27 +59,3 @@ def input_items(body: dict[str, Any]) -> tuple[str | list[Any], str | None]:
         raise ValueError("field 'instructions' must be a string")
     wire: str | list[Any] = body.get("input", [])
     return wire, instructions or None
-
-
-def rebuild_responses(
-    conv: Conversation, head: Sequence[Message], tail: Sequence[Message], start: int
-) -> dict[str, Any]:
-    """A copy of ``conv.body`` whose history is ``lead systems + head + tail``.
-
-    ``tail[j]`` stands for ``conv.messages[start + j]``; where they are equal, that
-    message's original items are copied verbatim, otherwise it is written anew.
-    """
-    items: list[Any] = conv.body["input"]
-    offset = 1 if conv.body.get("instructions") else 0  # messages made from instructions
-    bounds = [*item_starts(items), len(items)]
-    out: list[Any] = list(items[: bounds[conv.lead - offset]])
-    out += to_responses(head)
-    for j, message in enumerate(tail):
-        i = start + j - offset  # the message's index among those made from ``input``
-        if 0 <= i < len(bounds) - 1 and message == conv.messages[start + j]:
-            out += items[bounds[i] : bounds[i + 1]]
-        else:
-            out += to_responses([message])
-    body = dict(conv.body)
-    body["input"] = out
-    return body

@@ -1,0 +1,254 @@
+"""Prompt or history: which messages of a request the proxy may summarize.
+
+History is what a client appends; prompt is what it sends every time and rewrites in
+place (few-shot examples, an environment or a repo map before the task, files or
+reminders it moves to the end of every request). The proxy never summarizes prompt,
+never quotes it as the user's words, and always keeps the user's task (the
+conversation's first real user message) word for word. Nothing here is told which
+client is talking: the rules read the requests themselves, each conversation being
+resent whole with every request. They work on the wire items of a request (their
+JSON, hashed item by item), so a request the proxy forwards without parsing (far
+under its limit) is still remembered, for a few tens of microseconds.
+
+* **The opening.** In the first request of a conversation, everything before its
+  last user turn is prompt, and that turn is the task (a client's first request is
+  its prompt plus one user turn; aider's few-shot examples, Codex's developer
+  messages and environment context, Claude Code's reminders all come before it).
+* **Appends.** A request that extends one seen before keeps that request's task.
+* **Rewritten tails.** A request that shares all but the last few (at most
+  :data:`MAX_TAIL`) items of one seen before, and goes on after them, rewrote those
+  items in place: as many items at its own end are prompt that moves (aider's chat
+  files and its reminder), always kept; the task stays where it was, or, when the
+  rewritten part held it, is the first user turn after the shared part.
+* **Fallback.** A request that shares nothing known and holds tool calls is a
+  conversation under way that the proxy did not see open (it restarted, or another
+  replica saw the opening): its task is its first user turn that is not client
+  markup alone (every text of it one ``<tag>...</tag>`` element, like Codex's
+  ``<environment_context>``), and what comes before is prompt.
+
+A prompt head over the model's limit is not believed (a long conversation resumed
+without tool calls, seen first after a restart, would otherwise be all prompt, and
+nothing could ever be summarized): the fallback rule decides instead. The task itself is kept whatever its
+size. Remembered: a few digests per request, :data:`MAX_RECORDS` requests, least
+recently used dropped first, scoped like everything the proxy learns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from contextfold.proxy import _json
+
+__all__ = ["MAX_RECORDS", "MAX_TAIL", "Layout", "Layouts", "Shape", "is_markup", "shape"]
+
+MAX_TAIL = 8
+"""The most items at the end of a request that may be prompt a client moves."""
+
+MAX_RECORDS = 4096
+"""Requests remembered for the rules above."""
+
+_MARKUP = re.compile(r"\s*<(?P<tag>[A-Za-z][\w:-]*)(?:\s[^>]*)?>.*</(?P=tag)>\s*\Z", re.DOTALL)
+
+Kind = Literal["turn", "markup", "results", "assistant", "other"]
+"""What a wire item is, for these rules: a user turn (``markup`` when it is client
+markup alone), tool results, the assistant's (with tool calls or not), or anything
+else (system messages, unknown roles)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """A request's wire items as these rules see them: each item's kind, whether any
+    item calls or answers a tool, and ``chain[i]``, a digest of the first ``i`` items
+    (with the request's model and system prompt)."""
+
+    kinds: tuple[Kind, ...]
+    chain: tuple[bytes, ...]
+    tools: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """``items[:pinned]`` are prompt and task, kept verbatim; the last ``tail`` items
+    are prompt that moves, always kept; ``task`` indexes the task's item."""
+
+    pinned: int
+    tail: int = 0
+    task: int | None = None
+    rule: str = "opening"
+
+
+@dataclass(frozen=True, slots=True)
+class _Record:
+    length: int
+    task: int | None
+
+
+def is_markup(texts: Sequence[str]) -> bool:
+    """Whether ``texts`` (a user message's) are client markup alone: each one
+    ``<tag>...</tag>``."""
+    return bool(texts) and all(_MARKUP.match(text) for text in texts)
+
+
+def shape(
+    dialect: str, items: Sequence[Any], model: str, system: Any = None, scope: str = ""
+) -> Shape:
+    """The :class:`Shape` of a request's wire items (``messages`` or ``input``)."""
+    running = hashlib.blake2b(digest_size=16)
+    running.update(_encoded([dialect, model, system, scope]))
+    chain = [running.digest()]
+    kinds: list[Kind] = []
+    tools = False
+    for item in items:
+        running.update(_encoded(item))
+        running.update(b"\x00")
+        chain.append(running.digest())
+        kind, calls = _kind(dialect, item)
+        kinds.append(kind)
+        tools = tools or calls
+    return Shape(tuple(kinds), tuple(chain), tools)
+
+
+def _encoded(value: Any) -> bytes:
+    """``value`` as JSON bytes (lone surrogates and all: equal values, equal bytes)."""
+    try:
+        return _json.text(value)
+    except (TypeError, ValueError):  # orjson refuses lone surrogates
+        return json.dumps(value, default=repr).encode("utf-8", "surrogatepass")
+
+
+def _texts(content: Any) -> list[str] | None:
+    """The texts of a content value (``None`` when it is neither text nor a list)."""
+    if isinstance(content, str):
+        return [content]
+    if not isinstance(content, list):
+        return None
+    return [p["text"] for p in content if isinstance(p, Mapping) and isinstance(p.get("text"), str)]
+
+
+def _kind(dialect: str, item: Any) -> tuple[Kind, bool]:
+    """``(kind, calls or answers a tool)`` of one wire item."""
+    if not isinstance(item, Mapping):
+        return "other", False
+    kind = item.get("type")
+    if dialect == "responses" and isinstance(kind, str) and kind != "message":
+        if kind == "reasoning":
+            return "assistant", False
+        return ("results" if kind.endswith(("_output", "_response")) else "assistant"), True
+    role = item.get("role")
+    content = item.get("content")
+    if role == "tool":
+        return "results", True
+    if role == "assistant":
+        calls = bool(item.get("tool_calls")) or (
+            isinstance(content, list)
+            and any(isinstance(b, Mapping) and b.get("type") == "tool_use" for b in content)
+        )
+        return "assistant", calls
+    if role != "user":
+        return "other", False
+    if isinstance(content, list) and any(
+        isinstance(b, Mapping) and b.get("type") == "tool_result" for b in content
+    ):
+        return "results", True
+    texts = _texts(content)
+    return ("markup" if texts is not None and is_markup(texts) else "turn"), False
+
+
+def _is_turn(kind: Kind) -> bool:
+    return kind in ("turn", "markup")
+
+
+class Layouts:
+    """Decides each request's :class:`Layout` and remembers it for the next ones."""
+
+    def __init__(self, max_records: int = MAX_RECORDS) -> None:
+        self.max_records = max_records
+        # digest of a remembered request's first n - k items -> (the request, k)
+        self._ends: OrderedDict[bytes, tuple[_Record, int]] = OrderedDict()
+        self._records: OrderedDict[int, tuple[_Record, list[bytes]]] = OrderedDict()
+
+    def decide(
+        self,
+        request: Shape,
+        *,
+        head_tokens: Callable[[int], int] | None = None,
+        budget: int | None = None,
+    ) -> Layout:
+        """The layout of ``request``, remembered for later requests.
+
+        ``head_tokens(n)`` estimates the first ``n`` items; with ``budget``, a prompt
+        head over it is not believed (see the module doc)."""
+        layout = self._decide(request)
+        if (
+            layout.rule != "fallback"
+            and budget is not None
+            and head_tokens is not None
+            and layout.pinned > _fallback(request.kinds).pinned
+            and head_tokens(layout.pinned) > budget
+        ):
+            layout = _fallback(request.kinds, layout.tail)
+        self._remember(request, layout)
+        return layout
+
+    def _decide(self, request: Shape) -> Layout:
+        kinds, chain = request.kinds, request.chain
+        n = len(kinds)
+        for i in range(n, 0, -1):
+            found = self._ends.get(chain[i])
+            if found is None:
+                continue
+            record, k = found
+            if k == 0 or i == n:  # an append to a request seen before, or a part of it
+                if record.task is not None and record.task < n:
+                    return Layout(record.task + 1, 0, record.task, "append")
+                break
+            tail = min(k, n - i)
+            if record.task is not None and record.task < i:  # the tail moved, not the task
+                return Layout(record.task + 1, tail, record.task, "tail")
+            if n > record.length:  # a continuation whose rewritten part held the task
+                task = next((j for j in range(i, n - tail) if _is_turn(kinds[j])), None)
+                if task is not None:
+                    return Layout(task + 1, tail, task, "tail")
+            break
+        if request.tools:
+            return _fallback(kinds)  # tool calls: a conversation already under way
+        return _opening(kinds)
+
+    def _remember(self, request: Shape, layout: Layout) -> None:
+        n = len(request.kinds)
+        record = _Record(n, layout.task)
+        keys = [request.chain[n - k] for k in range(min(MAX_TAIL, n) + 1)]
+        for k, key in enumerate(keys):
+            self._ends[key] = (record, k)
+            self._ends.move_to_end(key)
+        self._records[id(record)] = (record, keys)
+        while len(self._records) > self.max_records:
+            _, (old, old_keys) = self._records.popitem(last=False)
+            for key in old_keys:
+                entry = self._ends.get(key)
+                if entry is not None and entry[0] is old:
+                    del self._ends[key]
+
+
+def _opening(kinds: Sequence[Kind]) -> Layout:
+    """The first request of a conversation: its last user turn is the task."""
+    task = next((j for j in range(len(kinds) - 1, -1, -1) if _is_turn(kinds[j])), None)
+    if task is None:
+        return Layout(0, 0, None, "opening")
+    return Layout(task + 1, 0, task, "opening")
+
+
+def _fallback(kinds: Sequence[Kind], tail: int = 0) -> Layout:
+    """The first user turn that is not client markup alone is the task."""
+    task = next((j for j, k in enumerate(kinds) if k == "turn"), None)
+    if task is None:
+        task = next((j for j, k in enumerate(kinds) if k == "markup"), None)
+    if task is None:
+        return Layout(0, tail, None, "fallback")
+    return Layout(task + 1, tail, task, "fallback")
