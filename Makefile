@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test lint format bench clean
+.PHONY: install clients demo test lint format bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,10 +14,14 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The agent clients tests/clients/ runs through the proxy (npm and PyPI, pinned).
+clients:
+	PYTHON=$(PYTHON) bash tests/clients/install.sh
+
 demo: $(STAMP)
 	$(BIN)/contextfold demo
 
-test: $(STAMP)
+test: $(STAMP) clients
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
