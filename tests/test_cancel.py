@@ -26,7 +26,8 @@ class Step:
             raise RuntimeError("the step failed")
         return "done"
 
-    async def undo(self) -> None:
+    async def undo(self, result: str) -> None:
+        assert result == "done"
         await asyncio.sleep(0)
         self.undone += 1
 

@@ -23,14 +23,14 @@ logger = logging.getLogger("contextfold")
 T = TypeVar("T")
 
 
-async def finish(step: Awaitable[T], *, undo: Callable[[], Awaitable[object]] | None = None) -> T:
+async def finish(step: Awaitable[T], *, undo: Callable[[T], Awaitable[object]] | None = None) -> T:
     """Await ``step`` to its end even if the caller is cancelled meanwhile.
 
     ``step`` runs as a task of its own, which the caller's cancellation does not reach.
     Without a cancellation, this returns ``step``'s result or raises its error. When the
     caller is cancelled (once or more) while ``step`` runs, this keeps waiting until it
-    ends; then, if it succeeded and ``undo`` is given, runs ``undo()`` to its end the
-    same way (a failure of ``undo`` is logged); and then raises the caller's
+    ends; then, if it succeeded and ``undo`` is given, runs ``undo(result)`` to its end
+    the same way (a failure of ``undo`` is logged); and then raises the caller's
     :class:`asyncio.CancelledError`. The caller therefore never sees a cancellation
     while the step's effect is half known. If ``step`` itself ends cancelled, that
     cancellation is raised as is.
@@ -45,7 +45,7 @@ async def finish(step: Awaitable[T], *, undo: Callable[[], Awaitable[object]] | 
         # may already be in): either way the step's effect has to be settled here.
         await _wait_out(task)
         if undo is not None and not task.cancelled() and task.exception() is None:
-            undoing = asyncio.ensure_future(undo())
+            undoing = asyncio.ensure_future(undo(task.result()))
             await _wait_out(undoing)
             if not undoing.cancelled() and (exc := undoing.exception()) is not None:
                 logger.warning("could not undo a step cut short by cancellation: %r", exc)

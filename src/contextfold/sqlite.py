@@ -72,7 +72,7 @@ async def _transaction(conn: aiosqlite.Connection) -> AsyncIterator[None]:
     rolls back too; only then does the cancellation or error go on. The caller holds the
     connection's lock throughout, so nothing else is queued on the thread in between.
     """
-    await finish(conn.execute("BEGIN IMMEDIATE"), undo=conn.rollback)
+    await finish(conn.execute("BEGIN IMMEDIATE"), undo=lambda _: conn.rollback())
     try:
         yield
         await finish(conn.commit())

@@ -133,11 +133,13 @@ async def hold_lease(
     no step can leave a transaction open on the connection.)
     """
     holder = uuid.uuid4().hex
+
+    async def unclaim(claimed: bool) -> None:
+        if claimed:
+            await _release(transaction, session_id, holder)
+
     try:
-        claimed = await finish(
-            _claim(transaction, session_id, holder, seconds),
-            undo=lambda: _release(transaction, session_id, holder),
-        )
+        claimed = await finish(_claim(transaction, session_id, holder, seconds), undo=unclaim)
     except Exception as exc:  # e.g. the database stayed locked past the busy timeout
         logger.warning(
             "could not claim the compaction lease of session %s (%s); skipping", session_id, exc
