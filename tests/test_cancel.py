@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from contextfold._cancel import finish
+from contextfold._cancel import cancelled, carried_interrupt, carry, finish, joined
 
 
 class Step:
@@ -112,3 +112,74 @@ async def test_a_timeout_above_still_tells_its_expiry_from_another_cancellation(
     step.release.set()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+async def test_cancelled_tells_a_cancellation_of_this_task_from_a_raised_error() -> None:
+    seen: list[bool] = []
+
+    async def body(own: bool) -> None:
+        try:
+            if own:
+                await asyncio.Event().wait()
+            raise asyncio.CancelledError  # raised by the code awaited, nobody cancelled
+        except asyncio.CancelledError:
+            seen.append(cancelled())
+            raise
+
+    task = asyncio.create_task(body(own=True))
+    await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.create_task(body(own=False))
+    assert seen == [True, False]
+    with pytest.raises(TimeoutError):
+        async with asyncio.timeout(0.01):
+            await asyncio.Event().wait()
+    assert not cancelled()  # an expired timeout withdrew its cancellation
+
+
+@pytest.mark.parametrize("kind", [KeyboardInterrupt, SystemExit])
+def test_an_interrupt_carried_out_of_a_task_is_raised_as_itself_by_who_joins_it(
+    kind: type[BaseException],
+) -> None:
+    seen: list[str] = []
+
+    async def interrupted() -> None:
+        await asyncio.sleep(0)
+        raise kind()
+
+    async def main() -> None:
+        task = asyncio.ensure_future(carry(interrupted()))
+        try:
+            await joined(task)
+        except BaseException as exc:
+            seen.append(type(exc).__name__)
+        assert carried_interrupt(task).__class__ is kind
+        await asyncio.sleep(0.01)  # the loop goes on
+        seen.append("loop still running")
+
+    try:
+        asyncio.run(main())
+    except BaseException as exc:
+        seen.append(f"escaped the loop: {type(exc).__name__}")
+    assert seen == [kind.__name__, "loop still running"]
+
+
+async def test_joined_is_the_task_otherwise() -> None:
+    async def answer() -> int:
+        await asyncio.sleep(0)
+        return 42
+
+    async def fail() -> None:
+        await asyncio.sleep(0)
+        raise ValueError("an ordinary error")
+
+    task = asyncio.ensure_future(carry(answer()))
+    assert await joined(task) == 42
+    assert carried_interrupt(task) is None
+    failing = asyncio.ensure_future(carry(fail()))
+    with pytest.raises(ValueError, match="an ordinary error"):
+        await joined(failing)
+    assert carried_interrupt(failing) is None
