@@ -33,6 +33,7 @@ FLOORS: dict[int, tuple[str, ...]] = {
         "_secrets",
         "_otel",
         "_extras",
+        "_cancel",
     ),
     2: ("transports", "testing", "sqlite", "postgres", "redis", "_redis", "_sql"),
     3: ("agent",),

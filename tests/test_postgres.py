@@ -7,6 +7,7 @@ Every test needs the server; without it they skip (fail under
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import signal
@@ -165,6 +166,84 @@ async def test_compaction_lock_excludes_other_connections(
             (advisory_key(sid) & 0xFFFFFFFF,),
         )
         assert (await cur.fetchone()) == (1,)
+
+
+async def _lock_is_free(sid: str) -> bool:
+    """Whether another connection (as another process would) can take ``sid``'s lock."""
+    async with await psycopg.AsyncConnection.connect(PG_DSN, autocommit=True) as other:
+        cur = await other.execute("SELECT pg_try_advisory_lock(%s)", (advisory_key(sid),))
+        row = await cur.fetchone()
+        free = bool(row and row[0])
+        if free:
+            await other.execute("SELECT pg_advisory_unlock(%s)", (advisory_key(sid),))
+        return free
+
+
+async def test_a_compaction_cancelled_while_its_release_waits_for_the_connection_unlocks(
+    pg: psycopg.AsyncConnection[Any],
+) -> None:
+    # On a shared connection the release waits its turn for the connection; here it is
+    # busy with an append blocked on a row lock another process holds. A cancellation
+    # of the compaction at that moment must not skip the unlock: an advisory lock left
+    # on a shared connection blocks that session's compaction everywhere until it closes.
+    sid, busy_sid = _sid(), _sid()
+    store, neighbour = PostgresContextStore(pg, sid), PostgresContextStore(pg, busy_sid)
+    await neighbour.append(Message.user("q0"))
+    leave = asyncio.Event()
+
+    async def compact() -> None:
+        async with store.compaction_lock() as held:
+            assert held
+            await leave.wait()
+
+    task = asyncio.create_task(compact())
+    async with await psycopg.AsyncConnection.connect(PG_DSN) as locker:
+        await locker.execute(
+            "SELECT 1 FROM contextfold_sessions WHERE session_id = %s FOR UPDATE", (busy_sid,)
+        )
+        await asyncio.sleep(0.2)
+        assert not await _lock_is_free(sid)
+        blocked = asyncio.create_task(neighbour.append(Message.assistant("a1")))
+        await asyncio.sleep(0.2)  # the append holds the shared connection, waiting on the row
+        leave.set()
+        await asyncio.sleep(0.2)  # the compaction's release waits for the connection
+        task.cancel()
+        await asyncio.sleep(0.2)
+        await locker.commit()
+    await blocked
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    assert await _lock_is_free(sid)
+    assert pg.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+
+
+@pytest.mark.parametrize("target", ["connection", "pool"])
+async def test_a_compaction_cancelled_at_any_step_leaves_no_lock_and_no_transaction(
+    pg: psycopg.AsyncConnection[Any], pool: AsyncConnectionPool[Any], target: str
+) -> None:
+    # Cancelled after 0, 1, 2, ... turns of the event loop: while borrowing the
+    # connection, while pg_try_advisory_lock is on the wire (the server may take the
+    # lock though the reply never arrives), inside the block, and while unlocking.
+    sid = _sid()
+    store = PostgresContextStore(pg if target == "connection" else pool, sid)
+    async with store.compaction_lock() as held:  # the schema and the connections are warm
+        assert held
+    for turns in range(40):
+
+        async def compact() -> None:
+            async with store.compaction_lock():
+                await asyncio.sleep(0)
+
+        task = asyncio.create_task(compact())
+        for _ in range(turns):
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        assert await _lock_is_free(sid), f"the lock was left held after {turns} turns"
+        assert pg.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    async with store.compaction_lock() as held:
+        assert held
 
 
 _HOLDER = """

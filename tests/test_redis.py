@@ -8,6 +8,7 @@ test under a key prefix of its own that is deleted afterwards.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -19,6 +20,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import pytest
 from redis.asyncio import Redis
@@ -438,6 +440,121 @@ async def test_release_leaves_a_lock_taken_over_after_expiry_alone(
         assert await client.get(key) in (b"someone else", "someone else")
     finally:
         await other.aclose()
+
+
+class _SlowLink:
+    """A TCP relay to the test Redis that holds what clients send until :meth:`open`.
+
+    Like a slow network: bytes a client wrote before closing still reach the server.
+    """
+
+    def __init__(self) -> None:
+        self.opened = asyncio.Event()
+        self.opened.set()
+        self.port = 0
+        self._server: asyncio.Server | None = None
+        self._pumps: set[asyncio.Task[None]] = set()
+
+    async def __aenter__(self) -> _SlowLink:
+        self._server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.opened.set()
+        assert self._server is not None
+        self._server.close()
+        for pump in list(self._pumps):
+            pump.cancel()
+        await asyncio.gather(*self._pumps, return_exceptions=True)
+
+    def hold(self) -> None:
+        self.opened.clear()
+
+    def open(self) -> None:
+        self.opened.set()
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        url = urlparse(REDIS_URL)
+        up_reader, up_writer = await asyncio.open_connection(url.hostname, url.port or 6379)
+
+        async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter, gated: bool) -> None:
+            try:
+                while data := await src.read(65536):
+                    if gated:
+                        await self.opened.wait()
+                    dst.write(data)
+                    await dst.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                dst.close()
+
+        for task in (pump(reader, up_writer, True), pump(up_reader, writer, False)):
+            self._pumps.add(asyncio.create_task(task))
+
+
+async def test_a_claim_cancelled_while_on_a_slow_link_leaves_no_lock(
+    client: Redis, prefix: str
+) -> None:
+    # SET NX is sent; the caller is cancelled before the reply comes; the server then
+    # sets the key. The lock must be deleted, not left held for a whole lease.
+    key = f"{prefix}:{{s}}:lock"
+    async with _SlowLink() as link:
+        gated = Redis(host="127.0.0.1", port=link.port)
+        try:
+            store = RedisContextStore(gated, "s", prefix=prefix, lease=30)
+            await gated.ping()
+            entered = asyncio.Event()
+
+            async def compact() -> None:
+                async with store.compaction_lock():
+                    entered.set()
+
+            link.hold()
+            task = asyncio.create_task(compact())
+            await asyncio.sleep(0.1)  # SET NX is on its way
+            task.cancel()
+            asyncio.get_running_loop().call_later(0.1, link.open)
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            assert not entered.is_set()
+            await asyncio.sleep(0.1)
+            assert await client.exists(key) == 0
+        finally:
+            await gated.aclose()
+
+
+@pytest.mark.parametrize("cancels", [1, 2])
+async def test_a_compaction_cancelled_at_any_step_leaves_no_lock(
+    client: Redis, make: Callable[..., RedisContextStore], prefix: str, cancels: int
+) -> None:
+    # Cancelled after 0, 1, 2, ... turns of the event loop: while SET NX is on the wire
+    # (the server may set the key though the reply never arrives), inside the block,
+    # while the renewal stops and while the lock is deleted; with ``cancels=2`` a second
+    # cancellation follows a few turns later, as when a timeout and a shutdown coincide.
+    key = f"{prefix}:{{s}}:lock"
+    store = make("s", lease=30)
+    for turns in range(40):
+
+        async def compact() -> None:
+            async with store.compaction_lock():
+                await asyncio.sleep(0)
+
+        task = asyncio.create_task(compact())
+        for _ in range(turns):
+            await asyncio.sleep(0)
+        task.cancel()
+        for _ in range(cancels - 1):
+            for _ in range(turns % 7):
+                await asyncio.sleep(0)
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await asyncio.sleep(0.01)  # a release left to run in the background has run
+        assert await client.exists(key) == 0, f"the lock was left held after {turns} turns"
+    async with store.compaction_lock() as held:
+        assert held
 
 
 async def test_a_dead_holders_lease_expires(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import re
@@ -648,6 +649,135 @@ async def test_a_lease_that_cannot_be_claimed_reads_as_busy(
     finally:
         blocker.close()
         await quick.close()
+
+
+async def _can_write(conn: aiosqlite.Connection, path: Path) -> None:
+    """The store's connection appends, and another connection writes, both at once."""
+    await SQLiteContextStore(conn, "after").append(Message.user("still writable"))
+    other = sqlite3.connect(path, isolation_level=None, timeout=0.5)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # 'database is locked' if a transaction was left open
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+
+
+async def test_a_renewal_waiting_for_the_write_lock_when_the_block_ends_closes_its_transaction(
+    tmp_path: Path,
+) -> None:
+    # A renewal's BEGIN IMMEDIATE waits on the busy timeout (another process writes)
+    # when the compaction ends and the keeper is stopped. The BEGIN still completes on
+    # aiosqlite's worker thread; it must be rolled back, not left open on the connection.
+    path = tmp_path / "store.db"
+    conn = await connect(path, busy_timeout_ms=3000)
+    blocker = sqlite3.connect(path, isolation_level=None)
+    try:
+        store = SQLiteContextStore(conn, "s", compaction_lease=0.4)  # renewed every 0.1 s
+        async with store.compaction_lock() as held:
+            assert held
+            blocker.execute("BEGIN IMMEDIATE")
+            await asyncio.sleep(0.25)  # a renewal is now waiting for the write lock
+            asyncio.get_running_loop().call_later(0.2, blocker.execute, "ROLLBACK")
+        assert await _leases(conn) == []  # released, after the stopped renewal let go
+        await _can_write(conn, path)
+    finally:
+        blocker.close()
+        await conn.close()
+
+
+async def test_a_claim_cancelled_while_waiting_for_the_write_lock_leaves_no_transaction(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "store.db"
+    conn = await connect(path, busy_timeout_ms=3000)
+    blocker = sqlite3.connect(path, isolation_level=None)
+    try:
+        store = SQLiteContextStore(conn, "s")
+        entered = asyncio.Event()
+
+        async def compact() -> None:
+            async with store.compaction_lock():
+                entered.set()
+
+        blocker.execute("BEGIN IMMEDIATE")
+        task = asyncio.create_task(compact())
+        await asyncio.sleep(0.2)  # the claim's BEGIN IMMEDIATE waits for the write lock
+        task.cancel()
+        asyncio.get_running_loop().call_later(0.2, blocker.execute, "ROLLBACK")
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert not entered.is_set()
+        await _can_write(conn, path)
+        assert await _leases(conn) == []
+    finally:
+        blocker.close()
+        await conn.close()
+
+
+@pytest.mark.parametrize("operation", ["replace_history", "replace_snapshot", "fork", "schema"])
+async def test_a_write_cancelled_while_waiting_for_the_write_lock_leaves_no_transaction(
+    tmp_path: Path, operation: str
+) -> None:
+    # Every multi-statement write goes through one transaction helper; a cancellation
+    # while its BEGIN IMMEDIATE waits out the busy timeout must not leave that BEGIN's
+    # transaction open once the other writer lets go.
+    path = tmp_path / "store.db"
+    conn = await connect(path, busy_timeout_ms=3000)
+    blocker = sqlite3.connect(path, isolation_level=None)
+    try:
+        store = SQLiteContextStore(conn, "s")
+        await store.append(Message.user("q0"))
+        if operation == "schema":
+            await conn.close()  # a fresh connection: its first write installs the schema
+            conn = await aiosqlite.connect(path, isolation_level=None)
+            await conn.execute("PRAGMA busy_timeout = 3000")
+            store = SQLiteContextStore(conn, "s")
+        writes = {
+            "replace_history": lambda: store.replace_history(_turns(2)),
+            "replace_snapshot": lambda: store.replace_snapshot([Message.user("q0")], _turns(2)),
+            "fork": store.fork,
+            "schema": lambda: store.get_history(),
+        }
+        blocker.execute("BEGIN IMMEDIATE")
+        task = asyncio.create_task(writes[operation]())
+        await asyncio.sleep(0.2)  # its BEGIN IMMEDIATE waits for the write lock
+        task.cancel()
+        asyncio.get_running_loop().call_later(0.2, blocker.execute, "ROLLBACK")
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await _can_write(conn, path)
+        assert await SQLiteContextStore(conn, "s").get_history() == [Message.user("q0")]
+    finally:
+        blocker.close()
+        await conn.close()
+
+
+async def test_a_compaction_cancelled_at_any_step_leaves_no_lease_and_no_transaction(
+    tmp_path: Path,
+) -> None:
+    # Cancelled after 0, 1, 2, ... turns of the event loop: before, during and after the
+    # claim's thread hops (BEGIN, upsert, read, COMMIT), inside the block, and while the
+    # lease is released. A claim that committed just as the cancellation came is released.
+    path = tmp_path / "store.db"
+    conn = await connect(path)
+    try:
+        store = SQLiteContextStore(conn, "s")
+        for turns in range(60):
+
+            async def compact() -> None:
+                async with store.compaction_lock():
+                    await asyncio.sleep(0)
+
+            task = asyncio.create_task(compact())
+            for _ in range(turns):
+                await asyncio.sleep(0)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            assert await _leases(conn) == [], f"a lease was left after {turns} turns"
+        await _can_write(conn, path)
+    finally:
+        await conn.close()
 
 
 @pytest.mark.parametrize("lease", [0, -1, float("nan"), float("inf"), "30", True])

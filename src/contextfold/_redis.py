@@ -25,6 +25,7 @@ from typing import Any, Final
 from redis.asyncio import Redis
 from redis.exceptions import NoScriptError, RedisError, ResponseError
 
+from contextfold._cancel import finish
 from contextfold._storage import state_of, storable_text
 from contextfold.context import preview_of
 from contextfold.errors import CorruptRecordError, StoreError
@@ -312,23 +313,51 @@ class Keyspace:
 
 @asynccontextmanager
 async def lease(keyspace: Keyspace, lease_ms: int) -> AsyncIterator[bool]:
-    """The session's compaction lock as an expiring lease (see ``compaction_lock``)."""
+    """The session's compaction lock as an expiring lease (see ``compaction_lock``).
+
+    A cancellation never leaves the lock held until it expires: ``SET NX`` is awaited to
+    its end (:func:`~contextfold._cancel.finish`; the server sets the key even when the
+    caller stops waiting for the reply), and a lock taken just as the caller was
+    cancelled is deleted before the cancellation goes on; on exit, stopping the renewal
+    and deleting the lock are one step no cancellation cuts short. Every write of the
+    key carries an expiry, so a holder that dies frees it when its lease runs out.
+    """
     local = state_of(keyspace.client).compaction_locks.setdefault(keyspace.lock, asyncio.Lock())
     if local.locked():
         yield False
         return
     async with local:
         token = uuid.uuid4().hex
-        if not await keyspace.call("SET", keyspace.lock, token, "NX", "PX", lease_ms):
+
+        async def unclaim(taken: Any) -> None:
+            if taken:
+                await _release(keyspace, token)
+
+        if not await finish(
+            keyspace.call("SET", keyspace.lock, token, "NX", "PX", lease_ms), undo=unclaim
+        ):
             yield False
             return
         renewal = asyncio.create_task(_renew(keyspace, token, lease_ms))
         try:
             yield True
         finally:
-            renewal.cancel()
-            await asyncio.gather(renewal, return_exceptions=True)
-            await asyncio.shield(keyspace.run(_RELEASE, [keyspace.lock], [token]))
+            await finish(_let_go(keyspace, token, renewal))
+
+
+async def _release(keyspace: Keyspace, token: str) -> None:
+    await keyspace.run(_RELEASE, [keyspace.lock], [token])
+
+
+async def _let_go(keyspace: Keyspace, token: str, renewal: asyncio.Task[None]) -> None:
+    """Stop renewing, then delete the lock if it still holds ``token``.
+
+    (A renewal cut short may still reach the server after the delete: it only extends
+    the key while it holds ``token``, so it finds nothing to extend.)
+    """
+    renewal.cancel()
+    await asyncio.gather(renewal, return_exceptions=True)
+    await _release(keyspace, token)
 
 
 async def _renew(keyspace: Keyspace, token: str, lease_ms: int) -> None:

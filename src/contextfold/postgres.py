@@ -37,6 +37,7 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
+from contextfold._cancel import finish
 from contextfold._extras import requires_extra
 
 with requires_extra("postgres", "contextfold.postgres"):
@@ -199,6 +200,13 @@ class PostgresContextStore(SQLStore):
         a connection borrowed for the whole block (from the pool; with a single shared
         connection, on that one) and released on exit, or by the server if the
         process dies.
+
+        A cancellation never leaves the lock held: the try-lock and the unlock are each
+        awaited to their end (:func:`~contextfold._cancel.finish`; an advisory lock is
+        the session's, so the server keeps one a cancelled query took), a lock taken
+        just as the caller was cancelled is released, and the release on exit still
+        waits its turn for a shared connection. A pooled connection whose unlock fails
+        is closed rather than returned to the pool with the lock on it.
         """
         await ensure_schema(self._target)
         local = state_of(self._target).compaction_locks.setdefault(self.session_id, asyncio.Lock())
@@ -214,8 +222,7 @@ class PostgresContextStore(SQLStore):
                     yield acquired
                 finally:
                     if acquired:
-                        async with _borrow(self._target) as conn:
-                            await _unlock(conn, key)
+                        await finish(_unlock_shared(self._target, key))
                 return
             async with self._target.connection() as conn:
                 acquired = await _try_lock(conn, key)
@@ -223,16 +230,38 @@ class PostgresContextStore(SQLStore):
                     yield acquired
                 finally:
                     if acquired:
-                        await _unlock(conn, key)
+                        await finish(_unlock_pooled(conn, key))
 
 
 async def _try_lock(conn: Connection, key: int) -> bool:
-    async with conn.transaction():
-        cursor = await conn.execute("SELECT pg_try_advisory_lock(%s)", (key,))
-        row = await cursor.fetchone()
-    return bool(row and row[0])
+    """``pg_try_advisory_lock``, finished even if the caller is cancelled (then undone)."""
+
+    async def attempt() -> bool:
+        async with conn.transaction():
+            cursor = await conn.execute("SELECT pg_try_advisory_lock(%s)", (key,))
+            row = await cursor.fetchone()
+        return bool(row and row[0])
+
+    async def undo(acquired: bool) -> None:
+        if acquired:
+            await _unlock(conn, key)
+
+    return await finish(attempt(), undo=undo)
 
 
 async def _unlock(conn: Connection, key: int) -> None:
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+
+
+async def _unlock_shared(conn: Connection, key: int) -> None:
+    async with _borrow(conn) as borrowed:
+        await _unlock(borrowed, key)
+
+
+async def _unlock_pooled(conn: Connection, key: int) -> None:
+    try:
+        await _unlock(conn, key)
+    except BaseException:
+        await conn.close()  # the server ends its session, and the lock with it
+        raise

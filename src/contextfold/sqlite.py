@@ -44,6 +44,7 @@ from typing import Any
 
 import aiosqlite
 
+from contextfold._cancel import finish
 from contextfold._sql.lease import LEASE_TABLE, hold_lease
 from contextfold._sql.schema import SQLSession, Statement, install_schema
 from contextfold._sql.store import SQLStore
@@ -60,14 +61,24 @@ __all__ = [
 
 @asynccontextmanager
 async def _transaction(conn: aiosqlite.Connection) -> AsyncIterator[None]:
-    """``BEGIN IMMEDIATE`` … ``COMMIT``; any exception (or cancellation) rolls back."""
-    await conn.execute("BEGIN IMMEDIATE")
+    """``BEGIN IMMEDIATE`` … ``COMMIT``; any exception (or cancellation) rolls back.
+
+    No transaction outlives the block, whatever is cancelled when. aiosqlite runs each
+    call on the connection's worker thread, which finishes it even when the coroutine
+    awaiting it is cancelled: a ``BEGIN IMMEDIATE`` waiting out the busy timeout (another
+    process writing) still opens its transaction there. So the ``BEGIN``, ``COMMIT`` and
+    ``ROLLBACK`` are each awaited to their end (:func:`~contextfold._cancel.finish`), a
+    ``BEGIN`` cut short by a cancellation is rolled back, and a ``COMMIT`` that fails
+    rolls back too; only then does the cancellation or error go on. The caller holds the
+    connection's lock throughout, so nothing else is queued on the thread in between.
+    """
+    await finish(conn.execute("BEGIN IMMEDIATE"), undo=lambda _: conn.rollback())
     try:
         yield
+        await finish(conn.commit())
     except BaseException:
-        await conn.rollback()
+        await finish(conn.rollback())
         raise
-    await conn.commit()
 
 
 async def connect(
@@ -132,18 +143,20 @@ class _Driver:
 def _write_on_worker(conn: aiosqlite.Connection, statements: Sequence[Statement]) -> None:
     """A whole write transaction, run on the connection's worker thread.
 
-    ``BEGIN IMMEDIATE``, the statements, ``COMMIT``; any exception rolls back and is
-    re-raised (to the awaiting coroutine, by aiosqlite).
+    ``BEGIN IMMEDIATE``, the statements, ``COMMIT``; any exception (a failed ``COMMIT``
+    included) rolls back and is re-raised (to the awaiting coroutine, by aiosqlite). The
+    thread runs it whole even if that coroutine is cancelled, so it never leaves a
+    transaction open.
     """
     raw = conn._conn  # the sqlite3 connection; only used on its own worker thread
     raw.execute("BEGIN IMMEDIATE")
     try:
         for sql, params in statements:
             raw.execute(sql, tuple(params))
+        raw.commit()
     except BaseException:
         raw.rollback()
         raise
-    raw.commit()
 
 
 class SQLiteContextStore(SQLStore):

@@ -12,7 +12,7 @@ import asyncio
 import pytest
 
 from contextfold import AutoCompactStore, CompactionEvent, MemoryContextStore, Message
-from contextfold.testing import StubTransport
+from contextfold.testing import StubRequest, StubResponse, StubTransport, make_text_response
 from contextfold.validation import validate_history
 from tests.compaction.test_compaction import SUMMARY, WINDOW, GatedSummarizer, alternating
 
@@ -336,3 +336,40 @@ async def test_a_commit_over_the_target_by_what_no_summary_shrinks_starts_no_upd
     await asyncio.sleep(0.05)
     assert outcomes(events) == ["prepared", "committed"]
     assert len(summary.requests) == 1
+
+
+class CancelledOnItsOwn(GatedSummarizer):
+    """Its first request, once released, raises CancelledError though nothing cancelled
+    it (a library's own timeout); later requests answer."""
+
+    async def _reply(self, request: StubRequest) -> StubResponse:
+        if len(self.requests) == 1:
+            self.started.set()
+            await self.release.wait()
+            raise asyncio.CancelledError
+        return make_text_response(SUMMARY)
+
+
+async def test_a_preparation_whose_summarizer_raises_cancelled_error_is_a_failed_one() -> None:
+    """It fails like any preparation (reported as such, backed off), and the turn's next
+    reads, appends and commit work; the limit was crossed while it ran."""
+    summary = CancelledOnItsOwn()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(30), summary, events)
+    await store.add_context_tokens(2_600, 10)
+    await asyncio.wait_for(summary.started.wait(), 5)
+    await asyncio.wait_for(store.add_context_tokens(3_100, 10), 1)  # commit when ready
+    summary.release.set()
+    await settle()
+    failed = [e for e in events if e.phase == "after"]
+    assert [e.outcome for e in failed] == ["failed"]
+    assert failed[0].error is not None
+    assert "CancelledError" in failed[0].error  # not taken for a cancellation of it
+    assert len(await store.get_history()) == 30
+    await store.append(Message.user("next turn"))
+    await store.add_context_tokens(3_150, 10)  # backed off once, as after any failure
+    await store.add_context_tokens(3_200, 10)
+    assert outcomes(events) == ["failed", "held", "compacted"]
+    compacted = await store.get_history()
+    validate_history(compacted)
+    assert compacted[-1] == Message.user("next turn")

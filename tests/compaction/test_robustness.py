@@ -415,3 +415,156 @@ def test_empty_text_messages_are_problems() -> None:
             "anthropic",
             allow_pending=True,
         )
+
+
+# --- a summarizer that raises CancelledError, KeyboardInterrupt or SystemExit ---------
+
+
+def first_raises(kind: type[BaseException]) -> FunctionTransport:
+    """A summarizer whose first request raises ``kind`` (nothing cancelled it: some
+    libraries raise CancelledError on their own internal timeouts); later ones answer."""
+    calls = 0
+
+    def reply(request: StubRequest) -> StubResponse:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise kind()
+        return make_text_response(SUMMARY)
+
+    return FunctionTransport(reply, model=WINDOW)
+
+
+class InterruptedCommit(MemoryContextStore):
+    """A store whose compaction commit raises ``kind`` (every time, or ``once``)."""
+
+    def __init__(
+        self, history: list[Message], kind: type[BaseException], *, once: bool = False
+    ) -> None:
+        super().__init__(history)
+        self.kind: type[BaseException] | None = kind
+        self.once = once
+
+    async def replace_snapshot(
+        self, snapshot: Sequence[Message], messages: Sequence[Message]
+    ) -> bool:
+        kind = self.kind
+        if kind is not None:
+            if self.once:
+                self.kind = None
+            raise kind()
+        return await super().replace_snapshot(snapshot, messages)
+
+
+def paid_replies() -> StubTransport:
+    return StubTransport(
+        [make_text_response("paid reply", usage=Usage(3_500, 10))] * 3, model=WINDOW
+    )
+
+
+@pytest.mark.parametrize("where", ["summarizer", "commit"])
+async def test_a_cancelled_error_nobody_asked_for_fails_the_attempt_not_the_turn(
+    where: str,
+) -> None:
+    transport, events = paid_replies(), list[CompactionEvent]()
+    history = alternating(20)
+    inner = (
+        InterruptedCommit(history, asyncio.CancelledError, once=True)
+        if where == "commit"
+        else MemoryContextStore(history)
+    )
+    store = AutoCompactStore(
+        inner,
+        transport,
+        keep_recent=2,
+        summary_transport=(
+            first_raises(asyncio.CancelledError) if where == "summarizer" else summarizer()
+        ),
+        on_event=events.append,
+    )
+    assert await Agent("sys", transport).run("go on", store) == "paid reply"
+    after_turn = await inner.get_history()
+    assert after_turn[: len(history)] == history  # untouched
+    assert after_turn[-1].text == "paid reply"
+    after = [e for e in events if e.phase == "after"]
+    assert [e.outcome for e in after] == ["failed"]
+    assert after[0].error is not None
+    assert "CancelledError" in after[0].error
+    assert await store.compact(force=True)  # the next attempt is a fresh one
+    assert SUMMARY in (await inner.get_history())[0].text
+
+
+async def test_a_turn_cancelled_while_the_summarizer_runs_is_still_cancelled() -> None:
+    gated = GatedSummarizer()
+    transport = paid_replies()
+    store = AutoCompactStore(
+        MemoryContextStore(alternating(20)), transport, keep_recent=2, summary_transport=gated
+    )
+    turn = asyncio.ensure_future(Agent("sys", transport).run("go on", store))
+    await asyncio.wait_for(gated.started.wait(), 5)
+    turn.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await turn
+
+
+@pytest.mark.parametrize("where", ["summarizer", "commit"])
+@pytest.mark.parametrize("kind", [KeyboardInterrupt, SystemExit])
+def test_keyboard_interrupt_and_system_exit_in_a_compaction_reach_the_caller_as_themselves(
+    kind: type[BaseException], where: str
+) -> None:
+    """Not a CancelledError (the event loop stopped under the caller), not swallowed."""
+    seen: list[str] = []
+
+    async def main() -> None:
+        transport = paid_replies()
+        history = alternating(20)
+        store = AutoCompactStore(
+            InterruptedCommit(history, kind) if where == "commit" else MemoryContextStore(history),
+            transport,
+            keep_recent=2,
+            summary_transport=first_raises(kind) if where == "summarizer" else summarizer(),
+        )
+        try:
+            await Agent("sys", transport).run("go on", store)
+        except BaseException as exc:
+            seen.append(type(exc).__name__)
+            if not isinstance(exc, kind):
+                raise
+
+    try:
+        asyncio.run(main())
+    except BaseException as exc:  # it stopped the event loop instead of reaching the caller
+        seen.append(f"escaped the loop: {type(exc).__name__}")
+    assert seen == [kind.__name__]
+
+
+def test_an_interrupt_in_a_compaction_no_caller_awaits_any_more_still_stops_the_loop() -> None:
+    """Its callers were cancelled: the interrupt is not dropped with them."""
+    reached: list[str] = []
+
+    async def main() -> None:
+        gated = GatedSummarizer()
+
+        async def interrupted(request: StubRequest) -> StubResponse:
+            gated.started.set()
+            await gated.release.wait()
+            raise KeyboardInterrupt
+
+        store = AutoCompactStore(
+            MemoryContextStore(alternating(20)),
+            paid_replies(),
+            keep_recent=2,
+            summary_transport=FunctionTransport(interrupted, model=WINDOW),
+        )
+        caller = asyncio.ensure_future(store.compact(force=True))
+        await asyncio.wait_for(gated.started.wait(), 5)
+        caller.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await caller
+        gated.release.set()
+        await asyncio.sleep(0.5)  # the interrupt stops the loop in here
+        reached.append("the interrupt was dropped")
+
+    with pytest.raises(KeyboardInterrupt):
+        asyncio.run(main())
+    assert reached == []

@@ -407,11 +407,14 @@ async def test_a_view_still_over_the_threshold_is_not_resummarized_until_it_grow
         make_text_response(""),
         make_text_response("I'm sorry, I can't help with that."),
         make_unavailable_error(),
+        # Raised by the transport though nothing was cancelled (a library's own
+        # timeout): a failed summary like the others, never the caller's request.
+        asyncio.CancelledError(),
     ],
-    ids=["empty", "refusal", "transport-error"],
+    ids=["empty", "refusal", "transport-error", "cancelled-error"],
 )
 async def test_a_failed_summary_falls_back_to_strategies_and_backs_off(
-    reply: StubResponse | Exception,
+    reply: StubResponse | BaseException,
 ) -> None:
     transport = FunctionTransport(lambda request: reply)
     hooks = Recorder()

@@ -25,14 +25,17 @@ PREPARE_AT, THRESHOLD = 1_800, 2_400
 class GatedSummarizer(FunctionTransport):
     """Answers summary requests only once ``release`` is set (or fails, if told to)."""
 
-    def __init__(self, *, fail: bool = False) -> None:
+    def __init__(self, *, fail: bool = False, cancelled_error: bool = False) -> None:
         self.started, self.release = asyncio.Event(), asyncio.Event()
         self.fail = fail
+        self.cancelled_error = cancelled_error
         super().__init__(self._reply)
 
     async def _reply(self, request: StubRequest) -> StubResponse:
         self.started.set()
         await self.release.wait()
+        if self.cancelled_error:  # raised on its own: nothing cancelled the preparation
+            raise asyncio.CancelledError
         if self.fail:
             return make_text_response("")  # rejected: an empty summary
         return make_text_response(SUMMARY)
@@ -163,6 +166,22 @@ async def test_a_failed_preparation_falls_back_to_a_summary_at_the_threshold() -
     await settle()
     assert len(summary.requests) == 1  # not prepared again
     summary.fail = False
+    await grow(manager, history, THRESHOLD)
+    await manager.get_messages_for_request()
+    assert outcomes(hooks, "context:post_compact", "summary") == ["new"]
+
+
+async def test_a_preparation_whose_summarizer_raises_cancelled_error_is_a_failed_one() -> None:
+    summary = GatedSummarizer(cancelled_error=True)
+    summary.release.set()
+    manager, hooks, history = await crossed(summary)
+    await settle()
+    assert outcomes(hooks, "context:prepared", "outcome") == ["failed"]
+    assert "CancelledError" in hooks.events[-1][1]["error"]
+    await manager.get_messages_for_request()
+    await settle()
+    assert len(summary.requests) == 1  # not prepared again
+    summary.cancelled_error = False
     await grow(manager, history, THRESHOLD)
     await manager.get_messages_for_request()
     assert outcomes(hooks, "context:post_compact", "summary") == ["new"]

@@ -26,6 +26,7 @@ from tests.proxy.test_proxy import (  # noqa: F401 (fixtures)
     MakeApp,
     local,
     make_app,
+    summaries_raise_cancelled_error,
     summary_texts,
     upstream,
 )
@@ -155,12 +156,18 @@ async def test_past_the_wait_point_the_request_waits_for_the_preparation(
     validate_history(sent_history(upstream, "openai"))
 
 
+@pytest.mark.parametrize("failure", ["server-error", "cancelled-error"])
 async def test_a_failed_preparation_falls_back_to_the_limit(
     make_app: MakeApp,  # noqa: F811
     upstream: Upstream,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+    failure: str,
 ) -> None:
     app = await make_app(**PREPARED)
-    upstream.fail_summary = (500, {"error": {"message": "down", "type": "server_error"}})
+    if failure == "server-error":
+        upstream.fail_summary = (500, {"error": {"message": "down", "type": "server_error"}})
+    else:  # raised on its own, as by a library's internal timeout: a failure like any other
+        summaries_raise_cancelled_error(upstream, monkeypatch)
     crossing = await post(app, "openai", turns("openai", 24))
     assert crossing.headers["x-contextfold-compacted"] == "false"
     for _ in range(500):
@@ -170,6 +177,8 @@ async def test_a_failed_preparation_falls_back_to_the_limit(
     await post(app, "openai", turns("openai", 26))  # not prepared again for this history
     assert len(upstream.summaries) == 1
     upstream.fail_summary = None
+    if failure == "cancelled-error":
+        monkeypatch.delattr(upstream, "_summary_reply")  # summaries answer again
     over = await post(app, "openai", turns("openai", 36))
     assert over.headers["x-contextfold-summary"] == "created"  # summarized at the limit
     assert len(upstream.summaries) == 2

@@ -18,7 +18,7 @@ from starlette.applications import Starlette
 from contextfold.formats import from_anthropic, from_openai
 from contextfold.proxy import create_app
 from contextfold.validation import validate_history
-from tests._proxy_upstream import ProxyApps, Upstream, anthropic_history, openai_history
+from tests._proxy_upstream import ProxyApps, Seen, Upstream, anthropic_history, openai_history
 
 OPENAI_KEY = "sk-test-DISTINCTIVE-9f8e7d6c5b4a3921"
 ANTHROPIC_KEY = "sk-ant-DISTINCTIVE-1a2b3c4d5e6f7a8b"
@@ -451,6 +451,35 @@ async def test_summarization_failure_forwards_the_original(
     assert upstream.chats[-1].raw == raw
     assert len(upstream.summaries) == 1
     assert "summarization failed" in caplog.text
+
+
+def summaries_raise_cancelled_error(upstream: Upstream, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From now on the summarizer's HTTP stack raises CancelledError on its own (as some
+    libraries do on their internal timeouts): nothing cancelled the proxy's request."""
+
+    async def cancelled_on_its_own(seen: Seen) -> Any:
+        upstream.summaries.append(seen)
+        raise asyncio.CancelledError
+
+    monkeypatch.setattr(upstream, "_summary_reply", cancelled_on_its_own)
+
+
+async def test_a_summarizer_raising_cancelled_error_forwards_the_original(
+    app: Starlette, upstream: Upstream, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    summaries_raise_cancelled_error(upstream, monkeypatch)
+    raw = json.dumps({"model": MODEL, "messages": openai_history(24)}).encode()
+    async with local(app) as client:
+        reply = await client.post(
+            "/v1/chat/completions",
+            content=raw,
+            headers={"authorization": f"Bearer {OPENAI_KEY}"},
+        )
+    assert reply.status_code == 200
+    assert reply.headers["x-contextfold-compacted"] == "false"
+    assert "CancelledError" in reply.headers["x-contextfold-error"]
+    assert upstream.chats[-1].raw == raw
+    assert len(upstream.summaries) == 1
 
 
 async def test_upstream_errors_pass_through(app: Starlette, upstream: Upstream) -> None:

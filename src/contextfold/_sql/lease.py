@@ -23,6 +23,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 
+from contextfold._cancel import finish
 from contextfold._sql.schema import SQLSession
 
 __all__ = ["LEASE_TABLE", "hold_lease"]
@@ -61,10 +62,26 @@ async def _claim(transaction: Transaction, session_id: str, holder: str, seconds
     return bool(rows) and rows[0][0] == holder
 
 
-async def _keep(transaction: Transaction, session_id: str, holder: str, seconds: float) -> None:
-    """Renew the lease every quarter of its length until cancelled or lost."""
+async def _release(transaction: Transaction, session_id: str, holder: str) -> None:
+    async with transaction() as db:
+        await db.execute(
+            "DELETE FROM contextfold_leases WHERE session_id = ? AND holder = ?",
+            (session_id, holder),
+        )
+
+
+async def _keep(
+    transaction: Transaction, session_id: str, holder: str, seconds: float, stop: asyncio.Event
+) -> None:
+    """Renew the lease every quarter of its length until ``stop`` is set or the lease is lost.
+
+    It is stopped by ``stop``, never cancelled: a renewal under way finishes first.
+    """
     while True:
-        await asyncio.sleep(seconds / 4)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), seconds / 4)
+        if stop.is_set():
+            return
         try:
             if not await _claim(transaction, session_id, holder, seconds):
                 logger.warning(
@@ -77,6 +94,26 @@ async def _keep(transaction: Transaction, session_id: str, holder: str, seconds:
             logger.debug("could not renew the compaction lease of session %s: %s", session_id, exc)
 
 
+async def _let_go(
+    transaction: Transaction,
+    session_id: str,
+    holder: str,
+    keeper: asyncio.Task[None],
+    stop: asyncio.Event,
+) -> None:
+    """Stop renewing (after the renewal under way, if any) and delete the lease."""
+    stop.set()
+    await asyncio.wait([keeper])
+    try:
+        await _release(transaction, session_id, holder)
+    except Exception as exc:
+        logger.warning(
+            "could not release the compaction lease of session %s (%s); it expires on its own",
+            session_id,
+            exc,
+        )
+
+
 @contextlib.asynccontextmanager
 async def hold_lease(
     transaction: Transaction, session_id: str, seconds: float
@@ -85,13 +122,24 @@ async def hold_lease(
 
     A claim that fails with an error (the database locked past its busy timeout, say)
     is logged and yields ``False``, like a lease held by someone else. While the block
-    runs, a task renews the lease; on exit (normal, error or cancellation) the lease is
-    deleted. If deleting fails, the lease simply expires ``seconds`` after its last
-    renewal.
+    runs, a task renews the lease; on exit (normal, error or cancellation) the renewal
+    under way, if any, finishes, renewing stops and the lease is deleted. If deleting
+    fails, the lease simply expires ``seconds`` after its last renewal.
+
+    A cancellation never cuts a claim, a renewal or the release in two
+    (:func:`~contextfold._cancel.finish`): each is one write transaction awaited to its
+    end, and a claim that succeeded just as its caller was cancelled is released before
+    the cancellation goes on. (The transaction helper is cancellation-safe as well, so
+    no step can leave a transaction open on the connection.)
     """
     holder = uuid.uuid4().hex
+
+    async def unclaim(claimed: bool) -> None:
+        if claimed:
+            await _release(transaction, session_id, holder)
+
     try:
-        claimed = await _claim(transaction, session_id, holder, seconds)
+        claimed = await finish(_claim(transaction, session_id, holder, seconds), undo=unclaim)
     except Exception as exc:  # e.g. the database stayed locked past the busy timeout
         logger.warning(
             "could not claim the compaction lease of session %s (%s); skipping", session_id, exc
@@ -100,21 +148,9 @@ async def hold_lease(
     if not claimed:
         yield False
         return
-    keeper = asyncio.create_task(_keep(transaction, session_id, holder, seconds))
+    stop = asyncio.Event()
+    keeper = asyncio.create_task(_keep(transaction, session_id, holder, seconds, stop))
     try:
         yield True
     finally:
-        keeper.cancel()
-        await asyncio.wait([keeper])
-        try:
-            async with transaction() as db:
-                await db.execute(
-                    "DELETE FROM contextfold_leases WHERE session_id = ? AND holder = ?",
-                    (session_id, holder),
-                )
-        except Exception as exc:
-            logger.warning(
-                "could not release the compaction lease of session %s (%s); it expires on its own",
-                session_id,
-                exc,
-            )
+        await finish(_let_go(transaction, session_id, holder, keeper, stop))

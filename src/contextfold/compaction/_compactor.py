@@ -15,6 +15,7 @@ import logging
 import time
 from collections.abc import Iterable
 
+from contextfold._cancel import cancelled, carried_interrupt, carry, joined
 from contextfold._otel import compaction_span
 from contextfold.compaction._anchor import UsageAnchor
 from contextfold.compaction._engine import (
@@ -34,7 +35,7 @@ from contextfold.compaction._settings import CompactionSettings
 from contextfold.compaction._splice import splice
 from contextfold.compaction._summarizer import KEPT_TRUNCATION_MARKER, Summarizer, keeps_archive
 from contextfold.context import CompactionLocking, ContextStore
-from contextfold.errors import SummaryRejectedError
+from contextfold.errors import CompactionError, SummaryRejectedError
 from contextfold.messages import Message
 from contextfold.tokens import count_tokens
 from contextfold.transports.base import CompletionTransport, Usage, model_of
@@ -78,6 +79,7 @@ class Compactor:
         self.skip = 0
         self.floor: int | None = None  # no retry until usage exceeds this
         self.running: asyncio.Future[bool] | None = None
+        self._joined = 0  # callers awaiting the run now
         self.splice_lock = asyncio.Lock()
 
     @property
@@ -103,8 +105,17 @@ class Compactor:
         return self.running is not None and not self.running.done()
 
     async def trigger(self, trigger: Trigger, tokens: int, *, force: bool = False) -> bool:
+        """Run (or join) one compaction attempt; whether the history changed.
+
+        The attempt runs as a task of its own, shared by concurrent callers; cancelling
+        a caller does not cancel it. Whatever the attempt meets ends it, never the
+        caller: an error or a :class:`asyncio.CancelledError` nobody asked for is a
+        ``failed`` attempt. Only a :class:`KeyboardInterrupt` or :class:`SystemExit`
+        passes through, re-raised as itself in every caller (not left to stop the
+        event loop, which would leave the callers a bare cancellation).
+        """
         if self.running is not None and not self.running.done():
-            return await asyncio.shield(self.running)
+            return await self._join(self.running)
         if not force:
             # After a compaction that could not get under the limit, only meaningful
             # growth (5 % of the limit) justifies another attempt.
@@ -136,19 +147,33 @@ class Compactor:
                 return False
             if self.running is not None and not self.running.done():
                 # Another caller waited for the same preparation and started first.
-                return await asyncio.shield(self.running)
-        self.running = asyncio.ensure_future(self._run(trigger, tokens))
+                return await self._join(self.running)
+        self.running = asyncio.ensure_future(carry(self._run(trigger, tokens)))
         self.running.add_done_callback(self._after_run)
         try:
-            return await asyncio.shield(self.running)
+            return await self._join(self.running)
         finally:
             if self.running is not None and self.running.done():
                 self.running = None
 
+    async def _join(self, run: asyncio.Future[bool]) -> bool:
+        self._joined += 1
+        try:
+            return await joined(run)
+        finally:
+            self._joined -= 1
+
     def _after_run(self, run: asyncio.Future[bool]) -> None:
-        """A run has ended: start the update its commit asked for (see _compact_once)."""
+        """A run has ended: start the update its commit asked for (see _compact_once).
+
+        An interrupt it carried with no caller left to re-raise it (they were all
+        cancelled) is raised here, where it stops the event loop as it would have.
+        """
+        interrupt = carried_interrupt(run)
+        if interrupt is not None and not self._joined:
+            raise interrupt
         due, self._update_due = self._update_due, None
-        if due is not None and not run.cancelled():
+        if due is not None and not run.cancelled() and interrupt is None:
             self.maybe_prepare(max(due, self.anchor.estimate), due=True)
 
     async def _run(self, trigger: Trigger, tokens: int) -> bool:
@@ -187,8 +212,15 @@ class Compactor:
         except Exception as exc:
             await self._failed(attempt, exc)
             return False
-        except asyncio.CancelledError:
+        except asyncio.CancelledError as exc:
+            if not cancelled():  # raised by what the attempt awaited, not a cancellation
+                await self._failed(attempt, _unasked(exc))
+                return False
             await self.report.after(attempt, "failed", error="cancelled; history left untouched")
+            raise
+        except (KeyboardInterrupt, SystemExit) as exc:
+            error = f"interrupted ({type(exc).__name__}); history left untouched"
+            await self.report.after(attempt, "failed", error=error)
             raise
         finally:
             if attempt.summarizer is not None:
@@ -379,12 +411,15 @@ class Compactor:
             attempt.messages = len(snapshot)
             await self.report.before(attempt)
             plan = await self._plan(snapshot, tokens, summarizer, ahead=True)
-        except Exception as exc:
+        except (Exception, asyncio.CancelledError) as exc:
+            if isinstance(exc, asyncio.CancelledError) and cancelled():
+                await self.report.after(attempt, "failed", error="cancelled")
+                raise
             self._commit_when_ready = False  # the limit's trigger falls back to today's rules
-            await self._failed(attempt, exc)
+            await self._failed(attempt, exc if isinstance(exc, Exception) else _unasked(exc))
             return
-        except asyncio.CancelledError:
-            await self.report.after(attempt, "failed", error="cancelled")
+        except (KeyboardInterrupt, SystemExit) as exc:
+            await self.report.after(attempt, "failed", error=f"interrupted ({type(exc).__name__})")
             raise
         finally:
             self.summarizer_usage = self.summarizer_usage + attempt.usage
@@ -463,13 +498,27 @@ class Compactor:
             noted = self.anchor.pending
             noted_count = len(noted)
             # A commit is never left half-done: cancelling the caller lets it finish
-            # (or roll back) before the cancellation goes on.
-            commit = asyncio.ensure_future(splice(self.inner, snapshot, new_messages))
+            # (or roll back) before the cancellation goes on. (An interrupt in the store
+            # reaches the caller as itself, like one in the summarizer: see trigger.)
+            commit = asyncio.ensure_future(carry(splice(self.inner, snapshot, new_messages)))
             try:
-                appended = await asyncio.shield(commit)
+                appended = await joined(commit)
             except asyncio.CancelledError:
                 await asyncio.wait([commit])
+                interrupt = carried_interrupt(commit)
+                if interrupt is not None:  # the process is being stopped: that comes first
+                    raise interrupt from None
                 raise
             if appended is not None and self.anchor.pending is noted:
                 del noted[:noted_count]
         return appended
+
+
+def _unasked(exc: asyncio.CancelledError) -> CompactionError:
+    """A CancelledError that no cancellation of the attempt raised, as the failure it is."""
+    error = CompactionError(
+        "CancelledError raised inside the compaction though nothing cancelled it "
+        f"({exc!r}; a library's own timeout, say); history left untouched"
+    )
+    error.__cause__ = exc
+    return error

@@ -22,12 +22,14 @@ everything sent and in the summary (see :mod:`~contextfold.compaction._verdict`)
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from contextfold._cancel import cancelled
 from contextfold._history import truncate_text
 from contextfold._otel import summarizer_span
 from contextfold.blocks import (
@@ -47,7 +49,7 @@ from contextfold.compaction._verdict import (
     summary_allowance,
 )
 from contextfold.context import Archiving
-from contextfold.errors import CompactionError
+from contextfold.errors import CompactionError, TransportError
 from contextfold.messages import Message
 from contextfold.prompts import Prompt, builtin_prompt
 from contextfold.tokens import TokenCounter
@@ -273,12 +275,29 @@ class Summarizer:
         """One capped request; its usage is counted, its reply checked (see the module doc).
 
         ``instructions`` is the prompt text that says what format to answer in.
+
+        A :class:`asyncio.CancelledError` from the transport while this task is not
+        being cancelled (some libraries raise it on their own internal timeouts) is a
+        failed request like any other: it is raised as
+        :class:`~contextfold.errors.TransportError`, so it ends this summary attempt
+        and never the caller's turn. A cancellation of this task (the caller's, or the
+        ``summary_timeout`` expiring) goes on as a cancellation.
         """
         model = model_of(self.transport)
         with summarizer_span(type(self.transport).__name__, model.name, self.output_cap) as span:
-            completion: Completion = await complete_with_cap(
-                self.transport, messages, tools, system, max_output_tokens=self.output_cap
-            )
+            try:
+                completion: Completion = await complete_with_cap(
+                    self.transport, messages, tools, system, max_output_tokens=self.output_cap
+                )
+            except asyncio.CancelledError:
+                if cancelled():
+                    raise
+                raise TransportError(
+                    f"the summarizer's transport ({type(self.transport).__name__}) raised "
+                    "CancelledError though nothing cancelled it (a library's own timeout, "
+                    "say); this summary attempt failed",
+                    model=model.name,
+                ) from None
             span(
                 completion.usage.input_tokens,
                 completion.usage.output_tokens,
