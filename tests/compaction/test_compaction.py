@@ -94,6 +94,42 @@ async def test_shape_for_22_alternating_messages_and_keep_recent_4() -> None:
     assert result[2:] == history[-4:]
 
 
+async def test_the_seed_example_of_22_short_messages_compacts_to_6() -> None:
+    """SPEC §6 as the seed shows it (issue 24, item 7.1): a summary larger than the few
+    short messages it replaces is no reason to refuse an explicit compaction."""
+    history = [
+        Message.user(f"m{i}") if i % 2 == 0 else Message.assistant(f"m{i}") for i in range(22)
+    ]
+    transport = FunctionTransport(lambda request: make_text_response("summary"))
+    result = await compact_context(history, transport, keep_recent=4)
+    assert result is not None
+    assert len(result) == 6
+    assert result[0].role == "user"
+    assert "summary" in result[0].text
+    assert result[1].role == "assistant"
+    assert result[1].text.startswith("Understood.")
+    assert result[2:] == history[-4:]
+    assert count_tokens(result) >= count_tokens(history)  # larger, and still not refused
+
+
+@pytest.mark.parametrize("force", [True, False])
+async def test_an_explicit_compact_of_the_seed_example_is_not_refused(force: bool) -> None:
+    history = [
+        Message.user(f"m{i}") if i % 2 == 0 else Message.assistant(f"m{i}") for i in range(22)
+    ]
+    inner = MemoryContextStore(history)
+    events: list[CompactionEvent] = []
+    store = AutoCompactStore(
+        inner, summarizer("summary"), keep_recent=4, proactive=False, on_event=events.append
+    )
+    assert await store.compact(force=force)
+    compacted = await inner.get_history()
+    assert len(compacted) == 6
+    assert "summary" in compacted[0].text
+    assert compacted[2:] == history[-4:]
+    assert [e.outcome for e in events if e.phase == "after"] == ["compacted"]
+
+
 async def test_too_short_history_returns_none_and_calls_no_model() -> None:
     transport = StubTransport([])
     assert (

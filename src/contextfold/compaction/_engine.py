@@ -167,6 +167,7 @@ async def compact_history(
     summarizer: Summarizer | None = None,
     system_budget: int | None = None,
     words_fixed: int = 0,
+    require_smaller: bool = True,
 ) -> CompactionResult | None:
     """Summarize the old part of ``history``; ``None`` when there is nothing to fold.
 
@@ -181,7 +182,9 @@ async def compact_history(
     The user's verbatim words fill only the room left under ``target_tokens``, counted
     with ``words_fixed`` (the real prompt's cost beyond its messages) as well.
     A result whose estimate is not below the estimate of ``history`` raises
-    :class:`~contextfold.errors.SummaryRejectedError` (``reason="not_smaller"``).
+    :class:`~contextfold.errors.SummaryRejectedError` (``reason="not_smaller"``), unless
+    ``require_smaller`` is false: an explicit compaction asked for by the user, which
+    a summary larger than the few messages it replaces does not make wrong.
     """
     summarizer = summarizer or make_summarizer(transport, opts)
 
@@ -269,7 +272,7 @@ async def compact_history(
     if problems and not history_problems(history, allow_pending=True, thinking=thinking):
         raise CompactionError("compaction would produce an invalid history: " + "; ".join(problems))
     # -- a compaction must shrink what it replaces (issue 13, item 2) --------------------
-    if after >= before:
+    if require_smaller and after >= before:
         raise SummaryRejectedError(
             f"the compacted history (~{after:,} tokens) is not smaller than the history it "
             f"would replace (~{before:,} tokens); lower max_summary_tokens or keep fewer "

@@ -71,6 +71,7 @@ async def plan_compaction(
     opts: Options,
     summarizer: Summarizer,
     time_limit: float | None,
+    require_smaller: bool = True,
 ) -> Plan | None:
     """Summarize ``snapshot`` (sized by ``estimate``) toward ``target`` tokens.
 
@@ -80,6 +81,8 @@ async def plan_compaction(
     Returns ``None`` when nothing can be freed: nothing new to summarize and no kept
     tool output to cut, or the history already under ``target``. The summarizer's
     whole run is bounded by ``time_limit`` seconds (:class:`CompactionError` past it).
+    A summary that does not make the history smaller is rejected unless
+    ``require_smaller`` is false (see :func:`~._engine.compact_history`).
     """
     try:
         async with asyncio.timeout(time_limit):
@@ -92,6 +95,7 @@ async def plan_compaction(
                 summarizer=summarizer,
                 system_budget=min(opts.max_summary_tokens // 2, target // 8),
                 words_fixed=estimate.fixed,
+                require_smaller=require_smaller,
             )
     except TimeoutError:
         raise CompactionError(
