@@ -16,6 +16,7 @@ from typing import Literal, TypeAlias
 from contextfold._history import (
     choose_cut,
     compaction_cut_points,
+    omit_tool_images,
     shrink_cut,
     truncate_tool_outputs,
 )
@@ -212,6 +213,8 @@ async def compact_history(
         recent = list(history[cut:])
         if estimate(recent) + overhead > target_tokens:
             recent = truncate_tool_outputs(recent, opts.kept_tool_chars, KEPT_TRUNCATION_MARKER)
+            # Text cuts leave images; the oldest kept ones go until the kept part fits.
+            recent = omit_tool_images(recent, lambda k: estimate(k) + overhead <= target_tokens)
 
     old = history[:cut]
     if system_budget is None:  # a view (manager, proxy): every system message stays
