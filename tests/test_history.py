@@ -5,9 +5,16 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from contextfold._history import is_tool_result_message, safe_cut_points, split_rounds
-from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
+from contextfold._history import (
+    image_placeholder,
+    is_tool_result_message,
+    omit_tool_images,
+    safe_cut_points,
+    split_rounds,
+)
+from contextfold.blocks import ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.messages import Message
+from contextfold.tokens import count_tokens
 from contextfold.validation import validate_history
 from tests._histories import histories
 
@@ -109,3 +116,77 @@ def test_rounds_cover_the_history_and_every_suffix_is_valid(history: list[Messag
         kept = split.keep_from(k)
         validate_history(kept, allow_pending=True)
         assert [m for m in kept if m.role == "system"] == [m for m in history if m.role == "system"]
+
+
+# --- images left out of tool results ----------------------------------------------------
+
+
+def shot(i: int, size: int = 2_048) -> ImageBlock:
+    return ImageBlock("image/png", bytes([i]) * size)
+
+
+def image_rounds() -> list[Message]:
+    """Two tool rounds of 3 images each, and a user photo that is not a tool output."""
+    return [
+        Message("user", [TextBlock("look"), shot(99)]),
+        call("a"),
+        Message("user", [ToolResultBlock("a", [TextBlock("page 0"), shot(0), shot(1), shot(2)])]),
+        call("b"),
+        Message("user", [ToolResultBlock("b", [shot(3), TextBlock("page 1"), shot(4), shot(5)])]),
+    ]
+
+
+def images_of(messages: list[Message]) -> list[ImageBlock]:
+    return [
+        part
+        for message in messages
+        for block in message.tool_results
+        if isinstance(block.content, list)
+        for part in block.content
+        if isinstance(part, ImageBlock)
+    ]
+
+
+def test_image_placeholder_names_the_type_and_size() -> None:
+    assert image_placeholder(shot(0, 40_960)) == TextBlock(
+        "[image/png, 40 KB, omitted to fit the context window]"
+    )
+    assert image_placeholder(shot(0, 10)).text.startswith("[image/png, 1 KB,")
+
+
+def test_omit_tool_images_leaves_out_the_fewest_oldest_images_that_make_it_fit() -> None:
+    history = image_rounds()
+    full = count_tokens(history)
+    for omitted in range(7):
+        goal = full - omitted * 550  # each image is 600 tokens, a placeholder ~15
+        view = omit_tool_images(history, lambda v, goal=goal: count_tokens(v) <= goal)
+        assert images_of(view) == images_of(history)[omitted:]  # the newest stay
+        if omitted == 0:
+            assert view is history
+        validate_history(view)
+        assert [m.role for m in view] == [m.role for m in history]
+        assert [b.tool_use_id for m in view for b in m.tool_results] == ["a", "b"]
+        assert view[0] == history[0]  # the user's own photo is not a tool output
+    assert len(images_of(image_rounds())) == 6  # the input is not modified
+
+
+def test_omit_tool_images_puts_placeholders_where_the_images_were() -> None:
+    history = image_rounds()
+    view = omit_tool_images(history, lambda v: len(images_of(v)) <= 2)
+    assert view[2].tool_results[0].content == [
+        TextBlock("page 0"),
+        image_placeholder(shot(0)),
+        image_placeholder(shot(1)),
+        image_placeholder(shot(2)),
+    ]
+    assert view[4].tool_results[0].content == [
+        image_placeholder(shot(3)),
+        TextBlock("page 1"),
+        shot(4),
+        shot(5),
+    ]
+    assert view[:2] == history[:2]
+    assert view[3] is history[3]
+    nothing_fits = omit_tool_images(history, lambda v: False)
+    assert images_of(nothing_fits) == []  # every tool image, and no more, left out
+    assert nothing_fits[0] == history[0]

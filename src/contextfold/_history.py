@@ -26,6 +26,10 @@ One implementation of each way to take a history apart without breaking it:
   Text already within ``max_chars`` is returned unchanged (the same object), which
   makes cutting idempotent; a budget shorter than the marker leaves the marker alone.
   A tool result is bounded as a whole: the text of all its blocks counts together.
+* **Images left out** - :func:`omit_tool_images`: the images of tool results, oldest
+  first, become short text placeholders (:func:`image_placeholder`) until what is left
+  fits; the newest images stay. Text truncation leaves images alone; this is what bounds
+  them.
 
 If the input is valid (:func:`~contextfold.validation.validate_history`), so is every
 output. Imports only the ground (blocks, messages).
@@ -53,7 +57,9 @@ __all__ = [
     "RoundSplit",
     "choose_cut",
     "compaction_cut_points",
+    "image_placeholder",
     "is_tool_result_message",
+    "omit_tool_images",
     "safe_cut_points",
     "shrink_cut",
     "split_rounds",
@@ -324,3 +330,79 @@ def truncate_tool_outputs(messages: list[Message], max_chars: int, marker: str) 
                 result = list(messages)
             result[index] = Message(message.role, content)
     return messages if result is None else result
+
+
+def image_placeholder(image: ImageBlock) -> TextBlock:
+    """The text an image left out of a kept tool result becomes: its type and size."""
+    kilobytes = max(1, round(len(image.data) / 1024))
+    return TextBlock(f"[{image.media_type}, {kilobytes} KB, omitted to fit the context window]")
+
+
+def _tool_images(messages: Sequence[Message]) -> int:
+    """How many images the tool results of ``messages`` hold."""
+    return sum(
+        isinstance(part, ImageBlock)
+        for message in messages
+        if message.role == "user"
+        for block in message.content
+        if isinstance(block, ToolResultBlock) and not isinstance(block.content, str)
+        for part in block.content
+    )
+
+
+def _omit_oldest(messages: list[Message], count: int) -> list[Message]:
+    """``messages`` with the first ``count`` tool-result images replaced by placeholders."""
+    result = list(messages)
+    left = count
+    for index, message in enumerate(messages):
+        if left <= 0:
+            break
+        if message.role != "user":
+            continue
+        content = list(message.content)
+        changed = False
+        for position, block in enumerate(content):
+            if left <= 0:
+                break
+            if not isinstance(block, ToolResultBlock) or isinstance(block.content, str):
+                continue
+            if not any(isinstance(part, ImageBlock) for part in block.content):
+                continue
+            changed = True
+            parts: list[TextBlock | ImageBlock | OpaqueBlock] = []
+            for part in block.content:
+                if isinstance(part, ImageBlock) and left > 0:
+                    parts.append(image_placeholder(part))
+                    left -= 1
+                else:
+                    parts.append(part)
+            content[position] = ToolResultBlock(block.tool_use_id, parts, block.is_error)
+        if changed:
+            result[index] = Message(message.role, content)
+    return result
+
+
+def omit_tool_images(
+    messages: list[Message], fits: Callable[[list[Message]], bool]
+) -> list[Message]:
+    """``messages`` with the fewest tool-result images left out for ``fits`` to hold.
+
+    The oldest images (in history order, inside a result in block order) become
+    :func:`image_placeholder` text first; the newest stay. Returns the same list object
+    when ``fits(messages)`` already holds or no tool result holds an image, and the
+    copy with every such image left out when nothing less fits. ``fits`` must not
+    become false as images are left out (each placeholder is far smaller than an
+    image). Messages, tool pairs, ``tool_use_id`` and ``is_error`` are unchanged; only
+    new objects are made, the input is not modified.
+    """
+    total = _tool_images(messages)
+    if total == 0 or fits(messages):
+        return messages
+    low, high = 1, total  # the fewest omitted images that fit is in [low, high]
+    while low < high:
+        middle = (low + high) // 2
+        if fits(_omit_oldest(messages, middle)):
+            high = middle
+        else:
+            low = middle + 1
+    return _omit_oldest(messages, low)

@@ -202,8 +202,10 @@ class SummaryRejectedError(CompactionError):
     output limit), ``"incomplete"`` (another stop than a normal end, e.g.
     ``pause_turn``), ``"tool_call"``, ``"format"`` (a ``<summary>`` tag never
     closed), ``"unrelated"`` (a short untagged reply that names nothing of the
-    conversation), ``"too_long"`` (over the summary budget) or ``"not_smaller"`` (the
-    compacted history would not be smaller than the original).
+    conversation), ``"too_long"`` (over the summary budget) or ``"not_smaller"`` (an
+    automatic compaction would not make the history smaller than the original;
+    explicit ones, :func:`~contextfold.compaction.compact_context` and
+    ``AutoCompactStore.compact()``, do not check it).
     """
 
     def __init__(self, message: str, *, reason: str) -> None:

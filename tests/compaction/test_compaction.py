@@ -29,6 +29,7 @@ from contextfold.compaction import (
     compact_context,
     compaction_limit,
 )
+from contextfold.compaction._summarizer import render_summary_message
 from contextfold.errors import ContextOverflowError, SummaryRejectedError
 from contextfold.testing import (
     FunctionTransport,
@@ -92,6 +93,42 @@ async def test_shape_for_22_alternating_messages_and_keep_recent_4() -> None:
     assert "continues earlier work" in result[0].text
     assert result[1].role == "assistant"
     assert result[2:] == history[-4:]
+
+
+async def test_the_seed_example_of_22_short_messages_compacts_to_6() -> None:
+    """SPEC §6 as the seed shows it (issue 24, item 7.1): a summary larger than the few
+    short messages it replaces is no reason to refuse an explicit compaction."""
+    history = [
+        Message.user(f"m{i}") if i % 2 == 0 else Message.assistant(f"m{i}") for i in range(22)
+    ]
+    transport = FunctionTransport(lambda request: make_text_response("summary"))
+    result = await compact_context(history, transport, keep_recent=4)
+    assert result is not None
+    assert len(result) == 6
+    assert result[0].role == "user"
+    assert "summary" in result[0].text
+    assert result[1].role == "assistant"
+    assert result[1].text.startswith("Understood.")
+    assert result[2:] == history[-4:]
+    assert count_tokens(result) >= count_tokens(history)  # larger, and still not refused
+
+
+@pytest.mark.parametrize("force", [True, False])
+async def test_an_explicit_compact_of_the_seed_example_is_not_refused(force: bool) -> None:
+    history = [
+        Message.user(f"m{i}") if i % 2 == 0 else Message.assistant(f"m{i}") for i in range(22)
+    ]
+    inner = MemoryContextStore(history)
+    events: list[CompactionEvent] = []
+    store = AutoCompactStore(
+        inner, summarizer("summary"), keep_recent=4, proactive=False, on_event=events.append
+    )
+    assert await store.compact(force=force)
+    compacted = await inner.get_history()
+    assert len(compacted) == 6
+    assert "summary" in compacted[0].text
+    assert compacted[2:] == history[-4:]
+    assert [e.outcome for e in events if e.phase == "after"] == ["compacted"]
 
 
 async def test_too_short_history_returns_none_and_calls_no_model() -> None:
@@ -354,6 +391,94 @@ async def test_kept_tool_output_is_bounded_per_result_not_per_block() -> None:
     assert sum(len(p.text) for p in content if isinstance(p, TextBlock)) <= 1_000
     assert content[-1] == TextBlock("final error line")  # the tail survives
     assert count_tokens(compacted) < store.limit
+
+
+def screenshots_result(call_id: str, images: int = 20, texts: int = 12) -> ToolResultBlock:
+    """A tool result of ``texts`` text blocks and ``images`` 40 KB PNGs, interleaved."""
+    parts: list[TextBlock | ImageBlock] = []
+    for i in range(max(images, texts)):
+        if i < texts:
+            parts.append(TextBlock(f"page {i}: " + "y" * 1_500))
+        if i < images:
+            parts.append(ImageBlock("image/png", bytes([i]) * 40_960))
+    return ToolResultBlock(call_id, parts)
+
+
+async def test_a_kept_tool_result_with_images_fits_the_limit_and_is_archived_whole(
+    store: ContextStore,
+) -> None:
+    """Issue 24, item 7.2: a kept result of 12 text blocks and 20 images (~16,500 tokens)
+    left the compacted history at ~12,650 tokens over a 9,000-token limit."""
+    result = screenshots_result("shots")
+    history = [
+        *alternating(10),
+        Message.user("take screenshots of every page"),
+        Message("assistant", [ToolUseBlock("shots", "screenshot", {"pages": "all"})]),
+        Message("user", [result]),
+    ]
+    for message in history:
+        await store.append(message)
+    wrapped = AutoCompactStore(
+        store,
+        StubTransport(model=ModelInfo("m", 12_000, 1_000)),
+        keep_recent=6,
+        summary_transport=summarizer(),
+    )
+    assert wrapped.limit == 9_000
+    await wrapped.add_context_tokens(count_tokens(history), 10)
+    assert wrapped.compactions == 1
+    compacted = await store.get_history()
+    validate_history(compacted)
+    assert count_tokens(compacted) <= wrapped.limit
+    assert wrapped.last_event is not None
+    assert wrapped.last_event.tokens_after is not None
+    assert wrapped.last_event.tokens_after <= wrapped.limit
+    # The kept copy: the call and its result stay paired; the newest images stay, the
+    # older ones are placeholders that say what they were.
+    assert compacted[-2] == history[-2]
+    [kept] = compacted[-1].tool_results
+    assert kept.tool_use_id == "shots"
+    assert isinstance(kept.content, list)
+    images = [p for p in kept.content if isinstance(p, ImageBlock)]
+    assert images == [p for p in result.content if isinstance(p, ImageBlock)][-len(images) :]
+    assert len(images) < 20
+    placeholders = [
+        p.text for p in kept.content if isinstance(p, TextBlock) and "omitted" in p.text
+    ]
+    assert len(placeholders) == 20 - len(images)
+    assert placeholders[0] == "[image/png, 40 KB, omitted to fit the context window]"
+    # The original, every image included, is in the store's archive.
+    archived = [a.message for a in await wrapped.get_archive()]
+    assert history[-1] in archived
+
+
+async def test_images_of_a_kept_result_go_when_there_is_nothing_left_to_summarize() -> None:
+    # Right after a compaction: the summary, then one tool round of 20 screenshots.
+    history = [
+        render_summary_message("## Current state\nScreenshots of every page come next."),
+        Message("assistant", [ToolUseBlock("shots", "screenshot", {"pages": "all"})]),
+        Message("user", [screenshots_result("shots")]),
+    ]
+    calls = summarizer()
+    inner = MemoryContextStore(history)
+    store = AutoCompactStore(
+        inner,
+        StubTransport(model=ModelInfo("m", 12_000, 1_000)),
+        keep_recent=6,
+        summary_transport=calls,
+    )
+    await store.add_context_tokens(count_tokens(history), 10)
+    assert calls.requests == []  # nothing new to summarize
+    assert store.last_event is not None
+    assert store.last_event.outcome == "truncated"
+    compacted = await inner.get_history()
+    validate_history(compacted)
+    assert compacted[:2] == history[:2]
+    assert count_tokens(compacted) <= store.limit
+    content = compacted[-1].tool_results[0].content
+    assert isinstance(content, list)
+    assert 0 < sum(isinstance(p, ImageBlock) for p in content) < 20
+    assert history[-1] in [a.message for a in await inner.get_archive()]
 
 
 async def test_no_compaction_loop_when_nothing_can_be_freed() -> None:

@@ -17,6 +17,7 @@ from contextfold import (
     Agent,
     AutoCompactStore,
     CompactionEvent,
+    ImageBlock,
     MemoryContextStore,
     Message,
     ModelInfo,
@@ -35,7 +36,7 @@ from contextfold.testing import (
 )
 from contextfold.tokens import approx_token_counter, count_message_tokens
 from contextfold.validation import validate_history
-from tests.compaction.test_compaction import SUMMARY
+from tests.compaction.test_compaction import SUMMARY, screenshots_result
 from tests.strategies_hyp import histories
 
 WINDOW = ModelInfo("small-model", 4_000, 500)
@@ -209,6 +210,29 @@ def _identity(message: Message) -> tuple[str, tuple[str, ...]]:
         else:
             parts.append(type(block).__name__ + repr(block)[:200])
     return message.role, tuple(parts)
+
+
+def test_a_relieved_view_leaves_out_the_oldest_images_when_nothing_else_frees_enough() -> None:
+    result = screenshots_result("shots")  # 12 text blocks and 20 images: ~16,500 tokens
+    history = [
+        Message.user("take screenshots of every page"),
+        Message("assistant", [ToolUseBlock("shots", "screenshot", {"pages": "all"})]),
+        Message("user", [result]),
+    ]
+    excess = 9_000  # text cuts free ~4,000; no round or cycle can go
+    relief = relieve(
+        history, excess, approx_token_counter, max_tool_chars=2_000, marker=KEPT_TRUNCATION_MARKER
+    )
+    assert relief.saved >= excess
+    assert relief.truncated
+    validate_history(relief.messages)
+    assert relief.messages[:2] == history[:2]
+    [kept] = relief.messages[-1].tool_results
+    assert isinstance(kept.content, list)
+    images = [p for p in kept.content if isinstance(p, ImageBlock)]
+    assert 0 < len(images) < 20
+    assert images == [p for p in result.content if isinstance(p, ImageBlock)][-len(images) :]
+    assert history[-1].tool_results[0] == result  # the input is not modified
 
 
 async def test_a_read_under_the_relief_point_is_the_real_history() -> None:

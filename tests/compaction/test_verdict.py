@@ -304,16 +304,38 @@ async def test_a_summary_within_the_slack_is_accepted() -> None:
     assert result is not None
 
 
-async def test_a_compaction_that_does_not_shrink_the_history_is_rejected() -> None:
-    short = [
-        Message.user("hi"),
-        Message.assistant("hello"),
-        Message.user("ok?"),
-        Message.assistant("ok"),
-    ]
-    with pytest.raises(SummaryRejectedError) as info:
-        await compact_context(short, StubTransport([make_text_response(SUMMARY)]), keep_recent=1)
-    assert info.value.reason == "not_smaller"
+@pytest.mark.parametrize("trigger", ["usage", "append", "prepare"])
+async def test_an_automatic_compaction_that_does_not_shrink_the_history_is_rejected(
+    trigger: str,
+) -> None:
+    # The explicit compact_context / compact() of the same history is not refused
+    # (tests/compaction/test_compaction.py, the seed example).
+    short = [Message.user(f"m{i}") if i % 2 == 0 else Message.assistant(f"m{i}") for i in range(22)]
+    wordy = "## Current state\n" + "The user counted messages. " * 40  # ~270 tokens > ~110
+    events: list[CompactionEvent] = []
+    inner = MemoryContextStore([] if trigger == "append" else short)
+    store = AutoCompactStore(
+        inner,
+        FunctionTransport(lambda request: make_text_response(wordy)),
+        keep_recent=4,
+        max_tokens=130 if trigger == "prepare" else 100,  # preparing from 104 (80 %)
+        on_event=events.append,
+    )
+    if trigger == "usage":
+        await store.add_context_tokens(150, 1)
+    elif trigger == "prepare":
+        await store.add_context_tokens(115, 1)
+        for _ in range(20):
+            await asyncio.sleep(0)
+    else:
+        for message in short:
+            await store.append(message)
+        await store.get_history()  # the read before a request: ~110 tokens > 100
+    assert await inner.get_history() == short
+    [after] = [e for e in events if e.phase == "after"]
+    assert (after.trigger, after.outcome) == (trigger, "rejected")
+    assert after.error is not None
+    assert "not smaller" in after.error
 
 
 async def test_a_summary_larger_than_the_history_is_never_committed_by_auto_compact() -> None:

@@ -268,9 +268,71 @@ async def test_context_simple_keys_map_to_ours_and_the_others_are_noted(
         0.3,
     )
     assert manager.settings.max_tool_chars == 250
+    assert manager.protected_recent == 0.3
     noted = " ".join(r.getMessage() for r in caplog.records)
-    for key in ("protected_recent", "protected_tool_results", "compaction_notice_enabled"):
+    for key in ("protected_tool_results", "compaction_notice_enabled"):
         assert f"{key!r} has no equivalent" in noted
+    assert "'protected_recent' has no equivalent" not in noted
+
+
+def six_call_session() -> list[Wire]:
+    """Eight exchanges, then one assistant turn of six parallel calls, their six results
+    and a question: 24 dicts, as context-simple's multi-call regression test builds them."""
+    calls = [
+        {"id": f"toolu_{k}", "tool": "web_fetch", "arguments": {"url": f"http://example.com/{k}"}}
+        for k in range(1, 7)
+    ]
+    return [
+        *(
+            wire
+            for i in range(8)
+            for wire in (
+                {"role": "user", "content": f"request {i}"},
+                {"role": "assistant", "content": f"response {i}"},
+            )
+        ),
+        {"role": "assistant", "content": "", "tool_calls": calls},
+        *(
+            {"role": "tool", "tool_call_id": f"toolu_{k}", "content": f"page {k}"}
+            for k in range(1, 7)
+        ),
+        {"role": "user", "content": "what did you find?"},
+    ]
+
+
+@pytest.mark.parametrize("summarizer", [True, False], ids=["summarized", "strategies-alone"])
+@pytest.mark.parametrize(
+    ("share", "protected"),
+    [(0.5, 12), (0.2, 8)],  # 0.2 protects dicts 19.. (inside the results): widened to 16..
+    ids=["half", "inside-the-results"],
+)
+async def test_protected_recent_keeps_the_multi_call_turn_whole(
+    share: float, protected: int, summarizer: bool
+) -> None:
+    """Issue 24, item 7.3: Amplifier's context-simple test with protected_recent=0.5: the
+    view summarized the six-call turn away (or, with no provider to summarize, the
+    window fitting left it out)."""
+    host = Host()
+    if summarizer:
+        host.providers["fake"] = FakeProvider(context_window=4_000, max_output_tokens=500)
+    config = {
+        "max_tokens": 200,
+        "compact_threshold": 0.5,
+        "protected_recent": share,
+        "compaction_notice_enabled": False,
+    }
+    manager = await filled(await mount(host, config), six_call_session())
+    view = await manager.get_messages_for_request()
+    [post] = host.hooks.post()
+    assert post["tokens_before"] > post["threshold_tokens"]  # it was compacted
+    # The protected messages (the last share of the dicts, widened to the whole turn that
+    # holds the six calls) come last, verbatim; the turn is never split or dropped.
+    assert view[-protected:] == six_call_session()[-protected:]
+    [calls] = [i for i, wire in enumerate(view) if wire.get("tool_calls")]
+    assert len(view[calls]["tool_calls"]) == 6
+    answers = view[calls + 1 : calls + 7]
+    assert [wire.get("tool_call_id") for wire in answers] == [f"toolu_{k}" for k in range(1, 7)]
+    rebuilds(view)
 
 
 async def test_a_tiny_truncate_chars_is_raised_to_our_minimum(

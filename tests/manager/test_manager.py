@@ -362,6 +362,29 @@ async def test_a_later_crossing_extends_the_cached_summary_with_only_new_message
     assert len(await manager.get_messages()) == 2 + 45 * 4
 
 
+async def test_protected_recent_is_a_share_of_the_view_so_a_long_session_stays_bounded() -> None:
+    # The share counts what a view compacts (the cached summary and the dicts since), as
+    # context-simple counts the list it compacts; a share of the whole stored history
+    # would keep 72 of 242 dicts verbatim by the end, far over the threshold.
+    hooks = Recorder()
+    manager = CompactingContextManager(
+        max_tokens=3_000,
+        transport=summarizer(),
+        protected_recent=0.3,
+        hooks=hooks,
+        prepare_threshold=None,
+    )
+    await filled(manager, conversation(1))
+    for i in range(1, 60):
+        await filled(manager, conversation(1, first=i))
+        view = await manager.get_messages_for_request()
+        validate_history(from_openai(view))
+    posts = hooks.named("context:post_compact")
+    assert {"new", "extended"} & {p["summary"] for p in posts}
+    assert all(p["tokens_after"] <= p["threshold_tokens"] for p in posts)
+    assert len(await manager.get_messages()) == 2 + 60 * 4
+
+
 async def test_set_messages_with_the_same_prefix_keeps_the_cache_and_clear_drops_it() -> None:
     transport = summarizer()
     history = conversation(30)
@@ -866,6 +889,8 @@ async def test_set_messages_validates_everything_before_replacing() -> None:
         ({"transport": 42}, "CompletionTransport"),
         ({"transport": "gpt-4o"}, r"unknown transport 'gpt-4o'.*anthropic:<model>"),
         ({"hooks": object()}, "emit"),
+        ({"protected_recent": 1.5}, "protected_recent"),
+        ({"protected_recent": -0.1}, "protected_recent"),
     ],
 )
 def test_bad_settings_are_value_errors(options: dict[str, Any], error: str) -> None:

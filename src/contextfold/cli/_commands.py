@@ -35,7 +35,6 @@ from contextfold.cli._transcripts import (
     transcript_items,
 )
 from contextfold.compaction import compact_context
-from contextfold.errors import SummaryRejectedError
 from contextfold.prompts import load_prompt
 from contextfold.tokens import count_tokens
 from contextfold.transports.base import (
@@ -162,12 +161,17 @@ async def cmd_compact(args: argparse.Namespace) -> int:
     try:
         with _spinner(f"summarizing {len(before)} messages with {inner.model.name}"):
             compacted = await compact_context(before, summarizer, **kwargs)
-    except SummaryRejectedError as exc:
-        if exc.reason != "not_smaller":
-            raise
-        compacted, not_smaller = None, str(exc)  # a bigger transcript is never written
     finally:
         await _close(inner)
+    # compact_context returns what it was asked for even when that is larger (an
+    # explicit compaction); a file rewrite is kept only when it makes the file smaller.
+    if compacted is not None and count_tokens(compacted) >= count_tokens(before):
+        not_smaller = (
+            f"the compacted history (~{count_tokens(compacted):,} tokens) is not smaller than "
+            f"the history it would replace (~{count_tokens(before):,} tokens); keep fewer "
+            "recent messages (--keep-recent)"
+        )
+        compacted = None  # a bigger transcript is never written
     after = compacted if compacted is not None else before
     fmt = args.to or transcript.format
     tokens_before, tokens_after = count_tokens(before), count_tokens(after)

@@ -18,8 +18,9 @@ Guarantees (each has its own tests):
    and over-budget replies are rejected, and so is a model's reply without the
    ``<summary>`` tags the built-in prompts ask for; lone surrogates are repaired. The
    history stays untouched and the next attempts back off. Every summarizer request
-   carries an output cap (the summary budget plus slack), and a compaction that would
-   not make the history smaller is rejected.
+   carries an output cap (the summary budget plus slack), and an automatic compaction
+   that would not make the history smaller is rejected (an explicit
+   :func:`compact_context` or :meth:`AutoCompactStore.compact` is not).
 4. *The summarizer's request fits its own window*: sanitized, budgeted, chunked.
 5. *No loops*: what would remain is estimated first; when it would not free room,
    fewer messages are kept and kept tool outputs are truncated; after a compaction
@@ -103,7 +104,10 @@ async def compact_context(
     that keeps tool calls with their results (the acknowledgement is left out when
     ``recent`` starts with an assistant turn; system messages of the old part come
     first). The store is never modified. A bad summary raises
-    :class:`~contextfold.errors.SummaryRejectedError`.
+    :class:`~contextfold.errors.SummaryRejectedError`. This is an explicit compaction:
+    a result larger than ``context`` (a summary of a few short messages) is returned,
+    not refused; only the automatic triggers of :class:`AutoCompactStore` require a
+    compaction to shrink the history.
 
     ``system_prompt`` and ``update_prompt`` (used when a previous summary exists or
     the old part is summarized in chunks) are text, a file path or a
@@ -130,5 +134,5 @@ async def compact_context(
     history = await context.get_history() if isinstance(context, ContextStore) else list(context)
     if len(history) <= keep_recent:
         return None
-    result = await compact_history(history, transport, opts)
+    result = await compact_history(history, transport, opts, require_smaller=False)
     return None if result is None else result.messages

@@ -254,7 +254,10 @@ class Compactor:
         if prepared is not None:  # summarized ahead of the limit: no model call now
             plan, snapshot = prepared.plan, prepared.snapshot
         else:
-            found = await self._plan(snapshot, tokens, summarizer)
+            # An explicit compact() is not refused for a result no smaller than the
+            # history (the seed's small examples); the automatic triggers still are.
+            explicit = attempt.trigger in ("manual", "forced")
+            found = await self._plan(snapshot, tokens, summarizer, require_smaller=not explicit)
             if found is None:
                 self.floor = tokens
                 await self.report.after(attempt, "skipped")
@@ -310,10 +313,18 @@ class Compactor:
         return True
 
     async def _plan(
-        self, snapshot: list[Message], tokens: int, summarizer: Summarizer, *, ahead: bool = False
+        self,
+        snapshot: list[Message],
+        tokens: int,
+        summarizer: Summarizer,
+        *,
+        ahead: bool = False,
+        require_smaller: bool = True,
     ) -> Plan | None:
         """Plan a compaction of ``snapshot``; ``ahead`` (a preparation) aims lower by the
-        growth still to come before the limit, so the commit lands near the target."""
+        growth still to come before the limit, so the commit lands near the target.
+        ``require_smaller=False`` (an explicit compaction) accepts a summary that does
+        not shrink the history."""
         limit = self.limit
         target = int(limit * self.settings.target_ratio)
         if ahead:
@@ -328,6 +339,7 @@ class Compactor:
                 opts=self.opts,
                 summarizer=summarizer,
                 time_limit=self.settings.summary_timeout,
+                require_smaller=require_smaller,
             )
 
         mask = self.settings.mask_tool_outputs  # masking first: no model call if it suffices

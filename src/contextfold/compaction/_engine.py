@@ -15,6 +15,7 @@ from typing import Literal, TypeAlias
 
 from contextfold._history import (
     compaction_cut_points,
+    omit_tool_images,
     shrink_cut,
     truncate_tool_outputs,
 )
@@ -170,6 +171,7 @@ async def compact_history(
     words_fixed: int = 0,
     pinned: int = 0,
     pinned_tail: int = 0,
+    require_smaller: bool = True,
 ) -> CompactionResult | None:
     """Summarize the old part of ``history``; ``None`` when there is nothing to fold.
 
@@ -190,7 +192,9 @@ async def compact_history(
     The user's verbatim words fill only the room left under ``target_tokens``, counted
     with ``words_fixed`` (the real prompt's cost beyond its messages) as well.
     A result whose estimate is not below the estimate of ``history`` raises
-    :class:`~contextfold.errors.SummaryRejectedError` (``reason="not_smaller"``).
+    :class:`~contextfold.errors.SummaryRejectedError` (``reason="not_smaller"``), unless
+    ``require_smaller`` is false: an explicit compaction asked for by the user, which
+    a summary larger than the few messages it replaces does not make wrong.
     """
     summarizer = summarizer or make_summarizer(transport, opts)
 
@@ -241,6 +245,10 @@ async def compact_history(
         recent = list(history[cut:])
         if fixed + estimate(recent) + overhead > target_tokens:
             recent = truncate_tool_outputs(recent, opts.kept_tool_chars, KEPT_TRUNCATION_MARKER)
+            # Text cuts leave images; the oldest kept ones go until the kept part fits.
+            recent = omit_tool_images(
+                recent, lambda k: fixed + estimate(k) + overhead <= target_tokens
+            )
 
     kept_head = list(history[:pinned])
     old = history[pinned:cut]
@@ -311,7 +319,7 @@ async def compact_history(
     if problems and not history_problems(history, allow_pending=True, thinking=thinking):
         raise CompactionError("compaction would produce an invalid history: " + "; ".join(problems))
     # -- a compaction must shrink what it replaces (issue 13, item 2) --------------------
-    if after >= before:
+    if require_smaller and after >= before:
         raise SummaryRejectedError(
             f"the compacted history (~{after:,} tokens) is not smaller than the history it "
             f"would replace (~{before:,} tokens); lower max_summary_tokens or keep fewer "

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from contextfold._history import truncate_tool_outputs
+from contextfold._history import omit_tool_images, truncate_tool_outputs
 from contextfold.compaction._engine import CompactionResult, Options, compact_history
 from contextfold.compaction._summarizer import KEPT_TRUNCATION_MARKER, Summarizer
 from contextfold.errors import CompactionError
@@ -71,6 +71,7 @@ async def plan_compaction(
     opts: Options,
     summarizer: Summarizer,
     time_limit: float | None,
+    require_smaller: bool = True,
 ) -> Plan | None:
     """Summarize ``snapshot`` (sized by ``estimate``) toward ``target`` tokens.
 
@@ -78,8 +79,11 @@ async def plan_compaction(
     from (:meth:`PromptEstimate.anchored`); ``snapshot`` may be a masked copy of it.
 
     Returns ``None`` when nothing can be freed: nothing new to summarize and no kept
-    tool output to cut, or the history already under ``target``. The summarizer's
+    tool output to cut (text, or images beyond what fits), or the history already under
+    ``target``. The summarizer's
     whole run is bounded by ``time_limit`` seconds (:class:`CompactionError` past it).
+    A summary that does not make the history smaller is rejected unless
+    ``require_smaller`` is false (see :func:`~._engine.compact_history`).
     """
     try:
         async with asyncio.timeout(time_limit):
@@ -92,6 +96,7 @@ async def plan_compaction(
                 summarizer=summarizer,
                 system_budget=min(opts.max_summary_tokens // 2, target // 8),
                 words_fixed=estimate.fixed,
+                require_smaller=require_smaller,
             )
     except TimeoutError:
         raise CompactionError(
@@ -100,8 +105,9 @@ async def plan_compaction(
     if result is not None:
         return Plan(result.messages, "compacted", result, estimate)
     # Nothing to summarize; if the history is still over the target, cutting its tool
-    # outputs is the only room left to free.
+    # outputs (their text, then the oldest of their images) is the only room left.
     cut = truncate_tool_outputs(snapshot, opts.kept_tool_chars, KEPT_TRUNCATION_MARKER)
+    cut = omit_tool_images(cut, lambda view: estimate.scaled(view) <= target)
     if estimate.scaled(snapshot) <= target or cut == snapshot:
         return None
     return Plan(cut, "truncated", None, estimate)

@@ -6,7 +6,7 @@ fails and is being backed off, a history with no valid cut point), the read befo
 request returns :func:`relieve`'s view instead of the whole history. The store keeps
 everything; the summary is committed when it arrives and the view is no longer needed.
 
-The view is cut in three steps, each only as far as needed, cheapest loss first:
+The view is cut in four steps, each only as far as needed, cheapest loss first:
 
 1. every kept tool output is cut to head + tail (:func:`~contextfold._history.
    truncate_tool_outputs`);
@@ -16,11 +16,14 @@ The view is cut in three steps, each only as far as needed, cheapest loss first:
 3. inside that latest round (a long tool loop in one turn, where thinking opens only
    the turn), whole old tool cycles are dropped - an assistant message that answers
    tool results, with the results that answer it - keeping the round's opening (with
-   its thinking) and its latest cycle.
+   its thinking) and its latest cycle;
+4. the images of what is left's tool results, oldest first, become short placeholders
+   (:func:`~contextfold._history.omit_tool_images`); the newest stay.
 
 A valid input (:func:`~contextfold.validation.validate_history`, either dialect) gives a
-valid view. When even the head and the latest cycle are over the budget, that is what
-the view holds: nothing else can go without breaking the history.
+valid view. When even the head and the latest cycle, their tool images left out, are
+over the budget, that is what the view holds: nothing else can go without breaking the
+history.
 """
 
 from __future__ import annotations
@@ -28,7 +31,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from contextfold._history import is_tool_result_message, split_rounds, truncate_tool_outputs
+from contextfold._history import (
+    is_tool_result_message,
+    omit_tool_images,
+    split_rounds,
+    truncate_tool_outputs,
+)
 from contextfold.messages import Message
 from contextfold.tokens import TokenCounter, count_message_tokens
 
@@ -56,8 +64,8 @@ def relieve(
     """``history`` made at least ``excess`` estimated tokens smaller (see the module doc).
 
     Tokens are counted with :func:`~contextfold.tokens.count_message_tokens` and
-    ``counter``. Returns the view, what it saved, whether tool outputs were cut, and
-    how many messages were dropped.
+    ``counter``. Returns the view, what it saved, whether tool outputs were cut (their
+    text or images), and how many messages were dropped.
     """
 
     def size(messages: Sequence[Message]) -> int:
@@ -80,6 +88,10 @@ def relieve(
             view = split.keep_from(first)
     if total - current < excess:
         view, current = _drop_cycles(view, total - excess, size)
+    if total - current < excess:
+        thinned = omit_tool_images(view, lambda messages: total - size(messages) >= excess)
+        if thinned is not view:
+            view, current, truncated = thinned, size(thinned), True
     return Relief(view, total - current, truncated, len(history) - len(view))
 
 

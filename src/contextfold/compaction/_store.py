@@ -368,6 +368,9 @@ class AutoCompactStore(ContextStore):
         :class:`~contextfold.agent.Agent` calls it after a context-overflow error,
         when the request cannot succeed otherwise. Without it, a compaction asked for
         while failures are being backed off is skipped (and ``False`` returned).
+        Asked for explicitly, a compaction is committed even when its result is not
+        smaller than the history (a summary of a few short messages); the automatic
+        triggers reject that as ``not_smaller``.
         """
         core = self._core
         tokens = max(core.anchor.estimate, 0)

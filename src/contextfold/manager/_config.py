@@ -15,7 +15,9 @@ their key                      here
 ``memory_files``               the same: read into system messages when a
                                session starts empty
 ``transcript_path``            noted; use ``store``
-``protected_recent``           noted; ``keep_recent`` counts messages instead
+``protected_recent``           ``protected_recent`` (the last share of the
+                               messages, widened to whole turns, ends every
+                               view verbatim)
 ``protected_tool_results``     noted; the latest round is always kept whole
 ``compaction_notice_*``        noted; events replace the notice message
 ``output_reserve_fraction``    noted; all of ``max_output_tokens`` is reserved
@@ -60,10 +62,11 @@ OWN_KEYS: Final = frozenset(
         "prepare_threshold",
         "store",
         "memory_files",
+        "protected_recent",
     }
 )
 """Keys with the meaning of :class:`CompactingContextManager`'s keywords (and ``store``
-as a URL, ``memory_files`` as in context-persistent)."""
+as a URL, ``memory_files`` and ``protected_recent`` as in context-simple/persistent)."""
 
 ALIASES: Final = {
     "compact_threshold": "compaction_threshold",
@@ -74,7 +77,6 @@ ALIASES: Final = {
 
 _NOTICE = "no notice message is inserted; context:pre_compact/post_compact events report it"
 NOTED: Final = {
-    "protected_recent": "keep_recent (a message count) protects the most recent messages",
     "protected_tool_results": "the latest round's tool results are always kept whole",
     "compaction_notice_enabled": _NOTICE,
     "compaction_notice_token_reserve": _NOTICE,

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from contextfold._history import safe_cut_points
 from contextfold.blocks import ToolResultBlock
 from contextfold.formats import from_openai
 from contextfold.manager._amplifier import is_native, parse_native
@@ -58,6 +59,27 @@ class Snapshot:
 
     def copy_dicts(self) -> list[dict[str, Any]]:
         return [clone(wire) for wire in self.dicts]
+
+    def protected(self, share: float, base: int = 0, head: int = 0) -> int:
+        """How many of the last messages the latest ``share`` of a view protects.
+
+        The view is ``head`` messages (a summary of ``messages[:base]``) followed by
+        ``messages[base:]``, counted as Amplifier's context-simple counts the list it
+        compacts: one per head message, one per stored dict. Its protected part starts
+        at ``int(count × (1 − share))`` and moves back to a safe cut point, so that a
+        turn stays whole: an assistant message with its tool calls and every result
+        answering them. It never reaches into the head; ``0`` when ``share`` is 0 or
+        no message follows ``base``.
+        """
+        rest = self.messages[base:]
+        if share <= 0 or not rest:
+            return 0
+        offset = self.starts[base]
+        count = head + len(self.dicts) - offset
+        first = offset + max(int(count * (1 - share)) - head, 0)  # a dict index
+        index = bisect.bisect_right(self.starts, first) - 1 - base  # the message holding it
+        start = max((p for p in safe_cut_points(rest) if p <= index), default=0)
+        return len(rest) - start
 
 
 _IMMUTABLE = (str, int, float, bool, type(None))

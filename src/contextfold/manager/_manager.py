@@ -92,6 +92,15 @@ class CompactingContextManager:
        it. The latest round is always kept, so a single round larger than the budget
        is the one case the view can exceed it.
 
+    **Protected messages** (``protected_recent``, Amplifier's context-simple key: a share
+    in [0, 1]): the latest ``protected_recent`` of the messages a view compacts (the
+    cached summary and the dicts since, as context-simple counts its list), widened back
+    to whole turns (an assistant message with its tool calls and every result answering
+    them), end the view verbatim: step 1 leaves them out of the summary and step 2
+    never drops them, even when that leaves the view over the threshold (strategies
+    such as the default tool-output cut still apply to them). ``None`` (the default):
+    only ``keep_recent`` and the latest round are kept, as above.
+
     The view keeps system messages (older ones may be folded into the summary, see
     :mod:`contextfold.compaction`) and never separates a tool call from its results;
     kept messages are the caller's original dicts, a truncated tool result keeps
@@ -166,9 +175,16 @@ class CompactingContextManager:
         prepare_threshold: float | Unset | None = UNSET,
         user_message_budget: int | None = None,
         instructions: str | None = None,
+        protected_recent: float | None = None,
     ) -> None:
         if compaction_threshold is not None:
             check_fraction("compaction_threshold", compaction_threshold, one_ok=True)
+        if protected_recent is not None:
+            protected_recent = check_fraction(
+                "protected_recent", protected_recent, zero_ok=True, one_ok=True
+            )
+        self.protected_recent = protected_recent
+        """Share of the latest messages every view keeps whole (``None``: none)."""
         base = settings or CompactionSettings(threshold=_DEFAULT_THRESHOLD)
         self.settings: CompactionSettings = base.replace(
             keep_recent=keep_recent,
@@ -232,6 +248,7 @@ class CompactingContextManager:
             cache_size=check_int("cache_size", cache_size, 1),
             max_backoff=self.max_backoff,
             target_ratio=self.target_ratio,
+            protected_recent=protected_recent or 0.0,
         )
         self._session = Session(self._history, self._summarizer.cache, store)
         if store is not None:

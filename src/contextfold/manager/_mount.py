@@ -138,12 +138,13 @@ async def mount(
     ``target_usage``              ``target_ratio``
     ``truncate_chars``            ``max_tool_chars`` (raised to 64 if smaller)
     ``memory_files``              system messages added when a session starts empty
+    ``protected_recent``          ``protected_recent`` (the latest share of the
+                                  messages, in whole turns, ends every view verbatim)
     ``transcript_path``,          accepted and logged as having no equivalent (use
-    ``protected_recent``,         ``store``; ``keep_recent`` counts messages; the
-    ``protected_tool_results``,   latest round is kept whole; events replace the
-    ``compaction_notice_*``,      notice; all of ``max_output_tokens`` is reserved;
-    ``output_reserve_fraction``,  counts are estimates; results are stored whole)
-    ``token_meter``,
+    ``protected_tool_results``,   ``store``; the latest round is kept whole; events
+    ``compaction_notice_*``,      replace the notice; all of ``max_output_tokens`` is
+    ``output_reserve_fraction``,  reserved; counts are estimates; results are stored
+    ``token_meter``,              whole)
     ``max_tool_result_bytes``,
     ``truncate_boundary``
     ============================  ==================================================

@@ -8,6 +8,12 @@ summary crosses the threshold again, only that view is compacted: the cached sum
 is the anchor and just the messages since are summarized (the update prompt), and
 the result is cached for the longer prefix.
 
+Protected messages (``protected_recent``, Amplifier's context-simple key): the latest
+share of the view about to be compacted (the cached summary and the messages since,
+widened back to whole turns by :meth:`~contextfold.manager._history.Snapshot.protected`)
+is never summarized: only what precedes it is, toward what it leaves of the target, and
+it follows that summary verbatim. The step says how many of its last messages it holds.
+
 Preparation: :meth:`ViewSummarizer.prepare` makes the summary a later request will
 need in the background (no lock held, one at a time) and keeps it aside, not in the
 cache, so requests under the threshold stay whole; the first view over the threshold
@@ -24,7 +30,7 @@ import bisect
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, NamedTuple
 
 from contextfold.compaction._engine import CompactionResult, Options, compact_history
@@ -58,6 +64,8 @@ class SummaryStep:
     usage: Usage = _NO_USAGE
     requests: int = 0
     error: str | None = None
+    protected: int = 0
+    """How many of the view's last messages are protected (kept whole, never dropped)."""
 
 
 class ViewSummarizer:
@@ -68,7 +76,8 @@ class ViewSummarizer:
     summary, a transport error) are returned as ``outcome="failed"``, never raised;
     the next ``1, 2, 4 … max_backoff`` calls that would summarize skip it instead.
     ``on_change`` is awaited with every entry the cache stores or updates (to persist
-    it); an exception it raises is logged and ignored.
+    it); an exception it raises is logged and ignored. ``protected_recent`` is the share
+    of each view kept whole (see the module docstring; 0: none).
     """
 
     def __init__(
@@ -80,8 +89,10 @@ class ViewSummarizer:
         max_backoff: int,
         target_ratio: float,
         on_change: Callable[[CachedSummary], Awaitable[None]] | None = None,
+        protected_recent: float = 0.0,
     ) -> None:
         self.on_change = on_change
+        self.protected_recent = protected_recent
         self.opts = opts
         self.counter = counter
         self.max_backoff = max_backoff
@@ -146,9 +157,7 @@ class ViewSummarizer:
         target = max(target - max(threshold - tokens, 0), target // 2, 1)
         data: dict[str, Any] = {"messages": len(step.snapshot.dicts), "tokens": tokens}
         try:
-            result = await compact_history(
-                step.condensed, transport, self.opts, target_tokens=target
-            )
+            result = await self._summarize(step, transport, target)
         except Exception as exc:  # a defect must not escape a background task unreported
             self._no_prepare = True
             error = f"{type(exc).__name__}: {exc}"
@@ -199,6 +208,10 @@ class ViewSummarizer:
             head = entry.head_in(snapshot, base)
         return _Step(snapshot, [*head, *snapshot.messages[base:]], entry, head, base)
 
+    def protected(self, step: _Step) -> int:
+        """How many of the last messages of ``step``'s condensed view are protected."""
+        return step.snapshot.protected(self.protected_recent, step.base, len(step.head))
+
     async def _use_prepared(self, snapshot: Snapshot, entry: CachedSummary | None) -> bool:
         """Move the prepared summary into the cache if it covers more of ``snapshot``
         than ``entry``; whether it did."""
@@ -235,24 +248,51 @@ class ViewSummarizer:
                 _, condensed, entry, head, base = step
                 reused = "prepared"
                 tokens = self.counter.count(head) + snapshot.tokens_from(base)
+            protect = self.protected(step)
             if tokens <= threshold or transport is None:
-                return SummaryStep(condensed, reused)
+                return SummaryStep(condensed, reused, protected=protect)
             if self.preparing:
-                return SummaryStep(condensed, "preparing")  # not waited for
+                return SummaryStep(condensed, "preparing", protected=protect)  # not waited for
             if entry is not None and entry.floor is not None and tokens <= entry.floor:
-                return SummaryStep(condensed, reused)  # nothing to gain until it grows
+                # nothing to gain until it grows
+                return SummaryStep(condensed, reused, protected=protect)
             if self._skip > 0:
                 self._skip -= 1
-                return SummaryStep(condensed, "backoff")
+                return SummaryStep(condensed, "backoff", protected=protect)
             return await self._compact(step, budget, threshold, transport)
+
+    async def _summarize(
+        self, step: _Step, transport: CompletionTransport, target: int
+    ) -> CompactionResult | None:
+        """:func:`compact_history` of ``step``'s condensed view toward ``target`` tokens,
+        its protected messages (:meth:`protected`) kept whole: only what precedes them
+        is summarized, and they follow the result as they are."""
+        condensed = step.condensed
+        protect = self.protected(step)
+        if not protect:
+            return await compact_history(condensed, transport, self.opts, target_tokens=target)
+        older, kept = condensed[: len(condensed) - protect], condensed[len(condensed) - protect :]
+        cost = self.counter.count(kept)
+        # The protected messages count toward keep_recent; what precedes them keeps the rest.
+        opts = replace(self.opts, keep_recent=max(self.opts.keep_recent - protect, 1))
+        result = await compact_history(older, transport, opts, target_tokens=max(target - cost, 1))
+        if result is None:
+            return None
+        return replace(
+            result,
+            messages=[*result.messages, *kept],
+            kept_messages=result.kept_messages + protect,
+            estimated_tokens=result.estimated_tokens + cost,
+        )
 
     async def _compact(
         self, step: _Step, budget: int, threshold: int, transport: CompletionTransport
     ) -> SummaryStep:
         snapshot, condensed, entry, head, base = step
         target = max(1, int(budget * self.target_ratio))
+        protect = self.protected(step)
         try:
-            result = await compact_history(condensed, transport, self.opts, target_tokens=target)
+            result = await self._summarize(step, transport, target)
         except ContextfoldError as exc:
             self._failures += 1
             self._skip = min(2 ** (self._failures - 1), self.max_backoff)
@@ -262,12 +302,13 @@ class ViewSummarizer:
                 exc,
                 self._skip,
             )
-            return SummaryStep(condensed, "failed", error=f"{type(exc).__name__}: {exc}")
+            error = f"{type(exc).__name__}: {exc}"
+            return SummaryStep(condensed, "failed", error=error, protected=protect)
         self._failures = 0
         self._no_prepare = False
         reused: SummaryOutcome = "none" if entry is None else "cached"
         if result is None:
-            return SummaryStep(condensed, reused)
+            return SummaryStep(condensed, reused, protected=protect)
         self.usage = self.usage + result.usage
         self.requests += result.requests
         stored = self._entry(step, result, threshold)
@@ -278,9 +319,11 @@ class ViewSummarizer:
             floor = self.counter.count(head) + snapshot.tokens_from(base)
             await self._changed(self.cache.set_floor(entry, floor))
         if result.requests == 0:
-            return SummaryStep(result.messages, reused)
+            return SummaryStep(result.messages, reused, protected=protect)
         outcome: SummaryOutcome = "new" if entry is None else "extended"
-        return SummaryStep(result.messages, outcome, result.usage, result.requests)
+        return SummaryStep(
+            result.messages, outcome, result.usage, result.requests, protected=protect
+        )
 
     def _entry(
         self, step: _Step, result: CompactionResult, threshold: int | None

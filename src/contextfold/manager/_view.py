@@ -13,11 +13,13 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
+from contextfold._history import safe_cut_points
 from contextfold.manager._history import Snapshot
 from contextfold.manager._provider import ProviderTransport
 from contextfold.manager._render import render_view
 from contextfold.manager._summary import SummaryStep, ViewSummarizer
 from contextfold.manager._transports import MountedProvider, TransportSpec, preferred
+from contextfold.messages import Message
 from contextfold.strategies import FitContextWindow, MaskToolOutputs, Pipeline, StrategyLike
 from contextfold.tokens import CachedMessageCounter, TokenCounter
 from contextfold.transports.base import CompletionTransport, ModelInfo
@@ -130,7 +132,14 @@ class ViewBuilder:
         prepare_at: int | None = None,
     ) -> list[dict[str, Any]]:
         """The dicts of ``snapshot``'s compacted view (it is over ``threshold``); past
-        ``prepare_at`` the view's next summary is prepared in the background."""
+        ``prepare_at`` the view's next summary is prepared in the background.
+
+        The view's protected messages (``protected_recent``, see
+        :mod:`~contextfold.manager._summary`) end it as they are: the summary leaves
+        them out and the window fitting never drops them, even when that leaves the view
+        over ``threshold``; the strategies still see them (the default one cuts tool
+        outputs and keeps every message).
+        """
         tokens = snapshot.tokens_from(0)
         counts = {"budget": budget, "threshold_tokens": threshold}
         await emit(
@@ -150,7 +159,7 @@ class ViewBuilder:
             await self.prepare(snapshot, budget, threshold, provider, hooks)
         strategies_applied = False
         if self.count.count(view) > threshold:
-            view = await Pipeline(*self.strategies, self._fitter(threshold)).compact(view)
+            view = await self._fit(view, threshold, step.protected)
             strategies_applied = True
         wire = render_view(view, snapshot)
         tokens_after = self.count.count(view)
@@ -167,6 +176,23 @@ class ViewBuilder:
         )
         return wire
 
+    async def _fit(self, view: list[Message], threshold: int, protect: int) -> list[Message]:
+        """``view`` through the strategies, then fitted to ``threshold`` by leaving out
+        whole old rounds, never its last ``protect`` messages."""
+        if not protect:
+            return await Pipeline(*self.strategies, self._fitter(threshold)).compact(view)
+        view = await Pipeline(*self.strategies).compact(view)
+        # A strategy may have changed the messages: the protected part starts at the
+        # latest safe cut point that keeps at least ``protect`` of them.
+        start = max((p for p in safe_cut_points(view) if p <= len(view) - protect), default=0)
+        older, kept = view[:start], view[start:]
+        if not older:
+            return view
+        # Protection comes first: over the threshold on its own, the protected part
+        # still goes whole, after the least of the rest (its head and latest round).
+        room = max(threshold - self.count.count(kept), 1)
+        return [*await self._fitter(room).compact(older), *kept]
+
     async def _masked(self, snapshot: Snapshot, threshold: int) -> SummaryStep | None:
         """The view with old tool outputs masked, when that alone fits ``threshold``."""
         if self.mask is None:
@@ -175,7 +201,7 @@ class ViewBuilder:
         masked = await self.mask.compact(messages)
         if masked is messages or self.count.count(masked) > threshold:
             return None
-        return SummaryStep(masked, "masked")
+        return SummaryStep(masked, "masked")  # under the threshold: nothing more is cut
 
     def _fitter(self, threshold: int) -> FitContextWindow:
         fitter = self._fitters.get(threshold)

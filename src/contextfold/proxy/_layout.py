@@ -28,9 +28,9 @@ under its limit) is still remembered, for a few tens of microseconds.
 
 A prompt head over the model's limit is not believed (a long conversation resumed
 without tool calls, seen first after a restart, would otherwise be all prompt, and
-nothing could ever be summarized): the fallback rule decides instead. The task itself is kept whatever its
-size. Remembered: a few digests per request, :data:`MAX_RECORDS` requests, least
-recently used dropped first, scoped like everything the proxy learns.
+nothing could ever be summarized): the fallback rule decides instead. The task itself
+is kept whatever its size. Remembered: a few digests per request, :data:`MAX_RECORDS`
+requests, least recently used dropped first, scoped like everything the proxy learns.
 """
 
 from __future__ import annotations
