@@ -109,6 +109,11 @@ Guarantees:
   logged at ERROR with credentials scrubbed and answered with a JSON 500 in the
   dialect's shape (see :mod:`contextfold.proxy._guard` for why 500); in compaction
   planning it forwards the original request instead.
+* Under :func:`serve`, a slow client cannot hold a connection: a request's line and
+  headers must all arrive within ``header_timeout`` seconds (20 by default), and its
+  body may go at most ``body_timeout`` seconds (20) without a byte; a stalled request
+  gets a JSON 408 in the dialect's shape and its connection is closed, one that sent
+  nothing is closed (see :mod:`._server`).
 * Credentials are forwarded and used for summaries only; they are never logged,
   never put in a header or error, never stored (the cache holds summaries and
   hashes; a summary that repeats one has it redacted). Credentials are the values of
@@ -168,10 +173,24 @@ from contextfold.proxy._guard import SafetyNet, http_error
 from contextfold.proxy._metrics import CONTENT_TYPE, MetricsMiddleware, ProxyMetrics
 from contextfold.tokens import TokenCounter
 
-__all__ = ["DEFAULT_MAX_BODY_BYTES", "LOG_LEVELS", "ModelSettings", "create_app", "serve"]
+__all__ = [
+    "DEFAULT_BODY_TIMEOUT",
+    "DEFAULT_HEADER_TIMEOUT",
+    "DEFAULT_MAX_BODY_BYTES",
+    "LOG_LEVELS",
+    "ModelSettings",
+    "create_app",
+    "serve",
+]
 
 DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024
 """32 MiB, the request size limit of the Anthropic Messages API."""
+
+DEFAULT_HEADER_TIMEOUT = 20.0
+"""Seconds :func:`serve` gives a request's line and headers to arrive, all of them."""
+
+DEFAULT_BODY_TIMEOUT = 20.0
+"""Seconds :func:`serve` lets a request's body go without a byte arriving."""
 
 _METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
@@ -401,6 +420,8 @@ def serve(
     port: int = 8787,
     *,
     log_level: LogLevel = "info",
+    header_timeout: float = DEFAULT_HEADER_TIMEOUT,
+    body_timeout: float = DEFAULT_BODY_TIMEOUT,
     **create_app_kwargs: Any,
 ) -> None:
     """Run :func:`create_app` (``**create_app_kwargs``) with uvicorn until interrupted.
@@ -410,6 +431,15 @@ def serve(
     with httptools' parser when it imports (h11's otherwise), and what the server
     answers itself (a request it cannot parse, a head over 64 KiB) is JSON in the
     dialect's shape too (see :mod:`._server`).
+
+    Slow clients are cut off: a request's line and headers must all arrive within
+    ``header_timeout`` seconds (20 by default) of the connection's opening (of the
+    request's first byte on a kept-alive connection), and its body may go at most
+    ``body_timeout`` seconds (20) without a byte arriving. A connection that sent
+    nothing is then closed; a stalled request is answered a JSON 408 in the dialect's
+    shape and its connection closed (see :mod:`._server`). An app made by
+    :func:`create_app` and run under another server has that server's timeouts.
+    Either timeout that is not a positive number is a :class:`ValueError`.
 
     ``log_level`` (one of :data:`LOG_LEVELS`) applies to uvicorn and to the proxy's
     own records (logger ``contextfold``: each compaction and summary cache hit at
@@ -421,13 +451,22 @@ def serve(
     with requires_extra("proxy", "contextfold.proxy.serve"):
         import uvicorn
 
-        from contextfold.proxy._server import server_config
+        from contextfold.proxy._server import http_protocol, server_config
 
     if log_level not in LOG_LEVELS:
         raise ValueError(f"log_level must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}")
+    http_protocol(header_timeout=header_timeout, body_timeout=body_timeout)  # checks them
     app = create_app(**create_app_kwargs)
     _log_to_stderr(log_level)
-    server = uvicorn.Server(server_config(app, host=host, port=port, log_level=log_level))
+    config = server_config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        header_timeout=header_timeout,
+        body_timeout=body_timeout,
+    )
+    server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
     if not server.started:  # the port was taken, say: uvicorn logged why
