@@ -121,7 +121,14 @@ Guarantees:
   in ``secret_headers``; they are scrubbed also where an upstream echoes them (in an
   error, or at ``DEBUG`` in the SDKs' and ``httpx``'s logs). An upstream's own answer
   is relayed as it is: its echo goes back only to the caller who sent the credential.
-  Hop-by-hop headers, ``Host`` and ``Content-Length`` are not forwarded.
+  The values of credential-like query parameters (``?key=`` as Gemini takes it,
+  ``api_key``, ``api-key``, ``access_token``, ``token``...; any case) are scrubbed from
+  every log line, uvicorn's access log included. Hop-by-hop headers, ``Host`` and
+  ``Content-Length`` are not forwarded.
+* What a client or an upstream wrote, quoted in a log record (an upstream's error
+  body, a model name), has its control characters escaped (CR, LF, the other C0 and
+  C1 controls, U+2028...) and is cut at 2,000 characters, saying how many were cut:
+  it can neither forge a log line nor fill the log (:func:`contextfold._secrets.log_text`).
 
 The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialects`
 (a request body as a conversation and back; :mod:`._responses` for Responses),
@@ -152,6 +159,7 @@ from typing import Any, Literal
 import httpx2
 
 from contextfold._extras import requires_extra
+from contextfold._secrets import guard_logs
 
 with requires_extra("proxy", "contextfold.proxy"):
     from starlette.applications import Starlette
@@ -272,6 +280,7 @@ def create_app(
     The SQLite file is opened by the app's lifespan (or on the first request when the
     server runs no lifespan). Bad settings raise :class:`ValueError` here.
     """
+    guard_logs()  # before any record of a request: its query and texts are cleaned
     settings = (settings or CompactionSettings()).replace(
         threshold=threshold,
         keep_recent=keep_recent,

@@ -34,11 +34,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from contextfold._secrets import Secrets, header_secrets
+from contextfold._secrets import Secrets, header_secrets, log_text
 from contextfold.proxy._dialects import Dialect, error_body
 from contextfold.proxy._routing import answer_dialect
 
 logger = logging.getLogger("contextfold.proxy")
+
+TRACEBACK_LINES = 200
+"""The most lines of a traceback :func:`log_unexpected` logs."""
 
 
 def json_error(dialect: Dialect, status: int, message: str) -> Response:
@@ -51,9 +54,18 @@ def json_error(dialect: Dialect, status: int, message: str) -> Response:
 
 
 def log_unexpected(exc: BaseException, what: str, secrets: Secrets) -> None:
-    """Log ``exc`` at ERROR with its traceback, every secret scrubbed from the whole text."""
-    text = "".join(traceback.format_exception(exc))
-    logger.error("%s\n%s", what, secrets.text(text))
+    """Log ``exc`` at ERROR with its traceback, every secret scrubbed from the whole text.
+
+    ``what`` is the record's first line; the traceback follows, each of its lines (at
+    most :data:`TRACEBACK_LINES`) indented by ``"  | "`` and made :func:`log_text`, so
+    that an exception's message (which may quote a client or an upstream) can neither
+    forge a line of its own nor fill the log.
+    """
+    lines = secrets.text("".join(traceback.format_exception(exc))).splitlines()
+    shown = ["  | " + log_text(line) for line in lines[:TRACEBACK_LINES]]
+    if len(lines) > TRACEBACK_LINES:
+        shown.append(f"  | ... [{len(lines) - TRACEBACK_LINES} more lines not logged]")
+    logger.error("\n".join([log_text(secrets.text(what)), *shown]))
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
