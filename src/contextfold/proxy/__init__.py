@@ -97,6 +97,14 @@ Guarantees:
 * A history with content :mod:`contextfold.formats` does not model (images by URL,
   files, audio, server tool blocks...) is forwarded unchanged, with
   ``x-contextfold-compacted: false`` and an ``x-contextfold-error`` saying why.
+* A chat request whose body is in ``gzip`` or ``deflate`` (``Content-Encoding``) is
+  decoded, at most ``max_body_bytes`` of it (a 413 beyond: a decompression bomb costs
+  no more; a corrupt stream is a 400, each in the dialect's shape), then handled like
+  any other and forwarded uncompressed, without ``Content-Encoding`` (see
+  :mod:`._encoding`). A body in another coding (``br``, ``zstd``: no decoder among
+  the proxy's dependencies) is forwarded as it is, uncompacted, with
+  ``x-contextfold-error: not compacted: request body is br-encoded``. Other routes
+  forward any body as it is.
 * Malformed JSON or a body that is not a chat request (not an object, no string
   ``model``, ``messages`` not a list) gets a 400, a body over
   ``max_body_bytes`` a 413, an unknown method a 405, an unreachable upstream a 502
@@ -132,6 +140,7 @@ Guarantees:
 
 The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialects`
 (a request body as a conversation and back; :mod:`._responses` for Responses),
+:mod:`._encoding` (compressed request bodies),
 :mod:`._overflow` (the overflow retry's recognition), :mod:`._compact` (the per-request plan),
 :mod:`._memo` (incremental parsing of a resent history), :mod:`._cache` (summary cache
 and usage anchors), :mod:`._pgcache` (both, and the single-flight, shared on

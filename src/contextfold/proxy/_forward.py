@@ -1,6 +1,7 @@
 """The proxy's HTTP side: reading requests, forwarding them, relaying responses.
 
-Bodies are read up to a size limit; responses are relayed as raw bytes (the
+Bodies are read up to a size limit (a chat body in gzip or deflate is decoded, see
+:mod:`._encoding`); responses are relayed as raw bytes (the
 upstream is asked for ``identity`` encoding so the proxy can read the usage it
 reports without touching what the client receives). Credentials come in with the
 request, go out with the forwarded request and the summarizer's transport, and go
@@ -35,6 +36,7 @@ from contextfold.proxy._dialects import (
     conversation,
     read_body,
 )
+from contextfold.proxy._encoding import BadEncoding, DecodedTooLarge, codings, decode_body
 from contextfold.proxy._guard import json_error, log_unexpected
 from contextfold.proxy._metrics import Outcome, upstream_time
 from contextfold.proxy._overflow import (
@@ -58,6 +60,12 @@ _UNSERIALIZABLE = (
     "not compacted: the request holds a number JSON cannot carry (NaN or infinity), "
     "so the rewritten body could not be written; forwarded unchanged"
 )
+
+
+# The upstream is asked for identity; a body decoded by the proxy goes out without its
+# coding named (see ._encoding).
+_ENCODED = frozenset({b"accept-encoding"})
+_DECODED = frozenset({b"accept-encoding", b"content-encoding"})
 
 
 class _TooLarge(Exception):
@@ -157,11 +165,11 @@ class Forwarder(Relaying):
         # Nobody reads this: the client has gone. It ends the request quietly.
         return json_error(dialect, 400, "the client left before the request body ended")
 
-    def _too_large(self, dialect: Dialect) -> Response:
+    def _too_large(self, dialect: Dialect, what: str = "") -> Response:
         return json_error(
             dialect,
             413,
-            f"request body is larger than the proxy's limit of {self.max_body_bytes} bytes",
+            f"{what}request body is larger than the proxy's limit of {self.max_body_bytes} bytes",
         )
 
     def _transport(
@@ -229,6 +237,22 @@ class Forwarder(Relaying):
             raw = await self._read(request)
         except (_TooLarge, ClientDisconnect) as exc:
             return self._unread(dialect, exc)
+        coding = request.headers.get("content-encoding", "")
+        if coding.strip():  # decoded (gzip, deflate), or forwarded as it is (see ._encoding)
+            try:
+                decoded = decode_body(raw, coding, self.max_body_bytes)
+            except DecodedTooLarge:
+                return self._too_large(dialect, "decoded ")
+            except BadEncoding as exc:
+                return json_error(dialect, 400, str(exc))
+            if decoded is None:
+                reason = f"not compacted: request body is {', '.join(codings(coding))}-encoded"
+                self.metrics.compaction("error")
+                return await self._forward(
+                    request, dialect, raw, replace(Plan.unchanged(reason), learn=False)
+                )
+            raw = decoded
+            request.state.contextfold_decoded = True  # _send drops Content-Encoding
         bound = self.bound.far_under(raw, dialect == "responses")
         if bound is not None:  # no need to parse: forwarded as it is
             plan = Plan(None, "", bound, bound)
@@ -337,7 +361,8 @@ class Forwarder(Relaying):
         self, request: Request, dialect: Dialect, body: bytes
     ) -> httpx2.Response | Response:
         """The upstream's streamed reply to ``body``, or the proxy's own error answer."""
-        headers = drop_headers(request.headers.raw, frozenset({b"accept-encoding"}))
+        dropped = _DECODED if getattr(request.state, "contextfold_decoded", False) else _ENCODED
+        headers = drop_headers(request.headers.raw, dropped)
         headers.append((b"accept-encoding", b"identity"))
         try:
             url = self._url(dialect, request)
