@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import re
 import shlex
@@ -768,3 +769,103 @@ async def test_many_stalled_connections_are_reaped(
         while impatient_proxy.server.server_state.connections:  # noqa: ASYNC110
             await asyncio.sleep(0.05)
     assert len(upstream.seen) == 1
+
+
+# -- large upstream answers (issue 24.5): relayed as they arrive, never held whole ----------
+
+LARGE = 64 * 1024 * 1024
+PIECE = 64 * 1024
+
+
+def large_upstream(*, length: bool, status: int = 200, pieces: int = LARGE // PIECE) -> Any:
+    """An upstream answering every request with ``LARGE`` bytes of JSON-ish text,
+    made a piece at a time (with its ``Content-Length`` or chunked); it breaks off
+    after ``pieces`` of them when that is fewer."""
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        more = True
+        while more:
+            more = (await receive()).get("more_body", False)
+        headers = [(b"content-type", b"application/json")]
+        if length:
+            headers.append((b"content-length", b"%d" % LARGE))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        for i in range(pieces):
+            piece = (b"%08d" % i) * (PIECE // 8)
+            await send({"type": "http.response.body", "body": piece, "more_body": True})
+        if pieces < LARGE // PIECE:
+            raise RuntimeError("the upstream dies mid-answer")
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    return app
+
+
+@pytest.mark.parametrize(
+    ("route", "length", "status"),
+    [
+        ("/v1/chat/completions", True, 200),
+        ("/v1/chat/completions", False, 200),
+        ("/v1/chat/completions", True, 400),  # an error is read for an overflow first
+        ("/v1/files/f", True, 200),
+    ],
+)
+async def test_a_large_upstream_answer_is_streamed_not_held(
+    tmp_path: Path, route: str, length: bool, status: int
+) -> None:
+    import hashlib
+    import tracemalloc
+
+    expected = hashlib.sha256()
+    for i in range(LARGE // PIECE):
+        expected.update((b"%08d" % i) * (PIECE // 8))
+    body = {"model": MODEL, "messages": openai_history(1)}
+    async with Served(large_upstream(length=length, status=status)) as up:
+        app = create_app(upstream_openai=f"{up.url}/v1", db_path=tmp_path / "proxy.db")
+        async with Served(app) as proxy, httpx2.AsyncClient(base_url=proxy.url) as client:
+            tracemalloc.start()
+            try:
+                got = hashlib.sha256()
+                received = 0
+                method = "POST" if route.endswith("completions") else "GET"
+                async with client.stream(
+                    method, route, json=body if method == "POST" else None
+                ) as reply:
+                    assert reply.status_code == status
+                    async for chunk in reply.aiter_raw():
+                        got.update(chunk)
+                        received += len(chunk)
+                _, peak = tracemalloc.get_traced_memory()
+            finally:
+                tracemalloc.stop()
+    assert (received, got.hexdigest()) == (LARGE, expected.hexdigest())
+    if length:
+        assert reply.headers["content-length"] == str(LARGE)
+    # everything this process allocated at once (the upstream, the proxy and the client
+    # together) stays far under the body's size: the proxy holds at most its look-ahead
+    assert peak < LARGE // 3, f"peak {peak / 2**20:.1f} MiB"
+
+
+async def test_a_large_answer_that_breaks_off_is_cut_short_not_ended(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Past the look-ahead the answer has started: an upstream that dies then leaves the
+    # client a body shorter than its Content-Length (an error), never one that looks whole.
+    caplog.set_level(logging.WARNING, logger="contextfold")
+    async with Served(large_upstream(length=True, pieces=200)) as up:
+        app = create_app(upstream_openai=f"{up.url}/v1", db_path=tmp_path / "proxy.db")
+        async with Served(app) as proxy, httpx2.AsyncClient(base_url=proxy.url) as client:
+            received: list[int] = []
+
+            async def download() -> None:
+                async with client.stream("GET", "/v1/files/f") as reply:
+                    async for chunk in reply.aiter_raw():
+                        received.append(len(chunk))
+
+            with pytest.raises(httpx2.RemoteProtocolError):
+                await download()
+    assert sum(received) == 200 * PIECE
+    [warning] = [r for r in caplog.records if r.name.startswith("contextfold")]
+    assert warning.levelno == logging.WARNING
+    assert "upstream reply broke off after 13107200 bytes relayed" in warning.getMessage()

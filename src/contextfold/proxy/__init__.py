@@ -49,10 +49,10 @@ Anything else (``GET /v1/models``, ``/v1/embeddings``, ``/v1/messages/count_toke
     The path and query reach the upstream as the client escaped them (``%2F``,
     ``%00`` and bytes that are not UTF-8 are relayed, not decoded); a path with a
     ``.`` or ``..`` segment is refused with a 400.
-    Limit: these are buffered whole, both ways (only server-sent event streams are
-    relayed as they arrive), and their request bodies are held to
-    ``max_body_bytes`` like chat requests; upload large files to the provider
-    directly.
+    Limit: their request bodies are read whole before they are forwarded, and held
+    to ``max_body_bytes`` like chat requests; upload large files to the provider
+    directly. Their answers are relayed like the chat routes' (below): a download of
+    any size streams through.
 
 Summaries are made through :class:`~contextfold.transports.openai.OpenAITransport`
 or :class:`~contextfold.transports.anthropic.AnthropicTransport` pointed at the
@@ -76,7 +76,12 @@ model (:mod:`._prepare`).
 Guarantees:
 
 * Responses pass through byte for byte; server-sent event streams are relayed
-  chunk by chunk as they arrive. Upstream errors keep their status and body.
+  chunk by chunk as they arrive. Upstream errors keep their status and body. Any
+  other answer is read ahead at most 8 MiB: one that ends within them (every chat
+  answer; its usage is read from it, a 502 if it breaks off) is relayed whole, a
+  longer one is streamed as it arrives (its usage unread; should it break off, the
+  connection closes with the body cut short), so one answer never costs the proxy
+  more than 8 MiB of memory (see :mod:`._relay`).
 * A chat request (any of the three routes) that the upstream rejects as longer
   than the model's context window (OpenAI's ``context_length_exceeded`` or
   "maximum context length", Anthropic's "prompt is too long"), in an error answer

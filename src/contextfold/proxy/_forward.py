@@ -46,7 +46,7 @@ from contextfold.proxy._overflow import (
     reported_sizes,
 )
 from contextfold.proxy._recall import answer_with_recall
-from contextfold.proxy._relay import Relaying, drop_headers, is_stream
+from contextfold.proxy._relay import Opened, Relaying, drop_headers, is_stream
 from contextfold.proxy._responses import server_state
 from contextfold.proxy._routing import BadTarget, route_dialect, upstream_url
 from contextfold.proxy._wire import WireTransport
@@ -349,6 +349,8 @@ class Forwarder(Relaying):
         content = await self._content(reply, dialect)
         if isinstance(content, Response):
             return content
+        if isinstance(content, Opened):  # too long to be an overflow error: relayed
+            return self._streamed(reply, content, plan, secrets)
         if overflowed(dialect, reply.status_code, content):
             sizes = reported_sizes(content)
             retried = await self._retry(request, dialect, original, plan, secrets, sizes)

@@ -13,6 +13,9 @@ sizes in :mod:`~contextfold.proxy._forward`. This module answers what is left:
   dialect's shape: ``server_error`` (OpenAI) / ``api_error`` (Anthropic). When the
   response had already started (a relayed stream), the body is ended cleanly
   instead, so the connection stays usable; the client sees the stream end early.
+  A long reply the upstream broke off while it was relayed (:class:`BrokeOff`) is
+  left unended instead: the server closes the connection, and the client sees the
+  body cut short rather than a shorter one that looks whole.
 
 Why 500 and not 502 or 400: such an exception is a defect of the proxy, the one
 thing that status says. A 502 would blame the upstream and a 400 the client, and
@@ -42,6 +45,14 @@ logger = logging.getLogger("contextfold.proxy")
 
 TRACEBACK_LINES = 200
 """The most lines of a traceback :func:`log_unexpected` logs."""
+
+
+class BrokeOff(Exception):
+    """An upstream reply broke off while it was relayed, after its answer started.
+
+    Raised (by :mod:`._relay`, which logged it) out of the response so that it is
+    never ended as if whole: :class:`SafetyNet` lets it pass without a log or an
+    ending, and the server closes the connection with the answer cut short."""
 
 
 def json_error(dialect: Dialect, status: int, message: str) -> Response:
@@ -102,6 +113,8 @@ class SafetyNet:
 
         try:
             await self.app(scope, receive, watched)
+        except BrokeOff:
+            return  # the server closes the connection: the answer ends cut short
         except Exception as exc:
             secrets = Secrets(header_secrets(Headers(scope=scope).items()))
             where = f"{scope.get('method')} {scope.get('path', '')!r}"
