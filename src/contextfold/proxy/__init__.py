@@ -292,7 +292,9 @@ def create_app(
     most 30 seconds, the length of its lease).
 
     The SQLite file is opened by the app's lifespan (or on the first request when the
-    server runs no lifespan). Bad settings raise :class:`ValueError` here.
+    server runs no lifespan); a new one is created readable and writable by its owner
+    only (0600, its ``-wal`` and ``-shm`` files too): summaries are conversations in
+    clear. Bad settings raise :class:`ValueError` here.
     """
     guard_logs()  # before any record of a request: its query and texts are cleaned
     settings = (settings or CompactionSettings()).replace(
