@@ -198,18 +198,24 @@ class Served:
 
     Served as :func:`contextfold.proxy.serve` serves the proxy (its protocols, with
     JSON error answers, and settings), any app alike; ``http`` picks the protocol
-    (``None``: the one ``serve`` runs); ``lifespan="off"`` for an app started already.
+    (``None``: the one ``serve`` runs); ``lifespan="off"`` for an app started already;
+    ``options`` go to :func:`~contextfold.proxy._server.server_config` (its timeouts).
     """
 
     def __init__(
-        self, app: ASGIApp, *, http: HttpProtocol | None = None, lifespan: str = "on"
+        self,
+        app: ASGIApp,
+        *,
+        http: HttpProtocol | None = None,
+        lifespan: str = "on",
+        **options: Any,
     ) -> None:
         # IPPROTO_TCP named: asyncio turns Nagle off only for such sockets, and with it
         # on every keep-alive response waits ~40 ms for a delayed ACK.
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        config = server_config(app, log_level="warning", lifespan=lifespan, http=http)
+        config = server_config(app, log_level="warning", lifespan=lifespan, http=http, **options)
         self.server = uvicorn.Server(config)
         self.task: asyncio.Task[None] | None = None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import gc
+import io
 import json
 import logging
 from urllib.parse import quote, quote_plus
@@ -13,9 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contextfold._secrets import (
+    LOG_TEXT_LIMIT,
     REDACTED,
     Secrets,
     _watched,
+    guard_logs,
     header_secrets,
     scrub_exception,
     watch,
@@ -228,3 +231,69 @@ def test_a_short_toy_key_does_not_garble_the_logs(caplog: pytest.LogCaptureFixtu
     logging.getLogger("contextfold.proxy").info("kept a key-free line; x marks the spot")
     assert "kept a key-free line; x marks the spot" in caplog.text
     assert toy.text("k") == REDACTED  # errors still redact it
+
+
+GEMINI_KEY = "AIzaSyLEAKTEST-gemini-osprey-0042"
+QUERY_NAMES = ["key", "KEY", "api_key", "api-key", "Api-Key", "access_token", "token"]
+
+
+@pytest.mark.parametrize("name", QUERY_NAMES)
+def test_a_credential_in_a_query_string_never_reaches_the_access_log(name: str) -> None:
+    # uvicorn's access log prints the path with its query; a Gemini-style ``?key=`` is
+    # a credential no header names. The record keeps its five arguments (uvicorn's own
+    # formatter unpacks them), each cleaned.
+    from uvicorn.logging import AccessFormatter
+
+    guard_logs()
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(
+        AccessFormatter('%(client_addr)s - "%(request_line)s" %(status_code)s', use_colors=False)
+    )
+    access = logging.getLogger("uvicorn.access")
+    level = access.level
+    access.addHandler(handler)
+    access.setLevel(logging.INFO)
+    try:
+        target = f"/v1beta/models/g:generateContent?alt=sse&{name}={GEMINI_KEY}&monkey=banana"
+        access.info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:5000", "POST", target, "1.1", 200)
+    finally:
+        access.removeHandler(handler)
+        access.setLevel(level)
+    line = out.getvalue()
+    assert GEMINI_KEY not in line
+    assert line == (
+        '127.0.0.1:5000 - "POST /v1beta/models/g:generateContent?alt=sse&'
+        f'{name}={REDACTED}&monkey=banana HTTP/1.1" 200 OK\n'
+    )
+
+
+def test_query_credentials_are_redacted_in_any_reported_text() -> None:
+    text = f"GET https://g.test/v1?alt=json&token={GEMINI_KEY} failed; tokens=5 ?keys=kept"
+    assert Secrets().text(text) == (
+        f"GET https://g.test/v1?alt=json&token={REDACTED} failed; tokens=5 ?keys=kept"
+    )
+    assert Secrets().text(text, key_like=False) == text  # content (a summary) is left alone
+
+
+def test_text_in_a_record_argument_cannot_forge_a_line_or_fill_the_log(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # An upstream's error body, quoted in a warning: CR/LF and other controls would start
+    # a line that looks like the proxy's own; 200 KB would be one enormous line.
+    caplog.set_level(logging.INFO)
+    guard_logs()
+    forged = "overloaded\r\nERROR:    contextfold.proxy: all keys rotated\u2028\x1b[2J\x85\t"
+    body = forged + "z" * 200_000
+    logging.getLogger("contextfold.transports").warning("model call failed (%s); retry %d", body, 1)
+    [record] = caplog.records
+    message = record.getMessage()
+    assert message.startswith(
+        "model call failed (overloaded\\r\\nERROR:    contextfold.proxy: all keys rotated"
+        "\\u2028\\x1b[2J\\x85\\t"
+    )
+    assert message.endswith(
+        f"... [{len(body) - LOG_TEXT_LIMIT} more characters not logged]); retry 1"
+    )
+    assert len(message) < LOG_TEXT_LIMIT + 100
+    assert not any(c in message for c in "\r\n\u2028\x1b\x85\t")

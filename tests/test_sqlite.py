@@ -9,6 +9,7 @@ import random
 import re
 import signal
 import sqlite3
+import stat
 import subprocess
 import sys
 import time
@@ -49,6 +50,30 @@ async def test_connection_settings(conn: aiosqlite.Connection) -> None:
     assert (await (await conn.execute("PRAGMA foreign_keys")).fetchone()) == (1,)
     assert (await (await conn.execute("PRAGMA synchronous")).fetchone()) == (1,)  # NORMAL
     assert (await (await conn.execute("PRAGMA busy_timeout")).fetchone()) == (5000,)
+
+
+def file_modes(folder: Path) -> dict[str, int]:
+    """The permission bits of each file in ``folder``, by name."""
+    return {path.name: stat.S_IMODE(path.stat().st_mode) for path in folder.iterdir()}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX file modes")
+async def test_a_new_database_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    # It holds conversations; an existing file keeps the mode its owner gave it.
+    (tmp_path / "new").mkdir()
+    shared = tmp_path / "shared.db"
+    umask = os.umask(0o022)
+    try:
+        shared.touch(mode=0o644)
+        conn = await connect(tmp_path / "new" / "new.db")
+        await SQLiteContextStore(conn).append(Message("user", []))
+        modes = file_modes(tmp_path / "new")
+        await conn.close()
+        await (await connect(shared)).close()
+    finally:
+        os.umask(umask)
+    assert modes == {"new.db": 0o600, "new.db-wal": 0o600, "new.db-shm": 0o600}
+    assert file_modes(tmp_path)["shared.db"] == 0o644
 
 
 async def test_session_survives_reopening_the_file(tmp_path: Path) -> None:

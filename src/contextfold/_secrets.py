@@ -21,12 +21,25 @@ Every match, together with the whitespace inside it, becomes ``[REDACTED]``.
 ``__notes__`` and detaches its ``__cause__``/``__context__`` chain, which may hold an
 SDK exception carrying the request (and so the credentials) it failed on.
 
-Logs: while a :class:`Secrets` passed to :func:`watch` is alive, every record of the
-loggers under ``contextfold``, ``anthropic``, ``openai``, ``httpx``/``httpx2``,
-``httpcore``/``httpcore2`` and ``uvicorn`` is scrubbed of it by a filter on the logger
-that creates the record, before any handler (the user's included) sees it. The SDKs
-and ``httpcore`` log response headers at ``DEBUG``, where an upstream's echo of a
-credential would otherwise land.
+Key-like text is redacted even when no one knows it: ``sk-...`` / ``key-...`` tokens,
+and the values of credential-like parameters in a URL's query (:data:`QUERY_CREDENTIALS`,
+case-insensitive: ``?key=AIza...`` as Gemini takes it becomes ``?key=[REDACTED]``).
+
+Logs: a filter on the loggers under ``contextfold``, ``anthropic``, ``openai``,
+``httpx``/``httpx2``, ``httpcore``/``httpcore2`` and ``uvicorn`` (installed by
+:func:`guard_logs`, and by :func:`watch`) rewrites every record they create before any
+handler (the user's included) sees it:
+
+* while a :class:`Secrets` passed to :func:`watch` is alive, it is scrubbed from the
+  record's message, arguments, traceback and stack; key-like text always is (the
+  SDKs and ``httpcore`` log response headers at ``DEBUG``, where an upstream's echo
+  of a credential would otherwise land; uvicorn's access log prints the query);
+* each argument interpolated into the message (where a request's or an upstream's
+  text lands: an upstream's error body, a model name) goes through :func:`log_text`:
+  control characters escaped, so it cannot forge a log line, and cut at
+  :data:`LOG_TEXT_LIMIT` characters. The arguments keep their places (uvicorn's access
+  formatter reads them one by one); the format string is the code's own, and a
+  traceback keeps its lines.
 """
 
 from __future__ import annotations
@@ -44,10 +57,14 @@ from typing import Final
 from urllib.parse import quote, quote_plus
 
 __all__ = [
+    "LOG_TEXT_LIMIT",
+    "QUERY_CREDENTIALS",
     "REDACTED",
     "SECRET_HEADERS",
     "Secrets",
+    "guard_logs",
     "header_secrets",
+    "log_text",
     "scrub_exception",
     "watch",
 ]
@@ -58,8 +75,30 @@ SECRET_HEADERS: Final = frozenset(
 )
 """Header names whose values are always credentials (compared lower-cased)."""
 
+QUERY_CREDENTIALS: Final = (
+    "key",
+    "api_key",
+    "api-key",
+    "apikey",
+    "x-api-key",
+    "access_token",
+    "auth_token",
+    "id_token",
+    "refresh_token",
+    "token",
+    "client_secret",
+    "secret",
+    "password",
+    "sig",
+)
+"""Query parameters whose values are credentials, wherever a URL is written (any case)."""
+
 # Anthropic, OpenAI and look-alike keys, redacted even when no transport knows them.
 _KEY_PATTERN = re.compile(r"\b(?:sk|key)-[A-Za-z0-9_\-*.]{8,}")
+# ``name=value`` after ``?``, ``&`` or ``;``: the value runs to the next separator, quote
+# or whitespace (a URL in a log line or an error message ends there).
+_QUERY_NAMES = "|".join(re.escape(name) for name in QUERY_CREDENTIALS)
+_QUERY_PATTERN = re.compile(rf"([?&;](?:{_QUERY_NAMES})=)[^&#;\s\"'<>]+", re.IGNORECASE)
 _AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "apikey", "key"})
 _FRAGMENT = 12  # the shortest stretch of a secret redacted on its own
 # Every 12-character stretch of a text holds the 6 characters at some position that
@@ -166,11 +205,16 @@ class Secrets:
 
     def text(self, text: str, *, key_like: bool = True) -> str:
         """``text`` with every known secret redacted, and every key-like token
-        (``sk-...``) too unless ``key_like=False`` (for content, such as a summary)."""
+        (``sk-...``, a credential parameter's value in a query) too unless
+        ``key_like=False`` (for content, such as a summary)."""
         if self._values and text:
             text = self._redact_known(text)
-        if key_like and ("sk-" in text or "key-" in text):
-            return _KEY_PATTERN.sub(REDACTED, text)
+        if not key_like:
+            return text
+        if "sk-" in text or "key-" in text:
+            text = _KEY_PATTERN.sub(REDACTED, text)
+        if "=" in text:
+            text = _QUERY_PATTERN.sub(rf"\g<1>{REDACTED}", text)
         return text
 
     def value(self, value: object) -> object:
@@ -314,6 +358,14 @@ _lock = threading.Lock()
 _union: tuple[frozenset[int], Secrets] = (frozenset(), Secrets())
 
 
+def guard_logs() -> None:
+    """Put the log filter (see the module doc) on the libraries' loggers; idempotent.
+
+    :func:`watch` does it too; a face that logs what clients send (the proxy) calls
+    this once, so the filter is there before any credential is watched."""
+    _install()
+
+
 def watch(secrets: Secrets) -> Secrets:
     """Keep ``secrets`` out of the log records of the libraries named in the module
     doc for as long as ``secrets`` is alive; returns it. Idempotent.
@@ -341,11 +393,55 @@ def _watched() -> Secrets:
         return _union[1]
 
 
+LOG_TEXT_LIMIT: Final = 2000
+"""The most characters of one argument of a log record that are logged."""
+
+# C0 and C1 controls, DEL, the Unicode line and paragraph separators, and the bidi
+# overrides and isolates (which reorder how the rest of a line reads): escaped in logs.
+_UNSAFE = [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0x202A, 0x202F)]
+_UNSAFE += range(0x2066, 0x206A)
+_ESCAPES = {
+    code: {0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"}.get(
+        code, f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    )
+    for code in _UNSAFE
+}
+
+
+def log_text(text: str, limit: int = LOG_TEXT_LIMIT) -> str:
+    """``text`` as one log line: its first ``limit`` characters, every control
+    character among them escaped (``\\r``, ``\\n``, ``\\x1b``, ``\\u2028``...; the
+    backslash itself is not), followed by ``... [N more characters not logged]`` when
+    it was longer."""
+    cut = len(text) - limit
+    if cut > 0:
+        return text[:limit].translate(_ESCAPES) + f"... [{cut} more characters not logged]"
+    return text.translate(_ESCAPES)
+
+
+def _log_argument(value: object, secrets: Secrets) -> object:
+    """A record's argument, scrubbed of ``secrets`` first, then made :func:`log_text`.
+
+    Numbers and ``None`` stay as they are (``%d`` still takes them); another object
+    is replaced by its cleaned ``str`` only when that differs from it."""
+    if value is None or isinstance(value, int | float):
+        return value
+    text = value if isinstance(value, str) else str(value)
+    clean = log_text(secrets.text(text))
+    return value if clean == text else clean
+
+
 class _ScrubFilter(logging.Filter):
-    """Rewrites a record whose message, exception or stack text holds a secret."""
+    """Rewrites each record as the module doc says: arguments escaped and bounded,
+    secrets scrubbed from its message, exception and stack text."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         secrets = _watched()
+        args = record.args
+        if isinstance(args, tuple):
+            record.args = tuple(_log_argument(arg, secrets) for arg in args)
+        elif isinstance(args, Mapping):
+            record.args = {key: _log_argument(arg, secrets) for key, arg in args.items()}
         try:
             message = record.getMessage()
         except Exception:  # a broken format: logging reports it itself, later

@@ -91,8 +91,15 @@ async def connect(
     to ``busy_timeout_ms`` for another process's write lock, and has the current
     schema. Raises :class:`~contextfold.errors.SchemaVersionError` when the file was
     written by a newer contextfold. The caller owns the connection and closes it.
+
+    A file created here is readable and writable by its owner only (mode 0600, on
+    POSIX; SQLite gives its ``-wal`` and ``-shm`` files the same): it holds
+    conversations. An existing file keeps its mode.
     """
-    conn = await aiosqlite.connect(os.fspath(path), isolation_level=None)
+    name = os.fspath(path)
+    if name not in ("", ":memory:") and not name.startswith("file:"):
+        await asyncio.to_thread(_create_private, name)
+    conn = await aiosqlite.connect(name, isolation_level=None)
     try:
         await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         await conn.execute("PRAGMA journal_mode = WAL")
@@ -103,6 +110,15 @@ async def connect(
         await conn.close()
         raise
     return conn
+
+
+def _create_private(name: str) -> None:
+    """Create the empty file ``name`` with mode 0600 unless it exists (SQLite then
+    opens it as a new database). Any failure is left for SQLite to report."""
+    try:
+        os.close(os.open(name, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except OSError:
+        return
 
 
 async def ensure_schema(conn: aiosqlite.Connection) -> None:

@@ -504,6 +504,26 @@ def test_serve_passes_prepare_threshold_to_the_proxy(
     assert seen["prepare_threshold"] == expected
 
 
+def test_serve_passes_its_timeouts_to_the_server_only_when_set(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import contextfold.proxy
+    from contextfold.cli import main
+
+    seen: list[dict[str, Any]] = []
+    monkeypatch.setattr(contextfold.proxy, "serve", lambda **kwargs: seen.append(kwargs))
+    main(["serve", "--port", str(_free_port()), "--header-timeout", "3", "--body-timeout", "4"])
+    config = tmp_path / "proxy.toml"
+    config.write_text("[defaults]\nbody_timeout = 9\n")
+    main(["serve", "--port", str(_free_port()), "--config", str(config)])
+    assert (seen[0]["header_timeout"], seen[0]["body_timeout"]) == (3.0, 4.0)
+    assert "header_timeout" not in seen[1]  # serve's own default
+    assert seen[1]["body_timeout"] == 9.0
+    assert main(["serve", "--port", str(_free_port()), "--header-timeout", "0"]) == 1
+    assert "--header-timeout must be a positive number of seconds" in capsys.readouterr().err
+    assert len(seen) == 2
+
+
 def test_fidelity_json_reports_survival_per_probe_kind_and_depth() -> None:
     result = run("fidelity", "--json", "--seeds", "1", "--depths", "1,3")
     assert result.returncode == 0, result.stderr

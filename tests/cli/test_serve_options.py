@@ -106,6 +106,8 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
         "CONTEXTFOLD_INSTRUCTIONS": "Keep ticket ids.",
         "CONTEXTFOLD_RECALL": "yes",
         "CONTEXTFOLD_PREPARE_THRESHOLD": "0.5",
+        "CONTEXTFOLD_HEADER_TIMEOUT": "12",
+        "CONTEXTFOLD_BODY_TIMEOUT": "2.5",
     }
     assert {option.env for option in OPTIONS} == set(given)
     got = options([], given)
@@ -120,6 +122,7 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
     assert (got.user_message_budget, got.instructions) == (500, "Keep ticket ids.")
     assert got.recall is True
     assert got.prepare_threshold == 0.5
+    assert (got.header_timeout, got.body_timeout) == (12.0, 2.5)
 
 
 @pytest.mark.parametrize(

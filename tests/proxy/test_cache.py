@@ -207,3 +207,31 @@ async def test_a_commit_another_process_makes_while_lookups_run_is_seen_after_it
         await writer.wait()
         await cache.close()
     assert missed == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX file modes")
+async def test_the_proxy_creates_its_database_readable_by_its_owner_only(
+    tmp_path: Path,
+) -> None:
+    # Summaries are conversations in clear: under the usual umask (022) the files were
+    # created world-readable (0644). The log (-wal) and shared memory (-shm) files take
+    # the database's mode from SQLite.
+    import os
+    import stat
+
+    from contextfold.proxy import create_app
+
+    path = tmp_path / "proxy.db"
+    umask = os.umask(0o022)
+    try:
+        app = create_app(db_path=path)
+        async with app.router.lifespan_context(app):
+            cache = app.state.forwarder.planner.cache
+            await cache.store("r", CachedSummary("h1", 1, "a summary in clear"))
+            modes = {
+                name: stat.S_IMODE((tmp_path / name).stat().st_mode)
+                for name in ("proxy.db", "proxy.db-wal", "proxy.db-shm")
+            }
+    finally:
+        os.umask(umask)
+    assert modes == {"proxy.db": 0o600, "proxy.db-wal": 0o600, "proxy.db-shm": 0o600}

@@ -530,6 +530,30 @@ async def test_an_unforeseen_error_is_a_logged_json_500_without_the_key(
     assert KEY not in caplog.text
 
 
+async def test_an_unforeseen_errors_traceback_cannot_forge_log_lines(
+    make: Callable[..., Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    # The defect's message quotes what an upstream sent: CR/LF and a forged record,
+    # and 200 KB. The traceback keeps its lines, each indented under the first and cut.
+    def broken(request: httpx2.Request) -> httpx2.Response:
+        raise RuntimeError("echo\r\nERROR:    contextfold.proxy: forged\u2028" + "z" * 200_000)
+
+    app = await make(httpx2.AsyncClient(transport=httpx2.MockTransport(broken)))
+    answer = await call_asgi(app, "GET", b"/v1/models")
+    assert answer.status == 500
+    [error] = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    first, *traceback_lines = error.getMessage().split("\n")
+    assert first == "unexpected error answering GET '/v1/models'"
+    assert traceback_lines
+    assert all(line.startswith("  | ") for line in traceback_lines)
+    assert "\r" not in error.getMessage()
+    assert "\u2028" not in error.getMessage()
+    # the forged record is one more indented line of the traceback, the 200 KB one is cut
+    assert "  | ERROR:    contextfold.proxy: forged" in traceback_lines
+    assert any(line.endswith(" more characters not logged]") for line in traceback_lines)
+    assert len(error.getMessage()) < 40_000
+
+
 async def test_a_relayed_stream_that_fails_midway_still_ends_cleanly(
     make: Callable[..., Any], caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -11,7 +11,9 @@ whoever sent the credential (checked below, so that the boundary is stated).
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -259,3 +261,63 @@ async def test_secret_headers_named_by_the_operator_stay_out_of_debug_logs(
     assert "HTTP Response:" in caplog.text  # the SDK's DEBUG trace of headers was on
     assert_logs_clean(caplog, secrets)
     assert_nothing_stored(tmp_path, secrets)
+
+
+GEMINI_KEY = "AIzaSyLEAKTEST-gemini-osprey-0042"
+
+
+async def test_query_credentials_never_reach_a_served_proxys_access_log(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The access log at INFO, through uvicorn's own formatter, on a real server.
+    from uvicorn.logging import AccessFormatter
+
+    debug_logging(caplog)
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(AccessFormatter('"%(request_line)s" %(status_code)s', use_colors=False))
+    access = logging.getLogger("uvicorn.access")
+    names = ["key", "api_key", "API-KEY", "access_token", "Token"]
+    async with Served(Upstream().app()) as up:
+        app = create_app(upstream_openai=f"{up.url}/v1", db_path=tmp_path / "proxy.db")
+        async with Served(app) as proxy:
+            level = access.level
+            access.addHandler(handler)
+            access.setLevel(logging.INFO)
+            try:
+                async with httpx2.AsyncClient(base_url=proxy.url) as client:
+                    for name in names:
+                        reply = await client.get(f"/v1/models?alt=json&{name}={GEMINI_KEY}")
+                        assert reply.status_code == 200
+            finally:
+                access.removeHandler(handler)
+                access.setLevel(level)
+    # each request twice: the fake upstream (served alike) logs it after the proxy sent it
+    lines = out.getvalue().splitlines()
+    line = '"GET /v1/models?alt=json&{}=[REDACTED] HTTP/1.1" 200 OK'
+    assert lines == [line.format(name) for name in names for _ in range(2)]
+    assert_logs_clean(caplog, [GEMINI_KEY])
+
+
+async def test_an_upstream_error_is_logged_on_bounded_lines_of_its_own(
+    make_app: MakeApp, upstream: EchoingUpstream, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A summarizer's upstream answers an error body holding CR/LF (a forged log line)
+    # and 200 KB: each record that quotes it stays one line, cut to a bound.
+    debug_logging(caplog)
+    app = await make_app(summary_max_retries=1)
+    forged = "overloaded\r\nERROR:    contextfold.proxy: forged line\u2028" + "z" * 200_000
+    upstream.fail_summary = (503, {"type": "error", "error": {"message": forged}})
+    async with local(app) as client:
+        reply = await client.post(
+            "/v1/messages", json=request_for("/v1/messages"), headers={"x-api-key": ANTHROPIC_KEY}
+        )
+    assert reply.status_code == 200
+    quoting = [r.getMessage() for r in caplog.records if "forged line" in r.getMessage()]
+    assert any("retry 1 of 1" in m for m in quoting)
+    assert any("summarization failed" in m for m in quoting)
+    for message in quoting:
+        assert not any(c in message for c in "\r\n\u2028"), message[:300]
+        assert "overloaded\\r\\nERROR:" in message
+    for record in caplog.records:
+        assert len(record.getMessage()) < 5_000, record.getMessage()[:300]

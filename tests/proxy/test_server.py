@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import os
 import re
 import shlex
@@ -27,7 +29,7 @@ from contextfold.proxy import create_app, serve
 from contextfold.proxy._server import HEAD_LIMIT, http_protocol
 from contextfold.validation import validate_history
 from tests._proxy_upstream import Upstream, anthropic_history, openai_history
-from tests._raw_http import Connection, Served
+from tests._raw_http import Connection, Served, read_reply
 from tests.cli.test_cli import CLI
 from tests.proxy.test_fuzz import shape_problem
 
@@ -174,6 +176,22 @@ def test_serve_binds_loopback_unless_told(monkeypatch: pytest.MonkeyPatch) -> No
     # the protocol the tests' servers run (httptools' when it imports), WebSockets off
     assert all(c.http is http_protocol() and c.ws == "none" for c in calls)
     assert http_protocol() is http_protocol("httptools")
+
+
+def test_serve_holds_requests_to_its_head_and_body_timeouts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls = record_runs(monkeypatch)
+    serve()
+    serve(header_timeout=5, body_timeout=7.5)
+    assert (calls[0].http.header_timeout, calls[0].http.body_timeout) == (20.0, 20.0)
+    assert (calls[1].http.header_timeout, calls[1].http.body_timeout) == (5.0, 7.5)
+    for bad in (0, -1, float("nan"), float("inf"), True, "10"):
+        with pytest.raises(ValueError, match="header_timeout must be a positive number"):
+            serve(header_timeout=bad)
+        with pytest.raises(ValueError, match="body_timeout must be a positive number"):
+            serve(body_timeout=bad)
+    assert len(calls) == 2
 
 
 def test_serve_exits_when_the_server_cannot_start(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -606,3 +624,249 @@ async def test_the_head_limit_counts_the_head_not_the_body(
         [(status, _, error)] = refused
         assert status == 431
         assert shape_problem("openai", error) is None
+
+
+# -- slow clients (issue 24.1): heads and bodies that never end are cut off ---------------
+
+STALLED_HEAD = b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nanthropic-version: 2023-06-01\r\nconte"
+
+
+def stalled_body(route: bytes = b"/v1/messages") -> bytes:
+    """A whole head announcing 1,000 bytes of body, and the first 100 of them."""
+    return (
+        (
+            b"POST %s HTTP/1.1\r\nHost: x\r\nanthropic-version: 2023-06-01\r\n"
+            b"content-type: application/json\r\ncontent-length: 1000\r\n\r\n" % route
+        )
+        + b'{"model": "'
+        + b"m" * 89
+    )
+
+
+@pytest.fixture(params=PROTOCOLS)
+async def impatient_proxy(
+    request: pytest.FixtureRequest, upstream: Upstream, tmp_path: Path
+) -> AsyncIterator[Served]:
+    """The proxy served with one-second head and body timeouts."""
+    async with Served(upstream.app()) as up:
+        app = create_app(
+            upstream_openai=f"{up.url}/v1",
+            upstream_anthropic=up.url,
+            db_path=tmp_path / "proxy.db",
+            summary_max_retries=0,
+        )
+        async with Served(app, http=request.param, header_timeout=1.0, body_timeout=1.0) as proxy:
+            yield proxy
+
+
+async def stall(port: int, raw: bytes) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection that sent ``raw`` and then nothing more."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(raw)
+    await writer.drain()
+    return reader, writer
+
+
+async def until_closed(reader: asyncio.StreamReader) -> bytes:
+    """What the server sends until it closes; the wait is bounded (a test of a timeout)."""
+    async with asyncio.timeout(15):
+        try:
+            return await reader.read()
+        except ConnectionError:
+            return b""
+
+
+async def served_meanwhile(proxy: Served) -> None:
+    """A well-behaved client's request, answered while the stalled ones wait."""
+    body = {"model": MODEL, "max_tokens": 5, "messages": anthropic_history(1)}
+    async with httpx2.AsyncClient(base_url=proxy.url) as client:
+        reply = await client.post("/v1/messages", json=body, headers={"x-api-key": KEY})
+    assert reply.status_code == 200
+
+
+async def test_a_stalled_request_head_is_answered_408_and_closed(
+    impatient_proxy: Served, upstream: Upstream
+) -> None:
+    reader, writer = await stall(impatient_proxy.port, STALLED_HEAD)
+    await served_meanwhile(impatient_proxy)
+    [(status, headers, body)] = responses(await until_closed(reader))
+    writer.close()
+    assert status == 408
+    assert headers[b"connection"] == b"close"
+    assert shape_problem("anthropic", body) is None
+    assert b"1 seconds" in body
+    assert len(upstream.seen) == 1  # the well-behaved request only
+
+
+async def test_a_stalled_request_body_is_answered_408_and_never_forwarded(
+    impatient_proxy: Served, upstream: Upstream
+) -> None:
+    reader, writer = await stall(impatient_proxy.port, stalled_body())
+    await served_meanwhile(impatient_proxy)
+    [(status, _, body)] = responses(await until_closed(reader))
+    writer.close()
+    assert status == 408
+    assert shape_problem("anthropic", body) is None
+    assert len(upstream.seen) == 1
+
+
+async def test_a_connection_that_sends_nothing_is_closed_without_an_answer(
+    impatient_proxy: Served,
+) -> None:
+    reader, writer = await stall(impatient_proxy.port, b"")
+    assert await until_closed(reader) == b""
+    writer.close()
+
+
+async def test_a_body_that_keeps_coming_is_not_cut_off(
+    impatient_proxy: Served, upstream: Upstream
+) -> None:
+    # The body timeout bounds each wait for bytes, not the whole body: one sent in
+    # pieces for longer than the timeout, never pausing as long, is served.
+    raw = json.dumps({"model": MODEL, "max_tokens": 5, "messages": anthropic_history(1)}).encode()
+    head = (
+        b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nanthropic-version: 2023-06-01\r\n"
+        b"x-api-key: %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n\r\n"
+    ) % (KEY.encode(), len(raw))
+    reader, writer = await stall(impatient_proxy.port, head)
+    pieces = [raw[i : i + len(raw) // 8 + 1] for i in range(0, len(raw), len(raw) // 8 + 1)]
+    for piece in pieces:  # about 1.8 s in all, 0.2 s apart
+        await asyncio.sleep(0.2)
+        writer.write(piece)
+        await writer.drain()
+    async with asyncio.timeout(15):
+        reply = await read_reply(reader)
+    writer.close()
+    assert reply.status == 200
+    assert [s.raw for s in upstream.seen] == [raw]
+
+
+async def test_many_stalled_connections_are_reaped(
+    impatient_proxy: Served, upstream: Upstream
+) -> None:
+    # 50 connections that each stop (before a byte, mid-head, mid-body, or dripping a
+    # head a byte at a time) are all closed by the server, and a well-behaved client is
+    # served meanwhile; then the server holds no connection.
+    kinds = [b"", STALLED_HEAD, stalled_body(), stalled_body(b"/v1/chat/completions")]
+    stalled = [await stall(impatient_proxy.port, kinds[i % 4]) for i in range(48)]
+    dripping = [await stall(impatient_proxy.port, b"G") for _ in range(2)]
+
+    async def drip(writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(ConnectionError):
+            for byte in b"ET /v1/models HTTP/1.1\r\nHost: x\r\n" * 10:
+                await asyncio.sleep(0.1)
+                writer.write(bytes([byte]))
+
+    drips = [asyncio.create_task(drip(writer)) for _, writer in dripping]
+    await served_meanwhile(impatient_proxy)
+    answers = await asyncio.gather(*(until_closed(reader) for reader, _ in stalled + dripping))
+    for task in drips:
+        task.cancel()
+    for _, writer in stalled + dripping:
+        writer.close()
+    statuses = [[s for s, _, _ in responses(a)] for a in answers]
+    assert statuses == [[] if i % 4 == 0 else [408] for i in range(48)] + [[408], [408]]
+    async with asyncio.timeout(15):
+        while impatient_proxy.server.server_state.connections:  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
+    assert len(upstream.seen) == 1
+
+
+# -- large upstream answers (issue 24.5): relayed as they arrive, never held whole ----------
+
+LARGE = 64 * 1024 * 1024
+PIECE = 64 * 1024
+
+
+def large_upstream(*, length: bool, status: int = 200, pieces: int = LARGE // PIECE) -> Any:
+    """An upstream answering every request with ``LARGE`` bytes of JSON-ish text,
+    made a piece at a time (with its ``Content-Length`` or chunked); it breaks off
+    after ``pieces`` of them when that is fewer."""
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        more = True
+        while more:
+            more = (await receive()).get("more_body", False)
+        headers = [(b"content-type", b"application/json")]
+        if length:
+            headers.append((b"content-length", b"%d" % LARGE))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        for i in range(pieces):
+            piece = (b"%08d" % i) * (PIECE // 8)
+            await send({"type": "http.response.body", "body": piece, "more_body": True})
+        if pieces < LARGE // PIECE:
+            raise RuntimeError("the upstream dies mid-answer")
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    return app
+
+
+@pytest.mark.parametrize(
+    ("route", "length", "status"),
+    [
+        ("/v1/chat/completions", True, 200),
+        ("/v1/chat/completions", False, 200),
+        ("/v1/chat/completions", True, 400),  # an error is read for an overflow first
+        ("/v1/files/f", True, 200),
+    ],
+)
+async def test_a_large_upstream_answer_is_streamed_not_held(
+    tmp_path: Path, route: str, length: bool, status: int
+) -> None:
+    import hashlib
+    import tracemalloc
+
+    expected = hashlib.sha256()
+    for i in range(LARGE // PIECE):
+        expected.update((b"%08d" % i) * (PIECE // 8))
+    body = {"model": MODEL, "messages": openai_history(1)}
+    async with Served(large_upstream(length=length, status=status)) as up:
+        app = create_app(upstream_openai=f"{up.url}/v1", db_path=tmp_path / "proxy.db")
+        async with Served(app) as proxy, httpx2.AsyncClient(base_url=proxy.url) as client:
+            tracemalloc.start()
+            try:
+                got = hashlib.sha256()
+                received = 0
+                method = "POST" if route.endswith("completions") else "GET"
+                async with client.stream(
+                    method, route, json=body if method == "POST" else None
+                ) as reply:
+                    assert reply.status_code == status
+                    async for chunk in reply.aiter_raw():
+                        got.update(chunk)
+                        received += len(chunk)
+                _, peak = tracemalloc.get_traced_memory()
+            finally:
+                tracemalloc.stop()
+    assert (received, got.hexdigest()) == (LARGE, expected.hexdigest())
+    if length:
+        assert reply.headers["content-length"] == str(LARGE)
+    # everything this process allocated at once (the upstream, the proxy and the client
+    # together) stays far under the body's size: the proxy holds at most its look-ahead
+    assert peak < LARGE // 3, f"peak {peak / 2**20:.1f} MiB"
+
+
+async def test_a_large_answer_that_breaks_off_is_cut_short_not_ended(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Past the look-ahead the answer has started: an upstream that dies then leaves the
+    # client a body shorter than its Content-Length (an error), never one that looks whole.
+    caplog.set_level(logging.WARNING, logger="contextfold")
+    async with Served(large_upstream(length=True, pieces=200)) as up:
+        app = create_app(upstream_openai=f"{up.url}/v1", db_path=tmp_path / "proxy.db")
+        async with Served(app) as proxy, httpx2.AsyncClient(base_url=proxy.url) as client:
+            received: list[int] = []
+
+            async def download() -> None:
+                async with client.stream("GET", "/v1/files/f") as reply:
+                    async for chunk in reply.aiter_raw():
+                        received.append(len(chunk))
+
+            with pytest.raises(httpx2.RemoteProtocolError):
+                await download()
+    assert sum(received) == 200 * PIECE
+    [warning] = [r for r in caplog.records if r.name.startswith("contextfold")]
+    assert warning.levelno == logging.WARNING
+    assert "upstream reply broke off after 13107200 bytes relayed" in warning.getMessage()

@@ -229,6 +229,9 @@ def _serve(args: argparse.Namespace) -> object:
     if models:
         options["models"] = models
     serve: Callable[..., object] = proxy.serve
+    for timeout in ("header_timeout", "body_timeout"):  # serve's own, not create_app's
+        if getattr(args, timeout) is not None:
+            options[timeout] = getattr(args, timeout)
     return serve(host=args.host, port=args.port, log_level=args.log_level, **options)
 
 

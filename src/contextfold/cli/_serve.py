@@ -113,6 +113,21 @@ def _fraction(value: object, where: str) -> float:
     return number
 
 
+def _seconds(value: object, where: str) -> float:
+    """A positive, finite number of seconds."""
+    number: float | None = None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        number = float(value)
+    elif isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            number = None
+    if number is None or not 0 < number < float("inf"):  # NaN fails too
+        raise CLIError(f"{where} must be a positive number of seconds, got {value!r}")
+    return number
+
+
 def _text(value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise CLIError(f"{where} must be a non-empty string, got {value!r}")
@@ -253,6 +268,24 @@ OPTIONS: tuple[Option, ...] = (
         None,
         "compaction instructions for the summarizer (what to keep or stress)",
         "TEXT",
+    ),
+    Option(
+        "header_timeout",
+        _seconds,
+        None,
+        "seconds a request's line and headers may take to arrive, in all; a stalled "
+        "head gets a 408 (default 20)",
+        "SECONDS",
+        keyword=False,
+    ),
+    Option(
+        "body_timeout",
+        _seconds,
+        None,
+        "seconds a request's body may go without a byte arriving; a stalled body "
+        "gets a 408 (default 20)",
+        "SECONDS",
+        keyword=False,
     ),
     Option(
         "log_level",

@@ -49,10 +49,10 @@ Anything else (``GET /v1/models``, ``/v1/embeddings``, ``/v1/messages/count_toke
     The path and query reach the upstream as the client escaped them (``%2F``,
     ``%00`` and bytes that are not UTF-8 are relayed, not decoded); a path with a
     ``.`` or ``..`` segment is refused with a 400.
-    Limit: these are buffered whole, both ways (only server-sent event streams are
-    relayed as they arrive), and their request bodies are held to
-    ``max_body_bytes`` like chat requests; upload large files to the provider
-    directly.
+    Limit: their request bodies are read whole before they are forwarded, and held
+    to ``max_body_bytes`` like chat requests; upload large files to the provider
+    directly. Their answers are relayed like the chat routes' (below): a download of
+    any size streams through.
 
 Summaries are made through :class:`~contextfold.transports.openai.OpenAITransport`
 or :class:`~contextfold.transports.anthropic.AnthropicTransport` pointed at the
@@ -76,7 +76,12 @@ model (:mod:`._prepare`).
 Guarantees:
 
 * Responses pass through byte for byte; server-sent event streams are relayed
-  chunk by chunk as they arrive. Upstream errors keep their status and body.
+  chunk by chunk as they arrive. Upstream errors keep their status and body. Any
+  other answer is read ahead at most 8 MiB: one that ends within them (every chat
+  answer; its usage is read from it, a 502 if it breaks off) is relayed whole, a
+  longer one is streamed as it arrives (its usage unread; should it break off, the
+  connection closes with the body cut short), so one answer never costs the proxy
+  more than 8 MiB of memory (see :mod:`._relay`).
 * A chat request (any of the three routes) that the upstream rejects as longer
   than the model's context window (OpenAI's ``context_length_exceeded`` or
   "maximum context length", Anthropic's "prompt is too long"), in an error answer
@@ -97,6 +102,14 @@ Guarantees:
 * A history with content :mod:`contextfold.formats` does not model (images by URL,
   files, audio, server tool blocks...) is forwarded unchanged, with
   ``x-contextfold-compacted: false`` and an ``x-contextfold-error`` saying why.
+* A chat request whose body is in ``gzip`` or ``deflate`` (``Content-Encoding``) is
+  decoded, at most ``max_body_bytes`` of it (a 413 beyond: a decompression bomb costs
+  no more; a corrupt stream is a 400, each in the dialect's shape), then handled like
+  any other and forwarded uncompressed, without ``Content-Encoding`` (see
+  :mod:`._encoding`). A body in another coding (``br``, ``zstd``: no decoder among
+  the proxy's dependencies) is forwarded as it is, uncompacted, with
+  ``x-contextfold-error: not compacted: request body is br-encoded``. Other routes
+  forward any body as it is.
 * Malformed JSON or a body that is not a chat request (not an object, no string
   ``model``, ``messages`` not a list) gets a 400, a body over
   ``max_body_bytes`` a 413, an unknown method a 405, an unreachable upstream a 502
@@ -109,6 +122,11 @@ Guarantees:
   logged at ERROR with credentials scrubbed and answered with a JSON 500 in the
   dialect's shape (see :mod:`contextfold.proxy._guard` for why 500); in compaction
   planning it forwards the original request instead.
+* Under :func:`serve`, a slow client cannot hold a connection: a request's line and
+  headers must all arrive within ``header_timeout`` seconds (20 by default), and its
+  body may go at most ``body_timeout`` seconds (20) without a byte; a stalled request
+  gets a JSON 408 in the dialect's shape and its connection is closed, one that sent
+  nothing is closed (see :mod:`._server`).
 * Credentials are forwarded and used for summaries only; they are never logged,
   never put in a header or error, never stored (the cache holds summaries and
   hashes; a summary that repeats one has it redacted). Credentials are the values of
@@ -116,10 +134,18 @@ Guarantees:
   in ``secret_headers``; they are scrubbed also where an upstream echoes them (in an
   error, or at ``DEBUG`` in the SDKs' and ``httpx``'s logs). An upstream's own answer
   is relayed as it is: its echo goes back only to the caller who sent the credential.
-  Hop-by-hop headers, ``Host`` and ``Content-Length`` are not forwarded.
+  The values of credential-like query parameters (``?key=`` as Gemini takes it,
+  ``api_key``, ``api-key``, ``access_token``, ``token``...; any case) are scrubbed from
+  every log line, uvicorn's access log included. Hop-by-hop headers, ``Host`` and
+  ``Content-Length`` are not forwarded.
+* What a client or an upstream wrote, quoted in a log record (an upstream's error
+  body, a model name), has its control characters escaped (CR, LF, the other C0 and
+  C1 controls, U+2028...) and is cut at 2,000 characters, saying how many were cut:
+  it can neither forge a log line nor fill the log (:func:`contextfold._secrets.log_text`).
 
 The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialects`
 (a request body as a conversation and back; :mod:`._responses` for Responses),
+:mod:`._encoding` (compressed request bodies),
 :mod:`._overflow` (the overflow retry's recognition), :mod:`._compact` (the per-request plan),
 :mod:`._memo` (incremental parsing of a resent history), :mod:`._cache` (summary cache
 and usage anchors), :mod:`._pgcache` (both, and the single-flight, shared on
@@ -147,6 +173,7 @@ from typing import Any, Literal
 import httpx2
 
 from contextfold._extras import requires_extra
+from contextfold._secrets import guard_logs
 
 with requires_extra("proxy", "contextfold.proxy"):
     from starlette.applications import Starlette
@@ -168,10 +195,24 @@ from contextfold.proxy._guard import SafetyNet, http_error
 from contextfold.proxy._metrics import CONTENT_TYPE, MetricsMiddleware, ProxyMetrics
 from contextfold.tokens import TokenCounter
 
-__all__ = ["DEFAULT_MAX_BODY_BYTES", "LOG_LEVELS", "ModelSettings", "create_app", "serve"]
+__all__ = [
+    "DEFAULT_BODY_TIMEOUT",
+    "DEFAULT_HEADER_TIMEOUT",
+    "DEFAULT_MAX_BODY_BYTES",
+    "LOG_LEVELS",
+    "ModelSettings",
+    "create_app",
+    "serve",
+]
 
 DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024
 """32 MiB, the request size limit of the Anthropic Messages API."""
+
+DEFAULT_HEADER_TIMEOUT = 20.0
+"""Seconds :func:`serve` gives a request's line and headers to arrive, all of them."""
+
+DEFAULT_BODY_TIMEOUT = 20.0
+"""Seconds :func:`serve` lets a request's body go without a byte arriving."""
 
 _METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
@@ -251,8 +292,11 @@ def create_app(
     most 30 seconds, the length of its lease).
 
     The SQLite file is opened by the app's lifespan (or on the first request when the
-    server runs no lifespan). Bad settings raise :class:`ValueError` here.
+    server runs no lifespan); a new one is created readable and writable by its owner
+    only (0600, its ``-wal`` and ``-shm`` files too): summaries are conversations in
+    clear. Bad settings raise :class:`ValueError` here.
     """
+    guard_logs()  # before any record of a request: its query and texts are cleaned
     settings = (settings or CompactionSettings()).replace(
         threshold=threshold,
         keep_recent=keep_recent,
@@ -401,6 +445,8 @@ def serve(
     port: int = 8787,
     *,
     log_level: LogLevel = "info",
+    header_timeout: float = DEFAULT_HEADER_TIMEOUT,
+    body_timeout: float = DEFAULT_BODY_TIMEOUT,
     **create_app_kwargs: Any,
 ) -> None:
     """Run :func:`create_app` (``**create_app_kwargs``) with uvicorn until interrupted.
@@ -410,6 +456,15 @@ def serve(
     with httptools' parser when it imports (h11's otherwise), and what the server
     answers itself (a request it cannot parse, a head over 64 KiB) is JSON in the
     dialect's shape too (see :mod:`._server`).
+
+    Slow clients are cut off: a request's line and headers must all arrive within
+    ``header_timeout`` seconds (20 by default) of the connection's opening (of the
+    request's first byte on a kept-alive connection), and its body may go at most
+    ``body_timeout`` seconds (20) without a byte arriving. A connection that sent
+    nothing is then closed; a stalled request is answered a JSON 408 in the dialect's
+    shape and its connection closed (see :mod:`._server`). An app made by
+    :func:`create_app` and run under another server has that server's timeouts.
+    Either timeout that is not a positive number is a :class:`ValueError`.
 
     ``log_level`` (one of :data:`LOG_LEVELS`) applies to uvicorn and to the proxy's
     own records (logger ``contextfold``: each compaction and summary cache hit at
@@ -421,13 +476,22 @@ def serve(
     with requires_extra("proxy", "contextfold.proxy.serve"):
         import uvicorn
 
-        from contextfold.proxy._server import server_config
+        from contextfold.proxy._server import http_protocol, server_config
 
     if log_level not in LOG_LEVELS:
         raise ValueError(f"log_level must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}")
+    http_protocol(header_timeout=header_timeout, body_timeout=body_timeout)  # checks them
     app = create_app(**create_app_kwargs)
     _log_to_stderr(log_level)
-    server = uvicorn.Server(server_config(app, host=host, port=port, log_level=log_level))
+    config = server_config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        header_timeout=header_timeout,
+        body_timeout=body_timeout,
+    )
+    server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
     if not server.started:  # the port was taken, say: uvicorn logged why

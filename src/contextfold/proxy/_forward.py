@@ -1,6 +1,7 @@
 """The proxy's HTTP side: reading requests, forwarding them, relaying responses.
 
-Bodies are read up to a size limit; responses are relayed as raw bytes (the
+Bodies are read up to a size limit (a chat body in gzip or deflate is decoded, see
+:mod:`._encoding`); responses are relayed as raw bytes (the
 upstream is asked for ``identity`` encoding so the proxy can read the usage it
 reports without touching what the client receives). Credentials come in with the
 request, go out with the forwarded request and the summarizer's transport, and go
@@ -35,6 +36,7 @@ from contextfold.proxy._dialects import (
     conversation,
     read_body,
 )
+from contextfold.proxy._encoding import BadEncoding, DecodedTooLarge, codings, decode_body
 from contextfold.proxy._guard import json_error, log_unexpected
 from contextfold.proxy._metrics import Outcome, upstream_time
 from contextfold.proxy._overflow import (
@@ -44,7 +46,7 @@ from contextfold.proxy._overflow import (
     reported_sizes,
 )
 from contextfold.proxy._recall import answer_with_recall
-from contextfold.proxy._relay import Relaying, drop_headers, is_stream
+from contextfold.proxy._relay import Opened, Relaying, drop_headers, is_stream
 from contextfold.proxy._responses import server_state
 from contextfold.proxy._routing import BadTarget, route_dialect, upstream_url
 from contextfold.proxy._wire import WireTransport
@@ -62,6 +64,10 @@ _UNSERIALIZABLE = (
 
 # A body holding any of these has tool calls (its task is found without a record).
 _TOOL_MARKERS = (b'"tool_calls"', b'"tool_use"', b'"tool_result"', b'_call"', b'"tool"')
+# The upstream is asked for identity; a body decoded by the proxy goes out without its
+# coding named (see ._encoding).
+_ENCODED = frozenset({b"accept-encoding"})
+_DECODED = frozenset({b"accept-encoding", b"content-encoding"})
 
 
 class _TooLarge(Exception):
@@ -161,11 +167,11 @@ class Forwarder(Relaying):
         # Nobody reads this: the client has gone. It ends the request quietly.
         return json_error(dialect, 400, "the client left before the request body ended")
 
-    def _too_large(self, dialect: Dialect) -> Response:
+    def _too_large(self, dialect: Dialect, what: str = "") -> Response:
         return json_error(
             dialect,
             413,
-            f"request body is larger than the proxy's limit of {self.max_body_bytes} bytes",
+            f"{what}request body is larger than the proxy's limit of {self.max_body_bytes} bytes",
         )
 
     def _transport(
@@ -249,6 +255,22 @@ class Forwarder(Relaying):
             raw = await self._read(request)
         except (_TooLarge, ClientDisconnect) as exc:
             return self._unread(dialect, exc)
+        coding = request.headers.get("content-encoding", "")
+        if coding.strip():  # decoded (gzip, deflate), or forwarded as it is (see ._encoding)
+            try:
+                decoded = decode_body(raw, coding, self.max_body_bytes)
+            except DecodedTooLarge:
+                return self._too_large(dialect, "decoded ")
+            except BadEncoding as exc:
+                return json_error(dialect, 400, str(exc))
+            if decoded is None:
+                reason = f"not compacted: request body is {', '.join(codings(coding))}-encoded"
+                self.metrics.compaction("error")
+                return await self._forward(
+                    request, dialect, raw, replace(Plan.unchanged(reason), learn=False)
+                )
+            raw = decoded
+            request.state.contextfold_decoded = True  # _send drops Content-Encoding
         bound = self.bound.far_under(raw, dialect == "responses")
         if bound is not None:  # no need to parse: forwarded as it is
             self._observe(raw, dialect)
@@ -347,6 +369,8 @@ class Forwarder(Relaying):
         content = await self._content(reply, dialect)
         if isinstance(content, Response):
             return content
+        if isinstance(content, Opened):  # too long to be an overflow error: relayed
+            return self._streamed(reply, content, plan, secrets)
         if overflowed(dialect, reply.status_code, content):
             sizes = reported_sizes(content)
             retried = await self._retry(request, dialect, original, plan, secrets, sizes)
@@ -359,7 +383,8 @@ class Forwarder(Relaying):
         self, request: Request, dialect: Dialect, body: bytes
     ) -> httpx2.Response | Response:
         """The upstream's streamed reply to ``body``, or the proxy's own error answer."""
-        headers = drop_headers(request.headers.raw, frozenset({b"accept-encoding"}))
+        dropped = _DECODED if getattr(request.state, "contextfold_decoded", False) else _ENCODED
+        headers = drop_headers(request.headers.raw, dropped)
         headers.append((b"accept-encoding", b"identity"))
         try:
             url = self._url(dialect, request)

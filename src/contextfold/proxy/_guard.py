@@ -13,6 +13,9 @@ sizes in :mod:`~contextfold.proxy._forward`. This module answers what is left:
   dialect's shape: ``server_error`` (OpenAI) / ``api_error`` (Anthropic). When the
   response had already started (a relayed stream), the body is ended cleanly
   instead, so the connection stays usable; the client sees the stream end early.
+  A long reply the upstream broke off while it was relayed (:class:`BrokeOff`) is
+  left unended instead: the server closes the connection, and the client sees the
+  body cut short rather than a shorter one that looks whole.
 
 Why 500 and not 502 or 400: such an exception is a defect of the proxy, the one
 thing that status says. A 502 would blame the upstream and a 400 the client, and
@@ -34,11 +37,22 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from contextfold._secrets import Secrets, header_secrets
+from contextfold._secrets import Secrets, header_secrets, log_text
 from contextfold.proxy._dialects import Dialect, error_body
 from contextfold.proxy._routing import answer_dialect
 
 logger = logging.getLogger("contextfold.proxy")
+
+TRACEBACK_LINES = 200
+"""The most lines of a traceback :func:`log_unexpected` logs."""
+
+
+class BrokeOff(Exception):
+    """An upstream reply broke off while it was relayed, after its answer started.
+
+    Raised (by :mod:`._relay`, which logged it) out of the response so that it is
+    never ended as if whole: :class:`SafetyNet` lets it pass without a log or an
+    ending, and the server closes the connection with the answer cut short."""
 
 
 def json_error(dialect: Dialect, status: int, message: str) -> Response:
@@ -51,9 +65,18 @@ def json_error(dialect: Dialect, status: int, message: str) -> Response:
 
 
 def log_unexpected(exc: BaseException, what: str, secrets: Secrets) -> None:
-    """Log ``exc`` at ERROR with its traceback, every secret scrubbed from the whole text."""
-    text = "".join(traceback.format_exception(exc))
-    logger.error("%s\n%s", what, secrets.text(text))
+    """Log ``exc`` at ERROR with its traceback, every secret scrubbed from the whole text.
+
+    ``what`` is the record's first line; the traceback follows, each of its lines (at
+    most :data:`TRACEBACK_LINES`) indented by ``"  | "`` and made :func:`log_text`, so
+    that an exception's message (which may quote a client or an upstream) can neither
+    forge a line of its own nor fill the log.
+    """
+    lines = secrets.text("".join(traceback.format_exception(exc))).splitlines()
+    shown = ["  | " + log_text(line) for line in lines[:TRACEBACK_LINES]]
+    if len(lines) > TRACEBACK_LINES:
+        shown.append(f"  | ... [{len(lines) - TRACEBACK_LINES} more lines not logged]")
+    logger.error("\n".join([log_text(secrets.text(what)), *shown]))
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -90,6 +113,8 @@ class SafetyNet:
 
         try:
             await self.app(scope, receive, watched)
+        except BrokeOff:
+            return  # the server closes the connection: the answer ends cut short
         except Exception as exc:
             secrets = Secrets(header_secrets(Headers(scope=scope).items()))
             where = f"{scope.get('method')} {scope.get('path', '')!r}"

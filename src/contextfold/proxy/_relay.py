@@ -1,10 +1,26 @@
 """How the proxy answers: upstream replies relayed with its report, and its own errors.
 
 :class:`Relaying` is the part of :class:`~contextfold.proxy._forward.Forwarder` that
-turns an upstream reply into the client's answer: buffered or streamed chunk by chunk,
-hop-by-hop headers dropped, the ``x-contextfold-*`` report added, the prompt size the
-upstream reported recorded as the history's anchor. Its errors are JSON in the
-route's dialect.
+turns an upstream reply into the client's answer: hop-by-hop headers dropped, the
+``x-contextfold-*`` report added, the prompt size the upstream reported recorded as
+the history's anchor. Its errors are JSON in the route's dialect.
+
+How much of a reply the proxy holds:
+
+* a server-sent event stream is relayed chunk by chunk as it arrives (its usage read
+  from its events as they pass);
+* any other reply is read ahead at most :data:`LOOK_AHEAD` bytes (8 MiB). One that
+  ends within them (every chat answer) is relayed whole, with its length: its usage
+  is read from its JSON, a context-overflow error can be retried, and a reply that
+  breaks off is answered with a 502. A longer one (a file download, say) is streamed:
+  what was read, then the rest chunk by chunk as it arrives, with the upstream's
+  ``Content-Length`` when it sent one; its usage is not read. Should it break off, the
+  connection is closed before the answer ends (the client sees a body cut short, never
+  a shorter one that looks whole).
+
+So an answer of any size costs the proxy at most :data:`LOOK_AHEAD` bytes, plus what
+waits in the sockets' buffers (the upstream connection stops reading at 1 MiB unread,
+see :mod:`._wire`).
 """
 
 from __future__ import annotations
@@ -13,6 +29,7 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass
 
 import httpx2
 from starlette.responses import Response, StreamingResponse
@@ -22,10 +39,13 @@ from contextfold.proxy import _json
 from contextfold.proxy._bound import SizeBound
 from contextfold.proxy._compact import Plan, Planner
 from contextfold.proxy._dialects import Dialect, SSEUsageScanner, usage_input_tokens
-from contextfold.proxy._guard import json_error
+from contextfold.proxy._guard import BrokeOff, json_error
 from contextfold.proxy._metrics import ProxyMetrics, upstream_time
 
-__all__ = ["RawHeaders", "Relaying", "drop_headers", "is_stream"]
+__all__ = ["LOOK_AHEAD", "Opened", "RawHeaders", "Relaying", "drop_headers", "is_stream"]
+
+LOOK_AHEAD = 8 * 1024 * 1024
+"""The most bytes of a reply (not an event stream) read before its answer starts."""
 
 logger = logging.getLogger("contextfold.proxy")
 
@@ -71,6 +91,14 @@ def is_stream(reply: httpx2.Response) -> bool:
     return reply.headers.get("content-type", "").startswith("text/event-stream")
 
 
+@dataclass(slots=True)
+class Opened:
+    """A reply longer than :data:`LOOK_AHEAD`: its first chunks, and the rest to come."""
+
+    read: list[bytes]
+    rest: AsyncIterator[bytes]
+
+
 class Relaying:
     """The answering half of a forwarder (see the module doc)."""
 
@@ -90,18 +118,31 @@ class Relaying:
             headers.append(("x-contextfold-error", text[:_ERROR_HEADER_CHARS].strip()))
         return headers
 
-    async def _content(self, reply: httpx2.Response, dialect: Dialect) -> bytes | Response:
-        """The whole body of a buffered reply (closed after), or a 502 if it broke off."""
+    async def _content(self, reply: httpx2.Response, dialect: Dialect) -> bytes | Opened | Response:
+        """The whole body of a reply that ends within :data:`LOOK_AHEAD` bytes (closed
+        after), what was read of a longer one (left open: :meth:`_streamed` relays the
+        rest), or a 502 if it broke off first."""
         reading = time.perf_counter()
+        chunks: list[bytes] = []
+        size = 0
+        rest = reply.aiter_raw()
+        whole = True
         try:
-            return b"".join([chunk async for chunk in reply.aiter_raw()])
+            async for chunk in rest:
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > LOOK_AHEAD:
+                    whole = False
+                    return Opened(chunks, rest)
+            return b"".join(chunks)
         except httpx2.StreamConsumed:  # a client whose transport hands over read replies
             return reply.content
         except httpx2.HTTPError as exc:
             self.metrics.upstream_error("broken")
             return json_error(dialect, 502, f"the upstream reply broke off ({type(exc).__name__})")
         finally:
-            await reply.aclose()
+            if whole:
+                await reply.aclose()
             upstream_time(time.perf_counter() - reading)
 
     def _headers(
@@ -136,7 +177,47 @@ class Relaying:
         content = await self._content(reply, dialect)
         if isinstance(content, Response):
             return content
+        if isinstance(content, Opened):
+            return self._streamed(reply, content, plan, secrets, retried=retried)
         return self._buffered(reply, content, dialect, plan, body, secrets, retried=retried)
+
+    def _streamed(
+        self,
+        reply: httpx2.Response,
+        opened: Opened,
+        plan: Plan | None,
+        secrets: Secrets,
+        *,
+        retried: bool = False,
+    ) -> Response:
+        """A reply longer than :data:`LOOK_AHEAD` relayed as it arrives, with the report
+        (and the upstream's ``Content-Length``); its usage is not read."""
+        response = StreamingResponse(self._rest(reply, opened), status_code=reply.status_code)
+        raw_out = self._headers(reply, plan, secrets, retried)
+        length = reply.headers.get("content-length", "")
+        if length.isascii() and length.isdigit():
+            raw_out.append((b"content-length", length.encode()))
+        response.raw_headers = raw_out
+        return response
+
+    async def _rest(self, reply: httpx2.Response, opened: Opened) -> AsyncIterator[bytes]:
+        sent = 0
+        try:
+            while opened.read:  # handed on one at a time: each is freed once sent
+                chunk = opened.read.pop(0)
+                sent += len(chunk)
+                yield chunk
+            async for chunk in opened.rest:
+                sent += len(chunk)
+                yield chunk
+        except httpx2.HTTPError as exc:
+            self.metrics.upstream_error("broken")
+            logger.warning(
+                "upstream reply broke off after %d bytes relayed: %s", sent, type(exc).__name__
+            )
+            raise BrokeOff from None
+        finally:
+            await reply.aclose()
 
     def _buffered(
         self,

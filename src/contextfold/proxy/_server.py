@@ -14,6 +14,27 @@ answer those in :func:`~contextfold.proxy._dialects.error_body`'s shape (with a
   for a request that offers a protocol upgrade while carrying a body under
   httptools (whose parser skips such a body: the app would read an empty one).
 * **500** when the app raises, or returns, before starting its response.
+* **408** for a request that stalls (see below).
+
+Slow clients: a connection holds a descriptor, and a server that waits forever for
+the rest of a request is shut out by a few hundred clients that never finish one
+(uvicorn times out only idle kept-alive connections, ``timeout_keep_alive``). So:
+
+* a request's line and headers must all arrive within ``header_timeout`` seconds
+  (:data:`HEADER_TIMEOUT` by default) of the connection's opening or, on a kept-alive
+  connection, of the request's first byte: a total, so a head dripped a byte at a time
+  is cut off too. A connection that sent nothing at all is closed without an answer;
+  one that sent part of a head is answered a JSON **408**;
+* each wait for more of a request's body may last at most ``body_timeout`` seconds
+  (:data:`BODY_TIMEOUT`): an idle gap, not a total, so a large body that keeps coming
+  is never cut off (nor is a trickle of a byte per gap: bound the connections a client
+  may open in front of the proxy for that). A stalled body is answered a JSON **408**
+  when the app has not started its response (the app sees the client gone and never
+  forwards the request), else the connection is closed once that response ends.
+
+The clock stops while the server itself holds the client back: while reading is
+paused (a body the app has not consumed yet, a pipelined request queued) or, for a
+pipelined head, while the response before it is under way.
 
 An error is in the dialect the app would answer the request in
 (:func:`~contextfold.proxy._routing.answer_dialect`: Anthropic's for a path
@@ -41,10 +62,11 @@ from __future__ import annotations
 import asyncio
 import http
 import json
+import math
 import re
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any, Literal, cast
+from typing import Any, Literal, Protocol, cast
 from urllib.parse import unquote
 
 import h11
@@ -53,6 +75,7 @@ from uvicorn.protocols.http import h11_impl
 from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.server import ServerState
 
+from contextfold.proxy import DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT
 from contextfold.proxy._dialects import Dialect, error_body
 from contextfold.proxy._routing import answer_dialect
 
@@ -62,6 +85,8 @@ except ImportError:  # pragma: no cover - httptools is not installed
     httptools_impl = None  # type: ignore[assignment]
 
 __all__ = [
+    "BODY_TIMEOUT",
+    "HEADER_TIMEOUT",
     "HEAD_LIMIT",
     "LINGER_SECONDS",
     "HttpProtocol",
@@ -85,6 +110,12 @@ one through that arrived whole in a single read (at most 256 KiB)."""
 LINGER_SECONDS = 2.0
 """How long a connection answered with an error still reads (and drops) what comes."""
 
+HEADER_TIMEOUT = DEFAULT_HEADER_TIMEOUT
+"""Seconds a request's line and headers may take to arrive, all of them (a 408 after)."""
+
+BODY_TIMEOUT = DEFAULT_BODY_TIMEOUT
+"""Seconds a request's body may go without a byte arriving (a 408 after)."""
+
 NOT_HTTP = (
     "the proxy could not read this request as HTTP/1.1 "
     "(a malformed request line, header or body framing)"
@@ -95,6 +126,8 @@ UPGRADE_WITH_BODY = (
     "here; send it without the Upgrade header"
 )
 APP_FAILED = "the proxy failed on this request"
+HEAD_TIMED_OUT = "the request line and headers did not arrive within {:g} seconds"
+BODY_TIMED_OUT = "the request body stalled: no bytes of it for {:g} seconds"
 
 _REQUEST_LINE = re.compile(rb"(?:\A|\n)([!-~]+)[ \t]+([^ \t\r\n]+)[ \t]+HTTP/")
 _ANTHROPIC_HEADER = re.compile(rb"\nanthropic-version[ \t]*:", re.IGNORECASE)
@@ -161,16 +194,117 @@ async def _send_500(send: Callable[[Any], Awaitable[None]], scope: Mapping[str, 
     await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
+Phase = Literal["head", "body"]
+
+
+class _Cycle(Protocol):
+    """What the timeouts read and set of a uvicorn request/response cycle (both kinds)."""
+
+    scope: Any
+    response_started: bool
+    response_complete: bool
+    disconnected: bool
+    keep_alive: bool
+    message_event: asyncio.Event
+
+
 class _Answers(asyncio.Protocol):
-    """What both protocols share: writing an error answer and closing softly."""
+    """What both protocols share: writing an error answer, closing softly, and the
+    head and body timeouts (see the module doc)."""
 
     transport: asyncio.Transport
     loop: asyncio.AbstractEventLoop
     server_state: ServerState
     flow: FlowControl
+    header_timeout = HEADER_TIMEOUT
+    body_timeout = BODY_TIMEOUT
     _discarding = False  # an error was answered: what the client sends is dropped
     _linger: asyncio.TimerHandle | None = None
     _received = b""  # the last bytes received, read for a dialect on an error
+    _deadline: asyncio.TimerHandle | None = None
+    _awaited: tuple[Phase, _Cycle | None] | None = None  # the wait timed, and its cycle
+    _since = 0.0  # when that head began, or that body's last bytes came
+
+    # -- per protocol --------------------------------------------------------------
+
+    def _current(self) -> _Cycle | None:
+        """The cycle of the request read last (``None`` before the first)."""
+        raise NotImplementedError
+
+    def _reading(self) -> Phase | None:
+        """What the server waits for now: a head begun (or the first one), a body, or
+        neither (the app has the request, or a kept-alive connection idles)."""
+        raise NotImplementedError
+
+    def _head_dialect(self) -> Dialect:
+        """The dialect to answer the head being read in."""
+        raise NotImplementedError
+
+    # -- shared --------------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self._watch()
+
+    def _watch(self) -> None:
+        """Start, keep or stop the clock after bytes came (or the connection opened)."""
+        phase = None if self._discarding else self._reading()
+        if phase is None:
+            self._awaited = None
+            self._stop_deadline()
+            return
+        cycle = self._current()
+        awaited = self._awaited
+        if awaited is not None and awaited[0] == phase and awaited[1] is cycle:
+            if phase == "body":  # a body's clock counts the gap since its last bytes
+                self._since = self.loop.time()
+            return
+        self._awaited = (phase, cycle)
+        self._since = self.loop.time()
+        self._stop_deadline()
+        self._deadline = self.loop.call_later(self._limit(phase), self._expire)
+
+    def _limit(self, phase: Phase) -> float:
+        return self.header_timeout if phase == "head" else self.body_timeout
+
+    def _expire(self) -> None:
+        self._deadline = None
+        awaited = self._awaited
+        if awaited is None or self._discarding or self.transport.is_closing():
+            return
+        phase, cycle = awaited
+        now = self.loop.time()
+        if self.flow.read_paused or (
+            phase == "head" and cycle is not None and not cycle.response_complete
+        ):
+            self._since = now  # the server holds the client back: not the client's time
+        left = self._since + self._limit(phase) - now
+        if left > 0:
+            self._deadline = self.loop.call_later(left, self._expire)
+            return
+        self._awaited = None
+        if phase == "head":
+            if cycle is None and not self._received:  # not a byte: nothing to answer
+                self._discarding = True
+                self.transport.close()
+                return
+            self._answer(408, HEAD_TIMED_OUT.format(self.header_timeout), self._head_dialect())
+            return
+        if cycle is None or cycle.response_complete:  # answered already (an early error)
+            self._discarding = True
+            self.transport.close()
+        elif cycle.response_started:
+            cycle.keep_alive = False  # the response goes on; the connection ends with it
+        else:
+            cycle.disconnected = True  # the app sees the client gone, and forwards nothing
+            cycle.message_event.set()
+            dialect = answer_dialect(dict(cycle.scope))
+            self._answer(408, BODY_TIMED_OUT.format(self.body_timeout), dialect)
+
+    def _stop_deadline(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
 
     def _answer(self, status: int, message: str, dialect: Dialect) -> None:
         if not self.transport.is_closing():
@@ -192,7 +326,8 @@ class _Answers(asyncio.Protocol):
             self.flow.resume_reading()
         self._linger = self.loop.call_later(LINGER_SECONDS, transport.close)
 
-    def _stop_lingering(self) -> None:
+    def _stop_timers(self) -> None:
+        self._stop_deadline()
         if self._linger is not None:
             self._linger.cancel()
             self._linger = None
@@ -212,6 +347,22 @@ class JsonH11Protocol(_Answers, h11_impl.H11Protocol):
         cycle = self.cycle
         if type(cycle) is h11_impl.RequestResponseCycle:
             cycle.__class__ = _JsonH11Cycle  # its 500 in JSON; no other change
+        if not self.transport.is_closing():
+            self._watch()
+
+    def _current(self) -> _Cycle | None:
+        return self.cycle
+
+    def _reading(self) -> Phase | None:
+        state = self.conn.their_state
+        if state is h11.SEND_BODY:
+            return "body"
+        if state is h11.IDLE and (self.cycle is None or self.conn.trailing_data[0]):
+            return "head"
+        return None
+
+    def _head_dialect(self) -> Dialect:
+        return guess_dialect(b"", (), self._received, self.scope)
 
     def send_400_response(self, msg: str) -> None:
         error = sys.exc_info()[1]
@@ -231,7 +382,7 @@ class JsonH11Protocol(_Answers, h11_impl.H11Protocol):
         self._answer(431 if too_long else 400, HEAD_TOO_LONG if too_long else NOT_HTTP, dialect)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._stop_lingering()
+        self._stop_timers()
         super().connection_lost(exc)
 
     def shutdown(self) -> None:
@@ -278,6 +429,8 @@ if httptools_impl is not None:
                 if self._head_seen - self._head_first > HEAD_LIMIT:
                     self._refusal = (431, HEAD_TOO_LONG)
                     self.send_400_response(HEAD_TOO_LONG)
+            if not self.transport.is_closing():
+                self._watch()
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
@@ -303,6 +456,23 @@ if httptools_impl is not None:
                 cycle.__class__ = _JsonToolsCycle  # its 500 in JSON; no other change
                 if upgrade:  # the parser reads nothing after an upgrade: close after it
                     cycle.keep_alive = False
+
+        def _current(self) -> _Cycle | None:
+            return self.cycle
+
+        def _reading(self) -> Phase | None:
+            cycle = self.cycle
+            if self._head_open or cycle is None:
+                return "head"
+            return "body" if cycle.more_body else None
+
+        def _head_dialect(self) -> Dialect:
+            target = self.url if self._head_open else b""
+            headers = (self.headers or []) if self._head_open else []
+            earlier = self.cycle.scope if self.cycle is not None else None
+            return guess_dialect(
+                target, headers, self._received, cast("Mapping[str, Any] | None", earlier)
+            )
 
         def _upgrades(self) -> bool:
             """Whether uvicorn hands this upgrade to a WebSocket protocol."""
@@ -337,7 +507,7 @@ if httptools_impl is not None:
             self._answer(status, message, dialect)
 
         def connection_lost(self, exc: Exception | None) -> None:
-            self._stop_lingering()
+            self._stop_timers()
             super().connection_lost(exc)
 
         def shutdown(self) -> None:
@@ -361,18 +531,37 @@ def _has_body(headers: Iterable[tuple[bytes, bytes]] | None) -> bool:
     return False
 
 
-def http_protocol(name: HttpProtocol | None = None) -> type[asyncio.Protocol]:
+def http_protocol(
+    name: HttpProtocol | None = None,
+    *,
+    header_timeout: float = HEADER_TIMEOUT,
+    body_timeout: float = BODY_TIMEOUT,
+) -> type[asyncio.Protocol]:
     """The protocol class :func:`server_config` runs: httptools' when it imports
-    (``name=None``), else h11's. :class:`ValueError` for ``"httptools"`` without it."""
+    (``name=None``), else h11's, holding requests to ``header_timeout`` and
+    ``body_timeout`` seconds (see the module doc). :class:`ValueError` for
+    ``"httptools"`` without it, or a timeout that is not a positive number."""
+    for option, value in (("header_timeout", header_timeout), ("body_timeout", body_timeout)):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not 0 < value < math.inf
+        ):
+            raise ValueError(f"{option} must be a positive number of seconds, got {value!r}")
     if name is None:
         name = "h11" if JsonHttpToolsProtocol is None else "httptools"
     if name == "h11":
-        return JsonH11Protocol
-    if name != "httptools":
+        protocol: type[asyncio.Protocol] = JsonH11Protocol
+    elif name != "httptools":
         raise ValueError(f"http must be 'httptools' or 'h11', got {name!r}")
-    if JsonHttpToolsProtocol is None:
+    elif JsonHttpToolsProtocol is None:
         raise ValueError("http='httptools' needs the httptools package")
-    return JsonHttpToolsProtocol
+    else:
+        protocol = JsonHttpToolsProtocol
+    if (header_timeout, body_timeout) == (HEADER_TIMEOUT, BODY_TIMEOUT):
+        return protocol
+    timeouts = {"header_timeout": float(header_timeout), "body_timeout": float(body_timeout)}
+    return type(protocol.__name__, (protocol,), timeouts)
 
 
 def server_config(
@@ -382,21 +571,24 @@ def server_config(
     port: int = 8787,
     log_level: str = "info",
     http: HttpProtocol | None = None,
+    header_timeout: float = HEADER_TIMEOUT,
+    body_timeout: float = BODY_TIMEOUT,
     **options: Any,
 ) -> uvicorn.Config:
     """The uvicorn configuration the proxy is served with.
 
-    The protocol is :func:`http_protocol` ``(http)``; WebSockets are off (the proxy
-    has no WebSocket route: an upgrade is answered as plain HTTP); the h11 parser
-    is held to :data:`HEAD_LIMIT` like httptools'. ``options`` go to
-    :class:`uvicorn.Config` as they are (``lifespan``, ``access_log``...).
+    The protocol is :func:`http_protocol` ``(http, header_timeout=...,
+    body_timeout=...)``; WebSockets are off (the proxy has no WebSocket route: an
+    upgrade is answered as plain HTTP); the h11 parser is held to :data:`HEAD_LIMIT`
+    like httptools'. ``options`` go to :class:`uvicorn.Config` as they are
+    (``lifespan``, ``access_log``...).
     """
     return uvicorn.Config(
         app,
         host=host,
         port=port,
         log_level=log_level,
-        http=http_protocol(http),
+        http=http_protocol(http, header_timeout=header_timeout, body_timeout=body_timeout),
         ws="none",
         h11_max_incomplete_event_size=HEAD_LIMIT,
         **options,

@@ -1,0 +1,96 @@
+"""Chat request bodies sent in a content coding: ``gzip`` and ``deflate`` are decoded.
+
+A client may compress its request body (``Content-Encoding: gzip``). A chat route
+must read the JSON to plan a compaction, so :func:`decode_body` undoes the codings
+the standard library knows, in the reverse of the order the header lists them:
+
+* ``gzip`` (also ``x-gzip``; several members one after the other are read as one
+  body), ``deflate`` (the zlib format RFC 9110 names, or the raw deflate stream some
+  clients send instead) and ``identity``;
+* each step's output is held to ``limit`` bytes (the proxy's ``max_body_bytes``)
+  while it is made, with :meth:`zlib.Decompress.decompress`'s ``max_length``: a small
+  body that inflates without end (a decompression bomb) costs at most ``limit`` bytes
+  of memory and raises :class:`DecodedTooLarge`;
+* a stream that is corrupt, cut short or followed by other bytes raises
+  :class:`BadEncoding` (a :class:`ValueError`) saying which coding failed.
+
+``br`` and ``zstd`` need decoders the proxy does not depend on: a body in any coding
+but those above is left as it is (:func:`decode_body` returns ``None``) and forwarded
+unchanged, uncompacted. The decoded body is forwarded uncompressed, without the
+``Content-Encoding`` header (see :mod:`._forward`).
+"""
+
+from __future__ import annotations
+
+import zlib
+
+__all__ = ["BadEncoding", "DecodedTooLarge", "codings", "decode_body"]
+
+_DECODED = frozenset({"gzip", "x-gzip", "deflate", "identity"})
+_GZIP_WBITS = 16 + zlib.MAX_WBITS  # a gzip header and trailer around the stream
+_ZLIB_WBITS = zlib.MAX_WBITS  # a zlib header and trailer around the stream
+_RAW_WBITS = -zlib.MAX_WBITS  # no header at all
+
+
+class DecodedTooLarge(Exception):
+    """The decoded body would be larger than the limit."""
+
+
+class BadEncoding(ValueError):
+    """The body is not valid data in the coding its header names."""
+
+
+def codings(header: str) -> list[str]:
+    """The content codings a ``Content-Encoding`` value lists, lower-cased, in order."""
+    return [token.strip().lower() for token in header.split(",") if token.strip()]
+
+
+def decode_body(raw: bytes, header: str, limit: int) -> bytes | None:
+    """``raw`` with the codings of ``header`` (a ``Content-Encoding`` value) undone.
+
+    ``None`` when ``header`` names a coding this module does not decode (the body is
+    then forwarded as it is). Raises :class:`DecodedTooLarge` when a step would make
+    more than ``limit`` bytes, :class:`BadEncoding` for a corrupt stream.
+    """
+    listed = codings(header)
+    if any(coding not in _DECODED for coding in listed):
+        return None
+    body = raw
+    for coding in reversed(listed):  # the last coding listed was applied last
+        if coding == "identity":
+            continue
+        if coding == "deflate":
+            try:
+                body = _inflate(body, _ZLIB_WBITS, limit)
+            except BadEncoding:  # a raw deflate stream, as some clients send it
+                body = _inflate(body, _RAW_WBITS, limit, coding="deflate")
+        else:
+            body = _inflate(body, _GZIP_WBITS, limit, coding="gzip", members=True)
+    return body
+
+
+def _inflate(
+    data: bytes, wbits: int, limit: int, *, coding: str = "deflate", members: bool = False
+) -> bytes:
+    """``data`` decompressed (``members``: gzip members one after another), at most
+    ``limit`` bytes of output ever held."""
+    out = bytearray()
+    while True:
+        stream = zlib.decompressobj(wbits)
+        pending = data
+        try:
+            while pending and not stream.eof:
+                out += stream.decompress(pending, limit + 1 - len(out))
+                if len(out) > limit:
+                    raise DecodedTooLarge
+                pending = stream.unconsumed_tail
+        except zlib.error as exc:
+            raise BadEncoding(f"the request body is not valid {coding} data ({exc})") from None
+        if not stream.eof:
+            raise BadEncoding(f"the request body's {coding} data ends before its stream does")
+        data = stream.unused_data
+        if members and data.strip(b"\0"):  # another member (zero padding ends it)
+            continue
+        if data and not members:
+            raise BadEncoding(f"the request body has bytes after its {coding} stream")
+        return bytes(out)
