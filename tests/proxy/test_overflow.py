@@ -137,13 +137,18 @@ async def test_overflow_is_compacted_and_retried_once(
     assert rejected.json == request_body(dialect, stream=stream)
     parse_sent(dialect, retried.json)
     assert len(upstream.summaries) == 1
-    # the next request of the conversation is compacted before it is sent
+    # the next request of the conversation is compacted before it is sent, with the
+    # summary the forced compaction made (a summary prepared in the background after it,
+    # for the turns to come, is counted apart)
     reply = await send(app, dialect, request_body(dialect, extra=1, stream=stream))
     assert reply.status_code == 200
     assert reply.headers["x-contextfold-compacted"] == "true"
+    assert reply.headers["x-contextfold-summary"] == "cached"
     assert "x-contextfold-retried" not in reply.headers
     assert len(upstream.chats) == 3
-    assert len(upstream.summaries) == 1
+    preparer = app.state.forwarder.planner.preparer
+    await asyncio.gather(*preparer._running.values(), return_exceptions=True)
+    assert len(upstream.summaries) == 1 + preparer.prepared
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
@@ -353,7 +358,13 @@ async def test_concurrent_overflows_of_one_conversation_share_one_summary(
     retried = [r for r in replies if r.headers.get("x-contextfold-retried") == "context-overflow"]
     assert retried
     assert len(upstream.chats) == 4 + len(retried)
-    assert len(upstream.summaries) == 1
+    # one summary for the refused history; the lowered limit may have a summary of the
+    # compacted one prepared in the background, for the turns to come
+    preparer = app.state.forwarder.planner.preparer
+    await asyncio.gather(*preparer._running.values(), return_exceptions=True)
+    assert len(upstream.summaries) == 1 + preparer.prepared
+    # every reply reports the estimate of what its client sent, none the limit
+    assert all(int(r.headers["x-contextfold-tokens-before"]) < 8_193 for r in replies)
 
 
 async def test_an_overflow_compaction_cannot_cure_teaches_no_limit(
@@ -393,3 +404,18 @@ async def test_a_retry_refused_again_teaches_no_limit(app: Starlette, upstream: 
     assert reply.status_code == 400
     assert len(upstream.chats) == 2
     assert app.state.forwarder.planner.limit(MODEL) == limit
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+async def test_tokens_before_after_an_overflow_is_the_estimate_of_what_was_sent(
+    app: Starlette, upstream: Upstream, dialect: str
+) -> None:
+    # Today's main reported the anchor it sets on a rejected history, the limit + 1
+    # (8,193 here; 16,385 in the run), instead of the estimate of what was sent.
+    upstream.max_prompt_tokens = int(history_size(dialect) * 0.6)
+    reply = await send(app, dialect, request_body(dialect))
+    assert reply.headers["x-contextfold-retried"] == "context-overflow"
+    before = int(reply.headers["x-contextfold-tokens-before"])
+    assert before != 8_193
+    assert abs(before - history_size(dialect)) < history_size(dialect) * 0.25
+    assert int(reply.headers["x-contextfold-tokens-after"]) < before

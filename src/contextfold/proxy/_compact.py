@@ -163,6 +163,9 @@ class Planner:
         self._inflight: dict[str, asyncio.Future[None]] = {}
         # hash of a history whose compaction failed -> (consecutive failures, skips left)
         self._backoff: OrderedDict[str, tuple[int, int]] = OrderedDict()
+        # hash of a history the upstream refused as too long: it and every history
+        # extending it count as over the limit, whatever their estimate
+        self._refused: OrderedDict[str, bool] = OrderedDict()
         self.preparer = Preparer(self, prepare_threshold)
         # model -> limit learnt from the upstream's context-overflow errors
         self._learned: OrderedDict[str, int] = OrderedDict()
@@ -295,12 +298,29 @@ class Planner:
         be made); ``None`` from it means the caller has no credentials to pay for one,
         and the request is forwarded unchanged, with :data:`NO_CREDENTIALS` as error.
         """
-        secrets = Secrets() if secrets is None else secrets
         history = conv.messages
         chain = conv.chain if conv.chain is not None else chain_hashes(conv.model, history)
-        forced = overflowed is not None
-        if overflowed is not None:
-            self.anchors.record(overflowed or chain[-1], self.limit(conv.model) + 1)
+        if overflowed is None:
+            return await self._plan(conv, chain, make_transport, secrets, recall=recall)
+        self._refused[overflowed or chain[-1]] = True
+        self._refused.move_to_end(overflowed or chain[-1])
+        while len(self._refused) > _MAX_BACKOFF_ENTRIES:
+            self._refused.popitem(last=False)
+        return await self._plan(conv, chain, make_transport, secrets, forced=True, recall=recall)
+
+    async def _plan(
+        self,
+        conv: Conversation,
+        chain: list[str],
+        make_transport: Callable[[], CompletionTransport | None],
+        secrets: Secrets | None,
+        *,
+        forced: bool = False,
+        recall: bool = False,
+    ) -> Plan:
+        """:meth:`plan` once the history is hashed (``forced``: after an overflow)."""
+        secrets = Secrets() if secrets is None else secrets
+        history = conv.messages
         extra = _extra_tokens(conv, self.opts.counter)
         limit = self.limit(conv.model)
         layout = self.layout(conv, chain, limit)
@@ -319,9 +339,12 @@ class Planner:
                 await self.cache.pull_anchors(self.anchors, tails)
                 tokens = self.estimate(effective, eff_chain, extra)
                 before = tokens if hit is None else self.estimate(history, chain, extra)
-                # Forced: compact, unless another job (here or on a replica) just
-                # compacted this history.
-                if tokens <= limit and not (forced and not waits and not remote_waits):
+                # A history the upstream refused (or one extending it) is compacted; a
+                # summary another job (here or on a replica) made of it since is spliced
+                # instead, when that gets it under the limit. Its estimate is what the
+                # headers report.
+                refused = _latest(self._refused, eff_chain) is not None
+                if tokens <= limit and not refused:
                     self.preparer.consider(
                         conv, chain, root, effective, eff_chain, tokens, make_transport, secrets
                     )

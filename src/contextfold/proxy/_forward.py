@@ -431,7 +431,14 @@ class Forwarder(Relaying):
     ) -> Response | str:
         """The answer to ``original`` compacted by force and sent once more, when that
         succeeds; else why not (the caller relays the upstream's first error).
-        ``sizes``: ``(window, prompt)`` as the upstream's error reported them."""
+        ``sizes``: ``(window, prompt)`` as the upstream's error reported them; a prompt
+        they say takes at most half the window did not overflow it (the output asked
+        for did), and no summary could help."""
+        if sizes is not None and sizes[1] * 2 <= sizes[0]:
+            return (
+                f"the prompt ({sizes[1]:,} of the window's {sizes[0]:,} tokens) is not what "
+                "overflowed: there is nothing to summarize"
+            )
         try:
             body, model, strict = read_body(original, dialect)
             conv = conversation(dialect, body, model, self.planner.memo if strict else None)
