@@ -374,6 +374,7 @@ def create_app(
         try:
             yield
         finally:
+            await forwarder.windows.close()
             await planner.preparer.close()
             await planner.cache.close()
             if owns_client:

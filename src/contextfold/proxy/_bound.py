@@ -109,3 +109,15 @@ def _once(raw: bytes, needle: bytes) -> bool:
     """Whether ``needle`` occurs exactly once in ``raw`` (two searches, no count)."""
     first = raw.find(needle)
     return first != -1 and raw.find(needle, first + 1) == -1
+
+
+def model_named(raw: bytes) -> str | None:
+    """The first ``"model"`` a raw body names, unparsed (a hint: the body may name
+    another one later; see the module doc)."""
+    found = _MODEL.search(raw)
+    if found is None:
+        return None
+    try:
+        return found.group(1).decode()
+    except UnicodeDecodeError:
+        return None

@@ -170,11 +170,12 @@ class Planner:
         # model -> limit learnt from the upstream's context-overflow errors
         self._learned: OrderedDict[str, int] = OrderedDict()
 
-    def limit(self, model: str) -> int:
+    def limit(self, model: str, window: int | None = None) -> int:
         """``threshold × window``, never above ``window − max output``: the model's own
-        settings, else the proxy's, else the model registry (:mod:`._config`); nor above
+        settings, else the proxy's, else what the upstream reported, else the model
+        registry (:mod:`._config`; ``window``: a request's own, wider one); nor above
         what the upstream's overflow errors taught (:meth:`learn_overflow`)."""
-        limit = self.models.limit(model)
+        limit = self.models.limit(model, window)
         learned = self._learned.get(model)
         return limit if learned is None else min(limit, learned)
 
@@ -214,7 +215,7 @@ class Planner:
         task, the system messages, a summary (half the room the engine reserves for it)
         and the least the engine keeps (the turn after the last safe cut), never below
         the size it aims for."""
-        limit = self.limit(conv.model)
+        limit = self.limit(conv.model, conv.window)
         target = int(limit * self.target_ratio)
         opts = self.options(conv.model)
         last = len(effective) - conv.tail
@@ -285,10 +286,12 @@ class Planner:
         *,
         overflowed: str | None = None,
         recall: bool = False,
+        window: int | None = None,
     ) -> Plan:
         """The plan for ``conv``; ``secrets`` are scrubbed from any error text it reports
         and from a summary before it is stored or sent. ``recall``: the request will
-        offer the recall tool (a summary names the recall tool only then).
+        offer the recall tool (a summary names the recall tool only then). ``window``:
+        the request's own context window, wider than its model's (Anthropic's 1M beta).
 
         ``overflowed``: the upstream rejected this request as too long; the value is
         the usage key of the history that was forwarded (``""``: ``conv`` itself,
@@ -300,6 +303,7 @@ class Planner:
         """
         history = conv.messages
         chain = conv.chain if conv.chain is not None else chain_hashes(conv.model, history)
+        conv = replace(conv, window=window)
         if overflowed is None:
             return await self._plan(conv, chain, make_transport, secrets, recall=recall)
         self._refused[overflowed or chain[-1]] = True
@@ -322,7 +326,7 @@ class Planner:
         secrets = Secrets() if secrets is None else secrets
         history = conv.messages
         extra = _extra_tokens(conv, self.opts.counter)
-        limit = self.limit(conv.model)
+        limit = self.limit(conv.model, conv.window)
         layout = self.layout(conv, chain, limit)
         conv = replace(conv, pinned=layout[0], tail=layout[1], recall=recall)
         if len(history) <= conv.pinned:

@@ -12,9 +12,15 @@ Resolution, for a request's ``model``:
    dated snapshot such as ``my-model-2026-01-01``), the longest such name winning -
    the registry's own matching rule;
 2. each field that entry leaves unset falls back to the proxy-wide value
-   (``context_window``, ``threshold``, ``keep_recent``, ``summary_model``), and the
-   window and output limit finally to the registry (128,000 / 8,192 for a name it
-   does not know).
+   (``context_window``, ``threshold``, ``keep_recent``, ``summary_model``), the
+   window then to what the upstream reported for the model (:meth:`ModelTable.learn`:
+   the ``/v1/models`` metadata of OpenAI-compatible servers that report a context
+   length), and the window and output limit finally to the registry (128,000 / 8,192
+   for a name it does not know: logged once at ``WARNING``, with how to set it).
+
+A request may widen its model's window for itself: Anthropic's 1M-context beta
+(``anthropic-beta: context-1m-...``) makes it 1,000,000 tokens (see
+:meth:`ModelTable.limit`'s ``window``).
 
 The limit a request is held to is ``threshold × window``, never above ``window −
 max output``. Resolutions are memoized per model name (at most
@@ -23,17 +29,21 @@ max output``. Resolutions are memoized per model name (at most
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from contextfold.compaction._settings import check_fraction, check_int
-from contextfold.transports.base import ModelInfo, lookup_model
+from contextfold.transports.base import ModelInfo, lookup_model, registry_entry
+
+logger = logging.getLogger("contextfold.proxy")
 
 __all__ = ["ModelSettings", "ModelTable", "Resolved"]
 
 _MEMO_ENTRIES = 1024
 _MIN_WINDOW = 1024
+_MAX_LEARNED = 1024
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -140,6 +150,8 @@ class ModelTable:
         self.keep_recent = keep_recent
         self.summary_model = summary_model
         self._memo: dict[str, Resolved] = {}
+        self._learned: dict[str, int] = {}  # windows the upstream reported, by model
+        self._warned: set[str] = set()
         for name in self.models:  # an impossible window/output pair fails here, not later
             self.resolve(name)
 
@@ -160,6 +172,8 @@ class ModelTable:
             return memo
         own = self.entry(model) or ModelSettings()
         window = own.context_window if own.context_window is not None else self.context_window
+        if window is None:
+            window = self._learned.get(model)
         try:
             info = lookup_model(
                 model, context_window=window, max_output_tokens=own.max_output_tokens
@@ -176,8 +190,52 @@ class ModelTable:
         if len(self._memo) >= _MEMO_ENTRIES:
             self._memo.clear()
         self._memo[model] = resolved
+        if (
+            window is None
+            and model not in self._warned
+            and len(self._warned) < _MEMO_ENTRIES
+            and self.unknown(model)
+        ):
+            self._warned.add(model)
+            logger.warning(
+                "model %r is not in contextfold's model registry and the upstream has "
+                "not reported its context window: assuming %s tokens (limit %s). Set "
+                'it with --context-window, or context_window in a [models."%s"] table '
+                "of --config",
+                model,
+                f"{info.context_window:,}",
+                f"{resolved.limit:,}",
+                model,
+            )
         return resolved
 
-    def limit(self, model: str) -> int:
-        """The prompt size above which a request naming ``model`` is compacted."""
-        return self.resolve(model).limit
+    def unknown(self, model: str) -> bool:
+        """Whether nothing tells ``model``'s window: not configured (for it or for every
+        model), not reported by the upstream, not in the registry."""
+        own = self.entry(model)
+        return (
+            (own is None or own.context_window is None)
+            and self.context_window is None
+            and model not in self._learned
+            and registry_entry(model) is None
+        )
+
+    def learn(self, model: str, window: int) -> None:
+        """The upstream reported ``model``'s context window: use it where nothing was
+        configured (a configured window always wins). Windows under 1,024 are ignored."""
+        if window < _MIN_WINDOW or self._learned.get(model) == window:
+            return
+        if model not in self._learned and len(self._learned) >= _MAX_LEARNED:
+            return
+        self._learned[model] = window
+        self._memo.pop(model, None)
+        logger.info("the upstream reports a context window of %s tokens for %r", window, model)
+
+    def limit(self, model: str, window: int | None = None) -> int:
+        """The prompt size above which a request naming ``model`` is compacted; with
+        ``window`` (a request's own, wider window: Anthropic's 1M beta), that window."""
+        resolved = self.resolve(model)
+        if window is None or window <= resolved.info.context_window:
+            return resolved.limit
+        info = replace(resolved.info, context_window=window)
+        return replace(resolved, info=info).limit

@@ -65,6 +65,7 @@ class Conversation:
     pinned: int = 0
     tail: int = 0
     recall: bool = False  # the request offers the recall tool (set by the planner)
+    window: int | None = None  # the request's own, wider context window (set by the planner)
 
 
 def parse_body(raw: bytes, dialect: Dialect = "openai") -> tuple[dict[str, Any], str]:

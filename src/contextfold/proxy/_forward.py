@@ -21,15 +21,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any, cast
 
-import anthropic
 import httpx2
-import openai
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 from contextfold._secrets import Secrets, header_secrets, watch
 from contextfold.proxy import _json
-from contextfold.proxy._bound import SizeBound
+from contextfold.proxy._bound import SizeBound, model_named
 from contextfold.proxy._compact import Plan, Planner
 from contextfold.proxy._dialects import (
     Dialect,
@@ -49,10 +47,9 @@ from contextfold.proxy._recall import answer_with_recall
 from contextfold.proxy._relay import Opened, Relaying, drop_headers, is_stream
 from contextfold.proxy._responses import server_state
 from contextfold.proxy._routing import BadTarget, route_dialect, upstream_url
+from contextfold.proxy._windows import WindowAsker
 from contextfold.proxy._wire import WireTransport
-from contextfold.transports.anthropic import AnthropicTransport
 from contextfold.transports.base import CompletionTransport
-from contextfold.transports.openai import OpenAITransport
 
 logger = logging.getLogger("contextfold.proxy")
 
@@ -60,6 +57,23 @@ _UNSERIALIZABLE = (
     "not compacted: the request holds a number JSON cannot carry (NaN or infinity), "
     "so the rewritten body could not be written; forwarded unchanged"
 )
+
+
+# What a model-list request carries of the chat request that prompted it.
+_CREDENTIAL_HEADERS = frozenset(
+    {"authorization", "x-api-key", "api-key", "anthropic-version", "anthropic-beta"}
+    | {"openai-organization", "openai-project"}
+)
+_ONE_MILLION_BETA = "context-1m"
+
+
+def window_hint(request: Request, dialect: Dialect) -> int | None:
+    """The request's own context window, wider than its model's: 1,000,000 tokens with
+    Anthropic's 1M-context beta (``anthropic-beta: context-1m-...``)."""
+    if dialect != "anthropic":
+        return None
+    betas = ",".join(request.headers.getlist("anthropic-beta"))
+    return 1_000_000 if _ONE_MILLION_BETA in betas else None
 
 
 # A body holding any of these has tool calls (its task is found without a record).
@@ -121,6 +135,7 @@ class Forwarder(Relaying):
         self.secret_headers = frozenset(name.lower() for name in secret_headers)
         self.recall = recall  # offer the recall tool on compacted requests (see ._recall)
         self.bound = SizeBound(planner.preparer.first_limit)
+        self.windows = WindowAsker(client, planner.models.learn)
         self.metrics = planner.metrics
         self._started = False
         self._start_lock = asyncio.Lock()
@@ -185,6 +200,14 @@ class Forwarder(Relaying):
         project ids...). ``None`` when the request carries no ``x-api-key`` and no
         ``Authorization: Bearer`` token.
         """
+        # The SDKs load here, with the first summary, not when the proxy starts (they
+        # take over a second to import: /healthz answers before that).
+        import anthropic
+        import openai
+
+        from contextfold.transports.anthropic import AnthropicTransport
+        from contextfold.transports.openai import OpenAITransport
+
         api_key, bearer = _credentials(request)
         retries = self.summary_max_retries
         window = self.planner.models.resolve(model).window_override
@@ -239,6 +262,19 @@ class Forwarder(Relaying):
         except Exception as exc:  # remembering is a help, never a reason to fail
             logger.debug("could not read the layout of a request: %s", type(exc).__name__)
 
+    def _learn_window(self, request: Request, dialect: Dialect, model: str | None) -> None:
+        """Ask the upstream's model list for the window of a model nothing else knows
+        (see :mod:`._windows`), with the request's own credentials."""
+        if model is None or not self.planner.models.unknown(model):
+            return
+        if dialect == "anthropic":
+            url = f"{self.upstream_anthropic}/v1/models"
+        else:
+            url = f"{self.upstream_openai}/models"
+        wanted = _CREDENTIAL_HEADERS | self.secret_headers
+        headers = [(k, v) for k, v in request.headers.raw if k.decode("latin-1") in wanted]
+        self.windows.ask(model, url, headers)
+
     def _offers_recall(self, dialect: Dialect) -> bool:
         """Whether a compacted request of ``dialect`` gets the recall tool (the chat
         dialects, with ``recall=True``): its summary names the tool only then."""
@@ -274,6 +310,7 @@ class Forwarder(Relaying):
         bound = self.bound.far_under(raw, dialect == "responses")
         if bound is not None:  # no need to parse: forwarded as it is
             self._observe(raw, dialect)
+            self._learn_window(request, dialect, model_named(raw))
             plan = Plan(None, "", bound, bound)
             self.metrics.compaction("not_needed")
             return await self._forward(request, dialect, raw, plan, original=raw)
@@ -281,6 +318,7 @@ class Forwarder(Relaying):
             body, model, strict = read_body(raw, dialect)
         except ValueError as exc:
             return json_error(dialect, 400, str(exc))
+        self._learn_window(request, dialect, model)
         try:
             forwarded, plan = await self._plan(request, dialect, raw, body, model, strict=strict)
         except Exception as exc:
@@ -324,6 +362,7 @@ class Forwarder(Relaying):
             lambda: self._transport(request, dialect, self._summary_model(model)),
             _secrets(request.headers, self.secret_headers),
             recall=self._offers_recall(dialect),
+            window=window_hint(request, dialect),
         )
         if plan.body is None:
             return raw, plan
@@ -451,6 +490,7 @@ class Forwarder(Relaying):
                 secrets,
                 overflowed=plan.usage_key,
                 recall=self._offers_recall(dialect),
+                window=window_hint(request, dialect),
             )
             text = None if forced.body is None else json.dumps(forced.body, allow_nan=False)
         except ValueError:  # NaN or infinity (1e999) somewhere in the request

@@ -62,10 +62,12 @@ class Preparer:
         self._running: dict[str, asyncio.Task[None]] = {}  # by the hash of what it compacts
         self._failed: OrderedDict[str, None] = OrderedDict()
 
-    def limit(self, model: str) -> int | None:
-        """The estimated size past which a summary is prepared, or ``None`` (off)."""
-        window = self.planner.models.resolve(model).info.context_window
-        return prepare_point(self.share, window, self.planner.limit(model))
+    def limit(self, model: str, window: int | None = None) -> int | None:
+        """The estimated size past which a summary is prepared, or ``None`` (off);
+        ``window``: the request's own, when wider than the model's."""
+        own = self.planner.models.resolve(model).info.context_window
+        window = own if window is None else max(own, window)
+        return prepare_point(self.share, window, self.planner.limit(model, window))
 
     def first_limit(self, model: str) -> int:
         """The lowest size at which a request of ``model`` needs a look: the prepare
@@ -87,7 +89,7 @@ class Preparer:
     ) -> None:
         """Start preparing a summary of ``effective`` if ``tokens`` is past the prepare
         limit and nothing covers it yet; returns at once."""
-        prepare_at = self.limit(conv.model)
+        prepare_at = self.limit(conv.model, conv.window)
         if prepare_at is None or tokens <= prepare_at or len(self._running) >= MAX_RUNNING:
             return
         if _any(self.planner._inflight, eff_chain) or _any(self._failed, eff_chain):
@@ -105,7 +107,7 @@ class Preparer:
         key = eff_chain[-1]
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.planner._inflight[key] = future
-        limit = self.planner.limit(conv.model)
+        limit = self.planner.limit(conv.model, conv.window)
         target = int(limit * self.planner.target_ratio)
         # Aim lower by the growth still to come before the limit, so the splice there
         # lands near the target.

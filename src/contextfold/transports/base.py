@@ -45,6 +45,7 @@ __all__ = [
     "complete_with_cap",
     "lookup_model",
     "model_of",
+    "registry_entry",
 ]
 
 StopReason = Literal["end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn"]
@@ -343,6 +344,10 @@ MODEL_REGISTRY: dict[str, ModelInfo] = {
         ModelInfo("claude-3-5-haiku", 200_000, 8_192),
         ModelInfo("claude-3-haiku", 200_000, 4_096),  # unverified
         # OpenAI
+        # https://developers.openai.com/api/docs/models/gpt-5.6-luna (Sol, Terra and Luna
+        # alike: https://vercel.com/ai-gateway/models/gpt-5.6-terra.md); the Agents SDK's
+        # default model is gpt-5.6-luna
+        ModelInfo("gpt-5.6", 1_050_000, 128_000),
         # https://vercel.com/ai-gateway/models/openai/gpt-5.5.md
         ModelInfo("gpt-5.5", 1_000_000, 272_000),
         # https://wavespeed.ai/zh-CN/llm/openai/gpt-5.4 (922K input + 128K output)
@@ -383,6 +388,16 @@ MODEL_REGISTRY: dict[str, ModelInfo] = {
 }
 
 
+def registry_entry(name: str) -> str | None:
+    """The :data:`MODEL_REGISTRY` name that ``name`` resolves to (itself, or the longest
+    listed name it extends with ``-``), or ``None`` when the registry does not know it."""
+    return max(
+        (key for key in MODEL_REGISTRY if name == key or name.startswith(key + "-")),
+        key=len,
+        default=None,
+    )
+
+
 def lookup_model(
     name: str,
     *,
@@ -396,11 +411,7 @@ def lookup_model(
     ``context_window`` is overridden and the inherited output limit does not fit in
     it (a small local deployment), the output limit becomes half the window.
     """
-    known = max(
-        (key for key in MODEL_REGISTRY if name == key or name.startswith(key + "-")),
-        key=len,
-        default=None,
-    )
+    known = registry_entry(name)
     base = MODEL_REGISTRY[known] if known else ModelInfo(name)
     window = context_window if context_window is not None else base.context_window
     if max_output_tokens is None:
