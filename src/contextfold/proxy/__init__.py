@@ -36,12 +36,12 @@ Routes:
     a call is never split from its output or from the reasoning before it. A
     string ``input`` or a short history passes through (far under the limit:
     unparsed, as above). A request relying on
-    server-held state (``previous_response_id``, ``conversation``) or holding items
-    the proxy does not model (hosted tool calls, MCP and custom tool items,
-    ``item_reference``...) is forwarded unchanged, with an ``x-contextfold-error``
-    saying why. Its summaries are made through the OpenAI upstream's Chat
-    Completions endpoint (set ``summary_model`` for a model served only by
-    Responses). Streams (Responses' own SSE events) are relayed chunk by chunk; the
+    server-held state (``previous_response_id``, ``conversation``,
+    ``item_reference``) is forwarded unchanged, with an ``x-contextfold-error``
+    saying why; items the proxy does not model (hosted tool calls, MCP and custom
+    tool items...) are carried as they came. Its summaries are made through the
+    OpenAI upstream's Chat Completions endpoint (set ``summary_model`` for a model
+    served only by Responses). Streams (Responses' own SSE events) are relayed chunk by chunk; the
     usage is read from ``response.completed``.
 Anything else (``GET /v1/models``, ``/v1/embeddings``, ``/v1/messages/count_tokens``...)
     Proxied transparently: ``/v1/messages…`` and requests carrying an
@@ -99,9 +99,21 @@ Guarantees:
   forwarded unchanged rather than failing the call.
 * A rewritten history passes :func:`~contextfold.validation.history_problems`
   (tool calls stay with their results, system messages are kept) or is not sent.
-* A history with content :mod:`contextfold.formats` does not model (images by URL,
-  files, audio, server tool blocks...) is forwarded unchanged, with
-  ``x-contextfold-compacted: false`` and an ``x-contextfold-error`` saying why.
+* Model what you need, carry the rest: content :mod:`contextfold.formats` does not
+  model (images by URL, files, audio, server tool blocks, unknown roles, items and
+  fields) never turns compaction off. Kept messages are copied from the request
+  byte for byte (:func:`~contextfold.proxy._dialects.rebuild`); the summarizer sees a
+  placeholder naming what it does not model.
+* The prompt is not history (:mod:`._layout`): what a client rewrites in place
+  (few-shot examples, an environment, files it moves to the end) is kept verbatim,
+  never summarized or quoted as the user's words, and the conversation's first real
+  user message (the task) is always kept word for word before the summary.
+* A summary is made only when it frees a fifth of the limit (below the window's input
+  budget), so a client whose fixed prompt fills most of the limit is not summarized
+  every turn.
+* A model nobody configured and the registry does not know gets the window the
+  upstream's ``GET /v1/models`` reports (:mod:`._windows`); Anthropic's 1M-context beta
+  header widens that request's window.
 * A chat request whose body is in ``gzip`` or ``deflate`` (``Content-Encoding``) is
   decoded, at most ``max_body_bytes`` of it (a 413 beyond: a decompression bomb costs
   no more; a corrupt stream is a 400, each in the dialect's shape), then handled like
@@ -145,6 +157,7 @@ Guarantees:
 
 The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialects`
 (a request body as a conversation and back; :mod:`._responses` for Responses),
+:mod:`._layout` (prompt or history), :mod:`._windows` (windows the upstream reports),
 :mod:`._encoding` (compressed request bodies),
 :mod:`._overflow` (the overflow retry's recognition), :mod:`._compact` (the per-request plan),
 :mod:`._memo` (incremental parsing of a resent history), :mod:`._cache` (summary cache
