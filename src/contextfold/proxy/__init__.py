@@ -73,6 +73,22 @@ the window by default) the summary is prepared in the background when a request
 crosses it and spliced into the first request over the limit without waiting for a
 model (:mod:`._prepare`).
 
+Tenants: everything the proxy learns or keeps from a request - summaries, usage
+anchors, learned limits and tokens per byte, preparations, single-flight and back-off
+entries, layout records, the parse memo's chains - is kept for the request's tenant
+only (:mod:`._tenant`): a keyed hash (HMAC-SHA256) of its credentials (the values of
+``x-api-key``, ``Authorization`` and ``api-key``), or, with ``tenant_header`` /
+``--tenant-header NAME`` (``CONTEXTFOLD_TENANT_HEADER``), of that header's value (a
+user id a gateway sets; a request without it falls back to its credentials). The
+same conversation sent by two tenants is summarized twice, each time with its own
+key, and ``x-contextfold-summary: cached`` tells a client only what its own tenant
+sent; one tenant's overflow refusal lowers that tenant's limit only. The HMAC's
+secret is random, kept in the cache's database (SQLite file or PostgreSQL: made on its
+first open, shared by a restart and by every replica), per process for a cache in
+memory; neither credentials nor header values are stored or logged. Global are only
+the operator's settings and the model registry. Recall keeps nothing between
+requests (the originals are read from the request itself).
+
 Guarantees:
 
 * Responses pass through byte for byte; server-sent event streams are relayed
@@ -151,7 +167,8 @@ The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialec
 and usage anchors), :mod:`._pgcache` (both, and the single-flight, shared on
 PostgreSQL), :mod:`._bound` (the byte-size fast path), :mod:`._config`
 (per-model settings and limits), :mod:`._metrics` (counters and ``/metrics``),
-:mod:`._prepare` (summaries made ahead of the limit), :mod:`._mask` and
+:mod:`._prepare` (summaries made ahead of the limit), :mod:`._tenant` (tenant
+keys), :mod:`._mask` and
 :mod:`._recall` (masking first and the recall loop), and :mod:`.fake_upstream` (a local
 stand-in for the APIs; its Responses shapes in :mod:`._fake_responses`). A face: it may
 import everything below it (compaction, transports, formats, stores), never ``cli`` or
@@ -163,6 +180,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import sys
 import time
 from collections.abc import AsyncIterator, Iterable, Mapping
@@ -215,6 +233,7 @@ DEFAULT_BODY_TIMEOUT = 20.0
 """Seconds :func:`serve` lets a request's body go without a byte arriving."""
 
 _METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+_HEADER_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+")  # RFC 9110's token
 
 LogLevel = Literal["debug", "info", "warning", "error", "critical"]
 LOG_LEVELS: tuple[LogLevel, ...] = ("debug", "info", "warning", "error", "critical")
@@ -246,6 +265,7 @@ def create_app(
     user_message_budget: int | None = None,
     instructions: str | None = None,
     db: str | os.PathLike[str] | None = None,
+    tenant_header: str | None = None,
 ) -> Starlette:
     """The proxy as a Starlette (ASGI) application.
 
@@ -295,6 +315,12 @@ def create_app(
     server runs no lifespan); a new one is created readable and writable by its owner
     only (0600, its ``-wal`` and ``-shm`` files too): summaries are conversations in
     clear. Bad settings raise :class:`ValueError` here.
+
+    Everything the proxy learns is kept per tenant: by default a keyed hash of the
+    request's credentials (``x-api-key``, ``Authorization``, ``api-key``), or, with
+    ``tenant_header`` (a header name, e.g. ``"x-user-id"`` set by a gateway), of that
+    header's value (a request without it falls back to its credentials); see
+    :mod:`contextfold.proxy._tenant`.
     """
     guard_logs()  # before any record of a request: its query and texts are cleaned
     settings = (settings or CompactionSettings()).replace(
@@ -318,6 +344,8 @@ def create_app(
         raise ValueError(f"summary_max_retries must be non-negative, got {summary_max_retries}")
     if isinstance(secret_headers, str):
         raise ValueError(f"secret_headers must be a list of header names, got {secret_headers!r}")
+    if tenant_header is not None and not _HEADER_NAME.fullmatch(tenant_header):
+        raise ValueError(f"tenant_header must be a header name, got {tenant_header!r}")
     for name, url in (
         ("upstream_openai", upstream_openai),
         ("upstream_anthropic", upstream_anthropic),
@@ -366,6 +394,7 @@ def create_app(
         secret_headers=secret_headers,
         recall=recall,
         wire=wire,
+        tenant_header=tenant_header,
     )
 
     @asynccontextmanager

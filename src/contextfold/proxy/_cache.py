@@ -1,10 +1,13 @@
 """The proxy's memory: prefix hashes, the summary cache and the usage anchors.
 
 A conversation is identified by hashes of its prefixes: ``chain[i]`` is the SHA-256
-of the model name and the canonical encoding of ``messages[:i]`` (a length-prefixed
-form of every block's fields, tool inputs as sorted-key JSON), computed as one
-running hash so a whole history costs one pass. Nothing here ever sees a request header:
-the cache stores summaries, hashes and message counts only.
+of its scope (the tenant key and the model name, :func:`~._tenant.scope`) and the
+canonical encoding of ``messages[:i]`` (a length-prefixed form of every block's
+fields, tool inputs as sorted-key JSON), computed as one running hash so a whole
+history costs one pass. Whatever is keyed by these hashes (summaries, anchors,
+leases) is therefore one tenant's. Nothing here ever sees a request header: the cache
+stores summaries, hashes and message counts, and the secret tenant keys are made
+with (``contextfold_proxy_secrets``, see :mod:`._tenant`).
 
 :class:`CacheBackend` is what the planner needs from a cache: summaries by prefix,
 and, for a fleet of replicas, shared usage anchors and a cross-replica lease on a
@@ -19,6 +22,7 @@ import asyncio
 import hashlib
 import json
 import os
+import secrets
 import sqlite3
 from abc import ABC, abstractmethod
 from collections import OrderedDict
@@ -39,6 +43,7 @@ from contextfold.blocks import (
     to_dict,
 )
 from contextfold.messages import Message
+from contextfold.proxy._tenant import SECRET_BYTES
 from contextfold.sqlite import connect
 
 ANCHOR_TAIL = 64
@@ -57,6 +62,12 @@ _SCHEMA = (
     """
     CREATE INDEX IF NOT EXISTS contextfold_proxy_summaries_root
         ON contextfold_proxy_summaries (root_hash, message_count DESC)
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS contextfold_proxy_secrets (
+        name  TEXT PRIMARY KEY,
+        value BLOB NOT NULL
+    )
     """,
 )
 
@@ -93,12 +104,13 @@ def canonical(message: Message) -> bytes:
     return f"{_field(message.role)}{len(message.content)}:{blocks}".encode(errors="surrogatepass")
 
 
-def chain_hashes(model: str, messages: Sequence[Message]) -> list[str]:
-    """``[h0, h1, ..., hn]`` where ``hi`` identifies ``model`` + ``messages[:i]``.
+def chain_hashes(scope: str, messages: Sequence[Message]) -> list[str]:
+    """``[h0, h1, ..., hn]`` where ``hi`` identifies ``scope`` + ``messages[:i]``;
+    ``scope`` is the model name under the tenant key (:func:`~._tenant.scope`).
 
     Each message is length-prefixed, so no two different prefixes share a hash.
     """
-    running = hashlib.sha256(model.encode(errors="surrogatepass"))
+    running = hashlib.sha256(scope.encode(errors="surrogatepass"))
     out = [running.hexdigest()]
     extend_chain(running, messages, out)
     return out
@@ -137,6 +149,17 @@ class CacheBackend(ABC):
     memory and the planner's in-process single-flight is the only one, so
     :meth:`claim` always succeeds.
     """
+
+    _secret: bytes | None = None
+
+    def tenant_secret(self) -> bytes:
+        """The secret tenant keys are made with (:mod:`._tenant`), once :meth:`open`
+        returned. A cache that persists keeps it in its database, made on the first
+        open, so tenants stay the same after a restart and for every process sharing
+        it; this default, for a cache in one process's memory, is random, made once."""
+        if self._secret is None:
+            self._secret = secrets.token_bytes(SECRET_BYTES)
+        return self._secret
 
     @abstractmethod
     async def open(self) -> None:
@@ -189,7 +212,8 @@ class SummaryCache(CacheBackend):
     ``path`` ``None`` keeps the cache in memory (lost on restart). Rows are written
     with one ``INSERT OR REPLACE`` each, so several proxy processes may share a file
     (each then summarizes on its own: the cross-replica single-flight needs
-    PostgreSQL).
+    PostgreSQL); the tenant secret is kept in the file (made by whichever opens it
+    first), so they agree on tenants.
     """
 
     def __init__(self, path: str | os.PathLike[str] | None, max_rows: int = 4096) -> None:
@@ -214,6 +238,17 @@ class SummaryCache(CacheBackend):
         try:
             for statement in _SCHEMA:
                 await conn.execute(statement)
+            # The first opener's secret wins; every later one (a restart, another
+            # process on the file) reads it back.
+            await conn.execute(
+                "INSERT OR IGNORE INTO contextfold_proxy_secrets (name, value) "
+                "VALUES ('tenant', ?)",
+                (secrets.token_bytes(SECRET_BYTES),),
+            )
+            found = await conn.execute_fetchall(
+                "SELECT value FROM contextfold_proxy_secrets WHERE name = 'tenant'"
+            )
+            self._secret = bytes(next(iter(found))[0])
             if self.path not in (":memory:", ""):  # "": a private temporary database
                 # The files SQLite opened: resolved now, as SQLite resolved them (against
                 # this working directory, through symlinks: its log is ``<real file>-wal``).

@@ -15,11 +15,17 @@ compact independently. After a failed compaction of a history, the next 1, 2, 4 
 32 over-limit requests extending it are forwarded unchanged without retrying.
 
 A request the upstream rejected as longer than the model's window teaches the model's
-limit (:meth:`Planner.learn_overflow`: at most 90 % of the rejected prompt's
-estimate) and is planned again with ``overflowed``: the rejected history's anchor
+limit for its tenant (:meth:`Planner.learn_overflow`: at most 90 % of the rejected
+prompt's estimate) and is planned again with ``overflowed``: the rejected history's anchor
 becomes just over that limit, so later requests extending it are estimated over it
 too, and it is compacted whatever the estimate (no back-off), to at most half its
 estimated size.
+
+Everything a plan learns or keeps is its tenant's (:mod:`._tenant`): the history's
+prefix hashes are seeded with the tenant key and the model (``Conversation.scope``),
+so summaries, anchors, in-flight and back-off entries, preparations and token counts
+keyed by them are per tenant; the learned limits, keyed by model, are kept per tenant
+and model, and the layout records under the tenant key.
 
 Replicas sharing a PostgreSQL cache extend the single flight across processes: before
 summarizing, a replica claims a lease on the history's hash
@@ -115,6 +121,7 @@ class Plan:
         return cls(None, "", None, None, error=reason)
 
     learn: bool = True  # False: the upstream's usage report says nothing of these bytes
+    tenant: str = ""  # whose request (:mod:`._tenant`): what its answer teaches is theirs
 
     @property
     def compacted(self) -> bool:
@@ -164,15 +171,16 @@ class Planner:
         # hash of a history whose compaction failed -> (consecutive failures, skips left)
         self._backoff: OrderedDict[str, tuple[int, int]] = OrderedDict()
         self.preparer = Preparer(self, prepare_threshold)
-        # model -> limit learnt from the upstream's context-overflow errors
-        self._learned: OrderedDict[str, int] = OrderedDict()
+        # (tenant, model) -> limit learnt from the upstream's context-overflow errors
+        self._learned: OrderedDict[tuple[str, str], int] = OrderedDict()
 
-    def limit(self, model: str) -> int:
+    def limit(self, model: str, tenant: str) -> int:
         """``threshold × window``, never above ``window − max output``: the model's own
         settings, else the proxy's, else the model registry (:mod:`._config`); nor above
-        what the upstream's overflow errors taught (:meth:`learn_overflow`)."""
+        what the upstream's overflow errors taught about ``model`` from ``tenant``'s
+        requests (:meth:`learn_overflow`)."""
         limit = self.models.limit(model)
-        learned = self._learned.get(model)
+        learned = self._learned.get((tenant, model))
         return limit if learned is None else min(limit, learned)
 
     def options(self, model: str, recall: bool = False) -> Options:
@@ -194,7 +202,7 @@ class Planner:
             return self.counts.through(history, chain, _messages_at(cuts, items, after=True))
 
         found: Layout = self.layouts.decide(
-            shape(conv.dialect, wire, conv.model, system),
+            shape(conv.dialect, wire, conv.model, system, conv.tenant),
             head_tokens=head_tokens,
             budget=limit,
         )
@@ -211,7 +219,7 @@ class Planner:
         task, the system messages, a summary (half the room the engine reserves for it)
         and the least the engine keeps (the turn after the last safe cut), never below
         the size it aims for."""
-        limit = self.limit(conv.model)
+        limit = self.limit(conv.model, conv.tenant)
         target = int(limit * self.target_ratio)
         opts = self.options(conv.model)
         last = len(effective) - conv.tail
@@ -227,24 +235,31 @@ class Planner:
         stays += _extra_tokens(conv, opts.counter)
         return tokens - max(stays, target) >= MEANINGFUL_SHARE * limit
 
-    def observe(self, dialect: str, body: Mapping[str, Any], model: str) -> None:
-        """Remember the layout of a request forwarded without being parsed (see
-        :mod:`._layout`: an opening seen only here still tells later requests their
-        task)."""
+    def observe(self, dialect: str, body: Mapping[str, Any], model: str, tenant: str) -> None:
+        """Remember the layout of ``tenant``'s request forwarded without being parsed
+        (see :mod:`._layout`: an opening seen only here still tells later requests
+        their task)."""
         items = body.get("input" if dialect == "responses" else "messages")
         if isinstance(items, list):
             system = body.get("instructions" if dialect == "responses" else "system")
-            self.layouts.decide(shape(dialect, items, model, system))
+            self.layouts.decide(shape(dialect, items, model, system, tenant))
 
     def learn_overflow(
-        self, model: str, tokens: int | None, reported: tuple[int, int] | None = None
+        self,
+        model: str,
+        tokens: int | None,
+        reported: tuple[int, int] | None = None,
+        *,
+        tenant: str,
     ) -> None:
-        """The upstream rejected a prompt of ``model`` estimated at ``tokens`` as longer
-        than its window: ``model``'s limit becomes at most 90 % of that, and when the
-        error ``reported`` ``(window, prompt)`` in the upstream's own tokens, at most 90 %
-        of that window in our estimate's units (``window × tokens / prompt``), so an
-        estimate that undercounts converges at once (never below 1,024; an unestimated
-        prompt teaches nothing)."""
+        """The upstream rejected ``tenant``'s prompt of ``model`` estimated at ``tokens``
+        as longer than its window: ``model``'s limit for ``tenant`` (for no other
+        tenant: one client's refusal, a key with a smaller quota or a prompt that
+        undercounts, says nothing of another's) becomes at most 90 % of that, and when
+        the error ``reported`` ``(window, prompt)`` in the upstream's own tokens, at most
+        90 % of that window in our estimate's units (``window × tokens / prompt``), so
+        an estimate that undercounts converges at once (never below 1,024; an
+        unestimated prompt teaches nothing)."""
         if tokens is None:
             return
         learned = int(tokens * _OVERFLOW_MARGIN)
@@ -252,8 +267,9 @@ class Planner:
             window, prompt = reported
             learned = min(learned, int(window * tokens / prompt * _OVERFLOW_MARGIN))
         cap = max(_MIN_LEARNED_LIMIT, learned)
-        self._learned[model] = min(cap, self._learned.get(model, cap))
-        self._learned.move_to_end(model)
+        key = (tenant, model)
+        self._learned[key] = min(cap, self._learned.get(key, cap))
+        self._learned.move_to_end(key)
         while len(self._learned) > _MAX_LEARNED_LIMITS:
             self._learned.popitem(last=False)
 
@@ -297,12 +313,12 @@ class Planner:
         """
         secrets = Secrets() if secrets is None else secrets
         history = conv.messages
-        chain = conv.chain if conv.chain is not None else chain_hashes(conv.model, history)
+        chain = conv.chain if conv.chain is not None else chain_hashes(conv.scope, history)
         forced = overflowed is not None
+        limit = self.limit(conv.model, conv.tenant)
         if overflowed is not None:
-            self.anchors.record(overflowed or chain[-1], self.limit(conv.model) + 1)
+            self.anchors.record(overflowed or chain[-1], limit + 1)
         extra = _extra_tokens(conv, self.opts.counter)
-        limit = self.limit(conv.model)
         layout = self.layout(conv, chain, limit)
         conv = replace(conv, pinned=layout[0], tail=layout[1], recall=recall)
         if len(history) <= conv.pinned:
@@ -338,7 +354,7 @@ class Planner:
                 if (
                     running is not None
                     and not forced
-                    and self.preparer.defer(running[0], tokens, conv.model)
+                    and self.preparer.defer(running[0], tokens, conv.model, conv.tenant)
                 ):
                     if hit is None:  # still being prepared, and this request fits: no wait
                         return Plan(None, chain[-1], before, tokens)
@@ -446,7 +462,7 @@ class Planner:
         if problem is not None:
             return None
         summary: SummaryState = "cached" if hit is not None else "none"
-        hashed = chain_hashes(conv.model, masked)[-1]
+        hashed = chain_hashes(conv.scope, masked)[-1]
         return Plan(rebuilt.body, hashed, before, after, summary=summary)
 
     def _splice(
@@ -456,7 +472,7 @@ class Planner:
             return conv.messages, chain
         head = _summary_head(conv.messages, hit, conv.pinned)
         effective = [*head, *conv.messages[hit.message_count :]]
-        return effective, self.spliced.chain(conv.model, head, conv.messages, chain, hit)
+        return effective, self.spliced.chain(conv.scope, head, conv.messages, chain, hit)
 
     def _spliced(
         self,
@@ -526,7 +542,7 @@ class Planner:
         self.metrics.summarized(result.usage.input_tokens, result.usage.output_tokens)
         result = _scrubbed(result, secrets)
         start = len(history) - result.kept_messages
-        chain = chain_hashes(conv.model, history[:start])
+        chain = chain_hashes(conv.scope, history[:start])
         # The whole summary message is cached: the user's verbatim words are in it.
         try:
             await (keep or self.cache.store)(
@@ -545,7 +561,7 @@ class Planner:
                 "compacted %s request failed validation; forwarding it unchanged", conv.model
             )
             return Plan(None, original[-1], before, before, error=problem)
-        forwarded = chain_hashes(conv.model, result.messages)[-1]
+        forwarded = chain_hashes(conv.scope, result.messages)[-1]
         after = count_tokens(result.messages, self.opts.counter) + _extra_tokens(
             conv, self.opts.counter
         )
@@ -589,7 +605,8 @@ def _latest(table: Mapping[str, _V], chain: Sequence[str]) -> tuple[str, _V] | N
 
 def _scrubbed(result: CompactionResult, secrets: Secrets) -> CompactionResult:
     """``result`` with the caller's credentials redacted from its summary: the summary
-    is stored, and served to every caller whose history shares the prefix."""
+    is stored, and served to every request of the caller's tenant whose history shares
+    the prefix (with ``tenant_header``, other keys than the caller's)."""
     summary = secrets.text(result.summary, key_like=False)
     made = _summary_text(result)
     clean = secrets.text(made, key_like=False)

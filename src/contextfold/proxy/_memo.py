@@ -159,13 +159,15 @@ class HistoryMemo:
     def parse(
         self,
         dialect: str,
-        model: str,
+        scope: str,
         wire: Sequence[Any],
         system: str | Sequence[Mapping[str, Any]] | None = None,
         *,
         check: Callable[[Any], None] | None = None,
     ) -> Parsed:
-        """``wire`` (and Anthropic's ``system``) parsed and hashed under ``model``.
+        """``wire`` (and Anthropic's ``system``) parsed and hashed under ``scope`` (the
+        model name under the tenant key, :func:`~._tenant.scope`: a history is only
+        ever resumed from one its own tenant sent).
 
         Raises the :class:`ValueError` the ``formats`` parser raises for the whole
         history when it holds content the parser rejects, and what ``check`` raises
@@ -174,9 +176,9 @@ class HistoryMemo:
         try:
             text = json_text(wire)
             opening = json_text(wire[0]) if wire else b""
-            key = (dialect, model, json_text(system), opening)
+            key = (dialect, scope, json_text(system), opening)
         except (TypeError, ValueError, RecursionError):
-            return self._scratch(dialect, model, wire, system, check)
+            return self._scratch(dialect, scope, wire, system, check)
         group = self._groups.get(key, [])
         best: tuple[_Entry, _Cut] | None = None
         for entry in group:
@@ -184,9 +186,9 @@ class HistoryMemo:
             if cut is not None and (best is None or cut.wire_index > best[1].wire_index):
                 best = (entry, cut)
         try:
-            entry = self._extend(dialect, model, wire, system, text, best, check)
+            entry = self._extend(dialect, scope, wire, system, text, best, check)
         except ValueError:
-            return self._scratch(dialect, model, wire, system, check)
+            return self._scratch(dialect, scope, wire, system, check)
         if best is not None and best[1] is best[0].cuts[-1] and best[0] in group:
             group.remove(best[0])  # superseded: the new history extends it whole
             self._forget(best[0])
@@ -210,7 +212,7 @@ class HistoryMemo:
     def _scratch(
         self,
         dialect: str,
-        model: str,
+        scope: str,
         wire: Sequence[Any],
         system: str | Sequence[Mapping[str, Any]] | None,
         check: Callable[[Any], None] | None,
@@ -221,7 +223,7 @@ class HistoryMemo:
                 check(item)
         self.parses += len(wire)
         messages = _whole(dialect, wire, system)
-        running = hashlib.sha256(model.encode(errors="surrogatepass"))
+        running = hashlib.sha256(scope.encode(errors="surrogatepass"))
         chain = [running.hexdigest()]
         for message in messages:
             _update(running, message)
@@ -232,7 +234,7 @@ class HistoryMemo:
     def _extend(
         self,
         dialect: str,
-        model: str,
+        scope: str,
         wire: Sequence[Any],
         system: str | Sequence[Mapping[str, Any]] | None,
         text: bytes,
@@ -241,7 +243,7 @@ class HistoryMemo:
     ) -> _Entry:
         if best is None:
             head = [] if dialect == "openai" else _whole(dialect, [], system)
-            running = hashlib.sha256(model.encode(errors="surrogatepass"))
+            running = hashlib.sha256(scope.encode(errors="surrogatepass"))
             messages: list[Message] = []
             chain = [running.hexdigest()]
             start = 0

@@ -16,7 +16,9 @@ that point it waits, as for any compaction in flight. A failed preparation is lo
 and not retried for that history: the limit's compaction runs as without preparation.
 Prepared summaries live in this process (at most :data:`MAX_READY`, oldest dropped;
 at most :data:`MAX_RUNNING` in preparation at once): replicas sharing a cache each
-prepare their own.
+prepare their own. They are kept under the hash of the prefix they replace, which is
+seeded with the tenant key (:mod:`._tenant`): one tenant's preparation is never
+spliced into, nor waited for by, another's request.
 """
 
 from __future__ import annotations
@@ -62,16 +64,18 @@ class Preparer:
         self._running: dict[str, asyncio.Task[None]] = {}  # by the hash of what it compacts
         self._failed: OrderedDict[str, None] = OrderedDict()
 
-    def limit(self, model: str) -> int | None:
-        """The estimated size past which a summary is prepared, or ``None`` (off)."""
+    def limit(self, model: str, tenant: str) -> int | None:
+        """The estimated size past which a summary is prepared for ``tenant``, or
+        ``None`` (off)."""
         window = self.planner.models.resolve(model).info.context_window
-        return prepare_point(self.share, window, self.planner.limit(model))
+        return prepare_point(self.share, window, self.planner.limit(model, tenant))
 
-    def first_limit(self, model: str) -> int:
-        """The lowest size at which a request of ``model`` needs a look: the prepare
-        limit when preparing, else the compaction limit (for the byte-size fast path)."""
-        limit = self.planner.limit(model)
-        prepare_at = self.limit(model)
+    def first_limit(self, model: str, tenant: str) -> int:
+        """The lowest size at which ``tenant``'s request of ``model`` needs a look: the
+        prepare limit when preparing, else the compaction limit (for the byte-size fast
+        path)."""
+        limit = self.planner.limit(model, tenant)
+        prepare_at = self.limit(model, tenant)
         return limit if prepare_at is None else min(limit, prepare_at)
 
     def consider(
@@ -87,7 +91,7 @@ class Preparer:
     ) -> None:
         """Start preparing a summary of ``effective`` if ``tokens`` is past the prepare
         limit and nothing covers it yet; returns at once."""
-        prepare_at = self.limit(conv.model)
+        prepare_at = self.limit(conv.model, conv.tenant)
         if prepare_at is None or tokens <= prepare_at or len(self._running) >= MAX_RUNNING:
             return
         if _any(self.planner._inflight, eff_chain) or _any(self._failed, eff_chain):
@@ -105,7 +109,7 @@ class Preparer:
         key = eff_chain[-1]
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.planner._inflight[key] = future
-        limit = self.planner.limit(conv.model)
+        limit = self.planner.limit(conv.model, conv.tenant)
         target = int(limit * self.planner.target_ratio)
         # Aim lower by the growth still to come before the limit, so the splice there
         # lands near the target.
@@ -185,12 +189,13 @@ class Preparer:
                 return True
         return False
 
-    def defer(self, key: str, tokens: int, model: str) -> bool:
-        """Whether a request over the limit forwards without waiting for the job ``key``:
-        it is a preparation, and ``tokens`` fits halfway to the window's input budget."""
+    def defer(self, key: str, tokens: int, model: str, tenant: str) -> bool:
+        """Whether ``tenant``'s request over the limit forwards without waiting for the
+        job ``key``: it is a preparation, and ``tokens`` fits halfway to the window's
+        input budget."""
         if key not in self._running:
             return False
-        limit = self.planner.limit(model)
+        limit = self.planner.limit(model, tenant)
         budget = self.planner.models.resolve(model).info.input_budget
         return tokens <= limit + max(budget - limit, 0) // 2
 
