@@ -103,7 +103,7 @@ def test_escapes_that_spell_no_key_do_not_force_a_parse() -> None:
 
 
 def test_what_one_tenants_usage_teaches_bounds_its_own_requests_only() -> None:
-    bound = SizeBound(lambda model, tenant: 10_000, max_tenants=2)
+    bound = SizeBound(lambda model, tenant: 10_000, max_bytes=500)  # two tenants' ratios
     raw = body("x" * 5_000)
     assert bound.far_under(raw, "a") is not None
     bound.learn(raw, len(raw), "a")  # a token a byte: dense text
@@ -115,3 +115,4 @@ def test_what_one_tenants_usage_teaches_bounds_its_own_requests_only() -> None:
     bound.learn(raw, len(raw) // 2, "c")  # a third: the least recently taught is forgotten
     half = (len(raw) // 2) / len(raw)
     assert [bound.tokens_per_byte(t) for t in "abc"] == [0.25, half, half]
+    assert bound.nbytes <= 500

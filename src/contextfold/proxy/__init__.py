@@ -138,6 +138,9 @@ Guarantees:
   logged at ERROR with credentials scrubbed and answered with a JSON 500 in the
   dialect's shape (see :mod:`contextfold.proxy._guard` for why 500); in compaction
   planning it forwards the original request instead.
+* What the proxy keeps between requests is bounded, all of it together, by
+  ``memory_budget`` (128 MiB by default): each cache to its share, by an estimate of
+  its bytes (see :mod:`._budget`), least recently used entries dropped first.
 * Under :func:`serve`, a slow client cannot hold a connection: a request's line and
   headers must all arrive within ``header_timeout`` seconds (20 by default), and its
   body may go at most ``body_timeout`` seconds (20) without a byte; a stalled request
@@ -168,7 +171,7 @@ and usage anchors), :mod:`._pgcache` (both, and the single-flight, shared on
 PostgreSQL), :mod:`._bound` (the byte-size fast path), :mod:`._config`
 (per-model settings and limits), :mod:`._metrics` (counters and ``/metrics``),
 :mod:`._prepare` (summaries made ahead of the limit), :mod:`._tenant` (tenant
-keys), :mod:`._mask` and
+keys), :mod:`._budget` (the memory budget), :mod:`._mask` and
 :mod:`._recall` (masking first and the recall loop), and :mod:`.fake_upstream` (a local
 stand-in for the APIs; its Responses shapes in :mod:`._fake_responses`). A face: it may
 import everything below it (compaction, transports, formats, stores), never ``cli`` or
@@ -205,6 +208,7 @@ with requires_extra("proxy", "contextfold.proxy"):
 
 from contextfold.compaction import CompactionSettings, PromptLike
 from contextfold.compaction._settings import UNSET, Unset
+from contextfold.proxy._budget import DEFAULT_MEMORY_BUDGET, MemoryBudget
 from contextfold.proxy._cache import CacheBackend, SummaryCache, UsageAnchors
 from contextfold.proxy._compact import Planner
 from contextfold.proxy._config import ModelSettings, ModelTable
@@ -217,6 +221,7 @@ __all__ = [
     "DEFAULT_BODY_TIMEOUT",
     "DEFAULT_HEADER_TIMEOUT",
     "DEFAULT_MAX_BODY_BYTES",
+    "DEFAULT_MEMORY_BUDGET",
     "LOG_LEVELS",
     "ModelSettings",
     "create_app",
@@ -266,6 +271,7 @@ def create_app(
     instructions: str | None = None,
     db: str | os.PathLike[str] | None = None,
     tenant_header: str | None = None,
+    memory_budget: int = DEFAULT_MEMORY_BUDGET,
 ) -> Starlette:
     """The proxy as a Starlette (ASGI) application.
 
@@ -321,6 +327,13 @@ def create_app(
     ``tenant_header`` (a header name, e.g. ``"x-user-id"`` set by a gateway), of that
     header's value (a request without it falls back to its credentials); see
     :mod:`contextfold.proxy._tenant`.
+
+    ``memory_budget`` (bytes, :data:`DEFAULT_MEMORY_BUDGET`: 128 MiB; at least 1 MiB)
+    bounds everything the proxy keeps between requests, together: parsed histories,
+    token counts, summaries read from the cache, prepared summaries, usage anchors,
+    layout records, learned limits..., each held to its share by an estimate of its
+    bytes (see :mod:`contextfold.proxy._budget`). What one request holds while it is
+    handled (its body and its parse) is not part of it.
     """
     guard_logs()  # before any record of a request: its query and texts are cleaned
     settings = (settings or CompactionSettings()).replace(
@@ -359,10 +372,11 @@ def create_app(
         keep_recent=settings.keep_recent,
         summary_model=summary_model,
     )
+    budget = MemoryBudget(memory_budget)
     metrics = ProxyMetrics()
     planner = Planner(
-        _cache_backend(db, db_path),
-        UsageAnchors(),
+        _cache_backend(db, db_path, budget.share("summary_rows")),
+        UsageAnchors(budget.share("anchors")),
         settings.options(),
         threshold=settings.threshold,
         target_ratio=settings.target_ratio,
@@ -372,6 +386,7 @@ def create_app(
         mask=settings.mask_tool_outputs,
         prepare_threshold=settings.prepare_threshold,
         flight_timeout=timeout,
+        budget=budget,
     )
     owns_client = http_client is None
     client, wire = (
@@ -395,6 +410,7 @@ def create_app(
         recall=recall,
         wire=wire,
         tenant_header=tenant_header,
+        budget=budget,
     )
 
     @asynccontextmanager
@@ -456,9 +472,12 @@ def create_app(
 
 
 def _cache_backend(
-    db: str | os.PathLike[str] | None, db_path: str | os.PathLike[str] | None
+    db: str | os.PathLike[str] | None,
+    db_path: str | os.PathLike[str] | None,
+    max_bytes: int,
 ) -> CacheBackend:
-    """The summary cache ``db`` (or the older ``db_path``) names."""
+    """The summary cache ``db`` (or the older ``db_path``) names; an SQLite one keeps
+    at most ``max_bytes`` of rows in memory."""
     if db is not None and db_path is not None:
         raise ValueError("give db or db_path, not both")
     target = db if db is not None else db_path
@@ -466,7 +485,7 @@ def _cache_backend(
         from contextfold.proxy._pgcache import PostgresSummaryCache  # the postgres extra
 
         return PostgresSummaryCache(target)
-    return SummaryCache(target)
+    return SummaryCache(target, max_bytes)
 
 
 def serve(

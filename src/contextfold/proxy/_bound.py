@@ -12,8 +12,9 @@ the upstream sends for a chat request raises it to the reported prompt size per
 byte forwarded, if that is higher. A conversation denser in tokens than its bytes
 suggest is therefore parsed (and anchored, and compacted) from then on.
 
-The ratio is learnt per tenant (:mod:`._tenant`), at most :data:`MAX_TENANTS` of them
-(the least recently taught forgotten: back to ``1/4``, which may let a dense request
+The ratio is learnt per tenant (:mod:`._tenant`), as many as ``max_bytes`` holds (the
+ratios' share of :class:`~._budget.MemoryBudget` by default: 1.6 MiB, some 7,000
+tenants; the least recently taught forgotten: back to ``1/4``, which may let a dense request
 over its limit through uncompacted once more, the upstream's overflow error then
 retried compacted, as for a new tenant). A global ratio would be harmless to
 what others' requests become (a parsed request under its limit is forwarded as it
@@ -34,9 +35,10 @@ A body let through here is not validated: the upstream judges it.
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
+import sys
 from collections.abc import Callable
 
+from contextfold.proxy._budget import ENTRY_BYTES, MemoryBudget, SizedLRU
 from contextfold.tokens import DEFAULT_TOKENS_PER_MEDIA
 
 _MODEL = re.compile(rb'"model"\s*:\s*"([^"\\]{1,256})"')
@@ -56,19 +58,22 @@ _MAX_TOKENS_PER_BYTE = 4.0
 _MAX_LIMIT = 10_000_000  # above any model's window: a body this large is always parsed
 _START = 0.25
 
-MAX_TENANTS = 4096
-"""Tenants whose learnt ratio is remembered (about 200 bytes each)."""
-
 
 class SizeBound:
     """Decides from a body's bytes whether it can be forwarded without parsing.
 
     ``limit(model, tenant)`` is the lowest estimate at which a request needs a look."""
 
-    def __init__(self, limit: Callable[[str, str], int], max_tenants: int = MAX_TENANTS) -> None:
+    def __init__(self, limit: Callable[[str, str], int], max_bytes: int | None = None) -> None:
         self._limit = limit
-        self.max_tenants = max_tenants
-        self._ratios: OrderedDict[str, float] = OrderedDict()
+        self._ratios: SizedLRU[str, float] = SizedLRU(
+            MemoryBudget().share("ratios") if max_bytes is None else max_bytes
+        )
+
+    @property
+    def nbytes(self) -> int:
+        """What the learnt ratios hold, as estimated."""
+        return self._ratios.nbytes
 
     def tokens_per_byte(self, tenant: str) -> float:
         """The ratio learnt from ``tenant``'s usage reports (``1/4`` before any)."""
@@ -126,12 +131,8 @@ class SizeBound:
         if any(marker in forwarded for marker in _MEDIA_MARKERS):
             return
         ratio = min(input_tokens / len(forwarded), _MAX_TOKENS_PER_BYTE)
-        ratios = self._ratios
-        if ratio > ratios.get(tenant, _START):
-            ratios[tenant] = ratio
-            ratios.move_to_end(tenant)
-            while len(ratios) > self.max_tenants:
-                ratios.popitem(last=False)
+        if ratio > self._ratios.get(tenant, _START):
+            self._ratios.put(tenant, ratio, sys.getsizeof(tenant) + ENTRY_BYTES + 24)
 
 
 def _once(raw: bytes, needle: bytes) -> bool:

@@ -24,8 +24,8 @@ import json
 import os
 import secrets
 import sqlite3
+import sys
 from abc import ABC, abstractmethod
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -43,6 +43,7 @@ from contextfold.blocks import (
     to_dict,
 )
 from contextfold.messages import Message
+from contextfold.proxy._budget import ENTRY_BYTES, MemoryBudget, SizedLRU
 from contextfold.proxy._tenant import SECRET_BYTES
 from contextfold.sqlite import connect
 
@@ -186,6 +187,11 @@ class CacheBackend(ABC):
     async def count(self) -> int:
         """How many summaries are stored."""
 
+    def memory(self) -> int:
+        """Bytes of rows this process keeps between requests (as estimated; see
+        :mod:`._budget`): none by default."""
+        return 0
+
     async def pull_anchors(self, anchors: UsageAnchors, keys: Sequence[str]) -> None:
         """Copy into ``anchors`` what other replicas recorded for ``keys``."""
 
@@ -216,15 +222,15 @@ class SummaryCache(CacheBackend):
     first), so they agree on tenants.
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None, max_rows: int = 4096) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None, max_bytes: int | None = None) -> None:
         self.path = ":memory:" if path is None else os.fspath(path)
         self._conn: aiosqlite.Connection | None = None
         # A conversation's rows, read once and kept while the file is unchanged: the
         # lookup of every request of a conversation then costs two ``stat`` calls,
-        # not a query on the database's thread (see :meth:`_fresh_front`).
-        self.max_rows = max_rows
-        self._front: OrderedDict[str, list[CachedSummary]] = OrderedDict()
-        self._front_rows = 0
+        # not a query on the database's thread (see :meth:`_fresh_front`). At most
+        # ``max_bytes`` of them (summaries are long), least recently used dropped.
+        self.max_bytes = MemoryBudget().share("summary_rows") if max_bytes is None else max_bytes
+        self._front: SizedLRU[str, list[CachedSummary]] = SizedLRU(self.max_bytes)
         self._stamp: tuple[object, ...] | None = None
         self._watched: tuple[str, ...] = ()  # the files behind the stamp (see open)
         # A second connection, only ever asked ``PRAGMA data_version`` (see _fresh_front)
@@ -284,15 +290,15 @@ class SummaryCache(CacheBackend):
             )
             rows = [CachedSummary(prefix, count, summary) for prefix, count, summary in fetched]
             if front is self._front:  # not emptied by a write while the query ran
-                self._keep(root, rows)
+                front.put(root, rows, _rows_bytes(root, rows))
         else:
-            front.move_to_end(root)
+            front.touch(root)
         for row in rows:
             if row.message_count < len(chain) - 1 and chain[row.message_count] == row.prefix_hash:
                 return row
         return None
 
-    def _fresh_front(self) -> OrderedDict[str, list[CachedSummary]]:
+    def _fresh_front(self) -> SizedLRU[str, list[CachedSummary]]:
         """The rows read so far, emptied first if the database changed since.
 
         A change is seen in SQLite's ``PRAGMA data_version``, asked of a second
@@ -328,16 +334,11 @@ class SummaryCache(CacheBackend):
                 self._forget_front()
         return self._front
 
-    def _keep(self, root: str, rows: list[CachedSummary]) -> None:
-        self._front[root] = rows
-        self._front_rows += len(rows) + 1
-        while self._front_rows > self.max_rows and len(self._front) > 1:
-            _, dropped = self._front.popitem(last=False)
-            self._front_rows -= len(dropped) + 1
-
     def _forget_front(self) -> None:
-        self._front = OrderedDict()
-        self._front_rows = 0
+        self._front = SizedLRU(self.max_bytes)
+
+    def memory(self) -> int:
+        return self._front.nbytes
 
     async def store(self, root: str, summary: CachedSummary) -> None:
         self._forget_front()  # read again after the write (and any other process's)
@@ -360,6 +361,14 @@ class SummaryCache(CacheBackend):
         return int(next(iter(rows))[0])
 
 
+def _rows_bytes(root: str, rows: list[CachedSummary]) -> int:
+    """What the rows of a conversation hold in memory, as estimated (:mod:`._budget`)."""
+    held = sys.getsizeof(root) + ENTRY_BYTES + 56 + 8 * len(rows)
+    for row in rows:
+        held += 64 + sys.getsizeof(row.prefix_hash) + sys.getsizeof(row.summary)
+    return held
+
+
 def _watcher(path: str) -> sqlite3.Connection:
     """A connection to ``path`` for ``PRAGMA data_version`` only: on the event loop,
     so it never waits long for a lock (50 ms, then the rows are read again)."""
@@ -369,21 +378,23 @@ def _watcher(path: str) -> sqlite3.Connection:
 class UsageAnchors:
     """The prompt size the upstream reported for a forwarded history, by its chain hash.
 
-    In memory, least recently used entries dropped past ``max_entries``; an anchor is
-    a hint for the next estimate, so losing one only costs accuracy.
+    In memory, least recently used entries dropped past ``max_bytes`` (by default the
+    anchors' share of :class:`~._budget.MemoryBudget`: 6.4 MiB, some 20,000 anchors);
+    an anchor is a hint for the next estimate, so losing one only costs accuracy.
     """
 
-    def __init__(self, max_entries: int = 4096) -> None:
-        if max_entries < 1:
-            raise ValueError(f"max_entries must be at least 1, got {max_entries}")
-        self.max_entries = max_entries
-        self._tokens: OrderedDict[str, int] = OrderedDict()
+    def __init__(self, max_bytes: int | None = None) -> None:
+        self._tokens: SizedLRU[str, int] = SizedLRU(
+            MemoryBudget().share("anchors") if max_bytes is None else max_bytes
+        )
+
+    @property
+    def nbytes(self) -> int:
+        """What the anchors hold, as estimated."""
+        return self._tokens.nbytes
 
     def record(self, key: str, input_tokens: int) -> None:
-        self._tokens[key] = input_tokens
-        self._tokens.move_to_end(key)
-        while len(self._tokens) > self.max_entries:
-            self._tokens.popitem(last=False)
+        self._tokens.put(key, input_tokens, sys.getsizeof(key) + ENTRY_BYTES + 32)
 
     def get(self, key: str) -> int | None:
         """The size recorded under ``key``, if any (without refreshing it)."""
@@ -394,7 +405,7 @@ class UsageAnchors:
         for i in range(len(chain) - 1, 0, -1):
             tokens = self._tokens.get(chain[i])
             if tokens is not None:
-                self._tokens.move_to_end(chain[i])
+                self._tokens.touch(chain[i])
                 return i, tokens
         return None
 

@@ -40,7 +40,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections import OrderedDict
+import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
@@ -55,6 +55,7 @@ from contextfold.compaction._summarizer import (
 )
 from contextfold.errors import CompactionError, ContextfoldError
 from contextfold.messages import Message
+from contextfold.proxy._budget import ENTRY_BYTES, HASH_BYTES, Cache, MemoryBudget, SizedLRU
 from contextfold.proxy._cache import (
     ANCHOR_TAIL,
     CacheBackend,
@@ -79,10 +80,9 @@ logger = logging.getLogger("contextfold.proxy")
 
 _V = TypeVar("_V")
 _MAX_WAITS = 3  # for jobs compacting a prefix of the history, before compacting it anyway
-_MAX_BACKOFF_ENTRIES = 4096
-_MAX_LEARNED_LIMITS = 1024
 _MIN_LEARNED_LIMIT = 1024
 _OVERFLOW_MARGIN = 0.9  # a learned limit: this share of a prompt the upstream rejected
+_BACKOFF_ENTRY = HASH_BYTES + ENTRY_BYTES + 64  # its key, entry and (failures, skips)
 
 MEANINGFUL_SHARE = 0.2
 """A summary is made only when it would free at least this share of the limit."""
@@ -145,7 +145,9 @@ class Planner:
         mask: MaskToolOutputs | None = None,
         prepare_threshold: float | None = None,
         flight_timeout: float = 600.0,
+        budget: MemoryBudget | None = None,
     ) -> None:
+        budget = budget or MemoryBudget()
         self.mask = mask  # masking first, before any summary (see ._mask)
         self.cache = cache
         self.flight_timeout = flight_timeout
@@ -162,17 +164,34 @@ class Planner:
         )
         self.metrics = metrics or ProxyMetrics()
         self.summarizations = 0
-        self.memo = HistoryMemo()
-        self.layouts = Layouts()  # prompt or history (see ._layout)
-        self.counts = TokenCounts(opts.counter)
-        self.spliced = SplicedChains()
+        # Everything kept between requests is held to its share of ``budget`` (._budget).
+        self.memo = HistoryMemo(max_bytes=budget.share("memo"))
+        self.layouts = Layouts(budget.share("layouts"))  # prompt or history (see ._layout)
+        self.counts = TokenCounts(opts.counter, budget.share("token_counts"))
+        self.spliced = SplicedChains(budget.share("spliced_chains"))
         # hash of the exact history being compacted -> done when the job ends
         self._inflight: dict[str, asyncio.Future[None]] = {}
         # hash of a history whose compaction failed -> (consecutive failures, skips left)
-        self._backoff: OrderedDict[str, tuple[int, int]] = OrderedDict()
-        self.preparer = Preparer(self, prepare_threshold)
+        self._backoff: SizedLRU[str, tuple[int, int]] = SizedLRU(budget.share("backoff"))
+        self.preparer = Preparer(self, prepare_threshold, budget)
         # (tenant, model) -> limit learnt from the upstream's context-overflow errors
-        self._learned: OrderedDict[tuple[str, str], int] = OrderedDict()
+        self._learned: SizedLRU[tuple[str, str], int] = SizedLRU(budget.share("learned"))
+
+    def memory(self) -> dict[Cache, int]:
+        """What each of the planner's caches (its cache's rows included) holds, as
+        estimated (:mod:`._budget`): never more than its share of the budget."""
+        return {
+            "memo": self.memo.nbytes,
+            "token_counts": self.counts.nbytes,
+            "summary_rows": self.cache.memory(),
+            "prepared": self.preparer._ready.nbytes,
+            "spliced_chains": self.spliced.nbytes,
+            "anchors": self.anchors.nbytes,
+            "layouts": self.layouts.nbytes,
+            "backoff": self._backoff.nbytes,
+            "failed": self.preparer._failed.nbytes,
+            "learned": self._learned.nbytes,
+        }
 
     def limit(self, model: str, tenant: str) -> int:
         """``threshold × window``, never above ``window − max output``: the model's own
@@ -268,10 +287,8 @@ class Planner:
             learned = min(learned, int(window * tokens / prompt * _OVERFLOW_MARGIN))
         cap = max(_MIN_LEARNED_LIMIT, learned)
         key = (tenant, model)
-        self._learned[key] = min(cap, self._learned.get(key, cap))
-        self._learned.move_to_end(key)
-        while len(self._learned) > _MAX_LEARNED_LIMITS:
-            self._learned.popitem(last=False)
+        size = sys.getsizeof(tenant) + sys.getsizeof(model) + ENTRY_BYTES + 96
+        self._learned.put(key, min(cap, self._learned.get(key, cap)), size)
 
     def record_usage(self, key: str, input_tokens: int) -> None:
         """Anchor the history hashed ``key`` on the prompt size the upstream reported,
@@ -379,7 +396,7 @@ class Planner:
             failed = _latest(self._backoff, eff_chain)
             failures, skip = (0, 0) if failed is None else failed[1]
             if failed is not None and skip and not forced:
-                self._backoff[failed[0]] = (failures, skip - 1)
+                self._backoff.put(failed[0], (failures, skip - 1), _BACKOFF_ENTRY)
                 error = f"summarization skipped after {failures} failed attempt(s); retried later"
                 return Plan(None, chain[-1], before, before, error=error)
             try:
@@ -430,9 +447,7 @@ class Planner:
         if failed is not None:
             self._backoff.pop(failed[0], None)
         if plan.error is not None:  # skip the next 1, 2, 4 ... 32 over-limit requests
-            self._backoff[key] = (failures + 1, min(2**failures, 32))
-            while len(self._backoff) > _MAX_BACKOFF_ENTRIES:
-                self._backoff.popitem(last=False)
+            self._backoff.put(key, (failures + 1, min(2**failures, 32)), _BACKOFF_ENTRY)
         return plan
 
     async def _masked(

@@ -18,7 +18,8 @@ Resolution, for a request's ``model``:
 
 The limit a request is held to is ``threshold × window``, never above ``window −
 max output``. Resolutions are memoized per model name (at most
-:data:`_MEMO_ENTRIES` names, as clients choose them).
+:data:`_MEMO_ENTRIES` names, as clients choose them, each of at most
+:data:`_MEMO_NAME` characters: a longer one is resolved again each time).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from contextfold.transports.base import ModelInfo, lookup_model
 __all__ = ["ModelSettings", "ModelTable", "Resolved"]
 
 _MEMO_ENTRIES = 1024
+_MEMO_NAME = 256  # characters: 1,024 names hold well under 1 MiB
 _MIN_WINDOW = 1024
 
 
@@ -173,9 +175,10 @@ class ModelTable:
             own.summary_model or self.summary_model,
             window,
         )
-        if len(self._memo) >= _MEMO_ENTRIES:
-            self._memo.clear()
-        self._memo[model] = resolved
+        if len(model) <= _MEMO_NAME:
+            if len(self._memo) >= _MEMO_ENTRIES:
+                self._memo.clear()
+            self._memo[model] = resolved
         return resolved
 
     def limit(self, model: str) -> int:

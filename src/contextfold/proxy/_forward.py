@@ -30,6 +30,7 @@ from starlette.responses import Response
 from contextfold._secrets import Secrets, header_secrets, watch
 from contextfold.proxy import _json
 from contextfold.proxy._bound import SizeBound
+from contextfold.proxy._budget import Cache, MemoryBudget
 from contextfold.proxy._compact import Plan, Planner
 from contextfold.proxy._dialects import (
     Dialect,
@@ -106,6 +107,7 @@ class Forwarder(Relaying):
         recall: bool = False,
         wire: WireTransport | None = None,
         tenant_header: str | None = None,
+        budget: MemoryBudget | None = None,
     ) -> None:
         self.client = client
         # ``client``'s own transport, when it is one: forwards skip the client's work
@@ -122,7 +124,9 @@ class Forwarder(Relaying):
         self.summary_max_retries = summary_max_retries
         self.secret_headers = frozenset(name.lower() for name in secret_headers)
         self.recall = recall  # offer the recall tool on compacted requests (see ._recall)
-        self.bound = SizeBound(planner.preparer.first_limit)
+        self.bound = SizeBound(
+            planner.preparer.first_limit, (budget or MemoryBudget()).share("ratios")
+        )
         self.metrics = planner.metrics
         self.tenant_header = tenant_header  # see ._tenant
         self._tenants: Tenants | None = None
@@ -137,6 +141,10 @@ class Forwarder(Relaying):
                 await self.planner.cache.open()
                 self._tenants = Tenants(self.planner.cache.tenant_secret(), self.tenant_header)
                 self._started = True
+
+    def memory(self) -> dict[Cache, int]:
+        """What each cache of the proxy holds, as estimated (see :mod:`._budget`)."""
+        return {**self.planner.memory(), "ratios": self.bound.nbytes}
 
     def tenant(self, headers: Mapping[str, str]) -> str:
         """The tenant key (:mod:`._tenant`) of a request with ``headers``; once started."""
