@@ -108,6 +108,16 @@ async def send(
         return await client.post(PATHS[dialect], content=json.dumps(body), headers=headers)
 
 
+async def prepared(app: Starlette) -> int:
+    """How many summaries were prepared in the background, once none is in flight: a
+    request spliced under a low learnt limit may be past its prepare point (0.8 of it)
+    at once, and its preparation races the test's count of the summaries made."""
+    preparer = app.state.forwarder.planner.preparer
+    await asyncio.gather(*preparer._running.values(), return_exceptions=True)
+    count: int = preparer.prepared
+    return count
+
+
 def limit_of(app: Starlette) -> int:
     """The limit of ``MODEL`` for the tenant of ``KEY`` (as :func:`send` sends it)."""
     forwarder = app.state.forwarder
@@ -151,7 +161,8 @@ async def test_overflow_is_compacted_and_retried_once(
     assert reply.headers["x-contextfold-compacted"] == "true"
     assert "x-contextfold-retried" not in reply.headers
     assert len(upstream.chats) == 3
-    assert len(upstream.summaries) == 1
+    ahead = await prepared(app)
+    assert len(upstream.summaries) == 1 + ahead
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
@@ -361,7 +372,8 @@ async def test_concurrent_overflows_of_one_conversation_share_one_summary(
     retried = [r for r in replies if r.headers.get("x-contextfold-retried") == "context-overflow"]
     assert retried
     assert len(upstream.chats) == 4 + len(retried)
-    assert len(upstream.summaries) == 1
+    ahead = await prepared(app)
+    assert len(upstream.summaries) == 1 + ahead
 
 
 async def test_an_overflow_compaction_cannot_cure_teaches_no_limit(
