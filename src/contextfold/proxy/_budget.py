@@ -9,24 +9,25 @@ hold gigabytes), and all of them together by one budget:
 ``create_app(memory_budget=...)``, :data:`DEFAULT_MEMORY_BUDGET` (128 MiB) by default,
 split by :data:`SHARES`:
 
-==================  =====  =====================================================
-cache               share  default
-==================  =====  =====================================================
-``memo``            40 %   51.2 MiB: parsed histories (:mod:`._memo`)
-``token_counts``    15 %   19.2 MiB: token counts by message and prefix (:mod:`._reuse`)
-``summary_rows``    15 %   19.2 MiB: summaries read from SQLite (:mod:`._cache`)
-``prepared``        10 %   12.8 MiB: summaries prepared ahead (:mod:`._prepare`)
-``spliced_chains``   5 %    6.4 MiB: prefix hashes of spliced histories (:mod:`._reuse`)
-``anchors``          5 %    6.4 MiB: usage anchors (:mod:`._cache`)
-``layouts``          5 %    6.4 MiB: layout records (:mod:`._layout`)
-``backoff``        1.25 %   1.6 MiB: failed compactions backing off (:mod:`._compact`)
-``failed``         1.25 %   1.6 MiB: failed preparations (:mod:`._prepare`)
-``learned``        1.25 %   1.6 MiB: limits learnt from overflows (:mod:`._compact`)
-``ratios``         1.25 %   1.6 MiB: tokens per byte (:mod:`._bound`)
-==================  =====  =====================================================
+==================  ======  ====================================================
+cache               share   default
+==================  ======  ====================================================
+``memo``            40 %    51.2 MiB: parsed histories (:mod:`._memo`)
+``token_counts``    15 %    19.2 MiB: token counts by message and prefix (:mod:`._reuse`)
+``summary_rows``    15 %    19.2 MiB: summaries read from SQLite (:mod:`._cache`)
+``prepared``        10 %    12.8 MiB: summaries prepared ahead (:mod:`._prepare`)
+``spliced_chains``  5 %     6.4 MiB: prefix hashes of spliced histories (:mod:`._reuse`)
+``anchors``         5 %     6.4 MiB: usage anchors (:mod:`._cache`)
+``layouts``         5 %     6.4 MiB: layout records (:mod:`._layout`)
+``backoff``         1.25 %  1.6 MiB: failed compactions backing off (:mod:`._compact`)
+``failed``          1.25 %  1.6 MiB: failed preparations (:mod:`._prepare`)
+``learned``         1.25 %  1.6 MiB: limits learnt from overflows (:mod:`._compact`)
+``ratios``          1.25 %  1.6 MiB: tokens per byte (:mod:`._bound`)
+==================  ======  ====================================================
 
-Forgetting only ever costs time (a parse, a count, a summary read again) or a hint
-(an anchor, a learnt ratio); no answer depends on what was kept. The estimates
+Forgetting costs time (a parse, a count, a summary read again) or a hint (an anchor,
+a learnt limit or ratio: the next estimate is less accurate, an overflow may be retried
+once more); what is forwarded stays valid. The estimates
 (:func:`message_bytes`, :func:`value_bytes`, the per-entry overheads below) are
 measured upper bounds of what CPython holds, counting an object shared by two caches
 twice; the work of one request in flight (its body, its parse) is not in the budget.
@@ -52,6 +53,7 @@ from contextfold.messages import Message
 
 __all__ = [
     "DEFAULT_MEMORY_BUDGET",
+    "ENTRY_BYTES",
     "HASH_BYTES",
     "SHARES",
     "Cache",

@@ -184,12 +184,11 @@ class Planner:
             "memo": self.memo.nbytes,
             "token_counts": self.counts.nbytes,
             "summary_rows": self.cache.memory(),
-            "prepared": self.preparer._ready.nbytes,
+            **self.preparer.memory(),
             "spliced_chains": self.spliced.nbytes,
             "anchors": self.anchors.nbytes,
             "layouts": self.layouts.nbytes,
             "backoff": self._backoff.nbytes,
-            "failed": self.preparer._failed.nbytes,
             "learned": self._learned.nbytes,
         }
 

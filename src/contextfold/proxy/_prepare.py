@@ -34,7 +34,7 @@ from contextfold._secrets import Secrets
 from contextfold.compaction._prepare import prepare_point
 from contextfold.errors import ContextfoldError
 from contextfold.messages import Message
-from contextfold.proxy._budget import ENTRY_BYTES, HASH_BYTES, MemoryBudget, SizedLRU
+from contextfold.proxy._budget import ENTRY_BYTES, HASH_BYTES, Cache, MemoryBudget, SizedLRU
 from contextfold.proxy._cache import CachedSummary
 from contextfold.proxy._dialects import Conversation
 from contextfold.transports.base import CompletionTransport
@@ -67,6 +67,10 @@ class Preparer:
         self._ready: SizedLRU[str, tuple[str, CachedSummary]] = SizedLRU(budget.share("prepared"))
         self._running: dict[str, asyncio.Task[None]] = {}  # by the hash of what it compacts
         self._failed: SizedLRU[str, None] = SizedLRU(budget.share("failed"))
+
+    def memory(self) -> dict[Cache, int]:
+        """What the prepared summaries and the failed preparations hold, as estimated."""
+        return {"prepared": self._ready.nbytes, "failed": self._failed.nbytes}
 
     def limit(self, model: str, tenant: str) -> int | None:
         """The estimated size past which a summary is prepared for ``tenant``, or
