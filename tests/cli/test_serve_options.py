@@ -97,6 +97,7 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
         "CONTEXTFOLD_UPSTREAM_ANTHROPIC": "http://127.0.0.1:8001",
         "CONTEXTFOLD_DB": str(tmp_path / "cache.db"),
         "CONTEXTFOLD_SECRET_HEADERS": "x-a-key, x-b-key",
+        "CONTEXTFOLD_TENANT_HEADER": " x-user-id ",
         "CONTEXTFOLD_CONTEXT_WINDOW": "32768",
         "CONTEXTFOLD_THRESHOLD": "0.7",
         "CONTEXTFOLD_KEEP_RECENT": "4",
@@ -117,6 +118,7 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
         "http://127.0.0.1:8001",
     )
     assert got.secret_headers == ["x-a-key", "x-b-key"]
+    assert got.tenant_header == "x-user-id"
     assert (got.context_window, got.threshold, got.keep_recent) == (32_768, 0.7, 4)
     assert (got.summary_model, got.log_level) == ("small", "debug")
     assert (got.user_message_budget, got.instructions) == (500, "Keep ticket ids.")

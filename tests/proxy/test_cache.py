@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from contextfold.proxy._cache import CachedSummary, SummaryCache
+from contextfold.proxy._cache import CachedSummary, SummaryCache, _rows_bytes
+
+
+def rows_bytes(root: str, hashes: list[str], summaries: list[str]) -> int:
+    """What the cache counts for ``root``'s rows kept in memory."""
+    rows = [CachedSummary(h, i, s) for i, (h, s) in enumerate(zip(hashes, summaries, strict=True))]
+    return _rows_bytes(root, rows)
 
 
 def chain(n: int, tag: str = "") -> list[str]:
@@ -81,7 +87,8 @@ async def test_a_summary_another_process_stored_is_found_at_the_next_lookup(
 async def test_unchanged_files_are_not_queried_again_and_memory_is_bounded(
     tmp_path: Path,
 ) -> None:
-    cache = SummaryCache(tmp_path / "cache.db", max_rows=10)
+    # room for the rows of 4 conversations of one short summary each
+    cache = SummaryCache(tmp_path / "cache.db", max_bytes=4 * rows_bytes("0", ["h03"], ["s0"]))
     await cache.open()
     try:
         for root in range(8):
@@ -96,7 +103,7 @@ async def test_unchanged_files_are_not_queried_again_and_memory_is_bounded(
             return await real(*args)  # type: ignore[arg-type]
 
         cache._db().execute_fetchall = counted  # type: ignore[method-assign]
-        for _ in range(3):  # 4 roots of 2 "rows" each (a summary + its entry) fit in 10
+        for _ in range(3):  # 4 roots fit
             for root in range(4):
                 found = await cache.longest(str(root), chain(10, tag=str(root)))
                 assert found is not None
@@ -105,7 +112,7 @@ async def test_unchanged_files_are_not_queried_again_and_memory_is_bounded(
         for root in range(8):  # 8 do not: the least recently used are dropped
             assert await cache.longest(str(root), chain(10, tag=str(root))) is not None
         assert queries == 4 + 4
-        assert cache._front_rows <= 10
+        assert cache.memory() <= cache.max_bytes
     finally:
         await cache.close()
 

@@ -203,8 +203,9 @@ async def test_the_default_share_over_a_low_threshold_prepares_at_80_percent_of_
     """threshold 0.5 puts the limit (16,384) under the default 0.6 share: preparation
     moves to 0.8 of the limit instead of being switched off silently."""
     app = await make_app(threshold=0.5)
-    limit = planner_of(app).limit(MODEL)
-    assert planner_of(app).preparer.limit(MODEL) == int(limit * 0.8)
+    tenant = app.state.forwarder.tenant({"authorization": f"Bearer {OPENAI_KEY}"})
+    limit = planner_of(app).limit(MODEL, tenant)
+    assert planner_of(app).preparer.limit(MODEL, tenant) == int(limit * 0.8)
     await post(app, "openai", turns("openai", 30))  # past 0.8 of the limit, under it
     await prepared(app)
     assert len(upstream.summaries) == 1

@@ -324,7 +324,8 @@ async def test_server_held_state_is_forwarded_unchanged(
     assert field in reply.headers["x-contextfold-error"]
     assert not upstream.summaries
     # its usage (which counts history the proxy never saw) teaches the size bound nothing
-    assert app.state.forwarder.bound.tokens_per_byte == 0.25
+    tenant = app.state.forwarder.tenant({"authorization": f"Bearer {KEY}"})
+    assert app.state.forwarder.bound.tokens_per_byte(tenant) == 0.25
 
 
 @pytest.mark.parametrize(

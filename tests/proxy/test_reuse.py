@@ -19,7 +19,7 @@ from tests._proxy_upstream import openai_history
 
 
 def test_token_counts_equal_a_fresh_count_as_a_history_grows() -> None:
-    counts = TokenCounts(approx_token_counter, max_entries=50)
+    counts = TokenCounts(approx_token_counter, max_bytes=50_000)
     memo = HistoryMemo()
     wire = openai_history(3)
     for turn in range(12):
@@ -33,7 +33,7 @@ def test_token_counts_equal_a_fresh_count_as_a_history_grows() -> None:
 
 
 def test_prefix_totals_equal_a_fresh_count_growing_diverging_and_evicted() -> None:
-    counts = TokenCounts(approx_token_counter, max_entries=40)  # evicted along the way
+    counts = TokenCounts(approx_token_counter, max_bytes=40_000)  # emptied along the way
     memo = HistoryMemo()
     wire = openai_history(3)
     for turn in range(90):  # grows past LOOKBACK messages between recorded totals
@@ -49,7 +49,7 @@ def test_prefix_totals_equal_a_fresh_count_growing_diverging_and_evicted() -> No
 
 
 def test_spliced_chains_equal_fresh_hashes_and_continue_the_last_one() -> None:
-    spliced = SplicedChains(max_entries=2)
+    spliced = SplicedChains(max_bytes=12_000)  # about two chains
     wire = openai_history(6)
     head = [Message.system("sys"), Message.user("<summary>S</summary>"), Message.assistant("ok")]
     for grow in range(4):
@@ -106,14 +106,14 @@ _POOL = [Message.user("x" * n) for n in (0, 3, 40, 401)] + [
         min_size=1,
         max_size=8,
     ),
-    max_entries=st.integers(1, 300),
+    max_bytes=st.integers(1, 300_000),
 )
 def test_prefix_totals_equal_a_fresh_count_for_any_sequence_of_histories(
-    histories: list[tuple[list[int], list[int], bool]], max_entries: int
+    histories: list[tuple[list[int], list[int], bool]], max_bytes: int
 ) -> None:
     # repeats, shrinking, diverging and unrelated histories, shared or fresh objects,
     # tables evicted at any size
-    counts = TokenCounts(approx_token_counter, max_entries=max_entries)
+    counts = TokenCounts(approx_token_counter, max_bytes=max_bytes)
     for picks, ends, fresh in histories:
         messages = [
             Message(_POOL[i].role, list(_POOL[i].content)) if fresh else _POOL[i] for i in picks

@@ -193,12 +193,15 @@ async def test_a_summary_that_quotes_the_key_is_stored_without_it(
     secret: str,
 ) -> None:
     debug_logging(caplog)
-    app = await make_app()
+    # One tenant (a gateway's user id), two keys: the second caller is served the
+    # summary the first one's request made (another tenant never is: test_tenants.py).
+    app = await make_app(tenant_header="x-user-id")
     async with local(app) as client:
-        first = await client.post(path, json=request_for(path), headers=headers)
+        mine = {**headers, "x-user-id": "user-7"}
+        first = await client.post(path, json=request_for(path), headers=mine)
         assert first.headers["x-contextfold-summary"] == "created"
-        # Another caller, same conversation: served the cached summary.
-        other = {"authorization": "Bearer someone-else-entirely-000"}
+        # Another caller of that tenant, same conversation: served the cached summary.
+        other = {"authorization": "Bearer someone-else-entirely-000", "x-user-id": "user-7"}
         second = await client.post(path, json=request_for(path), headers=other)
     assert second.headers["x-contextfold-summary"] == "cached"
     forwarded = [seen.raw.decode() for seen in upstream.chats]

@@ -132,7 +132,8 @@ async def test_an_unknown_models_window_is_learnt_from_the_upstreams_model_list(
         assert upstream.listed[0]["authorization"] == "Bearer sk-local-1"
         app = client._transport.app  # type: ignore[attr-defined]
         # 8,192 tokens, half of them kept for the answer (no output limit is known)
-        assert app.state.forwarder.planner.limit("local-llama") == 4096
+        tenant = app.state.forwarder.tenant(headers)
+        assert app.state.forwarder.planner.limit("local-llama", tenant) == 4096
         # a long conversation is now compacted for that window
         long = {"model": "local-llama", "messages": openai_history(12)}
         reply = await client.post("/v1/chat/completions", json=long, headers=headers)

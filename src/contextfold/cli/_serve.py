@@ -160,6 +160,11 @@ def _names(value: object, where: str) -> list[str]:
     return names
 
 
+def _name(value: object, where: str) -> str:
+    """One header name."""
+    return _names([_text(value, where)], where)[0]
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One ``serve`` option: its name (the ``argparse`` dest and the TOML key), how it
@@ -210,6 +215,15 @@ OPTIONS: tuple[Option, ...] = (
         "NAME",
         repeatable=True,
         flag_name="--secret-header",
+    ),
+    Option(
+        "tenant_header",
+        _name,
+        None,
+        "a request header whose value is the tenant (a user id a gateway sets): what the "
+        "proxy learns is shared by the requests carrying one value, whatever their key "
+        "(default: the key's own; a request without the header falls back to its key)",
+        "NAME",
     ),
     Option(
         "context_window",

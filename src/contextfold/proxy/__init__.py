@@ -73,6 +73,22 @@ the window by default) the summary is prepared in the background when a request
 crosses it and spliced into the first request over the limit without waiting for a
 model (:mod:`._prepare`).
 
+Tenants: everything the proxy learns or keeps from a request - summaries, usage
+anchors, learned limits and tokens per byte, preparations, single-flight and back-off
+entries, layout records, the parse memo's chains - is kept for the request's tenant
+only (:mod:`._tenant`): a keyed hash (HMAC-SHA256) of its credentials (the values of
+``x-api-key``, ``Authorization`` and ``api-key``), or, with ``tenant_header`` /
+``--tenant-header NAME`` (``CONTEXTFOLD_TENANT_HEADER``), of that header's value (a
+user id a gateway sets; a request without it falls back to its credentials). The
+same conversation sent by two tenants is summarized twice, each time with its own
+key, and ``x-contextfold-summary: cached`` tells a client only what its own tenant
+sent; one tenant's overflow refusal lowers that tenant's limit only. The HMAC's
+secret is random, kept in the cache's database (SQLite file or PostgreSQL: made on its
+first open, shared by a restart and by every replica), per process for a cache in
+memory; neither credentials nor header values are stored or logged. Global are only
+the operator's settings and the model registry. Recall keeps nothing between
+requests (the originals are read from the request itself).
+
 Guarantees:
 
 * Responses pass through byte for byte; server-sent event streams are relayed
@@ -134,6 +150,9 @@ Guarantees:
   logged at ERROR with credentials scrubbed and answered with a JSON 500 in the
   dialect's shape (see :mod:`contextfold.proxy._guard` for why 500); in compaction
   planning it forwards the original request instead.
+* What the proxy keeps between requests is bounded, all of it together, by
+  ``memory_budget`` (128 MiB by default): each cache to its share, by an estimate of
+  its bytes (see :mod:`._budget`), least recently used entries dropped first.
 * Under :func:`serve`, a slow client cannot hold a connection: a request's line and
   headers must all arrive within ``header_timeout`` seconds (20 by default), and its
   body may go at most ``body_timeout`` seconds (20) without a byte; a stalled request
@@ -164,7 +183,8 @@ The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialec
 and usage anchors), :mod:`._pgcache` (both, and the single-flight, shared on
 PostgreSQL), :mod:`._bound` (the byte-size fast path), :mod:`._config`
 (per-model settings and limits), :mod:`._metrics` (counters and ``/metrics``),
-:mod:`._prepare` (summaries made ahead of the limit), :mod:`._mask` and
+:mod:`._prepare` (summaries made ahead of the limit), :mod:`._tenant` (tenant
+keys), :mod:`._budget` (the memory budget), :mod:`._mask` and
 :mod:`._recall` (masking first and the recall loop), and :mod:`.fake_upstream` (a local
 stand-in for the APIs; its Responses shapes in :mod:`._fake_responses`). A face: it may
 import everything below it (compaction, transports, formats, stores), never ``cli`` or
@@ -176,6 +196,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import sys
 import time
 from collections.abc import AsyncIterator, Iterable, Mapping
@@ -200,6 +221,7 @@ with requires_extra("proxy", "contextfold.proxy"):
 
 from contextfold.compaction import CompactionSettings, PromptLike
 from contextfold.compaction._settings import UNSET, Unset
+from contextfold.proxy._budget import DEFAULT_MEMORY_BUDGET, MemoryBudget
 from contextfold.proxy._cache import CacheBackend, SummaryCache, UsageAnchors
 from contextfold.proxy._compact import Planner
 from contextfold.proxy._config import ModelSettings, ModelTable
@@ -212,6 +234,7 @@ __all__ = [
     "DEFAULT_BODY_TIMEOUT",
     "DEFAULT_HEADER_TIMEOUT",
     "DEFAULT_MAX_BODY_BYTES",
+    "DEFAULT_MEMORY_BUDGET",
     "LOG_LEVELS",
     "ModelSettings",
     "create_app",
@@ -228,6 +251,7 @@ DEFAULT_BODY_TIMEOUT = 20.0
 """Seconds :func:`serve` lets a request's body go without a byte arriving."""
 
 _METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+_HEADER_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+")  # RFC 9110's token
 
 LogLevel = Literal["debug", "info", "warning", "error", "critical"]
 LOG_LEVELS: tuple[LogLevel, ...] = ("debug", "info", "warning", "error", "critical")
@@ -259,6 +283,8 @@ def create_app(
     user_message_budget: int | None = None,
     instructions: str | None = None,
     db: str | os.PathLike[str] | None = None,
+    tenant_header: str | None = None,
+    memory_budget: int = DEFAULT_MEMORY_BUDGET,
 ) -> Starlette:
     """The proxy as a Starlette (ASGI) application.
 
@@ -308,6 +334,19 @@ def create_app(
     server runs no lifespan); a new one is created readable and writable by its owner
     only (0600, its ``-wal`` and ``-shm`` files too): summaries are conversations in
     clear. Bad settings raise :class:`ValueError` here.
+
+    Everything the proxy learns is kept per tenant: by default a keyed hash of the
+    request's credentials (``x-api-key``, ``Authorization``, ``api-key``), or, with
+    ``tenant_header`` (a header name, e.g. ``"x-user-id"`` set by a gateway), of that
+    header's value (a request without it falls back to its credentials); see
+    :mod:`contextfold.proxy._tenant`.
+
+    ``memory_budget`` (bytes, :data:`DEFAULT_MEMORY_BUDGET`: 128 MiB; at least 1 MiB)
+    bounds everything the proxy keeps between requests, together: parsed histories,
+    token counts, summaries read from the cache, prepared summaries, usage anchors,
+    layout records, learned limits..., each held to its share by an estimate of its
+    bytes (see :mod:`contextfold.proxy._budget`). What one request holds while it is
+    handled (its body and its parse) is not part of it.
     """
     guard_logs()  # before any record of a request: its query and texts are cleaned
     settings = (settings or CompactionSettings()).replace(
@@ -331,6 +370,8 @@ def create_app(
         raise ValueError(f"summary_max_retries must be non-negative, got {summary_max_retries}")
     if isinstance(secret_headers, str):
         raise ValueError(f"secret_headers must be a list of header names, got {secret_headers!r}")
+    if tenant_header is not None and not _HEADER_NAME.fullmatch(tenant_header):
+        raise ValueError(f"tenant_header must be a header name, got {tenant_header!r}")
     for name, url in (
         ("upstream_openai", upstream_openai),
         ("upstream_anthropic", upstream_anthropic),
@@ -344,10 +385,11 @@ def create_app(
         keep_recent=settings.keep_recent,
         summary_model=summary_model,
     )
+    budget = MemoryBudget(memory_budget)
     metrics = ProxyMetrics()
     planner = Planner(
-        _cache_backend(db, db_path),
-        UsageAnchors(),
+        _cache_backend(db, db_path, budget.share("summary_rows")),
+        UsageAnchors(budget.share("anchors")),
         settings.options(),
         threshold=settings.threshold,
         target_ratio=settings.target_ratio,
@@ -357,6 +399,7 @@ def create_app(
         mask=settings.mask_tool_outputs,
         prepare_threshold=settings.prepare_threshold,
         flight_timeout=timeout,
+        budget=budget,
     )
     owns_client = http_client is None
     client, wire = (
@@ -379,6 +422,8 @@ def create_app(
         secret_headers=secret_headers,
         recall=recall,
         wire=wire,
+        tenant_header=tenant_header,
+        budget=budget,
     )
 
     @asynccontextmanager
@@ -441,9 +486,12 @@ def create_app(
 
 
 def _cache_backend(
-    db: str | os.PathLike[str] | None, db_path: str | os.PathLike[str] | None
+    db: str | os.PathLike[str] | None,
+    db_path: str | os.PathLike[str] | None,
+    max_bytes: int,
 ) -> CacheBackend:
-    """The summary cache ``db`` (or the older ``db_path``) names."""
+    """The summary cache ``db`` (or the older ``db_path``) names; an SQLite one keeps
+    at most ``max_bytes`` of rows in memory."""
     if db is not None and db_path is not None:
         raise ValueError("give db or db_path, not both")
     target = db if db is not None else db_path
@@ -451,7 +499,7 @@ def _cache_backend(
         from contextfold.proxy._pgcache import PostgresSummaryCache  # the postgres extra
 
         return PostgresSummaryCache(target)
-    return SummaryCache(target)
+    return SummaryCache(target, max_bytes)
 
 
 def serve(

@@ -1,10 +1,13 @@
 """The proxy's memory: prefix hashes, the summary cache and the usage anchors.
 
 A conversation is identified by hashes of its prefixes: ``chain[i]`` is the SHA-256
-of the model name and the canonical encoding of ``messages[:i]`` (a length-prefixed
-form of every block's fields, tool inputs as sorted-key JSON), computed as one
-running hash so a whole history costs one pass. Nothing here ever sees a request header:
-the cache stores summaries, hashes and message counts only.
+of its scope (the tenant key and the model name, :func:`~._tenant.scope`) and the
+canonical encoding of ``messages[:i]`` (a length-prefixed form of every block's
+fields, tool inputs as sorted-key JSON), computed as one running hash so a whole
+history costs one pass. Whatever is keyed by these hashes (summaries, anchors,
+leases) is therefore one tenant's. Nothing here ever sees a request header: the cache
+stores summaries, hashes and message counts, and the secret tenant keys are made
+with (``contextfold_proxy_secrets``, see :mod:`._tenant`).
 
 :class:`CacheBackend` is what the planner needs from a cache: summaries by prefix,
 and, for a fleet of replicas, shared usage anchors and a cross-replica lease on a
@@ -19,9 +22,10 @@ import asyncio
 import hashlib
 import json
 import os
+import secrets
 import sqlite3
+import sys
 from abc import ABC, abstractmethod
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -39,6 +43,8 @@ from contextfold.blocks import (
     to_dict,
 )
 from contextfold.messages import Message
+from contextfold.proxy._budget import ENTRY_BYTES, MemoryBudget, SizedLRU
+from contextfold.proxy._tenant import SECRET_BYTES
 from contextfold.sqlite import connect
 
 ANCHOR_TAIL = 64
@@ -57,6 +63,12 @@ _SCHEMA = (
     """
     CREATE INDEX IF NOT EXISTS contextfold_proxy_summaries_root
         ON contextfold_proxy_summaries (root_hash, message_count DESC)
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS contextfold_proxy_secrets (
+        name  TEXT PRIMARY KEY,
+        value BLOB NOT NULL
+    )
     """,
 )
 
@@ -93,12 +105,13 @@ def canonical(message: Message) -> bytes:
     return f"{_field(message.role)}{len(message.content)}:{blocks}".encode(errors="surrogatepass")
 
 
-def chain_hashes(model: str, messages: Sequence[Message]) -> list[str]:
-    """``[h0, h1, ..., hn]`` where ``hi`` identifies ``model`` + ``messages[:i]``.
+def chain_hashes(scope: str, messages: Sequence[Message]) -> list[str]:
+    """``[h0, h1, ..., hn]`` where ``hi`` identifies ``scope`` + ``messages[:i]``;
+    ``scope`` is the model name under the tenant key (:func:`~._tenant.scope`).
 
     Each message is length-prefixed, so no two different prefixes share a hash.
     """
-    running = hashlib.sha256(model.encode(errors="surrogatepass"))
+    running = hashlib.sha256(scope.encode(errors="surrogatepass"))
     out = [running.hexdigest()]
     extend_chain(running, messages, out)
     return out
@@ -138,6 +151,17 @@ class CacheBackend(ABC):
     :meth:`claim` always succeeds.
     """
 
+    _secret: bytes | None = None
+
+    def tenant_secret(self) -> bytes:
+        """The secret tenant keys are made with (:mod:`._tenant`), once :meth:`open`
+        returned. A cache that persists keeps it in its database, made on the first
+        open, so tenants stay the same after a restart and for every process sharing
+        it; this default, for a cache in one process's memory, is random, made once."""
+        if self._secret is None:
+            self._secret = secrets.token_bytes(SECRET_BYTES)
+        return self._secret
+
     @abstractmethod
     async def open(self) -> None:
         """Connect and create the tables; a cache that cannot be opened raises."""
@@ -162,6 +186,11 @@ class CacheBackend(ABC):
     @abstractmethod
     async def count(self) -> int:
         """How many summaries are stored."""
+
+    def memory(self) -> int:
+        """Bytes of rows this process keeps between requests (as estimated; see
+        :mod:`._budget`): none by default."""
+        return 0
 
     async def pull_anchors(self, anchors: UsageAnchors, keys: Sequence[str]) -> None:
         """Copy into ``anchors`` what other replicas recorded for ``keys``."""
@@ -189,18 +218,19 @@ class SummaryCache(CacheBackend):
     ``path`` ``None`` keeps the cache in memory (lost on restart). Rows are written
     with one ``INSERT OR REPLACE`` each, so several proxy processes may share a file
     (each then summarizes on its own: the cross-replica single-flight needs
-    PostgreSQL).
+    PostgreSQL); the tenant secret is kept in the file (made by whichever opens it
+    first), so they agree on tenants.
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None, max_rows: int = 4096) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None, max_bytes: int | None = None) -> None:
         self.path = ":memory:" if path is None else os.fspath(path)
         self._conn: aiosqlite.Connection | None = None
         # A conversation's rows, read once and kept while the file is unchanged: the
         # lookup of every request of a conversation then costs two ``stat`` calls,
-        # not a query on the database's thread (see :meth:`_fresh_front`).
-        self.max_rows = max_rows
-        self._front: OrderedDict[str, list[CachedSummary]] = OrderedDict()
-        self._front_rows = 0
+        # not a query on the database's thread (see :meth:`_fresh_front`). At most
+        # ``max_bytes`` of them (summaries are long), least recently used dropped.
+        self.max_bytes = MemoryBudget().share("summary_rows") if max_bytes is None else max_bytes
+        self._front: SizedLRU[str, list[CachedSummary]] = SizedLRU(self.max_bytes)
         self._stamp: tuple[object, ...] | None = None
         self._watched: tuple[str, ...] = ()  # the files behind the stamp (see open)
         # A second connection, only ever asked ``PRAGMA data_version`` (see _fresh_front)
@@ -214,6 +244,17 @@ class SummaryCache(CacheBackend):
         try:
             for statement in _SCHEMA:
                 await conn.execute(statement)
+            # The first opener's secret wins; every later one (a restart, another
+            # process on the file) reads it back.
+            await conn.execute(
+                "INSERT OR IGNORE INTO contextfold_proxy_secrets (name, value) "
+                "VALUES ('tenant', ?)",
+                (secrets.token_bytes(SECRET_BYTES),),
+            )
+            found = await conn.execute_fetchall(
+                "SELECT value FROM contextfold_proxy_secrets WHERE name = 'tenant'"
+            )
+            self._secret = bytes(next(iter(found))[0])
             if self.path not in (":memory:", ""):  # "": a private temporary database
                 # The files SQLite opened: resolved now, as SQLite resolved them (against
                 # this working directory, through symlinks: its log is ``<real file>-wal``).
@@ -249,15 +290,15 @@ class SummaryCache(CacheBackend):
             )
             rows = [CachedSummary(prefix, count, summary) for prefix, count, summary in fetched]
             if front is self._front:  # not emptied by a write while the query ran
-                self._keep(root, rows)
+                front.put(root, rows, _rows_bytes(root, rows))
         else:
-            front.move_to_end(root)
+            front.touch(root)
         for row in rows:
             if row.message_count < len(chain) - 1 and chain[row.message_count] == row.prefix_hash:
                 return row
         return None
 
-    def _fresh_front(self) -> OrderedDict[str, list[CachedSummary]]:
+    def _fresh_front(self) -> SizedLRU[str, list[CachedSummary]]:
         """The rows read so far, emptied first if the database changed since.
 
         A change is seen in SQLite's ``PRAGMA data_version``, asked of a second
@@ -293,16 +334,11 @@ class SummaryCache(CacheBackend):
                 self._forget_front()
         return self._front
 
-    def _keep(self, root: str, rows: list[CachedSummary]) -> None:
-        self._front[root] = rows
-        self._front_rows += len(rows) + 1
-        while self._front_rows > self.max_rows and len(self._front) > 1:
-            _, dropped = self._front.popitem(last=False)
-            self._front_rows -= len(dropped) + 1
-
     def _forget_front(self) -> None:
-        self._front = OrderedDict()
-        self._front_rows = 0
+        self._front = SizedLRU(self.max_bytes)
+
+    def memory(self) -> int:
+        return self._front.nbytes
 
     async def store(self, root: str, summary: CachedSummary) -> None:
         self._forget_front()  # read again after the write (and any other process's)
@@ -325,6 +361,14 @@ class SummaryCache(CacheBackend):
         return int(next(iter(rows))[0])
 
 
+def _rows_bytes(root: str, rows: list[CachedSummary]) -> int:
+    """What the rows of a conversation hold in memory, as estimated (:mod:`._budget`)."""
+    held = sys.getsizeof(root) + ENTRY_BYTES + 56 + 8 * len(rows)
+    for row in rows:
+        held += 64 + sys.getsizeof(row.prefix_hash) + sys.getsizeof(row.summary)
+    return held
+
+
 def _watcher(path: str) -> sqlite3.Connection:
     """A connection to ``path`` for ``PRAGMA data_version`` only: on the event loop,
     so it never waits long for a lock (50 ms, then the rows are read again)."""
@@ -334,21 +378,23 @@ def _watcher(path: str) -> sqlite3.Connection:
 class UsageAnchors:
     """The prompt size the upstream reported for a forwarded history, by its chain hash.
 
-    In memory, least recently used entries dropped past ``max_entries``; an anchor is
-    a hint for the next estimate, so losing one only costs accuracy.
+    In memory, least recently used entries dropped past ``max_bytes`` (by default the
+    anchors' share of :class:`~._budget.MemoryBudget`: 6.4 MiB, some 20,000 anchors);
+    an anchor is a hint for the next estimate, so losing one only costs accuracy.
     """
 
-    def __init__(self, max_entries: int = 4096) -> None:
-        if max_entries < 1:
-            raise ValueError(f"max_entries must be at least 1, got {max_entries}")
-        self.max_entries = max_entries
-        self._tokens: OrderedDict[str, int] = OrderedDict()
+    def __init__(self, max_bytes: int | None = None) -> None:
+        self._tokens: SizedLRU[str, int] = SizedLRU(
+            MemoryBudget().share("anchors") if max_bytes is None else max_bytes
+        )
+
+    @property
+    def nbytes(self) -> int:
+        """What the anchors hold, as estimated."""
+        return self._tokens.nbytes
 
     def record(self, key: str, input_tokens: int) -> None:
-        self._tokens[key] = input_tokens
-        self._tokens.move_to_end(key)
-        while len(self._tokens) > self.max_entries:
-            self._tokens.popitem(last=False)
+        self._tokens.put(key, input_tokens, sys.getsizeof(key) + ENTRY_BYTES + 32)
 
     def get(self, key: str) -> int | None:
         """The size recorded under ``key``, if any (without refreshing it)."""
@@ -359,7 +405,7 @@ class UsageAnchors:
         for i in range(len(chain) - 1, 0, -1):
             tokens = self._tokens.get(chain[i])
             if tokens is not None:
-                self._tokens.move_to_end(chain[i])
+                self._tokens.touch(chain[i])
                 return i, tokens
         return None
 

@@ -15,11 +15,17 @@ compact independently. After a failed compaction of a history, the next 1, 2, 4 
 32 over-limit requests extending it are forwarded unchanged without retrying.
 
 A request the upstream rejected as longer than the model's window teaches the model's
-limit (:meth:`Planner.learn_overflow`: at most 90 % of the rejected prompt's
-estimate) and is planned again with ``overflowed``: the rejected history's anchor
+limit for its tenant (:meth:`Planner.learn_overflow`: at most 90 % of the rejected
+prompt's estimate) and is planned again with ``overflowed``: the rejected history's anchor
 becomes just over that limit, so later requests extending it are estimated over it
 too, and it is compacted whatever the estimate (no back-off), to at most half its
 estimated size.
+
+Everything a plan learns or keeps is its tenant's (:mod:`._tenant`): the history's
+prefix hashes are seeded with the tenant key and the model (``Conversation.scope``),
+so summaries, anchors, in-flight and back-off entries, preparations and token counts
+keyed by them are per tenant; the learned limits, keyed by model, are kept per tenant
+and model, and the layout records under the tenant key.
 
 Replicas sharing a PostgreSQL cache extend the single flight across processes: before
 summarizing, a replica claims a lease on the history's hash
@@ -34,7 +40,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections import OrderedDict
+import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
@@ -49,6 +55,7 @@ from contextfold.compaction._summarizer import (
 )
 from contextfold.errors import CompactionError, ContextfoldError
 from contextfold.messages import Message
+from contextfold.proxy._budget import ENTRY_BYTES, HASH_BYTES, Cache, MemoryBudget, SizedLRU
 from contextfold.proxy._cache import (
     ANCHOR_TAIL,
     CacheBackend,
@@ -73,10 +80,9 @@ logger = logging.getLogger("contextfold.proxy")
 
 _V = TypeVar("_V")
 _MAX_WAITS = 3  # for jobs compacting a prefix of the history, before compacting it anyway
-_MAX_BACKOFF_ENTRIES = 4096
-_MAX_LEARNED_LIMITS = 1024
 _MIN_LEARNED_LIMIT = 1024
 _OVERFLOW_MARGIN = 0.9  # a learned limit: this share of a prompt the upstream rejected
+_BACKOFF_ENTRY = HASH_BYTES + ENTRY_BYTES + 64  # its key, entry and (failures, skips)
 
 MEANINGFUL_SHARE = 0.2
 """A summary is made only when it would free at least this share of the limit."""
@@ -115,6 +121,7 @@ class Plan:
         return cls(None, "", None, None, error=reason)
 
     learn: bool = True  # False: the upstream's usage report says nothing of these bytes
+    tenant: str = ""  # whose request (:mod:`._tenant`): what its answer teaches is theirs
 
     @property
     def compacted(self) -> bool:
@@ -138,7 +145,9 @@ class Planner:
         mask: MaskToolOutputs | None = None,
         prepare_threshold: float | None = None,
         flight_timeout: float = 600.0,
+        budget: MemoryBudget | None = None,
     ) -> None:
+        budget = budget or MemoryBudget()
         self.mask = mask  # masking first, before any summary (see ._mask)
         self.cache = cache
         self.flight_timeout = flight_timeout
@@ -155,28 +164,45 @@ class Planner:
         )
         self.metrics = metrics or ProxyMetrics()
         self.summarizations = 0
-        self.memo = HistoryMemo()
-        self.layouts = Layouts()  # prompt or history (see ._layout)
-        self.counts = TokenCounts(opts.counter)
-        self.spliced = SplicedChains()
+        # Everything kept between requests is held to its share of ``budget`` (._budget).
+        self.memo = HistoryMemo(max_bytes=budget.share("memo"))
+        self.layouts = Layouts(budget.share("layouts"))  # prompt or history (see ._layout)
+        self.counts = TokenCounts(opts.counter, budget.share("token_counts"))
+        self.spliced = SplicedChains(budget.share("spliced_chains"))
         # hash of the exact history being compacted -> done when the job ends
         self._inflight: dict[str, asyncio.Future[None]] = {}
         # hash of a history whose compaction failed -> (consecutive failures, skips left)
-        self._backoff: OrderedDict[str, tuple[int, int]] = OrderedDict()
+        self._backoff: SizedLRU[str, tuple[int, int]] = SizedLRU(budget.share("backoff"))
         # hash of a history the upstream refused as too long: it and every history
         # extending it count as over the limit, whatever their estimate
-        self._refused: OrderedDict[str, bool] = OrderedDict()
-        self.preparer = Preparer(self, prepare_threshold)
-        # model -> limit learnt from the upstream's context-overflow errors
-        self._learned: OrderedDict[str, int] = OrderedDict()
+        self._refused: SizedLRU[str, bool] = SizedLRU(budget.share("backoff"))
+        self.preparer = Preparer(self, prepare_threshold, budget)
+        # (tenant, model) -> limit learnt from the upstream's context-overflow errors
+        self._learned: SizedLRU[tuple[str, str], int] = SizedLRU(budget.share("learned"))
 
-    def limit(self, model: str, window: int | None = None) -> int:
+    def memory(self) -> dict[Cache, int]:
+        """What each of the planner's caches (its cache's rows included) holds, as
+        estimated (:mod:`._budget`): never more than its share of the budget."""
+        return {
+            "memo": self.memo.nbytes,
+            "token_counts": self.counts.nbytes,
+            "summary_rows": self.cache.memory(),
+            **self.preparer.memory(),
+            "spliced_chains": self.spliced.nbytes,
+            "anchors": self.anchors.nbytes,
+            "layouts": self.layouts.nbytes,
+            "backoff": self._backoff.nbytes + self._refused.nbytes,
+            "learned": self._learned.nbytes,
+        }
+
+    def limit(self, model: str, tenant: str, window: int | None = None) -> int:
         """``threshold × window``, never above ``window − max output``: the model's own
         settings, else the proxy's, else what the upstream reported, else the model
         registry (:mod:`._config`; ``window``: a request's own, wider one); nor above
-        what the upstream's overflow errors taught (:meth:`learn_overflow`)."""
+        what the upstream's overflow errors taught about ``model`` from ``tenant``'s
+        requests (:meth:`learn_overflow`)."""
         limit = self.models.limit(model, window)
-        learned = self._learned.get(model)
+        learned = self._learned.get((tenant, model))
         return limit if learned is None else min(limit, learned)
 
     def options(self, model: str, recall: bool = False) -> Options:
@@ -198,7 +224,7 @@ class Planner:
             return self.counts.through(history, chain, _messages_at(cuts, items, after=True))
 
         found: Layout = self.layouts.decide(
-            shape(conv.dialect, wire, conv.model, system),
+            shape(conv.dialect, wire, conv.model, system, conv.tenant),
             head_tokens=head_tokens,
             budget=limit,
         )
@@ -215,7 +241,7 @@ class Planner:
         task, the system messages, a summary (half the room the engine reserves for it)
         and the least the engine keeps (the turn after the last safe cut), never below
         the size it aims for."""
-        limit = self.limit(conv.model, conv.window)
+        limit = self.limit(conv.model, conv.tenant, conv.window)
         target = int(limit * self.target_ratio)
         opts = self.options(conv.model)
         last = len(effective) - conv.tail
@@ -231,24 +257,31 @@ class Planner:
         stays += _extra_tokens(conv, opts.counter)
         return tokens - max(stays, target) >= MEANINGFUL_SHARE * limit
 
-    def observe(self, dialect: str, body: Mapping[str, Any], model: str) -> None:
-        """Remember the layout of a request forwarded without being parsed (see
-        :mod:`._layout`: an opening seen only here still tells later requests their
-        task)."""
+    def observe(self, dialect: str, body: Mapping[str, Any], model: str, tenant: str) -> None:
+        """Remember the layout of ``tenant``'s request forwarded without being parsed
+        (see :mod:`._layout`: an opening seen only here still tells later requests
+        their task)."""
         items = body.get("input" if dialect == "responses" else "messages")
         if isinstance(items, list):
             system = body.get("instructions" if dialect == "responses" else "system")
-            self.layouts.decide(shape(dialect, items, model, system))
+            self.layouts.decide(shape(dialect, items, model, system, tenant))
 
     def learn_overflow(
-        self, model: str, tokens: int | None, reported: tuple[int, int] | None = None
+        self,
+        model: str,
+        tokens: int | None,
+        reported: tuple[int, int] | None = None,
+        *,
+        tenant: str,
     ) -> None:
-        """The upstream rejected a prompt of ``model`` estimated at ``tokens`` as longer
-        than its window: ``model``'s limit becomes at most 90 % of that, and when the
-        error ``reported`` ``(window, prompt)`` in the upstream's own tokens, at most 90 %
-        of that window in our estimate's units (``window × tokens / prompt``), so an
-        estimate that undercounts converges at once (never below 1,024; an unestimated
-        prompt teaches nothing)."""
+        """The upstream rejected ``tenant``'s prompt of ``model`` estimated at ``tokens``
+        as longer than its window: ``model``'s limit for ``tenant`` (for no other
+        tenant: one client's refusal, a key with a smaller quota or a prompt that
+        undercounts, says nothing of another's) becomes at most 90 % of that, and when
+        the error ``reported`` ``(window, prompt)`` in the upstream's own tokens, at most
+        90 % of that window in our estimate's units (``window × tokens / prompt``), so
+        an estimate that undercounts converges at once (never below 1,024; an
+        unestimated prompt teaches nothing)."""
         if tokens is None:
             return
         learned = int(tokens * _OVERFLOW_MARGIN)
@@ -256,10 +289,9 @@ class Planner:
             window, prompt = reported
             learned = min(learned, int(window * tokens / prompt * _OVERFLOW_MARGIN))
         cap = max(_MIN_LEARNED_LIMIT, learned)
-        self._learned[model] = min(cap, self._learned.get(model, cap))
-        self._learned.move_to_end(model)
-        while len(self._learned) > _MAX_LEARNED_LIMITS:
-            self._learned.popitem(last=False)
+        key = (tenant, model)
+        size = sys.getsizeof(tenant) + sys.getsizeof(model) + ENTRY_BYTES + 96
+        self._learned.put(key, min(cap, self._learned.get(key, cap)), size)
 
     def record_usage(self, key: str, input_tokens: int) -> None:
         """Anchor the history hashed ``key`` on the prompt size the upstream reported,
@@ -302,14 +334,12 @@ class Planner:
         and the request is forwarded unchanged, with :data:`NO_CREDENTIALS` as error.
         """
         history = conv.messages
-        chain = conv.chain if conv.chain is not None else chain_hashes(conv.model, history)
+        chain = conv.chain if conv.chain is not None else chain_hashes(conv.scope, history)
         conv = replace(conv, window=window)
         if overflowed is None:
             return await self._plan(conv, chain, make_transport, secrets, recall=recall)
-        self._refused[overflowed or chain[-1]] = True
-        self._refused.move_to_end(overflowed or chain[-1])
-        while len(self._refused) > _MAX_BACKOFF_ENTRIES:
-            self._refused.popitem(last=False)
+        key = overflowed or chain[-1]
+        self._refused.put(key, True, _BACKOFF_ENTRY)
         return await self._plan(conv, chain, make_transport, secrets, forced=True, recall=recall)
 
     async def _plan(
@@ -326,7 +356,7 @@ class Planner:
         secrets = Secrets() if secrets is None else secrets
         history = conv.messages
         extra = _extra_tokens(conv, self.opts.counter)
-        limit = self.limit(conv.model, conv.window)
+        limit = self.limit(conv.model, conv.tenant, conv.window)
         layout = self.layout(conv, chain, limit)
         conv = replace(conv, pinned=layout[0], tail=layout[1], recall=recall)
         if len(history) <= conv.pinned:
@@ -365,7 +395,7 @@ class Planner:
                 if (
                     running is not None
                     and not forced
-                    and self.preparer.defer(running[0], tokens, conv.model)
+                    and self.preparer.defer(running[0], tokens, conv.model, conv.tenant)
                 ):
                     if hit is None:  # still being prepared, and this request fits: no wait
                         return Plan(None, chain[-1], before, tokens)
@@ -390,7 +420,7 @@ class Planner:
             failed = _latest(self._backoff, eff_chain)
             failures, skip = (0, 0) if failed is None else failed[1]
             if failed is not None and skip and not forced:
-                self._backoff[failed[0]] = (failures, skip - 1)
+                self._backoff.put(failed[0], (failures, skip - 1), _BACKOFF_ENTRY)
                 error = f"summarization skipped after {failures} failed attempt(s); retried later"
                 return Plan(None, chain[-1], before, before, error=error)
             try:
@@ -441,9 +471,7 @@ class Planner:
         if failed is not None:
             self._backoff.pop(failed[0], None)
         if plan.error is not None:  # skip the next 1, 2, 4 ... 32 over-limit requests
-            self._backoff[key] = (failures + 1, min(2**failures, 32))
-            while len(self._backoff) > _MAX_BACKOFF_ENTRIES:
-                self._backoff.popitem(last=False)
+            self._backoff.put(key, (failures + 1, min(2**failures, 32)), _BACKOFF_ENTRY)
         return plan
 
     async def _masked(
@@ -473,7 +501,7 @@ class Planner:
         if problem is not None:
             return None
         summary: SummaryState = "cached" if hit is not None else "none"
-        hashed = chain_hashes(conv.model, masked)[-1]
+        hashed = chain_hashes(conv.scope, masked)[-1]
         return Plan(rebuilt.body, hashed, before, after, summary=summary)
 
     def _splice(
@@ -483,7 +511,7 @@ class Planner:
             return conv.messages, chain
         head = _summary_head(conv.messages, hit, conv.pinned)
         effective = [*head, *conv.messages[hit.message_count :]]
-        return effective, self.spliced.chain(conv.model, head, conv.messages, chain, hit)
+        return effective, self.spliced.chain(conv.scope, head, conv.messages, chain, hit)
 
     def _spliced(
         self,
@@ -553,7 +581,7 @@ class Planner:
         self.metrics.summarized(result.usage.input_tokens, result.usage.output_tokens)
         result = _scrubbed(result, secrets)
         start = len(history) - result.kept_messages
-        chain = chain_hashes(conv.model, history[:start])
+        chain = chain_hashes(conv.scope, history[:start])
         # The whole summary message is cached: the user's verbatim words are in it.
         try:
             await (keep or self.cache.store)(
@@ -572,7 +600,7 @@ class Planner:
                 "compacted %s request failed validation; forwarding it unchanged", conv.model
             )
             return Plan(None, original[-1], before, before, error=problem)
-        forwarded = chain_hashes(conv.model, result.messages)[-1]
+        forwarded = chain_hashes(conv.scope, result.messages)[-1]
         after = count_tokens(result.messages, self.opts.counter) + _extra_tokens(
             conv, self.opts.counter
         )
@@ -616,7 +644,8 @@ def _latest(table: Mapping[str, _V], chain: Sequence[str]) -> tuple[str, _V] | N
 
 def _scrubbed(result: CompactionResult, secrets: Secrets) -> CompactionResult:
     """``result`` with the caller's credentials redacted from its summary: the summary
-    is stored, and served to every caller whose history shares the prefix."""
+    is stored, and served to every request of the caller's tenant whose history shares
+    the prefix (with ``tenant_header``, other keys than the caller's)."""
     summary = secrets.text(result.summary, key_like=False)
     made = _summary_text(result)
     clean = secrets.text(made, key_like=False)

@@ -24,7 +24,8 @@ A request may widen its model's window for itself: Anthropic's 1M-context beta
 
 The limit a request is held to is ``threshold × window``, never above ``window −
 max output``. Resolutions are memoized per model name (at most
-:data:`_MEMO_ENTRIES` names, as clients choose them).
+:data:`_MEMO_ENTRIES` names, as clients choose them, each of at most
+:data:`_MEMO_NAME` characters: a longer one is resolved again each time).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ logger = logging.getLogger("contextfold.proxy")
 __all__ = ["ModelSettings", "ModelTable", "Resolved"]
 
 _MEMO_ENTRIES = 1024
+_MEMO_NAME = 256  # characters: 1,024 names hold well under 1 MiB
 _MIN_WINDOW = 1024
 _MAX_LEARNED = 1024
 
@@ -187,13 +189,15 @@ class ModelTable:
             own.summary_model or self.summary_model,
             window,
         )
-        if len(self._memo) >= _MEMO_ENTRIES:
-            self._memo.clear()
-        self._memo[model] = resolved
+        if len(model) <= _MEMO_NAME:
+            if len(self._memo) >= _MEMO_ENTRIES:
+                self._memo.clear()
+            self._memo[model] = resolved
         if (
             window is None
             and model not in self._warned
             and len(self._warned) < _MEMO_ENTRIES
+            and len(model) <= _MEMO_NAME
             and self.unknown(model)
         ):
             self._warned.add(model)

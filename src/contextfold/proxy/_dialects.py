@@ -28,7 +28,7 @@ from contextfold.formats import (
     to_responses,
 )
 from contextfold.messages import Message
-from contextfold.proxy import _json
+from contextfold.proxy import _json, _tenant
 from contextfold.proxy._memo import HistoryMemo, fresh, segment_cuts
 from contextfold.proxy._responses import input_items
 
@@ -52,6 +52,8 @@ class Conversation:
     open ``messages`` without a wire item of their own (Anthropic's ``system``,
     Responses' ``instructions``). ``pinned`` is set by the planner's layout (see
     :mod:`._layout`): ``messages[:pinned]`` is prompt and task, never summarized.
+    ``tenant`` is the request's tenant key (:mod:`._tenant`): whatever the planner
+    keeps of this conversation is kept for that tenant only.
     """
 
     dialect: Dialect
@@ -66,6 +68,12 @@ class Conversation:
     tail: int = 0
     recall: bool = False  # the request offers the recall tool (set by the planner)
     window: int | None = None  # the request's own, wider context window (set by the planner)
+    tenant: str = ""
+
+    @property
+    def scope(self) -> str:
+        """What the prefix hashes of ``messages`` are seeded with: tenant and model."""
+        return _tenant.scope(self.tenant, self.model)
 
 
 def parse_body(raw: bytes, dialect: Dialect = "openai") -> tuple[dict[str, Any], str]:
@@ -103,13 +111,18 @@ def read_body(raw: bytes, dialect: Dialect = "openai") -> tuple[dict[str, Any], 
 
 
 def conversation(
-    dialect: Dialect, body: dict[str, Any], model: str, memo: HistoryMemo | None = None
+    dialect: Dialect,
+    body: dict[str, Any],
+    model: str,
+    memo: HistoryMemo | None = None,
+    tenant: str = "",
 ) -> Conversation:
-    """The history of a body accepted by :func:`parse_body`, as messages.
+    """The history of a body accepted by :func:`parse_body`, as messages, sent by
+    ``tenant`` (a tenant key, :mod:`._tenant`).
 
-    With a ``memo``, only the messages after the longest prefix it has seen are
-    parsed and hashed, and the result carries its prefix hashes (``chain``); the
-    messages are the same either way.
+    With a ``memo``, only the messages after the longest prefix ``tenant`` has sent
+    before are parsed and hashed, and the result carries its prefix hashes
+    (``chain``); the messages are the same either way.
 
     :class:`ValueError` when the history holds content :mod:`contextfold.formats`
     does not model (images by URL, files, audio, server tools...) or content that is
@@ -140,7 +153,7 @@ def conversation(
             if isinstance(item, dict | list) and _deeper_than(item, MAX_DEPTH - 2):
                 raise too_deep
 
-        parsed = memo.parse(dialect, model, wire, system, check=check)
+        parsed = memo.parse(dialect, _tenant.scope(tenant, model), wire, system, check=check)
         messages, chain, cuts = parsed.messages, parsed.chain, parsed.cuts
     else:
         if dialect == "openai":
@@ -154,7 +167,7 @@ def conversation(
     while lead < len(messages) and messages[lead].role == "system":
         lead += 1
     top = cuts[0][1] if cuts else (1 if system else 0)
-    return Conversation(dialect, body, model, messages, lead, chain, cuts, top)
+    return Conversation(dialect, body, model, messages, lead, chain, cuts, top, tenant=tenant)
 
 
 def _deeper_than(value: Any, limit: int) -> bool:

@@ -28,6 +28,7 @@ from starlette.responses import Response
 from contextfold._secrets import Secrets, header_secrets, watch
 from contextfold.proxy import _json
 from contextfold.proxy._bound import SizeBound, model_named
+from contextfold.proxy._budget import Cache, MemoryBudget
 from contextfold.proxy._compact import Plan, Planner
 from contextfold.proxy._dialects import (
     Dialect,
@@ -47,6 +48,7 @@ from contextfold.proxy._recall import answer_with_recall
 from contextfold.proxy._relay import Opened, Relaying, drop_headers, is_stream
 from contextfold.proxy._responses import server_state
 from contextfold.proxy._routing import BadTarget, route_dialect, upstream_url
+from contextfold.proxy._tenant import Tenants
 from contextfold.proxy._windows import WindowAsker
 from contextfold.proxy._wire import WireTransport
 from contextfold.transports.base import CompletionTransport
@@ -118,6 +120,8 @@ class Forwarder(Relaying):
         secret_headers: Iterable[str] = (),
         recall: bool = False,
         wire: WireTransport | None = None,
+        tenant_header: str | None = None,
+        budget: MemoryBudget | None = None,
     ) -> None:
         self.client = client
         # ``client``'s own transport, when it is one: forwards skip the client's work
@@ -134,18 +138,34 @@ class Forwarder(Relaying):
         self.summary_max_retries = summary_max_retries
         self.secret_headers = frozenset(name.lower() for name in secret_headers)
         self.recall = recall  # offer the recall tool on compacted requests (see ._recall)
-        self.bound = SizeBound(planner.preparer.first_limit)
+        self.bound = SizeBound(
+            planner.preparer.first_limit, (budget or MemoryBudget()).share("ratios")
+        )
         self.windows = WindowAsker(client, planner.models.learn)
         self.metrics = planner.metrics
+        self.tenant_header = tenant_header  # see ._tenant
+        self._tenants: Tenants | None = None
         self._started = False
         self._start_lock = asyncio.Lock()
 
     async def start(self) -> None:
-        """Open the summary cache (idempotent; also done lazily by the first request)."""
+        """Open the summary cache and read its tenant secret (idempotent; also done
+        lazily by the first request)."""
         async with self._start_lock:
             if not self._started:
                 await self.planner.cache.open()
+                self._tenants = Tenants(self.planner.cache.tenant_secret(), self.tenant_header)
                 self._started = True
+
+    def memory(self) -> dict[Cache, int]:
+        """What each cache of the proxy holds, as estimated (see :mod:`._budget`)."""
+        return {**self.planner.memory(), "ratios": self.bound.nbytes}
+
+    def tenant(self, headers: Mapping[str, str]) -> str:
+        """The tenant key (:mod:`._tenant`) of a request with ``headers``; once started."""
+        if self._tenants is None:
+            raise RuntimeError("the proxy has not started: no tenant secret yet")
+        return self._tenants.of(headers)
 
     # -- routing -------------------------------------------------------------------
 
@@ -251,14 +271,15 @@ class Forwarder(Relaying):
             return None
         return AnthropicTransport(model, client=sdk, context_window=window, max_retries=retries)
 
-    def _observe(self, raw: bytes, dialect: Dialect) -> None:
-        """Let the planner remember the layout of a request it will not parse, unless
-        it holds tool calls (then the fallback rule finds its task: see ``._layout``)."""
+    def _observe(self, raw: bytes, dialect: Dialect, tenant: str) -> None:
+        """Let the planner remember the layout of ``tenant``'s request it will not parse,
+        unless it holds tool calls (then the fallback rule finds its task: see
+        ``._layout``)."""
         if any(marker in raw for marker in _TOOL_MARKERS):
             return
         try:
             body, model, _ = read_body(raw, dialect)
-            self.planner.observe(dialect, body, model)
+            self.planner.observe(dialect, body, model, tenant)
         except Exception as exc:  # remembering is a help, never a reason to fail
             logger.debug("could not read the layout of a request: %s", type(exc).__name__)
 
@@ -307,11 +328,12 @@ class Forwarder(Relaying):
                 )
             raw = decoded
             request.state.contextfold_decoded = True  # _send drops Content-Encoding
-        bound = self.bound.far_under(raw, dialect == "responses")
+        tenant = self.tenant(request.headers)
+        bound = self.bound.far_under(raw, tenant, dialect == "responses")
         if bound is not None:  # no need to parse: forwarded as it is
-            self._observe(raw, dialect)
+            self._observe(raw, dialect, tenant)
             self._learn_window(request, dialect, model_named(raw))
-            plan = Plan(None, "", bound, bound)
+            plan = Plan(None, "", bound, bound, tenant=tenant)
             self.metrics.compaction("not_needed")
             return await self._forward(request, dialect, raw, plan, original=raw)
         try:
@@ -320,7 +342,9 @@ class Forwarder(Relaying):
             return json_error(dialect, 400, str(exc))
         self._learn_window(request, dialect, model)
         try:
-            forwarded, plan = await self._plan(request, dialect, raw, body, model, strict=strict)
+            forwarded, plan = await self._plan(
+                request, dialect, raw, body, model, tenant, strict=strict
+            )
         except Exception as exc:
             # A defect of the proxy's, not of the request: the promise holds that a
             # failed compaction forwards the original rather than failing the call.
@@ -328,6 +352,7 @@ class Forwarder(Relaying):
             log_unexpected(exc, f"compaction planning failed for a {dialect} request", secrets)
             reason = f"not compacted: internal error ({type(exc).__name__}); forwarded unchanged"
             forwarded, plan = raw, Plan.unchanged(reason)
+        plan = replace(plan, tenant=tenant)  # what its answer teaches is the tenant's
         self.metrics.compaction(_outcome(plan))
         if self.recall and plan.compacted:
             answered = await answer_with_recall(self, request, dialect, body, forwarded, plan)
@@ -342,10 +367,11 @@ class Forwarder(Relaying):
         raw: bytes,
         body: dict[str, Any],
         model: str,
+        tenant: str,
         *,
         strict: bool = True,
     ) -> tuple[bytes, Plan]:
-        """What to forward for a parsed chat request, and the plan that made it.
+        """What to forward for ``tenant``'s parsed chat request, and the plan that made it.
 
         ``strict``: the body was read strictly (:mod:`._json`), so the memo of
         seen histories may take it, and orjson may write its rewrite."""
@@ -353,7 +379,8 @@ class Forwarder(Relaying):
         if stateful is not None:
             return raw, replace(Plan.unchanged(stateful), learn=False)
         try:
-            conv = conversation(dialect, body, model, self.planner.memo if strict else None)
+            memo = self.planner.memo if strict else None
+            conv = conversation(dialect, body, model, memo, tenant)
         except ValueError as exc:
             reason = f"not compacted: the proxy does not model this request's content ({exc})"
             return raw, Plan.unchanged(reason)
@@ -480,7 +507,8 @@ class Forwarder(Relaying):
             )
         try:
             body, model, strict = read_body(original, dialect)
-            conv = conversation(dialect, body, model, self.planner.memo if strict else None)
+            memo = self.planner.memo if strict else None
+            conv = conversation(dialect, body, model, memo, plan.tenant)
         except ValueError as exc:
             return f"the proxy does not model this request's content ({exc})"
         try:
@@ -502,6 +530,7 @@ class Forwarder(Relaying):
             why = forced.error or "there was nothing to summarize"
             return f"the forced compaction made nothing to retry with ({why})"
         forwarded = text.encode()
+        forced = replace(forced, tenant=plan.tenant)
         self.metrics.compaction(_outcome(forced))  # its first plan was counted already
         logger.info("retrying a %s request compacted after a context overflow", model)
         reply = await self._send(request, dialect, forwarded)
@@ -512,7 +541,7 @@ class Forwarder(Relaying):
             return f"the retry after a forced compaction was answered {reply.status_code}"
         # Learnt only now: the smaller prompt was taken, so the size was the trouble (a
         # short prompt with a huge output budget is refused as an overflow too).
-        self.planner.learn_overflow(model, plan.tokens_after, sizes)
+        self.planner.learn_overflow(model, plan.tokens_after, sizes, tenant=plan.tenant)
         return await self._respond(reply, dialect, forced, forwarded, secrets, retried=True)
 
 

@@ -29,8 +29,11 @@ under its limit) is still remembered, for a few tens of microseconds.
 A prompt head over the model's limit is not believed (a long conversation resumed
 without tool calls, seen first after a restart, would otherwise be all prompt, and
 nothing could ever be summarized): the fallback rule decides instead. The task itself
-is kept whatever its size. Remembered: a few digests per request, :data:`MAX_RECORDS`
-requests, least recently used dropped first, scoped like everything the proxy learns.
+is kept whatever its size. Remembered: a few digests per request (at most
+:data:`MAX_TAIL` + 1, of 16 bytes), as many requests as ``max_bytes`` holds (by default
+the layouts' share of :class:`~._budget.MemoryBudget`: 6.4 MiB, some 3,000 requests),
+least recently used dropped first, under the tenant key (``scope`` of :func:`shape`):
+one tenant's requests never decide another's layout.
 """
 
 from __future__ import annotations
@@ -44,14 +47,17 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from contextfold.proxy import _json
+from contextfold.proxy._budget import ENTRY_BYTES, MemoryBudget
 
-__all__ = ["MAX_RECORDS", "MAX_TAIL", "Layout", "Layouts", "Shape", "is_markup", "shape"]
+__all__ = ["MAX_TAIL", "Layout", "Layouts", "Shape", "is_markup", "shape"]
 
 MAX_TAIL = 8
 """The most items at the end of a request that may be prompt a client moves."""
 
-MAX_RECORDS = 4096
-"""Requests remembered for the rules above."""
+# A remembered request: its record and its keys' list (_RECORD), and per key the digest,
+# its entry in ``_ends`` with its tuple, and its slot in the list (_KEY).
+_RECORD = 400
+_KEY = 49 + ENTRY_BYTES + 64 + 8  # 49: a 16-byte digest (bytes)
 
 _MARKUP = re.compile(r"\s*<(?P<tag>[A-Za-z][\w:-]*)(?:\s[^>]*)?>.*</(?P=tag)>\s*\Z", re.DOTALL)
 
@@ -98,7 +104,8 @@ def is_markup(texts: Sequence[str]) -> bool:
 def shape(
     dialect: str, items: Sequence[Any], model: str, system: Any = None, scope: str = ""
 ) -> Shape:
-    """The :class:`Shape` of a request's wire items (``messages`` or ``input``)."""
+    """The :class:`Shape` of a request's wire items (``messages`` or ``input``), its
+    digests made under ``scope`` (the tenant key)."""
     running = hashlib.blake2b(digest_size=16)
     running.update(_encoded([dialect, model, system, scope]))
     chain = [running.digest()]
@@ -167,8 +174,9 @@ def _is_turn(kind: Kind) -> bool:
 class Layouts:
     """Decides each request's :class:`Layout` and remembers it for the next ones."""
 
-    def __init__(self, max_records: int = MAX_RECORDS) -> None:
-        self.max_records = max_records
+    def __init__(self, max_bytes: int | None = None) -> None:
+        self.max_bytes = MemoryBudget().share("layouts") if max_bytes is None else max_bytes
+        self.nbytes = 0  # what the records hold, as estimated
         # digest of a remembered request's first n - k items -> (the request, k)
         self._ends: OrderedDict[bytes, tuple[_Record, int]] = OrderedDict()
         self._records: OrderedDict[int, tuple[_Record, list[bytes]]] = OrderedDict()
@@ -228,8 +236,10 @@ class Layouts:
             self._ends[key] = (record, k)
             self._ends.move_to_end(key)
         self._records[id(record)] = (record, keys)
-        while len(self._records) > self.max_records:
+        self.nbytes += _RECORD + _KEY * len(keys)
+        while self.nbytes > self.max_bytes and self._records:
             _, (old, old_keys) = self._records.popitem(last=False)
+            self.nbytes -= _RECORD + _KEY * len(old_keys)
             for key in old_keys:
                 entry = self._ends.get(key)
                 if entry is not None and entry[0] is old:

@@ -32,6 +32,7 @@ mutated.
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,11 +40,20 @@ from typing import Any
 
 from contextfold.formats import from_anthropic, from_openai, from_responses
 from contextfold.messages import Message
+from contextfold.proxy._budget import HASH_BYTES, MemoryBudget, message_bytes
 from contextfold.proxy._cache import canonical
 from contextfold.proxy._json import SEPARATOR
 from contextfold.proxy._json import text as json_text
 
 _PER_GROUP = 4  # remembered histories per opening (diverging branches of one conversation)
+# What an entry holds besides its text and its messages' own bytes: per message its
+# prefix hash, its slots in three lists and its weight; per wire item its end; per cut
+# the cut, its copy of the running hash (OpenSSL's context, outside Python's heap) and
+# its pair in Parsed.cuts; per entry its objects and its group's key.
+_PER_MESSAGE = HASH_BYTES + 3 * 8 + 36
+_PER_ITEM = 8 + 36
+_PER_CUT = 640
+_PER_ENTRY = 640
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +79,24 @@ class _Cut:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _Entry:
-    text: bytes  # compact JSON of the wire list
+    text: bytes  # compact JSON of the wire list (an exact-size copy: see _kept)
     ends: list[int]  # ends[i]: where item i's text ends in ``text``
     cuts: list[_Cut]  # ascending wire_index; the last one is the whole history
     parsed: Parsed
+    weights: list[int]  # weights[i]: message_bytes of parsed.messages[:i]
+
+    @property
+    def nbytes(self) -> int:
+        """An upper bound of what this entry holds (see :mod:`._budget`)."""
+        messages = len(self.parsed.messages)
+        return (
+            sys.getsizeof(self.text)
+            + self.weights[-1]
+            + messages * _PER_MESSAGE
+            + len(self.ends) * _PER_ITEM
+            + len(self.cuts) * _PER_CUT
+            + _PER_ENTRY
+        )
 
 
 def fresh(dialect: str, wire: Sequence[Any], index: int) -> bool:
@@ -140,32 +164,38 @@ class HistoryMemo:
     """Parses and hashes histories, reusing the longest prefix already seen.
 
     Bounded: at most ``max_entries`` remembered histories holding at most
-    ``max_chars`` characters of serialized history, least recently used dropped
-    first. Forgetting only costs time: every answer equals a parse from scratch.
-    ``parses`` counts the messages handed to the parser, ``hashed`` those hashed.
+    ``max_bytes`` (:attr:`nbytes`: their serialized text, their parsed messages
+    estimated by :func:`~._budget.message_bytes`, their prefix hashes and resume
+    points; by default the memo's share of :class:`~._budget.MemoryBudget`), least
+    recently used dropped first. Forgetting only costs time: every answer equals a
+    parse from scratch. ``parses`` counts the messages handed to the parser,
+    ``hashed`` those hashed.
     """
 
-    def __init__(self, max_entries: int = 256, max_chars: int = 64 * 1024 * 1024) -> None:
-        if max_entries < 1 or max_chars < 1:
-            raise ValueError("max_entries and max_chars must be at least 1")
+    def __init__(self, max_entries: int = 256, max_bytes: int | None = None) -> None:
+        max_bytes = MemoryBudget().share("memo") if max_bytes is None else max_bytes
+        if max_entries < 1 or max_bytes < 1:
+            raise ValueError("max_entries and max_bytes must be at least 1")
         self.max_entries = max_entries
-        self.max_chars = max_chars
+        self.max_bytes = max_bytes
         self.parses = 0
         self.hashed = 0
-        self._groups: OrderedDict[tuple[str | bytes, ...], list[_Entry]] = OrderedDict()
-        self._chars = 0
+        self.nbytes = 0  # what the remembered entries hold, as estimated
+        self._groups: OrderedDict[tuple[str, bytes], list[_Entry]] = OrderedDict()
         self._entries = 0
 
     def parse(
         self,
         dialect: str,
-        model: str,
+        scope: str,
         wire: Sequence[Any],
         system: str | Sequence[Mapping[str, Any]] | None = None,
         *,
         check: Callable[[Any], None] | None = None,
     ) -> Parsed:
-        """``wire`` (and Anthropic's ``system``) parsed and hashed under ``model``.
+        """``wire`` (and Anthropic's ``system``) parsed and hashed under ``scope`` (the
+        model name under the tenant key, :func:`~._tenant.scope`: a history is only
+        ever resumed from one its own tenant sent).
 
         Raises the :class:`ValueError` the ``formats`` parser raises for the whole
         history when it holds content the parser rejects, and what ``check`` raises
@@ -173,10 +203,15 @@ class HistoryMemo:
         """
         try:
             text = json_text(wire)
-            opening = json_text(wire[0]) if wire else b""
-            key = (dialect, model, json_text(system), opening)
+            # The group: scope, system and first item, as a digest (a key holding
+            # their text would hold a client's model name and system prompt whole).
+            opening = hashlib.sha256()
+            for part in (scope.encode(errors="surrogatepass"), json_text(system)):
+                opening.update(len(part).to_bytes(8, "big") + part)
+            opening.update(json_text(wire[0]) if wire else b"")
+            key = (dialect, opening.digest())
         except (TypeError, ValueError, RecursionError):
-            return self._scratch(dialect, model, wire, system, check)
+            return self._scratch(dialect, scope, wire, system, check)
         group = self._groups.get(key, [])
         best: tuple[_Entry, _Cut] | None = None
         for entry in group:
@@ -184,33 +219,33 @@ class HistoryMemo:
             if cut is not None and (best is None or cut.wire_index > best[1].wire_index):
                 best = (entry, cut)
         try:
-            entry = self._extend(dialect, model, wire, system, text, best, check)
+            entry = self._extend(dialect, scope, wire, system, text, best, check)
         except ValueError:
-            return self._scratch(dialect, model, wire, system, check)
+            return self._scratch(dialect, scope, wire, system, check)
         if best is not None and best[1] is best[0].cuts[-1] and best[0] in group:
             group.remove(best[0])  # superseded: the new history extends it whole
             self._forget(best[0])
         group.insert(0, entry)
-        self._chars += len(entry.text)
+        self.nbytes += entry.nbytes
         self._entries += 1
         while len(group) > _PER_GROUP:
             self._forget(group.pop())
         self._groups[key] = group
         self._groups.move_to_end(key)
-        while self._groups and (self._entries > self.max_entries or self._chars > self.max_chars):
+        while self._groups and (self._entries > self.max_entries or self.nbytes > self.max_bytes):
             _, dropped = self._groups.popitem(last=False)
             for old in dropped:
                 self._forget(old)
         return entry.parsed
 
     def _forget(self, entry: _Entry) -> None:
-        self._chars -= len(entry.text)
+        self.nbytes -= entry.nbytes
         self._entries -= 1
 
     def _scratch(
         self,
         dialect: str,
-        model: str,
+        scope: str,
         wire: Sequence[Any],
         system: str | Sequence[Mapping[str, Any]] | None,
         check: Callable[[Any], None] | None,
@@ -221,7 +256,7 @@ class HistoryMemo:
                 check(item)
         self.parses += len(wire)
         messages = _whole(dialect, wire, system)
-        running = hashlib.sha256(model.encode(errors="surrogatepass"))
+        running = hashlib.sha256(scope.encode(errors="surrogatepass"))
         chain = [running.hexdigest()]
         for message in messages:
             _update(running, message)
@@ -232,7 +267,7 @@ class HistoryMemo:
     def _extend(
         self,
         dialect: str,
-        model: str,
+        scope: str,
         wire: Sequence[Any],
         system: str | Sequence[Mapping[str, Any]] | None,
         text: bytes,
@@ -241,9 +276,10 @@ class HistoryMemo:
     ) -> _Entry:
         if best is None:
             head = [] if dialect == "openai" else _whole(dialect, [], system)
-            running = hashlib.sha256(model.encode(errors="surrogatepass"))
+            running = hashlib.sha256(scope.encode(errors="surrogatepass"))
             messages: list[Message] = []
             chain = [running.hexdigest()]
+            weights = [0]
             start = 0
             ends: list[int] = []
             cuts: list[_Cut] = []
@@ -253,6 +289,7 @@ class HistoryMemo:
             running = cut.state.copy()
             messages = entry.parsed.messages[: cut.message_count]
             chain = entry.parsed.chain[: cut.message_count + 1]
+            weights = entry.weights[: cut.message_count + 1]
             start = cut.wire_index
             ends = entry.ends[:start]
             cuts = [c for c in entry.cuts if c.wire_index < start]
@@ -261,6 +298,7 @@ class HistoryMemo:
             messages.append(message)
             _update(running, message)
             chain.append(running.hexdigest())
+            weights.append(weights[-1] + message_bytes(message))
             self.hashed += 1
         position = ends[-1] if ends else 1
         for i in range(start, len(wire)):
@@ -284,11 +322,19 @@ class HistoryMemo:
                 messages.append(message)
                 _update(running, message)
                 chain.append(running.hexdigest())
+                weights.append(weights[-1] + message_bytes(message))
                 self.hashed += 1
             i = j
         cuts.append(_Cut(len(wire), len(messages), running.copy()))
         pairs = tuple((c.wire_index, c.message_count) for c in cuts)
-        return _Entry(text, ends, cuts, Parsed(messages, chain, pairs))
+        return _Entry(_kept(text), ends, cuts, Parsed(messages, chain, pairs), weights)
+
+
+def _kept(text: bytes) -> bytes:
+    """An exact-size copy of ``text``: orjson's output keeps the buffer it grew (64 KiB
+    for a few bytes of JSON, twice a long history's size), and the memo keeps its
+    texts for long."""
+    return bytes(memoryview(text))
 
 
 def segment_cuts(dialect: str, wire: Sequence[Any], total: int) -> tuple[tuple[int, int], ...]:

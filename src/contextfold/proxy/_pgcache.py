@@ -1,7 +1,7 @@
 """The proxy's memory on PostgreSQL, shared by every replica pointed at one database.
 
 ``create_app(db="postgresql://...")`` (``contextfold serve --db postgresql://...``)
-keeps three things here, so that N replicas behind a load balancer pay for one
+keeps four things here, so that N replicas behind a load balancer pay for one
 summary per threshold crossing of a conversation, not N:
 
 * ``contextfold_proxy_summaries`` - the summary cache, the same rows as the SQLite
@@ -23,7 +23,11 @@ summary per threshold crossing of a conversation, not N:
   is released or expires, then looks in the cache again. The holder renews its
   lease every quarter of :attr:`PostgresSummaryCache.lease_seconds` while it
   summarizes and deletes it when done; a holder that dies stops renewing, so its
-  lease expires and blocks nobody longer than that.
+  lease expires and blocks nobody longer than that;
+* ``contextfold_proxy_secrets`` - the secret tenant keys are made with
+  (:mod:`._tenant`), made by the first replica to open the database: every replica
+  computes the same tenant key for a credential, and every hash above is one
+  tenant's.
 
 The lease only saves money; correctness never depends on it. A summary is stored
 under the hash of the prefix it replaces, and any summary of a prefix is a valid
@@ -47,6 +51,7 @@ import contextlib
 import hashlib
 import logging
 import re
+import secrets
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
@@ -62,6 +67,7 @@ with requires_extra("postgres", "contextfold.proxy (--db postgresql://...)"):
     from psycopg_pool import AsyncConnectionPool
 
 from contextfold.proxy._cache import CacheBackend, CachedSummary, Lease, UsageAnchors
+from contextfold.proxy._tenant import SECRET_BYTES
 
 __all__ = ["PostgresSummaryCache", "is_postgres_url", "open_error", "redacted_url"]
 
@@ -93,6 +99,9 @@ _SCHEMA = (
         expires_at   BIGINT NOT NULL)""",
     """CREATE INDEX IF NOT EXISTS contextfold_proxy_leases_root
         ON contextfold_proxy_leases (root_hash)""",
+    """CREATE TABLE IF NOT EXISTS contextfold_proxy_secrets (
+        name  TEXT PRIMARY KEY,
+        value BYTEA NOT NULL)""",
 )
 
 
@@ -242,7 +251,8 @@ class PostgresSummaryCache(CacheBackend):
         self._db = pool
 
     async def _create(self) -> None:
-        """Create the tables (one replica at a time) and drop week-old anchors."""
+        """Create the tables (one replica at a time), read the tenant secret (made
+        by the first replica) and drop week-old anchors."""
         async with await psycopg.AsyncConnection.connect(
             self.url, autocommit=True, connect_timeout=10
         ) as conn:
@@ -250,6 +260,18 @@ class PostgresSummaryCache(CacheBackend):
                 await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK_KEY,))
                 for statement in _SCHEMA:
                     await conn.execute(statement)
+                # The first replica's secret wins; every other one reads it back.
+                await conn.execute(
+                    "INSERT INTO contextfold_proxy_secrets (name, value) VALUES ('tenant', %s) "
+                    "ON CONFLICT (name) DO NOTHING",
+                    (secrets.token_bytes(SECRET_BYTES),),
+                )
+                cursor = await conn.execute(
+                    "SELECT value FROM contextfold_proxy_secrets WHERE name = 'tenant'"
+                )
+                found = await cursor.fetchone()
+                assert found is not None  # inserted above, or before
+                self._secret = bytes(found[0])
             await conn.execute(
                 f"DELETE FROM contextfold_proxy_anchors WHERE updated_at < {_NOW_MS} - %s",
                 (_ANCHOR_TTL_MS,),

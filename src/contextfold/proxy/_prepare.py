@@ -14,16 +14,19 @@ While a preparation is in flight, a request over the limit that still fits halfw
 from the limit to the window's input budget is forwarded without waiting for it; past
 that point it waits, as for any compaction in flight. A failed preparation is logged
 and not retried for that history: the limit's compaction runs as without preparation.
-Prepared summaries live in this process (at most :data:`MAX_READY`, oldest dropped;
-at most :data:`MAX_RUNNING` in preparation at once): replicas sharing a cache each
-prepare their own.
+Prepared summaries live in this process (at most ``max_bytes`` of them, the prepared
+share of :class:`~._budget.MemoryBudget` by default, oldest dropped; at most
+:data:`MAX_RUNNING` in preparation at once): replicas sharing a cache each
+prepare their own. They are kept under the hash of the prefix they replace, which is
+seeded with the tenant key (:mod:`._tenant`): one tenant's preparation is never
+spliced into, nor waited for by, another's request.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
+import sys
 from collections.abc import Callable, Container, Sequence
 from typing import TYPE_CHECKING
 
@@ -31,6 +34,7 @@ from contextfold._secrets import Secrets
 from contextfold.compaction._prepare import prepare_point
 from contextfold.errors import ContextfoldError
 from contextfold.messages import Message
+from contextfold.proxy._budget import ENTRY_BYTES, HASH_BYTES, Cache, MemoryBudget, SizedLRU
 from contextfold.proxy._cache import CachedSummary
 from contextfold.proxy._dialects import Conversation
 from contextfold.transports.base import CompletionTransport
@@ -38,12 +42,9 @@ from contextfold.transports.base import CompletionTransport
 if TYPE_CHECKING:
     from contextfold.proxy._compact import Planner
 
-__all__ = ["MAX_READY", "MAX_RUNNING", "Preparer"]
+__all__ = ["MAX_RUNNING", "Preparer"]
 
 logger = logging.getLogger("contextfold.proxy")
-
-MAX_READY = 1024
-"""Prepared summaries kept waiting for their limit; the oldest is dropped past this."""
 
 MAX_RUNNING = 64
 """Preparations in flight at once (each holds its conversation until its summary
@@ -51,29 +52,39 @@ returns); past this a conversation is not prepared, and its limit summarizes."""
 
 
 class Preparer:
-    """The preparations of one :class:`~contextfold.proxy._compact.Planner`."""
+    """The preparations of one :class:`~contextfold.proxy._compact.Planner`; the
+    summaries waiting for their limit held to ``budget``'s prepared share, the
+    histories whose preparation failed to its failed share."""
 
-    def __init__(self, planner: Planner, share: float | None) -> None:
+    def __init__(
+        self, planner: Planner, share: float | None, budget: MemoryBudget | None = None
+    ) -> None:
+        budget = budget or MemoryBudget()
         self.planner = planner
         self.share = share
         self.prepared = 0  # summaries made ahead of the limit
         self.used = 0  # ... and spliced at it
-        self._ready: OrderedDict[str, tuple[str, CachedSummary]] = OrderedDict()
+        self._ready: SizedLRU[str, tuple[str, CachedSummary]] = SizedLRU(budget.share("prepared"))
         self._running: dict[str, asyncio.Task[None]] = {}  # by the hash of what it compacts
-        self._failed: OrderedDict[str, None] = OrderedDict()
+        self._failed: SizedLRU[str, None] = SizedLRU(budget.share("failed"))
 
-    def limit(self, model: str, window: int | None = None) -> int | None:
-        """The estimated size past which a summary is prepared, or ``None`` (off);
-        ``window``: the request's own, when wider than the model's."""
+    def memory(self) -> dict[Cache, int]:
+        """What the prepared summaries and the failed preparations hold, as estimated."""
+        return {"prepared": self._ready.nbytes, "failed": self._failed.nbytes}
+
+    def limit(self, model: str, tenant: str, window: int | None = None) -> int | None:
+        """The estimated size past which a summary is prepared for ``tenant``, or
+        ``None`` (off); ``window``: the request's own, when wider than the model's."""
         own = self.planner.models.resolve(model).info.context_window
         window = own if window is None else max(own, window)
-        return prepare_point(self.share, window, self.planner.limit(model, window))
+        return prepare_point(self.share, window, self.planner.limit(model, tenant, window))
 
-    def first_limit(self, model: str) -> int:
-        """The lowest size at which a request of ``model`` needs a look: the prepare
-        limit when preparing, else the compaction limit (for the byte-size fast path)."""
-        limit = self.planner.limit(model)
-        prepare_at = self.limit(model)
+    def first_limit(self, model: str, tenant: str) -> int:
+        """The lowest size at which ``tenant``'s request of ``model`` needs a look: the
+        prepare limit when preparing, else the compaction limit (for the byte-size fast
+        path)."""
+        limit = self.planner.limit(model, tenant)
+        prepare_at = self.limit(model, tenant)
         return limit if prepare_at is None else min(limit, prepare_at)
 
     def consider(
@@ -89,7 +100,7 @@ class Preparer:
     ) -> None:
         """Start preparing a summary of ``effective`` if ``tokens`` is past the prepare
         limit and nothing covers it yet; returns at once."""
-        prepare_at = self.limit(conv.model, conv.window)
+        prepare_at = self.limit(conv.model, conv.tenant, conv.window)
         if prepare_at is None or tokens <= prepare_at or len(self._running) >= MAX_RUNNING:
             return
         if _any(self.planner._inflight, eff_chain) or _any(self._failed, eff_chain):
@@ -107,7 +118,7 @@ class Preparer:
         key = eff_chain[-1]
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.planner._inflight[key] = future
-        limit = self.planner.limit(conv.model, conv.window)
+        limit = self.planner.limit(conv.model, conv.tenant, conv.window)
         target = int(limit * self.planner.target_ratio)
         # Aim lower by the growth still to come before the limit, so the splice there
         # lands near the target.
@@ -133,9 +144,8 @@ class Preparer:
         secrets: Secrets,
     ) -> None:
         async def keep(root: str, summary: CachedSummary) -> None:
-            self._ready[summary.prefix_hash] = (root, summary)
-            while len(self._ready) > MAX_READY:
-                self._ready.popitem(last=False)
+            size = 2 * HASH_BYTES + sys.getsizeof(summary.summary) + ENTRY_BYTES + 128
+            self._ready.put(summary.prefix_hash, (root, summary), size)
 
         error: str | None = None
         try:
@@ -162,9 +172,7 @@ class Preparer:
             self._running.pop(key, None)
         if error is not None:
             logger.warning("preparing a summary failed (%s); it is made at the limit", error)
-            self._failed[key] = None
-            while len(self._failed) > MAX_READY:
-                self._failed.popitem(last=False)
+            self._failed.put(key, None, HASH_BYTES + ENTRY_BYTES)
         else:
             self.prepared += 1
 
@@ -187,12 +195,13 @@ class Preparer:
                 return True
         return False
 
-    def defer(self, key: str, tokens: int, model: str) -> bool:
-        """Whether a request over the limit forwards without waiting for the job ``key``:
-        it is a preparation, and ``tokens`` fits halfway to the window's input budget."""
+    def defer(self, key: str, tokens: int, model: str, tenant: str) -> bool:
+        """Whether ``tenant``'s request over the limit forwards without waiting for the
+        job ``key``: it is a preparation, and ``tokens`` fits halfway to the window's
+        input budget."""
         if key not in self._running:
             return False
-        limit = self.planner.limit(model)
+        limit = self.planner.limit(model, tenant)
         budget = self.planner.models.resolve(model).info.input_budget
         return tokens <= limit + max(budget - limit, 0) // 2
 

@@ -243,7 +243,7 @@ class Relaying:
         if plan.usage_key:
             self.planner.record_usage(plan.usage_key, input_tokens)
         if plan.learn:
-            self.bound.learn(forwarded, input_tokens)
+            self.bound.learn(forwarded, input_tokens, plan.tenant)
 
     def _record_json(self, dialect: Dialect, content: bytes, plan: Plan, forwarded: bytes) -> None:
         try:

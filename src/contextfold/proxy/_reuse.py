@@ -7,13 +7,17 @@ kept here:
 * :class:`TokenCounts` - the estimated size of each message, by message object. The
   memo hands out the same :class:`~contextfold.messages.Message` objects for the
   messages it has seen, so counting a resent history looks up all but the new ones.
-  Entries hold their message (an id is never reused while it is held); the table is
-  emptied when it passes ``max_entries``, which only costs a recount.
+  Entries hold their message (an id is never reused while it is held), so the table
+  is held to ``max_bytes`` of them (:func:`~._budget.message_bytes`, the prefix
+  totals included) and emptied when it passes them, which only costs a recount.
 * :class:`SplicedChains` - the prefix hashes of a history with a cached summary
   spliced in (``summary head + history[c:]``), which share nothing with the
   history's own hashes. Per head (known by its hash) and cut, the last spliced chain is kept
   with its running hash; a history that extends the one it was made for (equal
-  hashes at its end) continues it with its new messages only.
+  hashes at its end) continues it with its new messages only. At most ``max_bytes``
+  of chains, least recently used dropped first.
+
+Both bounds default to their shares of :class:`~._budget.MemoryBudget`.
 
 Both return exactly what computing from scratch returns
 (:func:`~contextfold.tokens.count_tokens`,
@@ -23,17 +27,25 @@ Both return exactly what computing from scratch returns
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
+import sys
 from collections.abc import Sequence
 from typing import Any
 
 from contextfold.messages import Message
+from contextfold.proxy._budget import (
+    ENTRY_BYTES,
+    HASH_BYTES,
+    MemoryBudget,
+    SizedLRU,
+    message_bytes,
+)
 from contextfold.proxy._cache import CachedSummary, extend_chain
 from contextfold.tokens import TokenCounter, count_message_tokens
 
 __all__ = ["SplicedChains", "TokenCounts"]
 
 LOOKBACK = 64  # prefixes looked at for a recorded total (a resent history adds a few)
+_SPLICED_ENTRY = 1024  # a kept chain's tuple, list and running hash, and its key
 
 
 class TokenCounts:
@@ -41,9 +53,10 @@ class TokenCounts:
     for a history with its prefix hashes, the total of a prefix remembered under
     its hash, so a resent history adds up only the messages after the last one seen."""
 
-    def __init__(self, counter: TokenCounter, max_entries: int = 200_000) -> None:
+    def __init__(self, counter: TokenCounter, max_bytes: int | None = None) -> None:
         self.counter = counter
-        self.max_entries = max_entries
+        self.max_bytes = MemoryBudget().share("token_counts") if max_bytes is None else max_bytes
+        self.nbytes = 0  # what the two tables hold, as estimated
         self._sizes: dict[int, tuple[Message, int]] = {}
         self._totals: dict[str, int] = {}  # prefix hash -> count of that prefix
 
@@ -67,9 +80,8 @@ class TokenCounts:
                 start, base = i, found
                 break
         total = base + self.count(messages[start:end])
-        if len(totals) >= self.max_entries:
-            totals.clear()
-        totals[chain[end]] = total
+        self._charge(sys.getsizeof(chain[end]) + ENTRY_BYTES)
+        self._totals[chain[end]] = total
         return total
 
     def count(self, messages: Sequence[Message]) -> int:
@@ -82,19 +94,34 @@ class TokenCounts:
                 continue
             size = count_message_tokens(message, self.counter)
             sizes[id(message)] = (message, size)
+            self.nbytes += message_bytes(message) + ENTRY_BYTES
             total += size
-        if len(sizes) > self.max_entries:
-            sizes.clear()
+        self._charge(0)
         return total
+
+    def _charge(self, size: int) -> None:
+        """Make room for ``size`` more bytes: both tables are emptied when they would
+        pass ``max_bytes`` (the current call's own messages included)."""
+        if self.nbytes + size > self.max_bytes:
+            self._sizes = {}
+            self._totals = {}
+            self.nbytes = 0
+        self.nbytes += size
 
 
 class SplicedChains:
     """Prefix hashes of spliced histories, continued from the last one per head."""
 
-    def __init__(self, max_entries: int = 256) -> None:
-        self.max_entries = max_entries
+    def __init__(self, max_bytes: int | None = None) -> None:
         # head hash -> (history length covered, history's hash there, running hash, chain)
-        self._last: OrderedDict[str, tuple[int, str, Any, list[str]]] = OrderedDict()
+        self._last: SizedLRU[str, tuple[int, str, Any, list[str]]] = SizedLRU(
+            MemoryBudget().share("spliced_chains") if max_bytes is None else max_bytes
+        )
+
+    @property
+    def nbytes(self) -> int:
+        """What the kept chains hold, as estimated."""
+        return self._last.nbytes
 
     def chain(
         self,
@@ -119,8 +146,7 @@ class SplicedChains:
             if start <= length < len(chain) and chain[length] == at:
                 running, out, start = state.copy(), spliced[:], length
         extend_chain(running, history[start:], out)
-        self._last[key] = (len(history), chain[len(history)], running.copy(), out[:])
-        self._last.move_to_end(key)
-        while len(self._last) > self.max_entries:
-            self._last.popitem(last=False)
+        kept = out[:]
+        size = len(kept) * (HASH_BYTES + 8) + 2 * HASH_BYTES + _SPLICED_ENTRY
+        self._last.put(key, (len(history), chain[len(history)], running.copy(), kept), size)
         return out
