@@ -19,7 +19,7 @@ import pytest
 
 from contextfold.cli import build_parser
 from contextfold.cli._commands import CLIError
-from contextfold.cli._serve import OPTIONS, app_keywords, resolve
+from contextfold.cli._serve import OFF, OPTIONS, app_keywords, resolve
 from contextfold.proxy import ModelSettings, create_app
 from tests._proxy_upstream import Upstream, openai_history
 from tests._raw_http import Served
@@ -109,6 +109,7 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
         "CONTEXTFOLD_PREPARE_THRESHOLD": "0.5",
         "CONTEXTFOLD_HEADER_TIMEOUT": "12",
         "CONTEXTFOLD_BODY_TIMEOUT": "2.5",
+        "CONTEXTFOLD_SUMMARY_TIMEOUT": "30",
     }
     assert {option.env for option in OPTIONS} == set(given)
     got = options([], given)
@@ -125,6 +126,7 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
     assert got.recall is True
     assert got.prepare_threshold == 0.5
     assert (got.header_timeout, got.body_timeout) == (12.0, 2.5)
+    assert got.summary_timeout == 30.0
 
 
 @pytest.mark.parametrize(
@@ -382,3 +384,16 @@ def test_keyword_options_reach_create_app_under_their_names(tmp_path: Path) -> N
     got = options(["--threshold", "0.5", "--secret-header", "x-a", "--keep-recent", "3"])
     assert app_keywords(got) == {"threshold": 0.5, "secret_headers": ["x-a"], "keep_recent": 3}
     create_app(**app_keywords(got))  # accepted as they are
+
+
+def test_summary_timeout_is_an_option_of_serve_and_reaches_the_proxy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Today's main had no --summary-timeout, and the proxy ignored the setting.
+    assert options(["--summary-timeout", "2.5"], {}).summary_timeout == 2.5
+    assert options([], {"CONTEXTFOLD_SUMMARY_TIMEOUT": "off"}).summary_timeout is OFF
+    with pytest.raises(CLIError, match="summary-timeout"):
+        options(["--summary-timeout", "-1"], {})
+    app = create_app(summary_timeout=2.5)
+    assert app.state.forwarder.planner.summary_timeout == 2.5
+    assert create_app(summary_timeout=None).state.forwarder.planner.summary_timeout is None

@@ -989,3 +989,21 @@ async def test_instructions_and_the_user_message_budget_reach_the_summary(budget
     assert ("<user-messages>" in summary) is (budget > 0)
     if budget:  # the user's newest summarized prompt, word for word
         assert re.search(r"now do step \d+ x{200}\n", summary)
+
+
+async def test_summary_timeout_bounds_the_managers_summaries() -> None:
+    # Today's main had no summary_timeout in the manager: a summarizer that never
+    # answered held get_messages_for_request forever.
+    async def never(request: object) -> object:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    manager = CompactingContextManager(
+        max_tokens=3_000, transport=FunctionTransport(never), summary_timeout=0.3
+    )
+    await filled(manager, conversation(30))
+    view = await asyncio.wait_for(manager.get_messages_for_request(), timeout=30)
+    assert len(view) < len(conversation(30))  # the strategies stood in for the summary
+    assert manager.settings.summary_timeout == 0.3
+    with pytest.raises(ValueError, match="summary_timeout"):
+        CompactingContextManager(summary_timeout=-1)

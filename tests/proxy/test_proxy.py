@@ -1132,3 +1132,54 @@ async def test_a_summary_names_the_recall_tool_only_where_it_is_offered(
     assert ("out-" in summary) == recall
     offered = any(t["function"]["name"] == "recall" for t in sent.get("tools", []))
     assert offered == recall
+
+
+# -- one meaning per setting (issue 25, item 1: the proxy drifted from the library) ---------
+
+
+async def test_summary_timeout_bounds_the_proxys_summaries(
+    make_app: MakeApp, upstream: Upstream
+) -> None:
+    # Today's main accepted settings=CompactionSettings(summary_timeout=...) and ignored
+    # it: a summarizer that never answers held the request (40.8 s in the issue's run).
+    from contextfold.compaction import CompactionSettings
+
+    upstream.summary_gate = asyncio.Event()  # never set: the summarizer never answers
+    app = await make_app(settings=CompactionSettings(summary_timeout=0.5))
+    async with local(app) as client:
+        reply = await asyncio.wait_for(
+            client.post(
+                "/v1/chat/completions",
+                json={"model": MODEL, "messages": openai_history(24)},
+                headers={"authorization": f"Bearer {OPENAI_KEY}"},
+            ),
+            timeout=30,
+        )
+    assert reply.status_code == 200
+    assert reply.headers["x-contextfold-compacted"] == "false"
+    assert "summary_timeout=0.5s" in reply.headers["x-contextfold-error"]
+    assert upstream.chats[-1].json["messages"] == openai_history(24)  # forwarded as sent
+
+
+@pytest.mark.parametrize(("max_backoff", "attempts"), [(1, 6), (2, 5), (32, 4)])
+async def test_max_backoff_bounds_the_skipped_requests(
+    make_app: MakeApp, upstream: Upstream, max_backoff: int, attempts: int
+) -> None:
+    # Today's main hard-coded 32: max_backoff=1 and max_backoff=16 both made 4 attempts
+    # in 12 over-limit requests. Failures skip 1, 2, 4 ... at most max_backoff requests.
+    from contextfold.compaction import CompactionSettings
+
+    upstream.fail_summary = (500, {"error": {"message": "down", "type": "server_error"}})
+    settings = CompactionSettings(max_backoff=max_backoff, prepare_threshold=None)
+    app = await make_app(settings=settings)
+    history = openai_history(24)
+    async with local(app) as client:
+        for turn in range(12):
+            await client.post(
+                "/v1/chat/completions",
+                json={"model": MODEL, "messages": history},
+                headers={"authorization": f"Bearer {OPENAI_KEY}"},
+            )
+            history = [*history, {"role": "assistant", "content": f"ok {turn}"}]
+            history.append({"role": "user", "content": "more"})
+    assert len(upstream.summaries) == attempts

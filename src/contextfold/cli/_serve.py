@@ -128,6 +128,13 @@ def _seconds(value: object, where: str) -> float:
     return number
 
 
+def _seconds_or_off(value: object, where: str) -> float | _Off:
+    """A positive number of seconds, or ``off``."""
+    if isinstance(value, str) and value.strip().lower() == "off":
+        return OFF
+    return _seconds(value, where)
+
+
 def _text(value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise CLIError(f"{where} must be a non-empty string, got {value!r}")
@@ -282,6 +289,14 @@ OPTIONS: tuple[Option, ...] = (
         None,
         "compaction instructions for the summarizer (what to keep or stress)",
         "TEXT",
+    ),
+    Option(
+        "summary_timeout",
+        _seconds_or_off,
+        None,
+        "seconds one summarization may take, or 'off'; past it the request is forwarded "
+        "unchanged (default 120)",
+        "SECONDS",
     ),
     Option(
         "header_timeout",

@@ -7,11 +7,12 @@ implementation both :func:`~contextfold.compaction.compact_context` and
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, TypeVar
 
 from contextfold._history import (
     compaction_cut_points,
@@ -86,6 +87,23 @@ class Options:
     """The store keeps an archive of what compaction replaces (the summary says so)."""
     recall: bool = True
     """A recall tool can fetch the originals: the summary lists their handles."""
+
+
+_T = TypeVar("_T")
+
+
+async def within_summary_timeout(time_limit: float | None, work: Awaitable[_T]) -> _T:
+    """``await work``, bounded by ``time_limit`` seconds (``None``: unbounded): past it
+    the work is cancelled and :class:`CompactionError` says so. Every face of the
+    library (store, manager, proxy) bounds its summarizer runs with this, so
+    ``summary_timeout`` means the same everywhere."""
+    try:
+        async with asyncio.timeout(time_limit):
+            return await work
+    except TimeoutError:
+        raise CompactionError(
+            f"the summarizer did not finish within summary_timeout={time_limit}s"
+        ) from None
 
 
 def make_summarizer(transport: CompletionTransport, opts: Options) -> Summarizer:

@@ -8,15 +8,18 @@ way, later.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from contextfold._history import omit_tool_images, truncate_tool_outputs
-from contextfold.compaction._engine import CompactionResult, Options, compact_history
+from contextfold.compaction._engine import (
+    CompactionResult,
+    Options,
+    compact_history,
+    within_summary_timeout,
+)
 from contextfold.compaction._summarizer import KEPT_TRUNCATION_MARKER, Summarizer
-from contextfold.errors import CompactionError
 from contextfold.messages import Message
 from contextfold.tokens import count_tokens
 from contextfold.transports.base import CompletionTransport
@@ -85,23 +88,20 @@ async def plan_compaction(
     A summary that does not make the history smaller is rejected unless
     ``require_smaller`` is false (see :func:`~._engine.compact_history`).
     """
-    try:
-        async with asyncio.timeout(time_limit):
-            result = await compact_history(
-                snapshot,
-                transport,
-                opts,
-                target_tokens=target,
-                scale=estimate.scale,
-                summarizer=summarizer,
-                system_budget=min(opts.max_summary_tokens // 2, target // 8),
-                words_fixed=estimate.fixed,
-                require_smaller=require_smaller,
-            )
-    except TimeoutError:
-        raise CompactionError(
-            f"the summarizer did not finish within summary_timeout={time_limit}s"
-        ) from None
+    result = await within_summary_timeout(
+        time_limit,
+        compact_history(
+            snapshot,
+            transport,
+            opts,
+            target_tokens=target,
+            scale=estimate.scale,
+            summarizer=summarizer,
+            system_budget=min(opts.max_summary_tokens // 2, target // 8),
+            words_fixed=estimate.fixed,
+            require_smaller=require_smaller,
+        ),
+    )
     if result is not None:
         return Plan(result.messages, "compacted", result, estimate)
     # Nothing to summarize; if the history is still over the target, cutting its tool

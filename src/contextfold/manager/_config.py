@@ -63,6 +63,7 @@ OWN_KEYS: Final = frozenset(
         "store",
         "memory_files",
         "protected_recent",
+        "summary_timeout",
     }
 )
 """Keys with the meaning of :class:`CompactingContextManager`'s keywords (and ``store``

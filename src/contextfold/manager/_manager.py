@@ -92,6 +92,11 @@ class CompactingContextManager:
        it. The latest round is always kept, so a single round larger than the budget
        is the one case the view can exceed it.
 
+    **Time limit** (``summary_timeout``, seconds, 120 by default; ``None``: none): a
+    summary that takes longer is abandoned like a failed one (the view falls back to
+    the strategies and later requests back off), as in :class:`AutoCompactStore` and
+    the proxy.
+
     **Protected messages** (``protected_recent``, Amplifier's context-simple key: a share
     in [0, 1]): the latest ``protected_recent`` of the messages a view compacts (the
     cached summary and the dicts since, as context-simple counts its list), widened back
@@ -176,6 +181,7 @@ class CompactingContextManager:
         user_message_budget: int | None = None,
         instructions: str | None = None,
         protected_recent: float | None = None,
+        summary_timeout: float | Unset | None = UNSET,
     ) -> None:
         if compaction_threshold is not None:
             check_fraction("compaction_threshold", compaction_threshold, one_ok=True)
@@ -200,6 +206,7 @@ class CompactingContextManager:
             prepare_threshold=prepare_threshold,
             user_message_budget=user_message_budget,
             instructions=instructions,
+            summary_timeout=summary_timeout,
         )
         # The view cuts kept tool outputs to the same bound as the summarizer's copy.
         self.settings = self.settings.replace(kept_tool_chars=self.settings.max_tool_chars)
@@ -249,6 +256,7 @@ class CompactingContextManager:
             max_backoff=self.max_backoff,
             target_ratio=self.target_ratio,
             protected_recent=protected_recent or 0.0,
+            summary_timeout=settings.summary_timeout,
         )
         self._session = Session(self._history, self._summarizer.cache, store)
         if store is not None:

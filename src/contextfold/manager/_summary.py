@@ -33,7 +33,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal, NamedTuple
 
-from contextfold.compaction._engine import CompactionResult, Options, compact_history
+from contextfold.compaction._engine import (
+    CompactionResult,
+    Options,
+    compact_history,
+    within_summary_timeout,
+)
 from contextfold.errors import ContextfoldError
 from contextfold.manager._history import CachedSummary, Snapshot, SummaryCache
 from contextfold.messages import Message
@@ -90,7 +95,9 @@ class ViewSummarizer:
         target_ratio: float,
         on_change: Callable[[CachedSummary], Awaitable[None]] | None = None,
         protected_recent: float = 0.0,
+        summary_timeout: float | None = 120.0,
     ) -> None:
+        self.summary_timeout = summary_timeout  # bounds every summary (preparations too)
         self.on_change = on_change
         self.protected_recent = protected_recent
         self.opts = opts
@@ -270,12 +277,18 @@ class ViewSummarizer:
         condensed = step.condensed
         protect = self.protected(step)
         if not protect:
-            return await compact_history(condensed, transport, self.opts, target_tokens=target)
+            return await within_summary_timeout(
+                self.summary_timeout,
+                compact_history(condensed, transport, self.opts, target_tokens=target),
+            )
         older, kept = condensed[: len(condensed) - protect], condensed[len(condensed) - protect :]
         cost = self.counter.count(kept)
         # The protected messages count toward keep_recent; what precedes them keeps the rest.
         opts = replace(self.opts, keep_recent=max(self.opts.keep_recent - protect, 1))
-        result = await compact_history(older, transport, opts, target_tokens=max(target - cost, 1))
+        result = await within_summary_timeout(
+            self.summary_timeout,
+            compact_history(older, transport, opts, target_tokens=max(target - cost, 1)),
+        )
         if result is None:
             return None
         return replace(

@@ -282,6 +282,7 @@ def create_app(
     prepare_threshold: float | Unset | None = UNSET,
     user_message_budget: int | None = None,
     instructions: str | None = None,
+    summary_timeout: float | Unset | None = UNSET,
     db: str | os.PathLike[str] | None = None,
     tenant_header: str | None = None,
     memory_budget: int = DEFAULT_MEMORY_BUDGET,
@@ -320,8 +321,10 @@ def create_app(
     is forwarded unchanged at once), so the first request over the limit gets it
     spliced without waiting for a model (see :mod:`contextfold.proxy._prepare`).
     ``user_message_budget`` (tokens of the user's own messages kept word for word in a
-    summary) and ``instructions`` (compaction instructions for the summarizer) override
-    the fields of ``settings``.
+    summary), ``instructions`` (compaction instructions for the summarizer) and
+    ``summary_timeout`` (seconds a summarization may take, 120 by default; ``None``:
+    unbounded) override the fields of ``settings``; ``settings.max_backoff`` bounds how
+    many over-limit requests skip summarizing after failures (1, 2, 4 ... at most it).
 
     ``db`` is where summaries are kept: an SQLite file (like ``db_path``) or a
     ``postgresql://`` URL (the ``postgres`` extra). Replicas given one PostgreSQL
@@ -359,6 +362,7 @@ def create_app(
         prepare_threshold=prepare_threshold,
         user_message_budget=user_message_budget,
         instructions=instructions,
+        summary_timeout=summary_timeout,
     )
     if not isinstance(recall, bool):
         raise ValueError(f"recall must be True or False, got {recall!r}")
@@ -400,6 +404,8 @@ def create_app(
         prepare_threshold=settings.prepare_threshold,
         flight_timeout=timeout,
         budget=budget,
+        summary_timeout=settings.summary_timeout,
+        max_backoff=settings.max_backoff,
     )
     owns_client = http_client is None
     client, wire = (

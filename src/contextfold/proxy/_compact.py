@@ -12,7 +12,9 @@ A compaction in flight is known by the hash of the exact history it compacts; a
 request whose history extends that one waits for it (and then splices its summary)
 instead of summarizing again. Conversations that share an opening but diverge
 compact independently. After a failed compaction of a history, the next 1, 2, 4 ...
-32 over-limit requests extending it are forwarded unchanged without retrying.
+``max_backoff`` (32 by default) over-limit requests extending it are forwarded unchanged
+without retrying. Every summarization is bounded by ``summary_timeout`` (120 s by
+default): past it, the request is forwarded unchanged and the failure backs off.
 
 A request the upstream rejected as longer than the model's window teaches the model's
 limit for its tenant (:meth:`Planner.learn_overflow`: at most 90 % of the rejected
@@ -47,7 +49,12 @@ from typing import Any, Literal, TypeVar
 
 from contextfold._history import compaction_cut_points
 from contextfold._secrets import Secrets
-from contextfold.compaction._engine import CompactionResult, Options, compact_history
+from contextfold.compaction._engine import (
+    CompactionResult,
+    Options,
+    compact_history,
+    within_summary_timeout,
+)
 from contextfold.compaction._summarizer import (
     acknowledgement,
     parse_summary_message,
@@ -146,8 +153,12 @@ class Planner:
         prepare_threshold: float | None = None,
         flight_timeout: float = 600.0,
         budget: MemoryBudget | None = None,
+        summary_timeout: float | None = 120.0,
+        max_backoff: int = 32,
     ) -> None:
         budget = budget or MemoryBudget()
+        self.summary_timeout = summary_timeout  # bounds every summary (preparations too)
+        self.max_backoff = max_backoff  # failed: skip 1, 2, 4 ... up to this many requests
         self.mask = mask  # masking first, before any summary (see ._mask)
         self.cache = cache
         self.flight_timeout = flight_timeout
@@ -471,7 +482,8 @@ class Planner:
         if failed is not None:
             self._backoff.pop(failed[0], None)
         if plan.error is not None:  # skip the next 1, 2, 4 ... 32 over-limit requests
-            self._backoff.put(key, (failures + 1, min(2**failures, 32)), _BACKOFF_ENTRY)
+            skip = min(2**failures, self.max_backoff)
+            self._backoff.put(key, (failures + 1, skip), _BACKOFF_ENTRY)
         return plan
 
     async def _masked(
@@ -559,14 +571,17 @@ class Planner:
         scale = min(max(tokens / counted, 0.5), 4.0) if counted else 1.0
         try:
             self.summarizations += 1
-            result = await compact_history(
-                effective,
-                transport,
-                self.options(conv.model, conv.recall),
-                target_tokens=int(limit * self.target_ratio) if target is None else target,
-                scale=scale,
-                pinned=conv.pinned,
-                pinned_tail=conv.tail,
+            result = await within_summary_timeout(
+                self.summary_timeout,
+                compact_history(
+                    effective,
+                    transport,
+                    self.options(conv.model, conv.recall),
+                    target_tokens=int(limit * self.target_ratio) if target is None else target,
+                    scale=scale,
+                    pinned=conv.pinned,
+                    pinned_tail=conv.tail,
+                ),
             )
         except (ContextfoldError, ValueError) as exc:
             error = secrets.text(f"{type(exc).__name__}: {exc}")
