@@ -1,0 +1,62 @@
+"""OpenAI chat: the messages a compaction keeps reach the upstream byte for byte."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from contextfold.proxy.fake_upstream import Upstream
+from tests.attack23._harness import check, open_proxy, words
+
+
+def call(i: int, content: Any = None) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "content": content,
+        "tool_calls": [
+            {"id": f"c{i}", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        ],
+    }
+
+
+def rounds(n: int, content: Any = None) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [
+        {"role": "system", "content": "You are an agent."},
+        {"role": "user", "content": "TASK: do the thing"},
+    ]
+    for i in range(n):
+        out.append(call(i, content))
+        out.append({"role": "tool", "tool_call_id": f"c{i}", "content": words(i)})
+        out.append({"role": "assistant", "content": f"done {i}"})
+        out.append({"role": "user", "content": f"go on {i}"})
+    return out
+
+
+async def test_a_kept_user_message_right_after_tool_messages_keeps_its_fields() -> None:
+    # The cut falls on a user message that follows tool messages (a reminder, a
+    # client's note: what agents put after tool results). It is kept, but was written
+    # anew: its "name" and its text part's cache_control were lost.
+    reminder = {
+        "role": "user",
+        "name": "reminder",
+        "content": [
+            {"type": "text", "text": "remember the plan", "cache_control": {"type": "ephemeral"}},
+            {"type": "file", "file": {"file_id": "file-1"}},
+        ],
+    }
+    messages = [
+        *rounds(30),
+        call(99),
+        {"role": "tool", "tool_call_id": "c99", "content": "small"},
+        reminder,
+        {"role": "assistant", "content": "ok"},
+        {"role": "user", "content": "next"},
+    ]
+    upstream = Upstream(reply_text="ok")
+    proxy = await open_proxy(upstream, context_window=8_000, keep_recent=3)
+    try:
+        body = {"model": "m", "messages": messages}
+        reply = await proxy.post("openai", body)
+        assert check("openai", body, reply, proxy.sent, task=1)
+        assert reminder in proxy.sent["messages"]
+    finally:
+        await proxy.close()
