@@ -60,3 +60,20 @@ async def test_a_kept_user_message_right_after_tool_messages_keeps_its_fields() 
         assert reminder in proxy.sent["messages"]
     finally:
         await proxy.close()
+
+
+async def test_assistant_tool_calls_with_empty_string_content_are_compacted() -> None:
+    # Many OpenAI SDK users send "content": "" next to tool_calls. It was read as an
+    # empty text block, which the proxy's rules call invalid: every compaction was
+    # paid for, then thrown away ("the compacted history is invalid: a text block is
+    # empty"), and the request forwarded unchanged.
+    upstream = Upstream(reply_text="ok")
+    proxy = await open_proxy(upstream, context_window=8_000)
+    try:
+        body = {"model": "m", "messages": rounds(30, content="")}
+        reply = await proxy.post("openai", body)
+        assert check("openai", body, reply, proxy.sent, task=1), reply.headers.get(
+            "x-contextfold-error"
+        )
+    finally:
+        await proxy.close()

@@ -184,15 +184,18 @@ def _parse_image(part: Mapping[str, Any], index: int) -> ImageBlock | OpaqueBloc
 
 
 def assistant_from_openai(wire: Mapping[str, Any], index: int) -> Message:
-    """An assistant dict as a message: reasoning, then content, then tool calls."""
+    """An assistant dict as a message: reasoning, then content, then tool calls (an
+    empty string content next to tool calls is read as no content)."""
     blocks: list[ContentBlock] = []
     reasoning = wire.get("reasoning_content")
     if isinstance(reasoning, str) and reasoning:
         blocks.append(ThinkingBlock(reasoning))
-    blocks += openai_parts(wire.get("content"), index)
     calls = wire.get("tool_calls") or []
     if not isinstance(calls, list):
         raise ValueError(f"message {index} field 'tool_calls' must be a list")
+    content = wire.get("content")
+    # "" next to tool calls (what many SDKs send) is no text, as null is
+    blocks += openai_parts(None if content == "" and calls else content, index)
     for call in calls:
         blocks.append(parse_openai_tool_call(call, index))
     return Message("assistant", blocks)
