@@ -1,0 +1,65 @@
+"""Prompt or history: the layout never pins so much that nothing can be compacted, nor
+so little that the task is summarized."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from contextfold.proxy.fake_upstream import Upstream
+from tests.attack23._harness import check, open_proxy, words
+
+
+def chat(turns: int, start: int = 0) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for i in range(start, start + turns):
+        out.append({"role": "assistant", "content": f"answer {i} " + words(i, 40)})
+        out.append({"role": "user", "content": f"question {i} " + words(i + 1000, 40)})
+    return out
+
+
+OPENING = [{"role": "system", "content": "sys"}, {"role": "user", "content": "TASK: chat with me"}]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "a plain chat (no tool calls) the proxy first sees mid-way (a restart, a proxy put "
+        "in front of a running conversation) at just under the limit: the opening rule "
+        "takes everything before its last user turn for prompt, the head is under the "
+        "limit so it is believed, and it is pinned for good: every later request pays "
+        "for a summary and is still forwarded over the limit (and over the model's "
+        "input budget)"
+    ),
+)
+async def test_a_chat_first_seen_just_under_the_limit_still_gets_under_it() -> None:
+    upstream = Upstream(reply_text="ok")
+    # limit 4,000 tokens (and the model's input budget: 8,000 - 4,000 of output)
+    proxy = await open_proxy(upstream, context_window=8_000, threshold=0.5)
+    try:
+        messages = [*OPENING, *chat(17)]  # ~3,800 tokens: first seen here
+        after: list[int] = []
+        for step in range(10):
+            body = {"model": "m", "messages": messages}
+            reply = await proxy.post("openai", body)
+            check("openai", body, reply, proxy.sent, task=1)
+            after.append(int(reply.headers["x-contextfold-tokens-after"]))
+            messages = [*messages, *chat(1, 100 + step)]
+        assert max(after[-4:]) <= 4_000, after
+        assert len(upstream.summaries) <= 4, len(upstream.summaries)
+    finally:
+        await proxy.close()
+
+
+async def test_a_chat_first_seen_over_the_limit_keeps_its_real_task() -> None:
+    # Over the limit, the head is not believed: the fallback keeps the first user turn.
+    upstream = Upstream(reply_text="ok")
+    proxy = await open_proxy(upstream, context_window=8_000, threshold=0.5)
+    try:
+        body = {"model": "m", "messages": [*OPENING, *chat(30)]}
+        reply = await proxy.post("openai", body)
+        assert check("openai", body, reply, proxy.sent, task=1)
+        assert int(reply.headers["x-contextfold-tokens-after"]) <= 4_000
+    finally:
+        await proxy.close()
