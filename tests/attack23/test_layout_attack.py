@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from contextfold.proxy.fake_upstream import Upstream
-from tests.attack23._harness import check, open_proxy, words
+from tests.attack23._harness import check, open_proxy, summary_requests, words
 
 
 def chat(turns: int, start: int = 0) -> list[dict[str, Any]]:
@@ -61,5 +61,32 @@ async def test_a_chat_first_seen_over_the_limit_keeps_its_real_task() -> None:
         reply = await proxy.post("openai", body)
         assert check("openai", body, reply, proxy.sent, task=1)
         assert int(reply.headers["x-contextfold-tokens-after"]) <= 4_000
+    finally:
+        await proxy.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "layouts live in one process: an aider session first seen after a restart (or by "
+        "another replica) over the limit falls back to 'the first user turn is the task', "
+        "which is aider's first few-shot example; the real task, the other examples and "
+        "the chat-files message are summarized, and the examples quoted as the user's words"
+    ),
+)
+async def test_an_aider_session_first_seen_by_this_proxy_keeps_its_task_and_examples() -> None:
+    from tests.clients.test_bodies import TASK, _aider_grown, body
+
+    upstream = Upstream(reply_text="ok")
+    proxy = await open_proxy(upstream, context_window=16_000, threshold=0.75)
+    try:
+        grown = _aider_grown(body("aider-3"), 12)
+        reply = await proxy.post("openai", grown)
+        assert reply.headers["x-contextfold-compacted"] == "true"
+        messages = grown["messages"]
+        task = next(i for i, m in enumerate(messages) if m["content"] == TASK)
+        sent = proxy.sent["messages"]
+        assert sent[: task + 1] == messages[: task + 1]
+        assert "get_factorial" not in summary_requests(upstream)
     finally:
         await proxy.close()
