@@ -90,3 +90,46 @@ async def test_an_aider_session_first_seen_by_this_proxy_keeps_its_task_and_exam
         assert "get_factorial" not in summary_requests(upstream)
     finally:
         await proxy.close()
+
+
+def tool_round(i: int) -> list[dict[str, Any]]:
+    call = {"id": f"c{i}", "type": "function", "function": {"name": "calc", "arguments": "{}"}}
+    return [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": f"c{i}", "content": f"result {i} " + words(i)},
+        {"role": "assistant", "content": f"answer {i}"},
+        {"role": "user", "content": f"go on {i}"},
+    ]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "an opening that holds tool calls is never laid out by the opening rule: few-shot "
+        "examples with tool calls before the task (LangChain's documented few-shot "
+        "tool-calling pattern) make the fallback take the first example for the task; "
+        "the real task is summarized and the examples quoted as the user's words"
+    ),
+)
+async def test_few_shot_tool_call_examples_before_the_task_are_prompt() -> None:
+    example = "EXAMPLE-QUESTION: what is 2 + 2?"
+    opening = [
+        {"role": "system", "content": "You are a calculator agent."},
+        {"role": "user", "content": example},
+        *tool_round(900)[:3],
+        {"role": "user", "content": "TASK: add up the invoices"},
+    ]
+    upstream = Upstream(reply_text="ok")
+    proxy = await open_proxy(upstream, context_window=8_000)
+    try:
+        await proxy.post("openai", {"model": "m", "messages": opening})
+        messages = list(opening)
+        for i in range(30):
+            messages += tool_round(i)
+        body = {"model": "m", "messages": messages}
+        reply = await proxy.post("openai", body)
+        assert check("openai", body, reply, proxy.sent, task=len(opening) - 1)
+        assert proxy.sent["messages"][: len(opening)] == opening
+        assert "EXAMPLE-QUESTION" not in summary_requests(upstream)
+    finally:
+        await proxy.close()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from contextfold.proxy.fake_upstream import Upstream
 from tests.attack23._harness import check, open_proxy, words
 
@@ -73,6 +75,30 @@ async def test_assistant_tool_calls_with_empty_string_content_are_compacted() ->
         body = {"model": "m", "messages": rounds(30, content="")}
         reply = await proxy.post("openai", body)
         assert check("openai", body, reply, proxy.sent, task=1), reply.headers.get(
+            "x-contextfold-error"
+        )
+    finally:
+        await proxy.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "two assistant messages in a row (OpenAI accepts them; Anthropic merges them) break "
+        "a rule of the proxy's: the summary is paid for, then the compacted history is "
+        "called invalid and the request forwarded unchanged, on every request"
+    ),
+)
+async def test_consecutive_assistant_messages_do_not_turn_compaction_off() -> None:
+    messages = rounds(30)
+    at = len(messages) - 1  # before the last user turn: an assistant note, then the answer
+    messages[at:at] = [{"role": "assistant", "content": "let me think"}]
+    upstream = Upstream(reply_text="ok")
+    proxy = await open_proxy(upstream, context_window=8_000, keep_recent=3)
+    try:
+        body = {"model": "m", "messages": messages}
+        reply = await proxy.post("openai", body)
+        assert reply.headers["x-contextfold-compacted"] == "true", reply.headers.get(
             "x-contextfold-error"
         )
     finally:
