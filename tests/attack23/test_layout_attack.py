@@ -133,3 +133,35 @@ async def test_few_shot_tool_call_examples_before_the_task_are_prompt() -> None:
         assert "EXAMPLE-QUESTION" not in summary_requests(upstream)
     finally:
         await proxy.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "the append rule trusts any earlier request that is a prefix: a request of the "
+        "prompt alone (a prompt-cache warm-up, a probe, another conversation that stopped "
+        "there) makes its last user turn, a few-shot example, the task of every "
+        "conversation that opens with that prompt; their real tasks are summarized"
+    ),
+)
+async def test_a_request_of_the_prompt_alone_does_not_decide_later_conversations_tasks() -> None:
+    prompt = [
+        {"role": "system", "content": "You are an editor."},
+        {"role": "user", "content": "EXAMPLE-ASK: rename foo to bar"},
+        {"role": "assistant", "content": "Renamed."},
+        {"role": "user", "content": "EXAMPLE-ASK-2: add a docstring"},
+    ]
+    upstream = Upstream(reply_text="ok")
+    proxy = await open_proxy(upstream, context_window=8_000)
+    try:
+        await proxy.post("openai", {"model": "m", "max_tokens": 1, "messages": prompt})  # warm-up
+        opening = [*prompt, {"role": "assistant", "content": "Added."}]
+        opening.append({"role": "user", "content": "TASK: port the parser to rust"})
+        await proxy.post("openai", {"model": "m", "messages": opening})
+        messages = [*opening, *chat(30)]
+        body = {"model": "m", "messages": messages}
+        reply = await proxy.post("openai", body)
+        assert check("openai", body, reply, proxy.sent, task=len(opening) - 1)
+        assert "EXAMPLE-ASK" not in summary_requests(upstream)
+    finally:
+        await proxy.close()
