@@ -141,3 +141,34 @@ async def test_legacy_function_calling_is_compacted() -> None:
         )
     finally:
         await proxy.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "an assistant message whose content is null and whose answer is in a field the "
+        "proxy does not model (refusal, audio) reads as an empty message: while it is in "
+        "the kept part every compaction is paid for and thrown away"
+    ),
+)
+@pytest.mark.parametrize(
+    "extra", [{"refusal": "I can't help with that."}, {"audio": {"id": "audio_1"}}]
+)
+async def test_an_assistant_answer_in_an_unmodelled_field_does_not_turn_compaction_off(
+    extra: dict[str, Any],
+) -> None:
+    messages = [
+        *rounds(30),
+        {"role": "assistant", "content": None, **extra},
+        {"role": "user", "content": "ok then"},
+    ]
+    upstream = Upstream(reply_text="ok")
+    proxy = await open_proxy(upstream, context_window=8_000, keep_recent=3)
+    try:
+        body = {"model": "m", "messages": messages}
+        reply = await proxy.post("openai", body)
+        assert check("openai", body, reply, proxy.sent, task=1), reply.headers.get(
+            "x-contextfold-error"
+        )
+    finally:
+        await proxy.close()
