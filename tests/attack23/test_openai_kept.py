@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from contextfold.proxy.fake_upstream import Upstream
-from tests.attack23._harness import check, open_proxy, words
+from tests.attack23._harness import check, open_proxy, summary_requests, words
 
 
 def call(i: int, content: Any = None) -> dict[str, Any]:
@@ -170,5 +170,42 @@ async def test_an_assistant_answer_in_an_unmodelled_field_does_not_turn_compacti
         assert check("openai", body, reply, proxy.sent, task=1), reply.headers.get(
             "x-contextfold-error"
         )
+    finally:
+        await proxy.close()
+
+
+def custom_call(i: int) -> dict[str, Any]:
+    call = {"id": f"k{i}", "type": "custom", "custom": {"name": "exec", "input": f"print({i})"}}
+    return {"role": "assistant", "content": None, "tool_calls": [call]}
+
+
+async def test_custom_tool_calls_in_chat_completions_are_compacted_and_carried() -> None:
+    # GPT-5's custom tools in Chat Completions: a tool call of type "custom" (no
+    # "function"), answered by an ordinary tool message. It was refused as malformed
+    # ("a tool call is missing field 'function'"): compaction off for the conversation.
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": "sys"},
+        {"role": "user", "content": "TASK: do the thing"},
+    ]
+    for i in range(30):
+        messages += [
+            custom_call(i),
+            {"role": "tool", "tool_call_id": f"k{i}", "content": words(i)},
+            {"role": "assistant", "content": f"done {i}"},
+            {"role": "user", "content": f"go on {i}"},
+        ]
+    messages += [custom_call(99), {"role": "tool", "tool_call_id": "k99", "content": "last"}]
+    upstream = Upstream(reply_text="ok")
+    proxy = await open_proxy(upstream, context_window=8_000)
+    try:
+        body = {"model": "m", "messages": messages}
+        reply = await proxy.post("openai", body)
+        assert check("openai", body, reply, proxy.sent, task=1), reply.headers.get(
+            "x-contextfold-error"
+        )
+        assert proxy.sent["messages"][-2] == custom_call(99)
+        summarized = summary_requests(upstream)
+        assert "exec" in summarized
+        assert "print(3)" in summarized
     finally:
         await proxy.close()

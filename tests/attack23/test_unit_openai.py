@@ -76,6 +76,8 @@ def history(draw: Any) -> list[dict[str, Any]]:
                 "content": draw(content(allow_none=True)),
                 "tool_calls": [
                     {"id": i, "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                    if draw(st.booleans())
+                    else {"id": i, "type": "custom", "custom": {"name": "g", "input": "x"}}
                     for i in ids
                 ],
                 **draw(extras()),
