@@ -276,7 +276,10 @@ async def compact_history(
         systems = kept_systems(old, system_budget, opts.counter)
     kept_ids = {id(m) for m in systems}
     previous, quoted, body = _strip_previous([m for m in old if id(m) not in kept_ids])
-    extra = instructions_block(opts.instructions, standing_instructions(_words_of(history)))
+    # The user's words: the task (the last pinned message) on; the prompt before it and
+    # the prompt a client moves to the end are not theirs.
+    users = history[max(pinned - 1, 0) : last]
+    extra = instructions_block(opts.instructions, standing_instructions(_words_of(users)))
 
     run: SummaryRun | None = None
     if opts.cache_friendly and estimate(history[:cut]) <= summarizer.input_budget:

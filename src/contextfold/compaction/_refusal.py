@@ -10,7 +10,8 @@ helping, answering, complying, summarizing and the like.
 
 Only the *opening* of a reply is judged: its first sentence (plus the next one when
 the first is a short interjection such as "Sure!" or a heading), at most
-:data:`OPENING_CHARS` characters. A summary that quotes a refusal later, or in
+:data:`OPENING_CHARS` characters, from its first letter on (an emoji or a bracket
+before it changes nothing). A summary that quotes a refusal later, or in
 quotation marks, is a summary. The text is normalized first (:func:`normalize`) so
 that typographic apostrophes, Markdown emphasis, full-width letters, invisible
 characters and missing accents change nothing.
@@ -52,6 +53,9 @@ _CLAUSE = re.compile(
 )
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _END = r"\W*$"  # the clause ends here: "I can't." / "No puedo."
+# What may stand before a sentence's first word and change nothing: an emoji, a
+# bracket, a dash ("\u26a0\ufe0f I can't help", "(I can't help.)"); quotes are kept.
+_LEADING = re.compile(r"^[^\w\"]+")
 
 
 def normalize(text: str) -> str:
@@ -77,7 +81,7 @@ def normalize(text: str) -> str:
 
 def opening(text: str) -> str:
     """The normalized start of ``text`` that :func:`looks_like_refusal` judges."""
-    text = normalize(text[: OPENING_CHARS * 4]).strip().lstrip("'")
+    text = _LEADING.sub("", normalize(text[: OPENING_CHARS * 4]))
     if text[:1] == '"':
         close = text.find('"', 1)
         rest = text[close + 1 :] if close > 0 else ""
@@ -105,7 +109,7 @@ def looks_like_refusal(text: str) -> bool:
     if _OPENERS.match(start):
         return True
     clauses = [c for c in _CLAUSE.split(start) if c]
-    if any(_DECLINES.match(clause) for clause in clauses):
+    if any(_DECLINES.match(_LEADING.sub("", clause)) for clause in clauses):
         return True
     return bool(_CJK_DECLINES.search(_QUOTED.sub("", start)))
 

@@ -26,6 +26,10 @@ OpenAI chat
     * A system message between a tool call and its results is sent after the tool
       messages (and their images), because OpenAI wants the tool messages right after
       the call; :func:`from_openai` reads it back there, after the results.
+    * An assistant's ``content`` of ``""`` next to ``tool_calls`` (what many SDKs
+      send) is read as no content, like ``null``. A tool call of a type other than
+      ``function`` (a custom tool's) is an opaque block paired by its id, answered by
+      its ``tool`` message like any call, and written back into ``tool_calls``.
     * Thinking blocks are dropped (OpenAI never produced them); an
       incoming ``reasoning_content`` field becomes a :class:`ThinkingBlock`.
     * Assistant text comes before its tool calls.

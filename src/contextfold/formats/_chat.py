@@ -54,15 +54,21 @@ _DATA_URL: Final = re.compile(r"data:(?P<type>[\w/+.-]+);base64,(?P<data>.*)\Z",
 
 def assistant_to_openai(message: Message) -> dict[str, Any]:
     """An assistant message as one dict: its texts, then its tool calls; thinking dropped."""
-    parts = [_part(b) for b in message.content if isinstance(b, TextBlock | OpaqueBlock)]
+    parts = [
+        _part(b)
+        for b in message.content
+        if isinstance(b, TextBlock) or (isinstance(b, OpaqueBlock) and not _is_call(b))
+    ]
     calls = [
         {
             "id": b.id,
             "type": "function",
             "function": {"name": b.name, "arguments": json.dumps(b.input, ensure_ascii=False)},
         }
-        for b in message.content
         if isinstance(b, ToolUseBlock)
+        else dict(b.data)
+        for b in message.content
+        if isinstance(b, ToolUseBlock) or (isinstance(b, OpaqueBlock) and _is_call(b))
     ]
     content: str | list[dict[str, Any]] | None
     if len(parts) > 1 or (parts and parts[0].get("type") != "text"):
@@ -73,6 +79,11 @@ def assistant_to_openai(message: Message) -> dict[str, Any]:
     if calls:
         wire["tool_calls"] = calls
     return wire
+
+
+def _is_call(block: OpaqueBlock) -> bool:
+    """Whether ``block`` is a tool call of this dialect nobody models (a custom tool's)."""
+    return block.dialect == DIALECT and bool(block.call_id) and not block.is_result
 
 
 def user_to_openai(message: Message) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -184,17 +195,26 @@ def _parse_image(part: Mapping[str, Any], index: int) -> ImageBlock | OpaqueBloc
 
 
 def assistant_from_openai(wire: Mapping[str, Any], index: int) -> Message:
-    """An assistant dict as a message: reasoning, then content, then tool calls."""
+    """An assistant dict as a message: reasoning, then content, then tool calls (an
+    empty string content next to tool calls is read as no content; a call of a type
+    other than ``function`` is an :class:`OpaqueBlock` paired by its id)."""
     blocks: list[ContentBlock] = []
     reasoning = wire.get("reasoning_content")
     if isinstance(reasoning, str) and reasoning:
         blocks.append(ThinkingBlock(reasoning))
-    blocks += openai_parts(wire.get("content"), index)
     calls = wire.get("tool_calls") or []
     if not isinstance(calls, list):
         raise ValueError(f"message {index} field 'tool_calls' must be a list")
+    content = wire.get("content")
+    # "" next to tool calls (what many SDKs send) is no text, as null is
+    blocks += openai_parts(None if content == "" and calls else content, index)
     for call in calls:
-        blocks.append(parse_openai_tool_call(call, index))
+        kind = call.get("type") if isinstance(call, Mapping) else None
+        if isinstance(kind, str) and kind != "function" and isinstance(call.get("id"), str):
+            # a call of a type nobody models (a custom tool's): carried, paired by its id
+            blocks.append(OpaqueBlock(kind, dict(call), DIALECT, call["id"]))
+        else:
+            blocks.append(parse_openai_tool_call(call, index))
     return Message("assistant", blocks)
 
 

@@ -54,6 +54,8 @@ _PER_MESSAGE = HASH_BYTES + 3 * 8 + 36
 _PER_ITEM = 8 + 36
 _PER_CUT = 640
 _PER_ENTRY = 640
+# How a user message of tool images opens (see contextfold.formats, OpenAI chat).
+_FOLD_MARK = "[images returned by tool call "
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +108,8 @@ def fresh(dialect: str, wire: Sequence[Any], index: int) -> bool:
     Every Anthropic message parses on its own. An OpenAI ``tool`` message merges into
     a results message before it, and a ``user`` message after tool messages may be
     their images, folded back: those two roles start afresh only when no ``tool``
-    message came since the last message of another role. A Responses item starts
+    message came since the last message of another role (a ``user`` message that does
+    not open with the images' marker always does). A Responses item starts
     afresh where its side of the conversation changes (and at every user and system
     message): consecutive assistant-side items, and consecutive tool outputs, form one
     message.
@@ -120,6 +123,8 @@ def fresh(dialect: str, wire: Sequence[Any], index: int) -> bool:
     role = _role(item)
     if role not in ("user", "tool"):
         return role is not None  # assistant, system, developer, a role carried whole
+    if role == "user" and not _may_fold(item):
+        return True  # a user message of its own, even right after tool messages
     for before in range(index - 1, -1, -1):
         earlier = _role(wire[before])
         if earlier == "tool":
@@ -127,6 +132,15 @@ def fresh(dialect: str, wire: Sequence[Any], index: int) -> bool:
         if earlier != "user":
             return True
     return True
+
+
+def _may_fold(item: Mapping[str, Any]) -> bool:
+    """Whether an OpenAI user message may be tool images that :func:`from_openai` folds
+    back into the tool results before it: its first text opens with the marker."""
+    content = item.get("content")
+    if isinstance(content, list) and content and isinstance(content[0], Mapping):
+        content = content[0].get("text")
+    return isinstance(content, str) and content.startswith(_FOLD_MARK)
 
 
 def _role(item: Any) -> str | None:
