@@ -41,16 +41,6 @@ def body_of(dialect: Dialect, arguments: str) -> dict[str, Any]:
     return {"model": "m", "input": items}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "a function call whose arguments are not a JSON object (a model's truncated or "
-        "broken JSON, which the APIs take back in a history) makes the whole request "
-        "'content the proxy does not model': compaction is off for the rest of the "
-        "conversation. tests/formats pins this as a ValueError; carrying such a call as "
-        "an opaque block paired by its id (as custom tool calls now are) would fix it"
-    ),
-)
 @pytest.mark.parametrize("dialect", ["openai", "responses"])
 @pytest.mark.parametrize("arguments", BROKEN)
 async def test_a_call_with_broken_arguments_does_not_turn_compaction_off(

@@ -56,15 +56,6 @@ async def test_a_cut_tool_result_leaves_its_neighbours_byte_for_byte() -> None:
         await proxy.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "a system message inside Anthropic messages (as Claude Code sends) holding an "
-        "image: the image is parsed as an ImageBlock, which system messages may not hold, "
-        "so every compacted history is called invalid (the summary paid for, thrown away); "
-        "carried as an opaque block it would be kept byte for byte"
-    ),
-)
 async def test_an_image_in_an_anthropic_system_message_does_not_turn_compaction_off() -> None:
     image = {
         "type": "image",

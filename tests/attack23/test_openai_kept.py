@@ -81,14 +81,6 @@ async def test_assistant_tool_calls_with_empty_string_content_are_compacted() ->
         await proxy.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "two assistant messages in a row (OpenAI accepts them; Anthropic merges them) break "
-        "a rule of the proxy's: the summary is paid for, then the compacted history is "
-        "called invalid and the request forwarded unchanged, on every request"
-    ),
-)
 async def test_consecutive_assistant_messages_do_not_turn_compaction_off() -> None:
     messages = rounds(30)
     at = len(messages) - 1  # before the last user turn: an assistant note, then the answer
@@ -105,16 +97,6 @@ async def test_consecutive_assistant_messages_do_not_turn_compaction_off() -> No
         await proxy.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "legacy function calling (an assistant's function_call field, role 'function' "
-        "results; OpenAI still accepts both): the field is not modelled, so the call reads "
-        "as an empty assistant message, and the result, an unknown role, as a system "
-        "message that is never summarized; the history is invalid by the proxy's rules, "
-        "every summary is paid for and thrown away"
-    ),
-)
 async def test_legacy_function_calling_is_compacted() -> None:
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": "sys"},
@@ -143,14 +125,6 @@ async def test_legacy_function_calling_is_compacted() -> None:
         await proxy.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "an assistant message whose content is null and whose answer is in a field the "
-        "proxy does not model (refusal, audio) reads as an empty message: while it is in "
-        "the kept part every compaction is paid for and thrown away"
-    ),
-)
 @pytest.mark.parametrize(
     "extra", [{"refusal": "I can't help with that."}, {"audio": {"id": "audio_1"}}]
 )

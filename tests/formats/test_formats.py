@@ -18,6 +18,7 @@ from contextfold.blocks import (
 )
 from contextfold.formats import from_anthropic, from_openai, split_system, to_anthropic, to_openai
 from contextfold.messages import Message
+from contextfold.validation import history_problems
 
 PNG = ImageBlock("image/png", b"\x89PNG\r\n")
 PNG_URL = "data:image/png;base64,iVBORw0K"
@@ -209,20 +210,6 @@ def test_openai_system_argument_and_thinking() -> None:
             "media type",
         ),
         ({"role": "tool", "content": "x"}, "tool_call_id"),
-        (
-            {
-                "role": "assistant",
-                "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": "{"}}],
-            },
-            "not valid JSON",
-        ),
-        (
-            {
-                "role": "assistant",
-                "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": "[1]"}}],
-            },
-            "must be an object",
-        ),
         ({"role": "assistant", "tool_calls": [{"id": "c"}]}, "'function'"),
         ("hello", "must be a dict"),
     ],
@@ -415,3 +402,18 @@ def test_a_bad_anthropic_image_names_its_message_once() -> None:
     with pytest.raises(ValueError, match="image/tiff") as info:
         from_anthropic([{"role": "user", "content": [bad]}])
     assert str(info.value).count("message 0") == 1
+
+
+@pytest.mark.parametrize("arguments", ["{", "[1]", "null", "not json"])
+def test_a_call_whose_arguments_are_no_json_object_is_carried(arguments: str) -> None:
+    # A model's broken or cut JSON, which the API takes back in a history: carried as
+    # it came, paired with its result by the id (it turned compaction off before).
+    call = {"id": "c", "type": "function", "function": {"name": "f", "arguments": arguments}}
+    wire = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c", "content": "ok"},
+    ]
+    messages = from_openai(wire)
+    assert history_problems(messages) == []
+    assert to_openai(messages)[1]["tool_calls"] == [call]

@@ -406,7 +406,6 @@ async def test_malformed_items_are_left_to_the_upstream(app: Starlette, upstream
     for bad in (
         [*history, 42],
         [*history, {"role": ["user"], "content": "x"}],
-        [*history, {"type": "function_call", "call_id": "c", "name": "f", "arguments": "[1]"}],
     ):
         raw = json.dumps({"model": MODEL, "input": bad, "instructions": "Be careful."}).encode()
         reply = await post(app, raw)
@@ -416,6 +415,14 @@ async def test_malformed_items_are_left_to_the_upstream(app: Starlette, upstream
     reply = await post(app, {"model": MODEL, "input": history, "instructions": ["x"]})
     assert reply.headers["x-contextfold-compacted"] == "false"
     assert not upstream.summaries
+    # A call whose arguments are no JSON object is carried as it came, not refused.
+    call = {"type": "function_call", "call_id": "c", "name": "f", "arguments": "[1]"}
+    reply = await post(
+        app, {"model": MODEL, "input": [*history, call], "instructions": "Be careful."}
+    )
+    assert reply.status_code == 200
+    assert "x-contextfold-error" not in reply.headers
+    assert upstream.seen[-1].json["input"][-1] == call
 
 
 # -- hostile input ----------------------------------------------------------------------

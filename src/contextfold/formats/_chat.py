@@ -213,9 +213,32 @@ def assistant_from_openai(wire: Mapping[str, Any], index: int) -> Message:
         if isinstance(kind, str) and kind != "function" and isinstance(call.get("id"), str):
             # a call of a type nobody models (a custom tool's): carried, paired by its id
             blocks.append(OpaqueBlock(kind, dict(call), DIALECT, call["id"]))
+        elif _broken_arguments(call):
+            # arguments that are not a JSON object (a model's broken or cut JSON, which
+            # the API takes back in a history): carried as they came, paired by the id
+            blocks.append(OpaqueBlock("function", dict(call), DIALECT, call["id"]))
         else:
             blocks.append(parse_openai_tool_call(call, index))
     return Message("assistant", blocks)
+
+
+def _broken_arguments(call: Any) -> bool:
+    """Whether ``call`` is a well-formed function call (a string id and name) whose
+    ``arguments`` are not a JSON object."""
+    function = call.get("function") if isinstance(call, Mapping) else None
+    if not isinstance(function, Mapping) or not isinstance(call.get("id"), str):
+        return False
+    if not isinstance(function.get("name"), str):
+        return False
+    arguments = function.get("arguments") or "{}"
+    if isinstance(arguments, dict):
+        return False
+    if not isinstance(arguments, str):
+        return True
+    try:
+        return not isinstance(json.loads(arguments), dict)
+    except (ValueError, RecursionError):
+        return True
 
 
 def parse_openai_tool_call(call: Any, index: int) -> ToolUseBlock:

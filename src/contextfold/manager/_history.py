@@ -28,6 +28,7 @@ from contextfold.formats import from_openai
 from contextfold.manager._amplifier import is_native, parse_native
 from contextfold.manager._parts import stand_in
 from contextfold.messages import Message
+from contextfold.validation import result_ids, use_ids
 
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 
@@ -186,18 +187,18 @@ class StoredHistory:
         except RecursionError:
             raise ValueError(f"message {index} is nested too deeply") from None
         open_calls = set(self._open_calls)
-        for result in parsed.tool_results:
-            if result.tool_use_id not in open_calls:
+        for answered in result_ids(parsed):
+            if answered not in open_calls:
                 raise ValueError(
-                    f"message {index}: tool result {result.tool_use_id!r} answers no open tool "
+                    f"message {index}: tool result {answered!r} answers no open tool "
                     "call; a tool result must follow the assistant message that made the "
                     "call, once"
                 )
-            open_calls.discard(result.tool_use_id)
+            open_calls.discard(answered)
         merged = self._merge(parse_from, parsed)
         match parsed.role:
             case "assistant":
-                open_calls = {use.id for use in parsed.tool_uses}
+                open_calls = set(use_ids(parsed))
             case "user" if merged is None and not _only_results(parsed):
                 open_calls = set()
         message = parsed if merged is None else merged
