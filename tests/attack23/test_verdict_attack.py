@@ -44,15 +44,6 @@ async def test_a_refusal_behind_an_emoji_or_a_bracket_is_a_refusal(reply: str) -
     assert await judged(reply) == "refusal"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "grounded() reads the summarizer's request, framing included: the words "
-        "'transcript', 'user', 'assistant', 'tool' of its labels and tags ground any reply "
-        "that names them, so a short refusal in a language the detector does not know is "
-        "committed when it says 'transcript'"
-    ),
-)
 @pytest.mark.parametrize(
     "reply",
     [

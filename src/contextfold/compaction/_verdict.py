@@ -143,12 +143,25 @@ def _vocabulary(text: str) -> set[str]:
     return words
 
 
+# The words of the transcript's own framing (its tags, labels and markers): a reply
+# that names only these ("I can't summarize this transcript" in a language the
+# refusal detector does not know) mentions nothing of the conversation.
+_FRAMING = frozenset(
+    {
+        "transcript", "previous", "summary", "compaction", "instructions", "user",
+        "assistant", "system", "tool", "call", "result", "error", "image", "omitted",
+        "bytes", "truncated", "content", "message",
+    }
+)  # fmt: skip
+
+
 def grounded(summary: str, source: str) -> bool:
     """Whether ``summary`` mentions anything of ``source`` (see ``"unrelated"``):
-    long replies always do; a short one shares at least one word with it."""
+    long replies always do; a short one shares at least one word with it, other than
+    the words of the transcript's framing."""
     if len(summary.split()) >= UNRELATED_WORDS:
         return True
-    return bool(_vocabulary(summary) & _vocabulary(source))
+    return bool((_vocabulary(summary) & _vocabulary(source)) - _FRAMING)
 
 
 def _wrapped(text: str) -> tuple[str, bool] | None:
