@@ -23,7 +23,9 @@ SDK exception carrying the request (and so the credentials) it failed on.
 
 Key-like text is redacted even when no one knows it: ``sk-...`` / ``key-...`` tokens,
 and the values of credential-like parameters in a URL's query (:data:`QUERY_CREDENTIALS`,
-case-insensitive: ``?key=AIza...`` as Gemini takes it becomes ``?key=[REDACTED]``).
+case-insensitive, names percent-decoded as a server reads them: ``?key=AIza...`` as
+Gemini takes it becomes ``?key=[REDACTED]``, and so does ``?%6Bey=AIza...``; a value
+runs to the next ``&``, a ``;`` inside it included).
 
 Logs: a filter on the loggers under ``contextfold``, ``anthropic``, ``openai``,
 ``httpx``/``httpx2``, ``httpcore``/``httpcore2`` and ``uvicorn`` (installed by
@@ -54,7 +56,7 @@ import threading
 import weakref
 from collections.abc import Iterable, Mapping
 from typing import Final
-from urllib.parse import quote, quote_plus
+from urllib.parse import quote, quote_plus, unquote_plus
 
 __all__ = [
     "LOG_TEXT_LIMIT",
@@ -95,10 +97,13 @@ QUERY_CREDENTIALS: Final = (
 
 # Anthropic, OpenAI and look-alike keys, redacted even when no transport knows them.
 _KEY_PATTERN = re.compile(r"\b(?:sk|key)-[A-Za-z0-9_\-*.]{8,}")
-# ``name=value`` after ``?``, ``&`` or ``;``: the value runs to the next separator, quote
-# or whitespace (a URL in a log line or an error message ends there).
-_QUERY_NAMES = "|".join(re.escape(name) for name in QUERY_CREDENTIALS)
-_QUERY_PATTERN = re.compile(rf"([?&;](?:{_QUERY_NAMES})=)[^&#;\s\"'<>]+", re.IGNORECASE)
+# ``name=value`` after ``?``, ``&`` or ``;``: the name as a server reads it (its
+# percent-escapes decoded: ``%6Bey`` is ``key``), the value running to the next ``&``,
+# quote or whitespace (a URL in a log line or an error message ends there; a ``;`` does
+# not end a value for most servers today).
+_QUERY_NAMES = frozenset(QUERY_CREDENTIALS)
+_QUERY_NAME = re.compile(r"[?&;]((?:[\w.~+-]|%[0-9A-Fa-f]{2})+)=")
+_QUERY_VALUE = re.compile(r"[^&#\s\"'<>]+")
 _AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "apikey", "key"})
 _FRAGMENT = 12  # the shortest stretch of a secret redacted on its own
 # Every 12-character stretch of a text holds the 6 characters at some position that
@@ -214,7 +219,7 @@ class Secrets:
         if "sk-" in text or "key-" in text:
             text = _KEY_PATTERN.sub(REDACTED, text)
         if "=" in text:
-            text = _QUERY_PATTERN.sub(rf"\g<1>{REDACTED}", text)
+            text = _redact_query(text)
         return text
 
     def value(self, value: object) -> object:
@@ -263,6 +268,24 @@ class Secrets:
             else:
                 merged.append((start, end))
         return merged
+
+
+def _redact_query(text: str) -> str:
+    """``text`` with the values of credential-like query parameters redacted (a name
+    is looked for inside another parameter's value too: ``?a=b;key=...``)."""
+    out: list[str] = []
+    done = 0
+    for found in _QUERY_NAME.finditer(text):
+        if found.start() < done or unquote_plus(found[1]).strip().lower() not in _QUERY_NAMES:
+            continue
+        value = _QUERY_VALUE.match(text, found.end())
+        if value is not None:
+            out += [text[done : found.end()], REDACTED]
+            done = value.end()
+    if not out:
+        return text
+    out.append(text[done:])
+    return "".join(out)
 
 
 def _positions(text: str, wanted: list[int]) -> list[int]:
