@@ -13,7 +13,8 @@ also catches as a backstop. What it finds:
 * the same values URL-encoded, JSON-escaped (``\\/`` too) and base64-encoded (values
   of 8 characters or more);
 * any stretch of 12 or more characters of those (a truncated echo, or a value cut by
-  markup);
+  markup), for forms of at most 4,096 characters (a longer one is found whole: every
+  stretch is a string of its own, and "keys" of 60 KB cost 38 MB each);
 * all of it also when whitespace was inserted anywhere (an echo wrapped over lines).
 
 Every match, together with the whitespace inside it, becomes ``[REDACTED]``.
@@ -48,12 +49,12 @@ from __future__ import annotations
 
 import base64
 import binascii
-import functools
 import json
 import logging
 import re
 import threading
 import weakref
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Final
 from urllib.parse import quote, quote_plus, unquote_plus
@@ -114,6 +115,12 @@ _ANCHOR = 6
 _STRIDE = _FRAGMENT - _ANCHOR + 1
 _BLOCK = 1024  # characters counted at once when mapping a match back into the text
 _ENCODED_MIN = 8  # shorter values are not also searched for in encoded forms
+_WHOLE_ONLY = 4096  # a longer form is found whole only, not by its stretches
+_LOOKUP_CHARS = 256 * 1024  # characters of stretched forms the lookup cache holds
+_Lookup = tuple[tuple[str, ...], frozenset[str], frozenset[str]]
+_looked_up: OrderedDict[tuple[frozenset[str], int], tuple[int, _Lookup]] = OrderedDict()
+_looked_up_chars = 0
+_lookup_lock = threading.Lock()
 
 
 def _credential_forms(value: str) -> set[str]:
@@ -149,17 +156,24 @@ def _encoded_forms(value: str) -> set[str]:
     }
 
 
-@functools.lru_cache(maxsize=256)
-def _lookup(
-    given: frozenset[str], min_length: int
-) -> tuple[tuple[str, ...], frozenset[str], frozenset[str]]:
+def _lookup(given: frozenset[str], min_length: int) -> _Lookup:
     """The short forms, fragments and anchors :class:`Secrets` searches for.
 
     Cached: a proxy sees the same few credentials on every request of a client, and
     deriving them (every encoded form, every 12-character stretch) would cost each
-    request more than forwarding it. The cache holds what the process already holds
-    while it serves those clients, for at most 256 credential sets.
+    request more than forwarding it. Every stretch of a form is a string of its own
+    (some 130 bytes a character of form), so the cache is held to
+    :data:`_LOOKUP_CHARS` characters of forms in all, least recently used dropped,
+    and a form longer than :data:`_WHOLE_ONLY` is found whole, not by its stretches: a
+    client sending 60 KB "keys" made 38 MB of stretches each, kept for 256 of them.
     """
+    global _looked_up_chars
+    key = (given, min_length)
+    with _lookup_lock:
+        found = _looked_up.get(key)
+        if found is not None:
+            _looked_up.move_to_end(key)
+            return found[1]
     forms: set[str] = set()
     for value in given:
         for form in _credential_forms(value):
@@ -167,15 +181,25 @@ def _lookup(
             forms.update(_encoded_forms(form))
     # Whitespace is ignored when matching, so it is dropped from the forms too.
     flat = {f for f in ("".join(form.split()) for form in forms) if len(f) >= min_length}
-    long = [form for form in flat if len(form) > _FRAGMENT]
-    short = tuple(form for form in flat if len(form) <= _FRAGMENT)
+    long = [form for form in flat if _FRAGMENT < len(form) <= _WHOLE_ONLY]
+    short = tuple(form for form in flat if len(form) <= _FRAGMENT or len(form) > _WHOLE_ONLY)
     fragments = frozenset(
         form[i : i + _FRAGMENT] for form in long for i in range(len(form) - _FRAGMENT + 1)
     )
     anchors = frozenset(
         form[i : i + _ANCHOR] for form in long for i in range(len(form) - _ANCHOR + 1)
     )
-    return short, fragments, anchors
+    made = (short, fragments, anchors)
+    size = sum(map(len, long))
+    if size <= _LOOKUP_CHARS:
+        with _lookup_lock:
+            if key not in _looked_up:
+                _looked_up[key] = (size, made)
+                _looked_up_chars += size
+            while _looked_up_chars > _LOOKUP_CHARS:
+                _, (dropped, _) = _looked_up.popitem(last=False)
+                _looked_up_chars -= dropped
+    return made
 
 
 class Secrets:

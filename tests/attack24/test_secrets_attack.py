@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import logging
+import os
+import tracemalloc
 
 import pytest
 
@@ -52,3 +54,28 @@ def test_an_escaped_credential_parameter_never_reaches_the_access_log(query: str
 def test_other_parameters_are_kept_as_they_are() -> None:
     text = "GET /v1?alt=json&keys=3&monkey=banana&tokens=5;x=1 ?%6Beys=kept"
     assert Secrets().text(text) == text
+
+
+def test_credentials_of_tens_of_kilobytes_cost_no_memory_to_speak_of() -> None:
+    # Impact: every 12- and 6-character stretch of every form of a credential was a
+    # string of its own, cached for 256 credential sets: a client sending a distinct
+    # 50 KB Authorization value with each request grew the proxy by 38 MB a request
+    # (~10 GB for 256 of them), with no key needed.
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        made = [Secrets([f"Bearer {os.urandom(25_000).hex()}"]) for _ in range(20)]
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held < 16 * 1024 * 1024, held
+    huge = next(iter(made[0].values))
+    assert made[0].text(f"echo: {huge} done") == f"echo: {REDACTED} done"  # found whole
+    token = huge.removeprefix("Bearer ")
+    assert made[0].text(token) == REDACTED
+
+
+def test_a_credential_of_ordinary_length_is_still_found_by_its_stretches() -> None:
+    jwt = "eyJ" + "a" * 1500 + ".sig-" + os.urandom(16).hex()
+    secrets = Secrets([f"Bearer {jwt}"])
+    assert secrets.text(f"cut: {jwt[200:260]}!") == f"cut: {REDACTED}!"
