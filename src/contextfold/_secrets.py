@@ -13,7 +13,8 @@ also catches as a backstop. What it finds:
 * the same values URL-encoded, JSON-escaped (``\\/`` too) and base64-encoded (values
   of 8 characters or more);
 * any stretch of 12 or more characters of those (a truncated echo, or a value cut by
-  markup);
+  markup), for forms of at most 4,096 characters (a longer one is found whole: every
+  stretch is a string of its own, and "keys" of 60 KB cost 38 MB each);
 * all of it also when whitespace was inserted anywhere (an echo wrapped over lines).
 
 Every match, together with the whitespace inside it, becomes ``[REDACTED]``.
@@ -23,7 +24,9 @@ SDK exception carrying the request (and so the credentials) it failed on.
 
 Key-like text is redacted even when no one knows it: ``sk-...`` / ``key-...`` tokens,
 and the values of credential-like parameters in a URL's query (:data:`QUERY_CREDENTIALS`,
-case-insensitive: ``?key=AIza...`` as Gemini takes it becomes ``?key=[REDACTED]``).
+case-insensitive, names percent-decoded as a server reads them: ``?key=AIza...`` as
+Gemini takes it becomes ``?key=[REDACTED]``, and so does ``?%6Bey=AIza...``; a value
+runs to the next ``&``, a ``;`` inside it included).
 
 Logs: a filter on the loggers under ``contextfold``, ``anthropic``, ``openai``,
 ``httpx``/``httpx2``, ``httpcore``/``httpcore2`` and ``uvicorn`` (installed by
@@ -46,15 +49,15 @@ from __future__ import annotations
 
 import base64
 import binascii
-import functools
 import json
 import logging
 import re
 import threading
 import weakref
-from collections.abc import Iterable, Mapping
-from typing import Final
-from urllib.parse import quote, quote_plus
+from collections import OrderedDict
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any, Final
+from urllib.parse import quote, quote_plus, unquote_plus
 
 __all__ = [
     "LOG_TEXT_LIMIT",
@@ -95,10 +98,13 @@ QUERY_CREDENTIALS: Final = (
 
 # Anthropic, OpenAI and look-alike keys, redacted even when no transport knows them.
 _KEY_PATTERN = re.compile(r"\b(?:sk|key)-[A-Za-z0-9_\-*.]{8,}")
-# ``name=value`` after ``?``, ``&`` or ``;``: the value runs to the next separator, quote
-# or whitespace (a URL in a log line or an error message ends there).
-_QUERY_NAMES = "|".join(re.escape(name) for name in QUERY_CREDENTIALS)
-_QUERY_PATTERN = re.compile(rf"([?&;](?:{_QUERY_NAMES})=)[^&#;\s\"'<>]+", re.IGNORECASE)
+# ``name=value`` after ``?``, ``&`` or ``;``: the name as a server reads it (its
+# percent-escapes decoded: ``%6Bey`` is ``key``), the value running to the next ``&``,
+# quote or whitespace (a URL in a log line or an error message ends there; a ``;`` does
+# not end a value for most servers today).
+_QUERY_NAMES = frozenset(QUERY_CREDENTIALS)
+_QUERY_NAME = re.compile(r"[?&;]((?:[\w.~+-]|%[0-9A-Fa-f]{2})+)=")
+_QUERY_VALUE = re.compile(r"[^&#\s\"'<>]+")
 _AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "apikey", "key"})
 _FRAGMENT = 12  # the shortest stretch of a secret redacted on its own
 # Every 12-character stretch of a text holds the 6 characters at some position that
@@ -109,6 +115,12 @@ _ANCHOR = 6
 _STRIDE = _FRAGMENT - _ANCHOR + 1
 _BLOCK = 1024  # characters counted at once when mapping a match back into the text
 _ENCODED_MIN = 8  # shorter values are not also searched for in encoded forms
+_WHOLE_ONLY = 4096  # a longer form is found whole only, not by its stretches
+_LOOKUP_CHARS = 128 * 1024  # characters of stretched forms the lookup cache holds (~17 MB)
+_Lookup = tuple[tuple[str, ...], frozenset[str], frozenset[str]]
+_looked_up: OrderedDict[tuple[frozenset[str], int], tuple[int, _Lookup]] = OrderedDict()
+_looked_up_chars = 0
+_lookup_lock = threading.Lock()
 
 
 def _credential_forms(value: str) -> set[str]:
@@ -144,17 +156,24 @@ def _encoded_forms(value: str) -> set[str]:
     }
 
 
-@functools.lru_cache(maxsize=256)
-def _lookup(
-    given: frozenset[str], min_length: int
-) -> tuple[tuple[str, ...], frozenset[str], frozenset[str]]:
+def _lookup(given: frozenset[str], min_length: int) -> _Lookup:
     """The short forms, fragments and anchors :class:`Secrets` searches for.
 
     Cached: a proxy sees the same few credentials on every request of a client, and
     deriving them (every encoded form, every 12-character stretch) would cost each
-    request more than forwarding it. The cache holds what the process already holds
-    while it serves those clients, for at most 256 credential sets.
+    request more than forwarding it. Every stretch of a form is a string of its own
+    (some 130 bytes a character of form), so the cache is held to
+    :data:`_LOOKUP_CHARS` characters of forms in all, least recently used dropped,
+    and a form longer than :data:`_WHOLE_ONLY` is found whole, not by its stretches: a
+    client sending 60 KB "keys" made 38 MB of stretches each, kept for 256 of them.
     """
+    global _looked_up_chars
+    key = (given, min_length)
+    with _lookup_lock:
+        found = _looked_up.get(key)
+        if found is not None:
+            _looked_up.move_to_end(key)
+            return found[1]
     forms: set[str] = set()
     for value in given:
         for form in _credential_forms(value):
@@ -162,15 +181,25 @@ def _lookup(
             forms.update(_encoded_forms(form))
     # Whitespace is ignored when matching, so it is dropped from the forms too.
     flat = {f for f in ("".join(form.split()) for form in forms) if len(f) >= min_length}
-    long = [form for form in flat if len(form) > _FRAGMENT]
-    short = tuple(form for form in flat if len(form) <= _FRAGMENT)
+    long = [form for form in flat if _FRAGMENT < len(form) <= _WHOLE_ONLY]
+    short = tuple(form for form in flat if len(form) <= _FRAGMENT or len(form) > _WHOLE_ONLY)
     fragments = frozenset(
         form[i : i + _FRAGMENT] for form in long for i in range(len(form) - _FRAGMENT + 1)
     )
     anchors = frozenset(
         form[i : i + _ANCHOR] for form in long for i in range(len(form) - _ANCHOR + 1)
     )
-    return short, fragments, anchors
+    made = (short, fragments, anchors)
+    size = sum(map(len, long))
+    if size <= _LOOKUP_CHARS:
+        with _lookup_lock:
+            if key not in _looked_up:
+                _looked_up[key] = (size, made)
+                _looked_up_chars += size
+            while _looked_up_chars > _LOOKUP_CHARS:
+                _, (dropped, _) = _looked_up.popitem(last=False)
+                _looked_up_chars -= dropped
+    return made
 
 
 class Secrets:
@@ -187,6 +216,9 @@ class Secrets:
         not looked for."""
         given = frozenset(v.strip() for v in values if v and v.strip())
         self._values: frozenset[str] = given
+        self._short: tuple[str, ...]
+        self._fragments: Collection[str]  # asked for membership only (see _Watched)
+        self._anchors: Collection[str]
         self._short, self._fragments, self._anchors = _lookup(given, min_length)
 
     @property
@@ -214,7 +246,7 @@ class Secrets:
         if "sk-" in text or "key-" in text:
             text = _KEY_PATTERN.sub(REDACTED, text)
         if "=" in text:
-            text = _QUERY_PATTERN.sub(rf"\g<1>{REDACTED}", text)
+            text = _redact_query(text)
         return text
 
     def value(self, value: object) -> object:
@@ -263,6 +295,24 @@ class Secrets:
             else:
                 merged.append((start, end))
         return merged
+
+
+def _redact_query(text: str) -> str:
+    """``text`` with the values of credential-like query parameters redacted (a name
+    is looked for inside another parameter's value too: ``?a=b;key=...``)."""
+    out: list[str] = []
+    done = 0
+    for found in _QUERY_NAME.finditer(text):
+        if found.start() < done or unquote_plus(found[1]).strip().lower() not in _QUERY_NAMES:
+            continue
+        value = _QUERY_VALUE.match(text, found.end())
+        if value is not None:
+            out += [text[done : found.end()], REDACTED]
+            done = value.end()
+    if not out:
+        return text
+    out.append(text[done:])
+    return "".join(out)
 
 
 def _positions(text: str, wanted: list[int]) -> list[int]:
@@ -353,9 +403,71 @@ _KNOWN_LOGGERS = (
     ),
 )
 _LOG_MIN_LENGTH = 8
-_live: weakref.WeakSet[Secrets] = weakref.WeakSet()
-_lock = threading.Lock()
-_union: tuple[frozenset[int], Secrets] = (frozenset(), Secrets())
+_lock = threading.RLock()
+
+
+class _Watched(Secrets):
+    """Everything watched now, as one :class:`Secrets` (what :func:`_watched` returns).
+
+    Its forms, fragments and anchors are those of the live watched secrets, each
+    counted, so that a secret starting or ending its watch costs its own size. (Made
+    again from all the live values whenever they changed, the union cost every log
+    record the size of them all: ~130 ms at 1,000 requests in flight with API keys,
+    seconds with OAuth tokens of 2 KB, and a served proxy logs every request.) The
+    fragment and anchor tables are only ever asked for membership, which is safe while
+    another thread counts; the values and short forms are replaced, never changed.
+    """
+
+    __slots__ = ("_anchor_counts", "_fragment_counts", "_live", "_short_counts", "_value_counts")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._live: weakref.WeakKeyDictionary[Secrets, weakref.finalize[Any, Secrets]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._value_counts: dict[str, int] = {}
+        self._short_counts: dict[str, int] = {}
+        self._fragment_counts: dict[str, int] = {}
+        self._anchor_counts: dict[str, int] = {}
+        self._fragments = self._fragment_counts
+        self._anchors = self._anchor_counts
+
+    def add(self, secrets: Secrets) -> None:
+        """Watch ``secrets`` until it dies (idempotent); under ``_lock``."""
+        if secrets in self._live:
+            return
+        parts = (
+            secrets._values,
+            [form for form in secrets._short if len(form) >= _LOG_MIN_LENGTH],
+            secrets._fragments,
+            secrets._anchors,
+        )
+        self._live[secrets] = weakref.finalize(secrets, self._forget, parts)
+        self._count(parts, 1)
+
+    def _forget(self, parts: tuple[Iterable[str], ...]) -> None:
+        with _lock:  # reentrant: a collection may finalize a secret while it is held
+            self._count(parts, -1)
+
+    def _count(self, parts: tuple[Iterable[str], ...], step: int) -> None:
+        tables = (
+            self._value_counts,
+            self._short_counts,
+            self._fragment_counts,
+            self._anchor_counts,
+        )
+        for table, items in zip(tables, parts, strict=True):
+            for item in items:
+                count = table.get(item, 0) + step
+                if count > 0:
+                    table[item] = count
+                else:
+                    table.pop(item, None)
+        self._values = frozenset(self._value_counts)
+        self._short = tuple(self._short_counts)
+
+
+_union = _Watched()
 
 
 def guard_logs() -> None:
@@ -376,21 +488,14 @@ def watch(secrets: Secrets) -> Secrets:
     """
     if secrets:
         with _lock:
-            _live.add(secrets)
+            _union.add(secrets)
         _install()
     return secrets
 
 
 def _watched() -> Secrets:
-    """Everything watched now, as one :class:`Secrets` (rebuilt when that changes)."""
-    global _union
-    with _lock:
-        live = list(_live)
-        ids = frozenset(id(s) for s in live)
-        if ids != _union[0]:
-            values = (v for s in live for v in s.values)
-            _union = (ids, Secrets(values, min_length=_LOG_MIN_LENGTH))
-        return _union[1]
+    """Everything watched now, as one :class:`Secrets` (see :class:`_Watched`)."""
+    return _union
 
 
 LOG_TEXT_LIMIT: Final = 2000

@@ -77,16 +77,18 @@ Tenants: everything the proxy learns or keeps from a request - summaries, usage
 anchors, learned limits and tokens per byte, preparations, single-flight and back-off
 entries, layout records, the parse memo's chains - is kept for the request's tenant
 only (:mod:`._tenant`): a keyed hash (HMAC-SHA256) of its credentials (the values of
-``x-api-key``, ``Authorization`` and ``api-key``), or, with ``tenant_header`` /
-``--tenant-header NAME`` (``CONTEXTFOLD_TENANT_HEADER``), of that header's value (a
-user id a gateway sets; a request without it falls back to its credentials). The
+``x-api-key``, ``Authorization``, ``api-key`` and of the ``secret_headers``), or, with
+``tenant_header`` / ``--tenant-header NAME`` (``CONTEXTFOLD_TENANT_HEADER``), of that
+header's value (a user id a gateway sets; a request without it falls back to its
+credentials). The
 same conversation sent by two tenants is summarized twice, each time with its own
 key, and ``x-contextfold-summary: cached`` tells a client only what its own tenant
 sent; one tenant's overflow refusal lowers that tenant's limit only. The HMAC's
 secret is random, kept in the cache's database (SQLite file or PostgreSQL: made on its
 first open, shared by a restart and by every replica), per process for a cache in
 memory; neither credentials nor header values are stored or logged. Global are only
-the operator's settings and the model registry. Recall keeps nothing between
+the operator's settings, the model registry and the windows the upstream's model list
+reports (:mod:`._windows`). Recall keeps nothing between
 requests (the originals are read from the request itself).
 
 Guarantees:
@@ -339,10 +341,10 @@ def create_app(
     clear. Bad settings raise :class:`ValueError` here.
 
     Everything the proxy learns is kept per tenant: by default a keyed hash of the
-    request's credentials (``x-api-key``, ``Authorization``, ``api-key``), or, with
-    ``tenant_header`` (a header name, e.g. ``"x-user-id"`` set by a gateway), of that
-    header's value (a request without it falls back to its credentials); see
-    :mod:`contextfold.proxy._tenant`.
+    request's credentials (``x-api-key``, ``Authorization``, ``api-key``, and the
+    headers named in ``secret_headers``), or, with ``tenant_header`` (a header name,
+    e.g. ``"x-user-id"`` set by a gateway), of that header's value (a request without
+    it falls back to its credentials); see :mod:`contextfold.proxy._tenant`.
 
     ``memory_budget`` (bytes, :data:`DEFAULT_MEMORY_BUDGET`: 128 MiB; at least 1 MiB)
     bounds everything the proxy keeps between requests, together: parsed histories,

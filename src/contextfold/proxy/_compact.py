@@ -184,10 +184,12 @@ class Planner:
         # hash of the exact history being compacted -> done when the job ends
         self._inflight: dict[str, asyncio.Future[None]] = {}
         # hash of a history whose compaction failed -> (consecutive failures, skips left)
-        self._backoff: SizedLRU[str, tuple[int, int]] = SizedLRU(budget.share("backoff"))
+        # (both back-off tables together are held to the "backoff" share)
+        half = max(budget.share("backoff") // 2, 1)
+        self._backoff: SizedLRU[str, tuple[int, int]] = SizedLRU(half)
         # hash of a history the upstream refused as too long: it and every history
         # extending it count as over the limit, whatever their estimate
-        self._refused: SizedLRU[str, bool] = SizedLRU(budget.share("backoff"))
+        self._refused: SizedLRU[str, bool] = SizedLRU(half)
         self.preparer = Preparer(self, prepare_threshold, budget)
         # (tenant, model) -> limit learnt from the upstream's context-overflow errors
         self._learned: SizedLRU[tuple[str, str], int] = SizedLRU(budget.share("learned"))

@@ -12,7 +12,11 @@ the standard library knows, in the reverse of the order the header lists them:
   body that inflates without end (a decompression bomb) costs at most ``limit`` bytes
   of memory and raises :class:`DecodedTooLarge`;
 * a stream that is corrupt, cut short or followed by other bytes raises
-  :class:`BadEncoding` (a :class:`ValueError`) saying which coding failed.
+  :class:`BadEncoding` (a :class:`ValueError`) saying which coding failed, and so
+  does a body in more than :data:`MAX_CODINGS` codings (each layer is a pass over
+  up to ``limit`` bytes: ten thousand of them fit in a head);
+* the work is linear in the body: a body of many tiny gzip members costs no more
+  than one stream of its size.
 
 ``br`` and ``zstd`` need decoders the proxy does not depend on: a body in any coding
 but those above is left as it is (:func:`decode_body` returns ``None``) and forwarded
@@ -22,14 +26,20 @@ unchanged, uncompacted. The decoded body is forwarded uncompressed, without the
 
 from __future__ import annotations
 
+import re
 import zlib
 
-__all__ = ["BadEncoding", "DecodedTooLarge", "codings", "decode_body"]
+__all__ = ["MAX_CODINGS", "BadEncoding", "DecodedTooLarge", "codings", "decode_body"]
 
 _DECODED = frozenset({"gzip", "x-gzip", "deflate", "identity"})
 _GZIP_WBITS = 16 + zlib.MAX_WBITS  # a gzip header and trailer around the stream
 _ZLIB_WBITS = zlib.MAX_WBITS  # a zlib header and trailer around the stream
 _RAW_WBITS = -zlib.MAX_WBITS  # no header at all
+_STEP = 4096  # bytes of input zlib is given at once (see _inflate)
+_NOT_ZERO = re.compile(rb"[^\x00]")
+MAX_CODINGS = 5
+"""The most codings (``identity`` aside) one body may be in: each layer costs a pass
+over up to the limit's bytes, and a head of 64 KiB could list ten thousand."""
 
 
 class DecodedTooLarge(Exception):
@@ -55,6 +65,12 @@ def decode_body(raw: bytes, header: str, limit: int) -> bytes | None:
     listed = codings(header)
     if any(coding not in _DECODED for coding in listed):
         return None
+    layers = sum(coding != "identity" for coding in listed)
+    if layers > MAX_CODINGS:
+        raise BadEncoding(
+            f"the request body is in {layers} content codings; the proxy decodes at most "
+            f"{MAX_CODINGS}"
+        )
     body = raw
     for coding in reversed(listed):  # the last coding listed was applied last
         if coding == "identity":
@@ -73,24 +89,29 @@ def _inflate(
     data: bytes, wbits: int, limit: int, *, coding: str = "deflate", members: bool = False
 ) -> bytes:
     """``data`` decompressed (``members``: gzip members one after another), at most
-    ``limit`` bytes of output ever held."""
+    ``limit`` bytes of output ever held.
+
+    ``data`` is handed to zlib :data:`_STEP` bytes at a time: where a stream (a member)
+    ends, zlib copies what follows it into ``unused_data``, and a copy of the whole rest
+    made at each of a body's many tiny members would cost time quadratic in its size."""
     out = bytearray()
+    view = memoryview(data)
+    at = 0  # how much of ``data`` the streams so far have consumed
     while True:
         stream = zlib.decompressobj(wbits)
-        pending = data
         try:
-            while pending and not stream.eof:
-                out += stream.decompress(pending, limit + 1 - len(out))
+            while at < len(data) and not stream.eof:
+                piece = view[at : at + _STEP]
+                out += stream.decompress(piece, limit + 1 - len(out))
                 if len(out) > limit:
                     raise DecodedTooLarge
-                pending = stream.unconsumed_tail
+                at += len(piece) - len(stream.unconsumed_tail) - len(stream.unused_data)
         except zlib.error as exc:
             raise BadEncoding(f"the request body is not valid {coding} data ({exc})") from None
         if not stream.eof:
             raise BadEncoding(f"the request body's {coding} data ends before its stream does")
-        data = stream.unused_data
-        if members and data.strip(b"\0"):  # another member (zero padding ends it)
-            continue
-        if data and not members:
+        if members and _NOT_ZERO.search(data, at) is not None:
+            continue  # another member (zero padding ends it)
+        if at < len(data) and not members:
             raise BadEncoding(f"the request body has bytes after its {coding} stream")
         return bytes(out)

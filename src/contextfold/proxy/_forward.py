@@ -154,7 +154,9 @@ class Forwarder(Relaying):
         async with self._start_lock:
             if not self._started:
                 await self.planner.cache.open()
-                self._tenants = Tenants(self.planner.cache.tenant_secret(), self.tenant_header)
+                self._tenants = Tenants(
+                    self.planner.cache.tenant_secret(), self.tenant_header, self.secret_headers
+                )
                 self._started = True
 
     def memory(self) -> dict[Cache, int]:

@@ -59,6 +59,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 from urllib.parse import unquote
 
+from contextfold._cancel import finish
 from contextfold._extras import requires_extra
 
 with requires_extra("postgres", "contextfold.proxy (--db postgresql://...)"):
@@ -182,6 +183,11 @@ class _PgLease(Lease):
                 logger.debug("could not renew a compaction lease: %s", type(exc).__name__)
 
     async def release(self) -> None:
+        # Finished whatever cancels the caller meanwhile: a release cut short left the
+        # row to block every replica's compaction of the conversation for a lease.
+        await finish(self._release())
+
+    async def _release(self) -> None:
         self._keeper.cancel()
         await asyncio.wait([self._keeper])
         try:
@@ -441,7 +447,21 @@ class PostgresSummaryCache(CacheBackend):
 
     async def _claim(self, root: str, key: str, chain: Sequence[str]) -> Lease | None:
         holder = uuid.uuid4().hex
-        if await self._run(lambda conn: self._take(conn, root, key, set(chain), holder)):
+
+        async def undo(taken: bool) -> None:  # taken as the caller was cancelled
+            if taken:
+                await self._run(
+                    lambda conn: conn.execute(
+                        "DELETE FROM contextfold_proxy_leases "
+                        "WHERE history_hash = %s AND holder = %s",
+                        (key, holder),
+                    )
+                )
+
+        # Finished: a claim cancelled while its transaction commits took the lease all
+        # the same, and nobody would have released it.
+        take = self._run(lambda conn: self._take(conn, root, key, set(chain), holder))
+        if await finish(take, undo=undo):
             return _PgLease(self, key, holder)
         return None
 

@@ -10,7 +10,9 @@ answer those in :func:`~contextfold.proxy._dialects.error_body`'s shape (with a
 ``Content-Length`` and ``Connection: close``):
 
 * **400** for a request that is not HTTP/1.1, **431** for a request line and
-  headers longer than :data:`HEAD_LIMIT` (both parsers are held to it), and a 400
+  headers longer than :data:`HEAD_LIMIT` (both parsers are held to it), a 400 for a
+  chunked body whose framing (chunk extensions, trailer fields) runs past that many
+  bytes without a byte of body (h11 holds them to it as incomplete events), and a 400
   for a request that offers a protocol upgrade while carrying a body under
   httptools (whose parser skips such a body: the app would read an empty one).
 * **500** when the app raises, or returns, before starting its response.
@@ -124,6 +126,10 @@ HEAD_TOO_LONG = f"the request line and headers are longer than {HEAD_LIMIT // 10
 UPGRADE_WITH_BODY = (
     "a request offering a protocol upgrade (Connection: upgrade) cannot carry a body "
     "here; send it without the Upgrade header"
+)
+FRAMING_TOO_LONG = (
+    f"the request body's chunked framing (chunk extensions, trailer fields) ran past "
+    f"{HEAD_LIMIT // 1024} KiB without a byte of body"
 )
 APP_FAILED = "the proxy failed on this request"
 HEAD_TIMED_OUT = "the request line and headers did not arrive within {:g} seconds"
@@ -416,11 +422,15 @@ if httptools_impl is not None:
         _head_seen = 0  # bytes of the chunks received since the request began
         _head_first = 0  # the size of the chunk it began in
         _refusal: tuple[int, str] | None = None
+        _framing = 0  # bytes received in a body since its last byte of body
+        _bodied = False  # the chunk being parsed held body bytes
 
         def data_received(self, data: bytes) -> None:
             if self._discarding:
                 return
             self._received = data
+            in_body = self._reading() == "body"
+            self._bodied = False
             super().data_received(data)
             if self._head_open and not self._discarding:
                 # a head still open after this chunk: count it, but for the part of
@@ -429,8 +439,20 @@ if httptools_impl is not None:
                 if self._head_seen - self._head_first > HEAD_LIMIT:
                     self._refusal = (431, HEAD_TOO_LONG)
                     self.send_400_response(HEAD_TOO_LONG)
+            elif in_body and not self._discarding and self._reading() == "body":
+                # Chunk extensions and trailer fields are no body: llhttp buffers a
+                # trailer and uvicorn keeps every one, and each byte of them restarts
+                # the body's clock. Bounded like a head.
+                self._framing = 0 if self._bodied else self._framing + len(data)
+                if self._framing > HEAD_LIMIT:
+                    self._refusal = (400, FRAMING_TOO_LONG)
+                    self.send_400_response(FRAMING_TOO_LONG)
             if not self.transport.is_closing():
                 self._watch()
+
+        def on_body(self, body: bytes) -> None:
+            self._bodied = True
+            super().on_body(body)
 
         def on_message_begin(self) -> None:
             super().on_message_begin()

@@ -6,14 +6,17 @@ preparations, single-flight and back-off entries, layout records and the parse m
 chains. One tenant's traffic never shapes what another's requests get, nor shows in
 what they are told (``x-contextfold-summary: cached`` says only that the same tenant
 sent that prefix before). What is global is what the operator configured (settings,
-per-model tables) and the model registry.
+per-model tables), the model registry and the context windows the upstream's model
+list reports (:mod:`._windows`: the same upstream's, whoever asked).
 
 A tenant key is an HMAC-SHA256, under a secret of the proxy's (below), of
 
 * the request's credentials: the values of ``x-api-key``, ``Authorization`` (its
-  token when it is ``Bearer``) and ``api-key``, all that the request carries, each
-  under its name, so two requests share a tenant only when they carry the same
-  credentials (a placeholder ``x-api-key`` beside a real token changes nothing);
+  token when it is ``Bearer``) and ``api-key``, and of the headers the operator named
+  credentials too (``secret_headers``: a gateway's own key header, say), all that the
+  request carries, each under its name, so two requests share a tenant only when they
+  carry the same credentials (a placeholder ``x-api-key`` beside a real token changes
+  nothing);
 * or, with ``tenant_header`` (``--tenant-header NAME``), the value of that header
   (a user id a gateway sets, say), whatever the credentials; a request without it
   (or with it empty) falls back to its credentials. The two never collide: each is
@@ -38,7 +41,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 __all__ = ["SECRET_BYTES", "Tenants", "scope"]
 
@@ -50,13 +53,18 @@ _CREDENTIALS = ("x-api-key", "authorization", "api-key")
 
 class Tenants:
     """Computes tenant keys (see the module doc) under ``secret``; ``header`` names
-    the request header that holds the tenant, if the operator chose one."""
+    the request header that holds the tenant, if the operator chose one; ``secret_headers``
+    names headers whose values are credentials too."""
 
-    def __init__(self, secret: bytes, header: str | None = None) -> None:
+    def __init__(
+        self, secret: bytes, header: str | None = None, secret_headers: Iterable[str] = ()
+    ) -> None:
         if len(secret) < 16:
             raise ValueError("the tenant secret must be at least 16 bytes")
         self._secret = secret
         self.header = header.strip().lower() if header else None
+        extra = {name.strip().lower() for name in secret_headers} - set(_CREDENTIALS)
+        self._credentials = (*_CREDENTIALS, *sorted(extra))
 
     def of(self, headers: Mapping[str, str]) -> str:
         """The tenant key of a request with ``headers`` (names in any case)."""
@@ -66,7 +74,7 @@ class Tenants:
             if given:
                 return self._key(b"header", [given])
         values = []
-        for name in _CREDENTIALS:
+        for name in self._credentials:
             found = lowered.get(name, [])
             if name == "authorization":
                 found = [_token(value) for value in found]

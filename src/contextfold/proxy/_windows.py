@@ -6,7 +6,11 @@ know (a fine-tune, a quantized local model) and says how long their context is i
 not in the registry) makes the proxy ask that list once, in the background, with
 the request's own credentials; a window found there is used from then on (see
 :class:`~contextfold.proxy._config.ModelTable`). The request itself goes on with
-what is known at that moment, and a failure is logged at ``DEBUG`` and not retried.
+what is known at that moment, and a failure is logged at ``DEBUG`` and not retried,
+unless the upstream refused the request's credentials (401, 403): a request without
+them, or with a wrong key, must not keep every other tenant from learning the window,
+so the next request naming the model asks again with its own. A name longer than
+256 characters (no model's) is never asked for, nor remembered.
 
 Fields read, the first positive integer found in the model's entry: ``context_length``
 (OpenRouter, Together, LM Studio), ``max_model_len`` (vLLM), ``context_window``
@@ -40,6 +44,8 @@ _FIELDS = (
 _NESTED = (("meta", "n_ctx_train"), ("meta", "n_ctx"), ("top_provider", "context_length"))
 _MAX_ASKED = 1024
 _MAX_BYTES = 4 * 1024 * 1024  # a model list longer than this is not read
+_MAX_NAME = 256  # characters: no model is named longer; a longer name is not asked for
+_REFUSED = frozenset({401, 403})  # the request's credentials refused: asked again later
 
 
 def window_of(entry: Any) -> int | None:
@@ -76,7 +82,7 @@ class WindowAsker:
     def ask(self, model: str, url: str, headers: list[tuple[bytes, bytes]]) -> None:
         """Look ``model`` up in the list at ``url`` (``GET``, with ``headers``: the
         request's credentials), unless it was looked up before; returns at once."""
-        if model in self._asked or len(self._asked) >= _MAX_ASKED:
+        if len(model) > _MAX_NAME or model in self._asked or len(self._asked) >= _MAX_ASKED:
             return
         self._asked.add(model)
         task = asyncio.create_task(self._look(model, url, headers))
@@ -88,6 +94,8 @@ class WindowAsker:
             async with self.client.stream("GET", url, headers=headers, timeout=10.0) as reply:
                 if reply.status_code != 200:
                     logger.debug("the model list answered %d; no window learned", reply.status_code)
+                    if reply.status_code in _REFUSED:  # these credentials, not the model's
+                        self._asked.discard(model)
                     return
                 chunks: list[bytes] = []
                 size = 0
