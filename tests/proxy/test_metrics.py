@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from contextfold.proxy import create_app
-from contextfold.proxy._metrics import BUCKETS, OUTCOMES, ROUTES, UPSTREAM_ERRORS
+from contextfold.proxy._metrics import BUCKETS, OUTCOMES, ROUTES, UNPLACED, UPSTREAM_ERRORS
 from tests._proxy_upstream import ProxyApps, Upstream, openai_history
 
 KEY = "sk-test-METRICS-DISTINCTIVE-0a1b2c3d4e"
@@ -183,6 +183,7 @@ async def test_a_fresh_proxy_exposes_every_family_at_zero(app: Starlette) -> Non
     assert {name.removeprefix(prefix) for name in families} == {
         "requests_total",
         "compactions_total",
+        "not_compacted_total",
         "summary_cache_hits_total",
         "summary_cache_misses_total",
         "summarizer_tokens_total",
@@ -192,6 +193,8 @@ async def test_a_fresh_proxy_exposes_every_family_at_zero(app: Starlette) -> Non
     assert families[prefix + "added_latency_seconds"].kind == "histogram"
     assert all(value(families, prefix + "compactions_total", outcome=o) == 0 for o in OUTCOMES)
     assert len(families[prefix + "compactions_total"].samples) == len(OUTCOMES)
+    assert all(value(families, prefix + "not_compacted_total", reason=r) == 0 for r in UNPLACED)
+    assert len(families[prefix + "not_compacted_total"].samples) == len(UNPLACED)
     buckets = [
         dict(labels)["le"]
         for (name, labels) in families[prefix + "added_latency_seconds"].samples
@@ -256,8 +259,37 @@ async def test_a_failed_summarization_counts_as_an_error_outcome(
         _, families = await scrape(client)
     p = "contextfold_proxy_"
     assert value(families, p + "compactions_total", outcome="error") == 1
+    assert value(families, p + "not_compacted_total", reason="summary_failed") == 1
     assert value(families, p + "summary_cache_misses_total") == 1
     assert value(families, p + "summarizer_tokens_total", direction="input") == 0
+
+
+async def test_what_cannot_be_placed_is_counted_by_reason(
+    app: Starlette, upstream: Upstream
+) -> None:
+    history = openai_history(24)
+    async with local(app) as client:
+        # a role that is not a string: no history can be read from it
+        unreadable = {"model": MODEL, "messages": [*history, {"role": ["user"], "content": "x"}]}
+        reply = await client.post("/v1/chat/completions", json=unreadable, headers=HEADERS)
+        assert reply.status_code == 200
+        assert "x-contextfold-error" in reply.headers
+        # a coding the proxy does not decode: forwarded as it came
+        body = b'{"model": "test-model", "messages": []}'
+        encoded = HEADERS | {"content-encoding": "br", "content-type": "application/json"}
+        await client.post("/v1/chat/completions", content=body, headers=encoded)
+        # a summarizer that fails
+        upstream.fail_summary = (500, {"error": {"message": "down", "type": "server_error"}})
+        assert (await chat(client, 24)).headers["x-contextfold-compacted"] == "false"
+        _, families = await scrape(client)
+    p = "contextfold_proxy_"
+    counted = {r: value(families, p + "not_compacted_total", reason=r) for r in UNPLACED}
+    assert counted == dict.fromkeys(UNPLACED, 0) | {
+        "unmodelled": 1,
+        "encoded_body": 1,
+        "summary_failed": 1,
+    }
+    assert value(families, p + "compactions_total", outcome="error") == 3
 
 
 async def test_a_compaction_forced_by_an_overflow_is_counted(

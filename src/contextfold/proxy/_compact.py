@@ -76,7 +76,7 @@ from contextfold.proxy._dialects import Conversation, Rebuilt, rebuild, reparse
 from contextfold.proxy._layout import Layout, Layouts, shape
 from contextfold.proxy._mask import masked_body
 from contextfold.proxy._memo import HistoryMemo
-from contextfold.proxy._metrics import ProxyMetrics
+from contextfold.proxy._metrics import ProxyMetrics, Unplaced
 from contextfold.proxy._prepare import Preparer
 from contextfold.proxy._reuse import LOOKBACK, SplicedChains, TokenCounts
 from contextfold.strategies import MaskToolOutputs
@@ -124,12 +124,13 @@ class Plan:
     error: str | None = None
 
     @classmethod
-    def unchanged(cls, reason: str) -> Plan:
+    def unchanged(cls, reason: str, why: Unplaced) -> Plan:
         """Forward the original bytes, unestimated, and say why in ``error``."""
-        return cls(None, "", None, None, error=reason)
+        return cls(None, "", None, None, error=reason, why=why)
 
     learn: bool = True  # False: the upstream's usage report says nothing of these bytes
     tenant: str = ""  # whose request (:mod:`._tenant`): what its answer teaches is theirs
+    why: Unplaced | None = None  # with ``error``: the reason /metrics counts it under
 
     @property
     def compacted(self) -> bool:
@@ -428,7 +429,7 @@ class Planner:
                 # Summarizing now frees too little to be worth a summary (the prompt the
                 # client resends fills most of the limit): the window still has room.
                 error = _TOO_LITTLE.format(share=round(MEANINGFUL_SHARE * 100))
-                return Plan(None, chain[-1], before, tokens, error=error)
+                return Plan(None, chain[-1], before, tokens, error=error, why="frees_too_little")
             self.metrics.cache_miss()
             key = eff_chain[-1]  # the exact history this job compacts
             failed = _latest(self._backoff, eff_chain)
@@ -436,14 +437,16 @@ class Planner:
             if failed is not None and skip and not forced:
                 self._backoff.put(failed[0], (failures, skip - 1), _BACKOFF_ENTRY)
                 error = f"summarization skipped after {failures} failed attempt(s); retried later"
-                return Plan(None, chain[-1], before, before, error=error)
+                return Plan(None, chain[-1], before, before, error=error, why="backoff")
             try:
                 transport = make_transport()
             except (ContextfoldError, ValueError) as exc:
                 error = secrets.text(f"{type(exc).__name__}: {exc}")
-                return Plan(None, chain[-1], before, before, error=error)
+                return Plan(None, chain[-1], before, before, error=error, why="no_credentials")
             if transport is None:
-                return Plan(None, chain[-1], before, before, error=NO_CREDENTIALS)
+                return Plan(
+                    None, chain[-1], before, before, error=NO_CREDENTIALS, why="no_credentials"
+                )
             future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             registered = self._inflight.setdefault(key, future) is future
             plan: Plan | None = None
@@ -481,7 +484,7 @@ class Planner:
             if plan is not None:
                 break
             if not waited:
-                return Plan(None, chain[-1], before, before, error=_REMOTE_BUSY)
+                return Plan(None, chain[-1], before, before, error=_REMOTE_BUSY, why="busy")
         if failed is not None:
             self._backoff.pop(failed[0], None)
         if plan.error is not None:  # skip the next 1, 2, 4 ... 32 over-limit requests
@@ -541,7 +544,7 @@ class Planner:
         rebuilt = rebuild(conv, effective)
         problem = _check(conv, rebuilt)
         if problem is not None:
-            return Plan(None, chain[-1], before, before, error=problem)
+            return Plan(None, chain[-1], before, before, error=problem, why="invalid_rewrite")
         logger.info(
             "spliced a cached summary into a %s request: %d -> %d messages, ~%d -> ~%d tokens",
             conv.model,
@@ -593,7 +596,7 @@ class Planner:
                 conv.model,
                 error,
             )
-            return Plan(None, original[-1], before, before, error=error)
+            return Plan(None, original[-1], before, before, error=error, why="summary_failed")
         if result is None:
             return Plan(None, original[-1], before, before)
         self.metrics.summarized(result.usage.input_tokens, result.usage.output_tokens)
@@ -617,7 +620,7 @@ class Planner:
             logger.warning(
                 "compacted %s request failed validation; forwarding it unchanged", conv.model
             )
-            return Plan(None, original[-1], before, before, error=problem)
+            return Plan(None, original[-1], before, before, error=problem, why="invalid_rewrite")
         forwarded = chain_hashes(conv.scope, result.messages)[-1]
         after = count_tokens(result.messages, self.opts.counter) + _extra_tokens(
             conv, self.opts.counter

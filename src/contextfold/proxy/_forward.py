@@ -324,9 +324,12 @@ class Forwarder(Relaying):
                 return json_error(dialect, 400, str(exc))
             if decoded is None:
                 reason = f"not compacted: request body is {', '.join(codings(coding))}-encoded"
-                self.metrics.compaction("error")
+                self.metrics.compaction("error", "encoded_body")
                 return await self._forward(
-                    request, dialect, raw, replace(Plan.unchanged(reason), learn=False)
+                    request,
+                    dialect,
+                    raw,
+                    replace(Plan.unchanged(reason, "encoded_body"), learn=False),
                 )
             raw = decoded
             request.state.contextfold_decoded = True  # _send drops Content-Encoding
@@ -353,9 +356,9 @@ class Forwarder(Relaying):
             secrets = _secrets(request.headers, self.secret_headers)
             log_unexpected(exc, f"compaction planning failed for a {dialect} request", secrets)
             reason = f"not compacted: internal error ({type(exc).__name__}); forwarded unchanged"
-            forwarded, plan = raw, Plan.unchanged(reason)
+            forwarded, plan = raw, Plan.unchanged(reason, "internal_error")
         plan = replace(plan, tenant=tenant)  # what its answer teaches is the tenant's
-        self.metrics.compaction(_outcome(plan))
+        self.metrics.compaction(_outcome(plan), plan.why)
         if self.recall and plan.compacted:
             answered = await answer_with_recall(self, request, dialect, body, forwarded, plan)
             if answered is not None:
@@ -379,13 +382,13 @@ class Forwarder(Relaying):
         seen histories may take it, and orjson may write its rewrite."""
         stateful = server_state(body) if dialect == "responses" else None
         if stateful is not None:
-            return raw, replace(Plan.unchanged(stateful), learn=False)
+            return raw, replace(Plan.unchanged(stateful, "server_state"), learn=False)
         try:
             memo = self.planner.memo if strict else None
             conv = conversation(dialect, body, model, memo, tenant)
         except ValueError as exc:
             reason = f"not compacted: the proxy does not model this request's content ({exc})"
-            return raw, Plan.unchanged(reason)
+            return raw, Plan.unchanged(reason, "unmodelled")
         plan = await self.planner.plan(
             conv,
             lambda: self._transport(request, dialect, self._summary_model(model)),
@@ -398,7 +401,9 @@ class Forwarder(Relaying):
         try:
             return _json.dumps(plan.body, strict=strict), plan
         except ValueError:  # NaN or infinity (1e999) somewhere in the request
-            return raw, replace(plan, body=None, usage_key="", error=_UNSERIALIZABLE)
+            return raw, replace(
+                plan, body=None, usage_key="", error=_UNSERIALIZABLE, why="unserializable"
+            )
 
     async def passthrough(self, request: Request) -> Response:
         """Any other route: forwarded as is to the upstream of its dialect."""

@@ -24,7 +24,7 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, get_args
 
 __all__ = [
     "BUCKETS",
@@ -51,6 +51,21 @@ _LOCAL_ROUTES: Final = frozenset({"/healthz", "/metrics"})
 
 Outcome = Literal["not_needed", "masked", "cached", "created", "error"]
 OUTCOMES: Final[tuple[Outcome, ...]] = ("not_needed", "masked", "cached", "created", "error")
+Unplaced = Literal[
+    "unmodelled",
+    "invalid_rewrite",
+    "encoded_body",
+    "server_state",
+    "unserializable",
+    "frees_too_little",
+    "backoff",
+    "no_credentials",
+    "busy",
+    "summary_failed",
+    "internal_error",
+]
+"""Why a request over the limit (or that could not be read) was forwarded uncompacted."""
+UNPLACED: Final[tuple[Unplaced, ...]] = get_args(Unplaced)
 UpstreamError = Literal["timeout", "connect", "broken"]
 UPSTREAM_ERRORS: Final[tuple[UpstreamError, ...]] = ("timeout", "connect", "broken")
 # Prometheus client libraries' default buckets, with four below 5 ms: the proxy's
@@ -103,6 +118,7 @@ class ProxyMetrics:
     def __init__(self) -> None:
         self.requests: dict[tuple[str, int], int] = {}
         self.compactions: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
+        self.unplaced: dict[str, int] = dict.fromkeys(UNPLACED, 0)
         self.cache_hits = 0
         self.cache_misses = 0
         self.summarizer_tokens = {"input": 0, "output": 0}
@@ -117,8 +133,10 @@ class ProxyMetrics:
         key = (route, status)
         self.requests[key] = self.requests.get(key, 0) + 1
 
-    def compaction(self, outcome: Outcome) -> None:
+    def compaction(self, outcome: Outcome, why: Unplaced | None = None) -> None:
         self.compactions[outcome] += 1
+        if outcome == "error" and why is not None:
+            self.unplaced[why] += 1
 
     def cache_hit(self) -> None:
         self.cache_hits += 1
@@ -165,6 +183,20 @@ class ProxyMetrics:
         )
         for outcome, count in self.compactions.items():
             lines.append(f'{_PREFIX}compactions_total{{outcome="{outcome}"}} {count}')
+        family(
+            "not_compacted_total",
+            "counter",
+            "Chat requests counted under outcome error, by why they were forwarded "
+            "uncompacted: unmodelled (content the proxy cannot read as a history), "
+            "invalid_rewrite (the rewrite failed the dialect's checks), encoded_body (a "
+            "Content-Encoding the proxy does not decode), server_state (a Responses request "
+            "that continues server-side state), unserializable (NaN or infinity), "
+            "frees_too_little (a summary would free too little of the limit), backoff "
+            "(skipped after failed summaries), no_credentials, busy (another replica is "
+            "summarizing), summary_failed, internal_error.",
+        )
+        for why, count in self.unplaced.items():
+            lines.append(f'{_PREFIX}not_compacted_total{{reason="{why}"}} {count}')
         family(
             "summary_cache_hits_total",
             "counter",
