@@ -22,17 +22,6 @@ def chat(turns: int, start: int = 0) -> list[dict[str, Any]]:
 OPENING = [{"role": "system", "content": "sys"}, {"role": "user", "content": "TASK: chat with me"}]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "a plain chat (no tool calls) the proxy first sees mid-way (a restart, a proxy put "
-        "in front of a running conversation) at just under the limit: the opening rule "
-        "takes everything before its last user turn for prompt, the head is under the "
-        "limit so it is believed, and it is pinned for good: every later request pays "
-        "for a summary and is still forwarded over the limit (and over the model's "
-        "input budget)"
-    ),
-)
 async def test_a_chat_first_seen_just_under_the_limit_still_gets_under_it() -> None:
     upstream = Upstream(reply_text="ok")
     # limit 4,000 tokens (and the model's input budget: 8,000 - 4,000 of output)

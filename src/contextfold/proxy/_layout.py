@@ -26,7 +26,8 @@ under its limit) is still remembered, for a few tens of microseconds.
   markup alone (every text of it one ``<tag>...</tag>`` element, like Codex's
   ``<environment_context>``), and what comes before is prompt.
 
-A prompt head over the model's limit is not believed (a long conversation resumed
+A prompt head over the model's limit is not believed, nor one over half of it that
+holds more than :data:`MAX_PROMPT_TURNS` user turns (a long conversation resumed
 without tool calls, seen first after a restart, would otherwise be all prompt, and
 nothing could ever be summarized): the fallback rule decides instead. The task itself
 is kept whatever its size. Remembered: a few digests per request (at most
@@ -53,6 +54,10 @@ __all__ = ["MAX_TAIL", "Layout", "Layouts", "Shape", "is_markup", "shape"]
 
 MAX_TAIL = 8
 """The most items at the end of a request that may be prompt a client moves."""
+
+MAX_PROMPT_TURNS = 8
+"""A prompt head over half the limit with more user turns than this is a conversation
+under way, not a client's prompt (aider's examples and files are five or six)."""
 
 # A remembered request: its record and its keys' list (_RECORD), and per key the digest,
 # its entry in ``_ends`` with its tuple, and its slot in the list (_KEY).
@@ -191,16 +196,19 @@ class Layouts:
         """The layout of ``request``, remembered for later requests.
 
         ``head_tokens(n)`` estimates the first ``n`` items; with ``budget``, a prompt
-        head over it is not believed (see the module doc)."""
+        head over it, or over half of it with many user turns, is not believed (see the
+        module doc)."""
         layout = self._decide(request)
         if (
             layout.rule != "fallback"
             and budget is not None
             and head_tokens is not None
             and layout.pinned > _fallback(request.kinds).pinned
-            and head_tokens(layout.pinned) > budget
         ):
-            layout = _fallback(request.kinds, layout.tail)
+            size = head_tokens(layout.pinned)
+            turns = sum(1 for kind in request.kinds[: layout.pinned] if _is_turn(kind))
+            if size > budget or (size > budget // 2 and turns > MAX_PROMPT_TURNS + 1):
+                layout = _fallback(request.kinds, layout.tail)
         self._remember(request, layout)
         return layout
 
