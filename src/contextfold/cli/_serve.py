@@ -99,15 +99,20 @@ def _share_or_off(value: object, where: str) -> float | _Off:
     return share
 
 
-def _fraction(value: object, where: str) -> float:
-    number: float | None = None
+def _number(value: object) -> float | None:
+    """``value`` as a float: a number (not a bool) or a string of one; else ``None``."""
     if isinstance(value, int | float) and not isinstance(value, bool):
-        number = float(value)
-    elif isinstance(value, str):
+        return float(value)
+    if isinstance(value, str):
         try:
-            number = float(value)
+            return float(value)
         except ValueError:
-            number = None
+            return None
+    return None
+
+
+def _fraction(value: object, where: str) -> float:
+    number = _number(value)
     if number is None or not 0 < number <= 1:  # NaN fails too
         raise CLIError(f"{where} must be a number in (0, 1], got {value!r}")
     return number
@@ -115,14 +120,7 @@ def _fraction(value: object, where: str) -> float:
 
 def _seconds(value: object, where: str) -> float:
     """A positive, finite number of seconds."""
-    number: float | None = None
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        number = float(value)
-    elif isinstance(value, str):
-        try:
-            number = float(value)
-        except ValueError:
-            number = None
+    number = _number(value)
     if number is None or not 0 < number < float("inf"):  # NaN fails too
         raise CLIError(f"{where} must be a positive number of seconds, got {value!r}")
     return number

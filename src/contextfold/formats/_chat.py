@@ -233,12 +233,15 @@ def _broken_arguments(call: Any) -> bool:
     arguments = function.get("arguments") or "{}"
     if isinstance(arguments, dict):
         return False
-    if not isinstance(arguments, str):
-        return True
+    return not isinstance(arguments, str) or not holds_json_object(arguments)
+
+
+def holds_json_object(text: str) -> bool:
+    """Whether ``text`` is the JSON text of an object (a tool call's arguments)."""
     try:
-        return not isinstance(json.loads(arguments), dict)
+        return isinstance(json.loads(text), dict)
     except (ValueError, RecursionError):
-        return True
+        return False
 
 
 def parse_openai_tool_call(call: Any, index: int) -> ToolUseBlock:

@@ -45,7 +45,7 @@ from contextfold.blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from contextfold.formats._chat import TOOL_ERROR_PREFIX
+from contextfold.formats._chat import TOOL_ERROR_PREFIX, holds_json_object
 from contextfold.formats._messages import decode_image
 from contextfold.messages import Message
 
@@ -150,7 +150,10 @@ def _blocks(item: Mapping[str, Any], index: int) -> list[ContentBlock]:
     if not isinstance(call_id, str):
         raise ValueError(f"input item {index} ({kind}) needs a string 'call_id'")
     if kind == "function_call":
-        if isinstance(item.get("name"), str) and _broken(item.get("arguments") or "{}"):
+        arguments = item.get("arguments") or "{}"
+        if isinstance(item.get("name"), str) and not (
+            isinstance(arguments, str) and holds_json_object(arguments)
+        ):
             # arguments that are not a JSON object (a model's broken or cut JSON, which
             # the API takes back): carried as they came, paired by the call id
             return [OpaqueBlock(kind, dict(item), DIALECT, call_id)]
@@ -168,16 +171,6 @@ def _opaque_item(kind: str, item: Mapping[str, Any]) -> OpaqueBlock:
         pair = item.get("call_id")
     call_id = pair if isinstance(pair, str) else ""
     return OpaqueBlock(kind, dict(item), DIALECT, call_id, _answers(kind))
-
-
-def _broken(arguments: Any) -> bool:
-    """Whether a function call's ``arguments`` are not a string holding a JSON object."""
-    if not isinstance(arguments, str):
-        return True
-    try:
-        return not isinstance(json.loads(arguments), dict)
-    except (ValueError, RecursionError):
-        return True
 
 
 def _call(item: Mapping[str, Any], call_id: str, index: int) -> ToolUseBlock:

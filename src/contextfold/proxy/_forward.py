@@ -324,13 +324,9 @@ class Forwarder(Relaying):
                 return json_error(dialect, 400, str(exc))
             if decoded is None:
                 reason = f"not compacted: request body is {', '.join(codings(coding))}-encoded"
-                self.metrics.compaction("error", "encoded_body")
-                return await self._forward(
-                    request,
-                    dialect,
-                    raw,
-                    replace(Plan.unchanged(reason, "encoded_body"), learn=False),
-                )
+                plan = replace(Plan.unchanged(reason, "encoded_body"), learn=False)
+                self.metrics.compaction(_outcome(plan), plan.why)
+                return await self._forward(request, dialect, raw, plan)
             raw = decoded
             request.state.contextfold_decoded = True  # _send drops Content-Encoding
         tenant = self.tenant(request.headers)
