@@ -29,7 +29,7 @@ from contextfold.compaction._engine import (
 from contextfold.compaction._mask import plan_masking_first
 from contextfold.compaction._plan import Plan, PromptEstimate, plan_compaction
 from contextfold.compaction._prepare import Preparation, Prepared, prepare_point
-from contextfold.compaction._relief import relieve
+from contextfold.compaction._relief import relief_point, relieve
 from contextfold.compaction._report import Attempt, Reporter, span_attributes
 from contextfold.compaction._settings import CompactionSettings
 from contextfold.compaction._splice import splice
@@ -354,8 +354,7 @@ class Compactor:
         """Past this prompt size a read is relieved: halfway from the limit to the most
         the window takes with room for a full reply (the other half is the margin for
         the estimate's error)."""
-        limit = self.limit
-        return limit + max(model_of(self.transport).input_budget - limit, 0) // 2
+        return relief_point(self.limit, model_of(self.transport).input_budget)
 
     async def relieved(self, history: list[Message]) -> list[Message]:
         """``history``, or its relieved view when the next request would not fit.

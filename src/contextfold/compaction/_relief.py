@@ -40,7 +40,14 @@ from contextfold._history import (
 from contextfold.messages import Message
 from contextfold.tokens import TokenCounter, count_message_tokens
 
-__all__ = ["Relief", "relieve"]
+__all__ = ["Relief", "relief_point", "relieve"]
+
+
+def relief_point(limit: int, budget: int) -> int:
+    """Past this prompt size a request is relieved: halfway from the compaction
+    ``limit`` to ``budget``, the most the window takes with room for a full reply (the
+    other half is the margin for the estimate's error). Every face uses this point."""
+    return limit + max(budget - limit, 0) // 2
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,7 +56,9 @@ from contextfold.compaction._engine import (
     compact_history,
     within_summary_timeout,
 )
+from contextfold.compaction._relief import relief_point, relieve
 from contextfold.compaction._summarizer import (
+    KEPT_TRUNCATION_MARKER,
     acknowledgement,
     parse_summary_message,
     render_summary_message,
@@ -105,6 +107,11 @@ _REMOTE_BUSY = (
     "in time; forwarded unchanged"
 )
 
+_RELIEVED = (
+    "relieved without a model: over the window, old tool outputs cut and {dropped} old "
+    "message(s) left out of this request only"
+)
+
 SummaryState = Literal["none", "cached", "created"]
 NO_CREDENTIALS = (
     "not compacted: the request carries no API key (x-api-key or Authorization: Bearer) "
@@ -122,6 +129,7 @@ class Plan:
     tokens_after: int | None
     summary: SummaryState = "none"
     error: str | None = None
+    relieved: bool = False  # cut under the window without a model (see ``Planner._relieve``)
 
     @classmethod
     def unchanged(cls, reason: str, why: Unplaced) -> Plan:
@@ -219,6 +227,16 @@ class Planner:
         limit = self.models.limit(model, window)
         learned = self._learned.get((tenant, model))
         return limit if learned is None else min(limit, learned)
+
+    def budget(self, model: str, tenant: str, window: int | None = None) -> int:
+        """The most prompt tokens a request naming ``model`` may carry and leave room
+        for a full reply (``window``: the request's own, wider one), never above what
+        the upstream's overflow errors taught about it from ``tenant``'s requests."""
+        info = self.models.resolve(model).info
+        if window is not None and window > info.context_window:
+            info = replace(info, context_window=window)
+        learned = self._learned.get((tenant, model))
+        return info.input_budget if learned is None else min(info.input_budget, learned)
 
     def options(self, model: str, recall: bool = False) -> Options:
         """The engine's options for ``model`` (its own ``keep_recent``, if it has one);
@@ -424,12 +442,15 @@ class Planner:
                 masked = await self._masked(conv, hit, effective, before, tokens, limit)
                 if masked is not None:
                     return masked
-            budget = self.models.resolve(conv.model).info.input_budget
+            budget = self.budget(conv.model, conv.tenant, conv.window)
             if not forced and tokens <= budget and not self.frees_enough(conv, effective, tokens):
                 # Summarizing now frees too little to be worth a summary (the prompt the
                 # client resends fills most of the limit): the window still has room.
                 error = _TOO_LITTLE.format(share=round(MEANINGFUL_SHARE * 100))
-                return Plan(None, chain[-1], before, tokens, error=error, why="frees_too_little")
+                unplaced = Plan(
+                    None, chain[-1], before, tokens, error=error, why="frees_too_little"
+                )
+                return self._relieve(unplaced, conv, hit, effective, tokens, limit, forced)
             self.metrics.cache_miss()
             key = eff_chain[-1]  # the exact history this job compacts
             failed = _latest(self._backoff, eff_chain)
@@ -437,16 +458,19 @@ class Planner:
             if failed is not None and skip and not forced:
                 self._backoff.put(failed[0], (failures, skip - 1), _BACKOFF_ENTRY)
                 error = f"summarization skipped after {failures} failed attempt(s); retried later"
-                return Plan(None, chain[-1], before, before, error=error, why="backoff")
+                unplaced = Plan(None, chain[-1], before, before, error=error, why="backoff")
+                return self._relieve(unplaced, conv, hit, effective, tokens, limit, forced)
             try:
                 transport = make_transport()
             except (ContextfoldError, ValueError) as exc:
                 error = secrets.text(f"{type(exc).__name__}: {exc}")
-                return Plan(None, chain[-1], before, before, error=error, why="no_credentials")
+                unplaced = Plan(None, chain[-1], before, before, error=error, why="no_credentials")
+                return self._relieve(unplaced, conv, hit, effective, tokens, limit, forced)
             if transport is None:
-                return Plan(
+                unplaced = Plan(
                     None, chain[-1], before, before, error=NO_CREDENTIALS, why="no_credentials"
                 )
+                return self._relieve(unplaced, conv, hit, effective, tokens, limit, forced)
             future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             registered = self._inflight.setdefault(key, future) is future
             plan: Plan | None = None
@@ -484,13 +508,85 @@ class Planner:
             if plan is not None:
                 break
             if not waited:
-                return Plan(None, chain[-1], before, before, error=_REMOTE_BUSY, why="busy")
+                unplaced = Plan(None, chain[-1], before, before, error=_REMOTE_BUSY, why="busy")
+                return self._relieve(unplaced, conv, hit, effective, tokens, limit, forced)
         if failed is not None:
             self._backoff.pop(failed[0], None)
         if plan.error is not None:  # skip the next 1, 2, 4 ... 32 over-limit requests
             skip = min(2**failures, self.max_backoff)
             self._backoff.put(key, (failures + 1, skip), _BACKOFF_ENTRY)
+            return self._relieve(plan, conv, hit, effective, tokens, limit, forced)
         return plan
+
+    def _relieve(
+        self,
+        plan: Plan,
+        conv: Conversation,
+        hit: CachedSummary | None,
+        effective: list[Message],
+        tokens: int,
+        limit: int,
+        forced: bool,
+    ) -> Plan:
+        """``plan`` (no summary could be made), or when ``effective`` (estimated at
+        ``tokens``) is past the relief point, or the upstream refused it (``forced``),
+        the plan forwarding its relieved view: cut down to ``limit`` without a model
+        (:mod:`contextfold.compaction._relief`; the same point and cut as
+        ``AutoCompactStore``'s), the prompt and task (``conv.pinned``) and a client's
+        moved prompt (``conv.tail``) untouched. Nothing is stored: the next request is
+        planned afresh, and summarized once a summary can be made again.
+        """
+        point = relief_point(limit, self.budget(conv.model, conv.tenant, conv.window))
+        if plan.body is not None or (tokens <= point and not forced):
+            return plan
+        opts = self.options(conv.model)
+        counted = count_tokens(effective, opts.counter)
+        scale = min(max(tokens / counted, 0.5), 4.0) if counted else 1.0
+        excess = int((tokens - limit) / scale) + 1
+        relief = relieve(
+            effective,
+            excess,
+            opts.counter,
+            max_tool_chars=opts.kept_tool_chars,
+            marker=KEPT_TRUNCATION_MARKER,
+        )
+        view = relief.messages
+        tail = len(effective) - conv.tail
+        kept = all(
+            a is b for a, b in zip(view[: conv.pinned], effective[: conv.pinned], strict=False)
+        )
+        kept = kept and all(
+            a is b for a, b in zip(view[len(view) - conv.tail :], effective[tail:], strict=True)
+        )
+        if not relief.saved or len(view) < conv.pinned + conv.tail or not kept:
+            return plan  # nothing could go without touching the prompt: as it was
+        rebuilt = rebuild(conv, view)
+        if _check(conv, rebuilt) is not None:
+            return plan
+        after = tokens - int(relief.saved * scale)
+        logger.info(
+            "relieved a %s request without a model: %d -> %d messages, ~%d -> ~%d tokens "
+            "(tool outputs %s, %d messages left out)",
+            conv.model,
+            len(conv.messages),
+            len(view),
+            plan.tokens_before,
+            after,
+            "cut" if relief.truncated else "whole",
+            relief.dropped,
+        )
+        error = f"{plan.error}; {_RELIEVED.format(dropped=relief.dropped)}"
+        summary: SummaryState = "cached" if hit is not None else "none"
+        hashed = chain_hashes(conv.scope, view)[-1]
+        return replace(
+            plan,
+            body=rebuilt.body,
+            usage_key=hashed,
+            tokens_after=after,
+            summary=summary,
+            error=error,
+            relieved=True,
+        )
 
     async def _masked(
         self,

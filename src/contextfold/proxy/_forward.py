@@ -565,6 +565,8 @@ def _host(url: str) -> str:
 
 def _outcome(plan: Plan) -> Outcome:
     """The compaction outcome ``plan`` is counted under in the metrics."""
+    if plan.relieved:
+        return "relieved"
     if plan.compacted:
         if plan.summary == "none":  # old tool outputs masked, nothing summarized
             return "masked"

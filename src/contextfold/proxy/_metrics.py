@@ -49,8 +49,15 @@ ROUTES: Final = {
 """(method, path) -> route label; every other request is ``other`` (forwarded as is)."""
 _LOCAL_ROUTES: Final = frozenset({"/healthz", "/metrics"})
 
-Outcome = Literal["not_needed", "masked", "cached", "created", "error"]
-OUTCOMES: Final[tuple[Outcome, ...]] = ("not_needed", "masked", "cached", "created", "error")
+Outcome = Literal["not_needed", "masked", "cached", "created", "relieved", "error"]
+OUTCOMES: Final[tuple[Outcome, ...]] = (
+    "not_needed",
+    "masked",
+    "cached",
+    "created",
+    "relieved",
+    "error",
+)
 Unplaced = Literal[
     "unmodelled",
     "invalid_rewrite",
@@ -135,7 +142,7 @@ class ProxyMetrics:
 
     def compaction(self, outcome: Outcome, why: Unplaced | None = None) -> None:
         self.compactions[outcome] += 1
-        if outcome == "error" and why is not None:
+        if outcome in ("error", "relieved") and why is not None:
             self.unplaced[why] += 1
 
     def cache_hit(self) -> None:
@@ -177,7 +184,9 @@ class ProxyMetrics:
             "counter",
             "Chat requests by compaction outcome: not_needed (under the limit), masked (old "
             "tool outputs masked, no summary), cached "
-            "(a cached summary spliced in), created (summarized now), error (forwarded "
+            "(a cached summary spliced in), created (summarized now), relieved (no summary "
+            "could be made and the request was over the window: cut under it without a "
+            "model, with x-contextfold-error), error (forwarded "
             "unchanged with x-contextfold-error); a request compacted by force after a "
             "context overflow counts once more.",
         )
@@ -186,8 +195,8 @@ class ProxyMetrics:
         family(
             "not_compacted_total",
             "counter",
-            "Chat requests counted under outcome error, by why they were forwarded "
-            "uncompacted: unmodelled (content the proxy cannot read as a history), "
+            "Chat requests counted under outcome error or relieved, by why no summary "
+            "was made for them: unmodelled (content the proxy cannot read as a history), "
             "invalid_rewrite (the rewrite failed the dialect's checks), encoded_body (a "
             "Content-Encoding the proxy does not decode), server_state (a Responses request "
             "that continues server-side state), unserializable (NaN or infinity), "
