@@ -20,7 +20,7 @@ from contextfold.strategies import MaskToolOutputs
 from contextfold.tokens import TokenCounter, approx_token_counter
 from contextfold.transports.base import ToolSpec
 
-__all__ = ["UNSET", "CompactionSettings", "Unset", "check_fraction", "check_int"]
+__all__ = ["UNSET", "CompactionSettings", "Unset", "check_fraction", "check_int", "refuse_fields"]
 
 
 class Unset(enum.Enum):
@@ -200,4 +200,19 @@ class CompactionSettings:
         )
 
 
+def refuse_fields(settings: CompactionSettings, face: str, reasons: Mapping[str, str]) -> None:
+    """Raise :class:`ValueError` for the first field of ``settings`` named in
+    ``reasons`` that is not its default: ``face`` cannot give it the meaning it has in
+    :class:`~contextfold.AutoCompactStore`, and says why, rather than ignore it."""
+    defaults = _DEFAULTS
+    for name, reason in reasons.items():
+        value = getattr(settings, name)
+        if value != getattr(defaults, name):
+            raise ValueError(
+                f"{face} does not support CompactionSettings.{name}={value!r}: {reason}"
+            )
+
+
 _NONE_MEANS_OFF = frozenset({"summary_timeout", "prepare_threshold", "mask_tool_outputs"})
+
+_DEFAULTS: Final = CompactionSettings()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from contextfold.compaction import AutoCompactStore
 from contextfold.compaction._engine import Options, PromptLike
@@ -16,6 +16,7 @@ from contextfold.compaction._settings import (
     Unset,
     check_fraction,
     check_int,
+    refuse_fields,
 )
 from contextfold.context import ContextStore
 from contextfold.manager._amplifier import with_system_prompt
@@ -45,6 +46,16 @@ _DEFAULT_MAX_TOKENS = 100_000  # the budget when neither a token_budget nor a pr
 _DEFAULT_THRESHOLD = 0.8
 
 SystemPromptFactory = Callable[[], Awaitable[str]]
+
+
+_NOT_MANAGER_SETTINGS: Final = {
+    "max_tokens": (
+        "the manager's token budget comes from the provider (else its own max_tokens "
+        "keyword) and it compacts at compaction_threshold of that budget"
+    ),
+    "proactive": "the manager estimates every view it builds",
+}
+"""The settings the manager refuses rather than ignores, and why."""
 
 
 class CompactingContextManager:
@@ -208,12 +219,15 @@ class CompactingContextManager:
             instructions=instructions,
             summary_timeout=summary_timeout,
         )
-        # The view cuts kept tool outputs to the same bound as the summarizer's copy.
-        self.settings = self.settings.replace(kept_tool_chars=self.settings.max_tool_chars)
+        refuse_fields(self.settings, "the manager", _NOT_MANAGER_SETTINGS)
+        if settings is None:
+            # By default the view cuts kept tool outputs to the same bound as the
+            # summarizer's copy; settings given are held as given.
+            self.settings = self.settings.replace(kept_tool_chars=self.settings.max_tool_chars)
         """Every compaction setting in force (``threshold`` is ``compaction_threshold``)."""
         settings = self.settings
         if max_tokens is None:
-            max_tokens = settings.max_tokens or _DEFAULT_MAX_TOKENS
+            max_tokens = _DEFAULT_MAX_TOKENS
         self.max_tokens = check_int("max_tokens", max_tokens, 1)
         self.compaction_threshold = settings.threshold
         self.safety_margin = check_fraction("safety_margin", safety_margin, zero_ok=True)

@@ -204,7 +204,7 @@ import time
 from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import httpx2
 
@@ -222,7 +222,7 @@ with requires_extra("proxy", "contextfold.proxy"):
     from contextfold.proxy._wire import proxy_client  # httptools
 
 from contextfold.compaction import CompactionSettings, PromptLike
-from contextfold.compaction._settings import UNSET, Unset
+from contextfold.compaction._settings import UNSET, Unset, refuse_fields
 from contextfold.proxy._budget import DEFAULT_MEMORY_BUDGET, MemoryBudget
 from contextfold.proxy._cache import CacheBackend, SummaryCache, UsageAnchors
 from contextfold.proxy._compact import Planner
@@ -258,6 +258,19 @@ _HEADER_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+")  # RFC 9110's token
 LogLevel = Literal["debug", "info", "warning", "error", "critical"]
 LOG_LEVELS: tuple[LogLevel, ...] = ("debug", "info", "warning", "error", "critical")
 """The levels :func:`serve` takes for its ``log_level``."""
+
+
+_OWN_PREFIX = (
+    "each request brings its own system prompt and tools, and its summary is written "
+    "as a request of its own"
+)
+_NOT_PROXY_SETTINGS: Final = {
+    "proactive": "the proxy estimates every request before it forwards it",
+    "cache_friendly": _OWN_PREFIX,
+    "agent_system": _OWN_PREFIX,
+    "agent_tools": _OWN_PREFIX,
+}
+"""The settings the proxy refuses rather than ignores, and why."""
 
 
 def create_app(
@@ -366,6 +379,7 @@ def create_app(
         instructions=instructions,
         summary_timeout=summary_timeout,
     )
+    refuse_fields(settings, "the proxy", _NOT_PROXY_SETTINGS)
     if not isinstance(recall, bool):
         raise ValueError(f"recall must be True or False, got {recall!r}")
     if max_body_bytes < 1:
@@ -390,6 +404,7 @@ def create_app(
         threshold=settings.threshold,
         keep_recent=settings.keep_recent,
         summary_model=summary_model,
+        max_tokens=settings.max_tokens,
     )
     budget = MemoryBudget(memory_budget)
     metrics = ProxyMetrics()
@@ -488,6 +503,7 @@ def create_app(
         exception_handlers={HTTPException: http_error},
         lifespan=lifespan,
     )
+    app.state.settings = settings
     app.state.forwarder = forwarder
     app.state.metrics = metrics
     return app

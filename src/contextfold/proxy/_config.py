@@ -111,10 +111,13 @@ class Resolved:
     keep_recent: int
     summary_model: str | None  # None: the request's own model
     window_override: int | None  # the configured window, if any (for the summarizer)
+    max_tokens: int | None = None  # an absolute limit in place of ``threshold × window``
 
     @property
     def limit(self) -> int:
-        """``threshold × window``, never above ``window − max output``."""
+        """``threshold × window`` (or ``max_tokens``), never above ``window − max output``."""
+        if self.max_tokens is not None:
+            return min(self.max_tokens, self.info.input_budget)
         return min(int(self.threshold * self.info.context_window), self.info.input_budget)
 
 
@@ -129,6 +132,7 @@ class ModelTable:
         threshold: float,
         keep_recent: int,
         summary_model: str | None = None,
+        max_tokens: int | None = None,
     ) -> None:
         if isinstance(models, str | bytes) or (
             models is not None and not isinstance(models, Mapping)
@@ -151,6 +155,7 @@ class ModelTable:
         self.threshold = threshold
         self.keep_recent = keep_recent
         self.summary_model = summary_model
+        self.max_tokens = max_tokens  # the limit of every model without a threshold of its own
         self._memo: dict[str, Resolved] = {}
         self._learned: dict[str, int] = {}  # windows the upstream reported, by model
         self._warned: set[str] = set()
@@ -188,6 +193,7 @@ class ModelTable:
             own.keep_recent if own.keep_recent is not None else self.keep_recent,
             own.summary_model or self.summary_model,
             window,
+            self.max_tokens if own.threshold is None else None,
         )
         if len(model) <= _MEMO_NAME:
             if len(self._memo) >= _MEMO_ENTRIES:
