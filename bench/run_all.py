@@ -2,7 +2,8 @@
 
 ``make bench`` calls this. Each script prints a markdown table of figures measured
 side by side in one run; this runner records them with the command, the date and the
-machine they came from, so README numbers can always be traced to a run.
+machine they came from, so the numbers in the README and docs/ can always be traced
+to a run.
 """
 
 from __future__ import annotations

@@ -66,7 +66,7 @@ def summarizer(request: StubRequest) -> StubResponse:
 
 def report(event: CompactionEvent) -> None:
     # "compacted": summarized while the agent waited; "committed": a summary prepared in
-    # the background was spliced in without a model call (see README, preparation)
+    # the background was spliced in without a model call (see docs/library.md, preparation)
     if event.phase == "after" and event.outcome in ("compacted", "committed"):
         print(
             f"  compacted: {event.messages_before} -> {event.messages_after} messages, "

@@ -358,9 +358,9 @@ keep_recent = 4
     assert json.loads(json.dumps(health))["version"]
 
 
-def test_the_readme_config_example_is_accepted(tmp_path: Path) -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Operating the proxy", 1)[1].split("\n## ", 1)[0]
+def test_the_documented_config_example_is_accepted(tmp_path: Path) -> None:
+    page = Path(__file__).resolve().parents[2] / "docs" / "proxy-operations.md"
+    section = page.read_text(encoding="utf-8")
     [example] = re.findall(r"```toml\n(.*?)```", section, re.S)
     got = options(["--config", write(tmp_path / "proxy.toml", example)])
     assert (got.upstream_openai, got.threshold, got.db) == (

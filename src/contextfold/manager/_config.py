@@ -2,7 +2,7 @@
 
 A bundle written for Amplifier's ``context-simple`` or ``context-persistent`` can name
 ``contextfold-context`` instead and keep its ``config``. Their keys map as follows
-(the README has the same table):
+(``docs/manager.md`` has the same table):
 
 =============================  ===============================================
 their key                      here

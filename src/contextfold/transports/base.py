@@ -318,7 +318,7 @@ class MeteredTransport:
 # from earlier releases, no current source found. A name missing here falls back to
 # 128,000 / 8,192; a newer model whose name extends a listed one (claude-opus-4-7 ->
 # claude-opus-4) inherits that entry's numbers until it is listed. Operators set any
-# model's numbers with `contextfold serve --config` (see README, "Operating the proxy").
+# model's numbers with `contextfold serve --config` (docs/proxy-operations.md).
 MODEL_REGISTRY: dict[str, ModelInfo] = {
     info.name: info
     for info in (
