@@ -30,6 +30,10 @@ def _counter(text: str) -> int:
     return len(text) // 3 + 1
 
 
+def _never(check: object) -> bool:
+    return False
+
+
 MASK = MaskToolOutputs(min_chars=500)
 # A valid value other than the default for every field.
 VALUES: dict[str, Any] = {
@@ -54,6 +58,7 @@ VALUES: dict[str, Any] = {
     "mask_tool_outputs": MASK,
     "user_message_budget": 100,
     "instructions": "Keep every ticket id.",
+    "should_compact": _never,
 }
 
 # What a field needs beside it to be valid.

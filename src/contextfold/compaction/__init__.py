@@ -65,6 +65,7 @@ from contextfold.compaction._engine import (
 )
 from contextfold.compaction._settings import CompactionSettings
 from contextfold.compaction._store import AutoCompactStore
+from contextfold.compaction._trigger import TriggerCheck
 from contextfold.context import ContextStore
 from contextfold.messages import Message
 from contextfold.tokens import TokenCounter, approx_token_counter
@@ -78,6 +79,7 @@ __all__ = [
     "CompactionResult",
     "CompactionSettings",
     "PromptLike",
+    "TriggerCheck",
     "compact_context",
     "compaction_limit",
 ]

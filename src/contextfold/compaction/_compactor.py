@@ -34,6 +34,7 @@ from contextfold.compaction._report import Attempt, Reporter, span_attributes
 from contextfold.compaction._settings import CompactionSettings
 from contextfold.compaction._splice import splice
 from contextfold.compaction._summarizer import KEPT_TRUNCATION_MARKER, Summarizer, keeps_archive
+from contextfold.compaction._trigger import TriggerCheck, due
 from contextfold.context import CompactionLocking, ContextStore
 from contextfold.errors import CompactionError, SummaryRejectedError
 from contextfold.messages import Message
@@ -98,6 +99,19 @@ class Compactor:
         """The prompt size at which a summary is prepared in the background, or ``None``."""
         window = model_of(self.transport).context_window
         return prepare_point(self.settings.prepare_threshold, window, self.limit)
+
+    async def due(self, tokens: int) -> bool:
+        """Whether a prompt of ``tokens`` is compacted now: over :attr:`limit`, unless
+        the ``should_compact`` hook decides otherwise (:mod:`._trigger`)."""
+        hook = self.settings.should_compact
+        limit = self.limit
+        if hook is None:
+            return tokens > limit
+        model = model_of(self.transport)
+        check = TriggerCheck(
+            "store", model.name, tokens, limit, model.context_window, session=self.session_id
+        )
+        return await due(hook, check)
 
     @property
     def busy(self) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from contextfold.compaction._engine import Options, PromptLike, build_options
+from contextfold.compaction._trigger import TriggerHook
 from contextfold.strategies import MaskToolOutputs
 from contextfold.tokens import TokenCounter, approx_token_counter
 from contextfold.transports.base import ToolSpec
@@ -108,6 +109,11 @@ class CompactionSettings:
         instructions: compaction instructions for the summarizer (what to keep or
             stress), sent after the transcript with the standing instructions the user
             gave in the conversation (see :mod:`contextfold.compaction._userwords`).
+        should_compact: a hook every face asks whether to compact now, with a
+            :class:`~contextfold.compaction.TriggerCheck` (face, model, estimated
+            tokens, limit, window): ``True`` compacts now, ``False`` not now (a
+            history past the relief point is still relieved), ``None`` leaves it to the
+            limit. Sync or async; one that raises is logged and the limit decides.
     """
 
     keep_recent: int = 6
@@ -131,6 +137,7 @@ class CompactionSettings:
     mask_tool_outputs: MaskToolOutputs | None = None
     user_message_budget: int = 2_000
     instructions: str | None = None
+    should_compact: TriggerHook | None = None
 
     def __post_init__(self) -> None:
         check_fraction("threshold", self.threshold, one_ok=True)
@@ -161,6 +168,11 @@ class CompactionSettings:
         check_int("user_message_budget", self.user_message_budget, 0)
         if self.instructions is not None and not isinstance(self.instructions, str):
             raise ValueError(f"instructions must be a string or None, got {self.instructions!r}")
+        if self.should_compact is not None and not callable(self.should_compact):
+            raise ValueError(
+                f"should_compact must be a callable (TriggerCheck) -> bool | None, "
+                f"got {self.should_compact!r}"
+            )
         if not callable(self.counter):
             raise ValueError(f"counter must be a callable (text) -> int, got {self.counter!r}")
         # Frozen, but built from user arguments: own copies, so later changes to the

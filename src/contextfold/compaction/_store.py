@@ -263,7 +263,7 @@ class AutoCompactStore(ContextStore):
         core = self._core
         if core.anchor.pending and self.settings.proactive:
             estimate = core.anchor.estimate
-            if estimate > core.limit:
+            if await core.due(estimate):
                 await core.trigger("append", estimate)
             else:
                 core.maybe_prepare(estimate)
@@ -356,7 +356,7 @@ class AutoCompactStore(ContextStore):
         else:
             tokens = core.anchor.observe(input_tokens)
         core.relieved_by = 0
-        if tokens > core.limit:
+        if await core.due(tokens):
             await core.trigger("usage", tokens)
         else:
             core.maybe_prepare(tokens)

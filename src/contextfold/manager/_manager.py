@@ -10,6 +10,7 @@ from typing import Any, Final, Self
 from contextfold.compaction import AutoCompactStore
 from contextfold.compaction._engine import Options, PromptLike
 from contextfold.compaction._prepare import prepare_point
+from contextfold.compaction._relief import relief_point
 from contextfold.compaction._settings import (
     UNSET,
     CompactionSettings,
@@ -18,6 +19,7 @@ from contextfold.compaction._settings import (
     check_int,
     refuse_fields,
 )
+from contextfold.compaction._trigger import TriggerCheck, due
 from contextfold.context import ContextStore
 from contextfold.manager._amplifier import with_system_prompt
 from contextfold.manager._budget import request_budget
@@ -442,12 +444,17 @@ class CompactingContextManager:
         prepare_at = prepare_point(self.prepare_threshold, budget, threshold)
         snapshot = self._history.snapshot()
         tokens = snapshot.tokens_from(0)
-        if tokens <= threshold:
+        check = TriggerCheck("manager", "", tokens, threshold, budget, len(snapshot.messages))
+        if await due(self.settings.should_compact, check):
+            wire = await self._views.build(
+                snapshot, budget, threshold, provider, self.hooks, prepare_at
+            )
+        elif tokens <= relief_point(threshold, budget):
             wire = snapshot.copy_dicts()
             if prepare_at is not None and tokens > prepare_at:
                 await self._views.prepare(snapshot, budget, threshold, provider, self.hooks)
-        else:
+        else:  # held back by the hook, and past the relief point: fitted, not summarized
             wire = await self._views.build(
-                snapshot, budget, threshold, provider, self.hooks, prepare_at
+                snapshot, budget, threshold, provider, self.hooks, summarize=False
             )
         return wire if prompt is None else with_system_prompt(wire, prompt)

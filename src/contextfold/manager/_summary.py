@@ -48,12 +48,22 @@ from contextfold.transports.base import CompletionTransport, Usage
 logger = logging.getLogger("contextfold.manager")
 
 SummaryOutcome = Literal[
-    "none", "new", "extended", "cached", "prepared", "preparing", "failed", "backoff", "masked"
+    "none",
+    "new",
+    "extended",
+    "cached",
+    "prepared",
+    "preparing",
+    "failed",
+    "backoff",
+    "masked",
+    "held",
 ]
 """``none``: no summary in the view; ``new``/``extended``: made now (a model call);
 ``cached``: reused; ``prepared``: made in the background ahead of the threshold, used
 now; ``preparing``: one is still in preparation, not waited for; ``failed``: the
-summarizer failed now; ``backoff``: skipped after recent failures."""
+summarizer failed now; ``backoff``: skipped after recent failures; ``held``: the
+``should_compact`` hook held the summary back (the view is only fitted)."""
 
 Notify = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -237,13 +247,15 @@ class ViewSummarizer:
         budget: int,
         threshold: int,
         transport: CompletionTransport | None,
+        *,
+        wanted: bool = False,
     ) -> SummaryStep:
         """The snapshot with its old part summarized, aiming at ``target_ratio × budget``.
 
         Reuses the cached summary of the longest matching prefix; summarizes (more)
-        with ``transport`` only when there is one, the view is over ``threshold``, the
-        view grew since a summary that could not get under it, and no back-off is
-        running.
+        with ``transport`` only when there is one, the view is over ``threshold`` (or
+        the ``should_compact`` hook ``wanted`` it now), the view grew since a summary
+        that could not get under it, and no back-off is running.
         """
         async with self._lock:
             step = self._condense(snapshot)
@@ -256,7 +268,7 @@ class ViewSummarizer:
                 reused = "prepared"
                 tokens = self.counter.count(head) + snapshot.tokens_from(base)
             protect = self.protected(step)
-            if tokens <= threshold or transport is None:
+            if (tokens <= threshold and not wanted) or transport is None:
                 return SummaryStep(condensed, reused, protected=protect)
             if self.preparing:
                 return SummaryStep(condensed, "preparing", protected=protect)  # not waited for

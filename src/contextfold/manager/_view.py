@@ -130,9 +130,13 @@ class ViewBuilder:
         provider: object | None,
         hooks: _Hooks | None,
         prepare_at: int | None = None,
+        *,
+        summarize: bool = True,
     ) -> list[dict[str, Any]]:
         """The dicts of ``snapshot``'s compacted view (it is over ``threshold``); past
         ``prepare_at`` the view's next summary is prepared in the background.
+        ``summarize=False`` (the ``should_compact`` hook said not now): no summary and
+        no masking, the view is only fitted to ``threshold`` by the strategies.
 
         The view's protected messages (``protected_recent``, see
         :mod:`~contextfold.manager._summary`) end it as they are: the summary leaves
@@ -147,10 +151,16 @@ class ViewBuilder:
             "context:pre_compact",
             {"messages": len(snapshot.dicts), "tokens": tokens, **counts},
         )
-        step = await self._masked(snapshot, threshold)
+        step = None
+        if not summarize:
+            protect = snapshot.protected(self.summarizer.protected_recent)
+            step = SummaryStep(list(snapshot.messages), "held", protected=protect)
+        else:
+            step = await self._masked(snapshot, threshold)
         if step is None:
             transport = await self.source.resolve(provider)
-            step = await self.summarizer.view(snapshot, budget, threshold, transport)
+            wanted = snapshot.tokens_from(0) <= threshold  # the hook asked for it under it
+            step = await self.summarizer.view(snapshot, budget, threshold, transport, wanted=wanted)
         view = step.view
         size = self.count.count(view)
         if prepare_at is not None and prepare_at < size <= threshold:

@@ -423,6 +423,7 @@ def create_app(
         budget=budget,
         summary_timeout=settings.summary_timeout,
         max_backoff=settings.max_backoff,
+        should_compact=settings.should_compact,
     )
     owns_client = http_client is None
     client, wire = (

@@ -63,6 +63,7 @@ from contextfold.compaction._summarizer import (
     parse_summary_message,
     render_summary_message,
 )
+from contextfold.compaction._trigger import TriggerCheck, TriggerHook, due
 from contextfold.errors import CompactionError, ContextfoldError
 from contextfold.messages import Message
 from contextfold.proxy._budget import ENTRY_BYTES, HASH_BYTES, Cache, MemoryBudget, SizedLRU
@@ -106,6 +107,8 @@ _REMOTE_BUSY = (
     "not compacted: another replica's summarization of this conversation did not finish "
     "in time; forwarded unchanged"
 )
+
+_HELD = "not compacted: the should_compact hook said not now"
 
 _RELIEVED = (
     "relieved without a model: over the window, old tool outputs cut and {dropped} old "
@@ -165,8 +168,10 @@ class Planner:
         budget: MemoryBudget | None = None,
         summary_timeout: float | None = 120.0,
         max_backoff: int = 32,
+        should_compact: TriggerHook | None = None,
     ) -> None:
         budget = budget or MemoryBudget()
+        self.should_compact = should_compact  # the user's trigger hook (see compaction._trigger)
         self.summary_timeout = summary_timeout  # bounds every summary (preparations too)
         self.max_backoff = max_backoff  # failed: skip 1, 2, 4 ... up to this many requests
         self.mask = mask  # masking first, before any summary (see ._mask)
@@ -411,7 +416,10 @@ class Planner:
                 # instead, when that gets it under the limit. Its estimate is what the
                 # headers report.
                 refused = _latest(self._refused, eff_chain) is not None
-                if tokens <= limit and not refused:
+                if not refused and not await self._due(conv, root, effective, tokens, limit):
+                    if tokens > limit and hit is None:  # over it, but the hook said not now
+                        held = Plan(None, chain[-1], before, tokens, error=_HELD, why="held")
+                        return self._relieve(held, conv, hit, effective, tokens, limit, forced)
                     self.preparer.consider(
                         conv, chain, root, effective, eff_chain, tokens, make_transport, secrets
                     )
@@ -587,6 +595,23 @@ class Planner:
             error=error,
             relieved=True,
         )
+
+    async def _due(
+        self,
+        conv: Conversation,
+        root: str,
+        effective: Sequence[Message],
+        tokens: int,
+        limit: int,
+    ) -> bool:
+        """Whether ``effective`` (estimated at ``tokens``) is compacted now: over
+        ``limit``, unless the ``should_compact`` hook decides otherwise."""
+        if self.should_compact is None:
+            return tokens > limit
+        window = self.budget(conv.model, conv.tenant, conv.window)
+        window += self.models.resolve(conv.model).info.max_output_tokens
+        check = TriggerCheck("proxy", conv.model, tokens, limit, window, len(effective), root)
+        return await due(self.should_compact, check)
 
     async def _masked(
         self,

@@ -65,6 +65,7 @@ Unplaced = Literal[
     "server_state",
     "unserializable",
     "frees_too_little",
+    "held",
     "backoff",
     "no_credentials",
     "busy",
@@ -200,7 +201,8 @@ class ProxyMetrics:
             "invalid_rewrite (the rewrite failed the dialect's checks), encoded_body (a "
             "Content-Encoding the proxy does not decode), server_state (a Responses request "
             "that continues server-side state), unserializable (NaN or infinity), "
-            "frees_too_little (a summary would free too little of the limit), backoff "
+            "frees_too_little (a summary would free too little of the limit), held (the "
+            "should_compact hook said not now), backoff "
             "(skipped after failed summaries), no_credentials, busy (another replica is "
             "summarizing), summary_failed, internal_error.",
         )
