@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from contextfold._cancel import cancelled, carried_interrupt, carry, joined
 from contextfold._otel import compaction_span
 from contextfold.compaction._anchor import UsageAnchor
+from contextfold.compaction._backoff import BackOff
 from contextfold.compaction._engine import (
     CompactionHook,
     Options,
@@ -76,8 +77,7 @@ class Compactor:
         self._update_due: int | None = None
         # Estimated tokens the last read's relieved view left out (0: the whole history).
         self.relieved_by = 0
-        self._failures = 0
-        self.skip = 0
+        self.backoff = BackOff()  # after failed attempts (see ._backoff)
         self.floor: int | None = None  # no retry until usage exceeds this
         self.running: asyncio.Future[bool] | None = None
         self._joined = 0  # callers awaiting the run now
@@ -138,10 +138,10 @@ class Compactor:
                     trigger, tokens, "waiting for usage to grow 5% past the last attempt"
                 )
                 return False
-            if self.skip > 0:
-                self.skip -= 1
+            if self.backoff.holding:
+                self.backoff = self.backoff.skipped()
                 await self.report.held(
-                    trigger, tokens, f"backing off after failures ({self.skip} more)"
+                    trigger, tokens, f"backing off after failures ({self.backoff.skips} more)"
                 )
                 return False
         if self.prep.running:
@@ -155,8 +155,8 @@ class Compactor:
             await self.prep.wait(self.settings.summary_timeout)
             if self.compactions > committed:  # it was ready and committed meanwhile
                 return True
-            if not force and self.skip > 0:  # it failed: back off, never wait twice
-                self.skip -= 1
+            if not force and self.backoff.holding:  # it failed: back off, never wait twice
+                self.backoff = self.backoff.skipped()
                 await self.report.held(trigger, tokens, "the prepared summary failed")
                 return False
             if self.running is not None and not self.running.done():
@@ -242,8 +242,7 @@ class Compactor:
 
     async def _failed(self, attempt: Attempt, exc: Exception) -> None:
         """Back off and report ``exc`` as the end of ``attempt``."""
-        self._failures += 1
-        self.skip = min(2 ** (self._failures - 1), self.settings.max_backoff)
+        self.backoff = self.backoff.failed(self.settings.max_backoff)
         outcome: Outcome = "rejected" if isinstance(exc, SummaryRejectedError) else "failed"
         error = f"{type(exc).__name__}: {exc}"
         logger.warning(
@@ -251,7 +250,7 @@ class Compactor:
             self.session_id,
             outcome,
             error,
-            self.skip,
+            self.backoff.skips,
         )
         await self.report.after(attempt, outcome, error=error)
 
@@ -288,7 +287,7 @@ class Compactor:
         # A prepared summary is "committed"; masking (no model call) is "masked" either way.
         outcome = "committed" if prepared is not None and plan.outcome != "masked" else plan.outcome
         self.compactions += 1
-        self._failures = self.skip = 0
+        self.backoff = BackOff()
         self.anchor.rebase(after, count_tokens([*new_messages, *appended], self.opts.counter))
         # Could not get under the limit: wait for usage to grow past this point again.
         self.floor = max(tokens, after) if after > limit else None
@@ -420,7 +419,7 @@ class Compactor:
         prepare_at = self.prepare_limit
         if prepare_at is None or (tokens <= prepare_at and not due):
             return
-        if self.skip > 0 or (self.running is not None and not self.running.done()):
+        if self.backoff.holding or (self.running is not None and not self.running.done()):
             return  # backing off, or a compaction runs: its result would make this stale
         if self.prep.start(lambda: self._prepare(tokens)):
             logger.debug("preparing a summary of session %s at ~%d tokens", self.session_id, tokens)

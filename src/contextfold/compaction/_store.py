@@ -374,8 +374,8 @@ class AutoCompactStore(ContextStore):
         """
         core = self._core
         tokens = max(core.anchor.estimate, 0)
-        if not force and core.skip > 0:
-            core.skip -= 1
+        if not force and core.backoff.holding:
+            core.backoff = core.backoff.skipped()
             return False
         return await core.trigger("forced" if force else "manual", tokens, force=True)
 

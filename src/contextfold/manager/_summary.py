@@ -33,6 +33,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal, NamedTuple
 
+from contextfold.compaction._backoff import BackOff
 from contextfold.compaction._engine import (
     CompactionResult,
     Options,
@@ -118,8 +119,7 @@ class ViewSummarizer:
         self.requests = 0
         self.cache = SummaryCache(cache_size)
         self._lock = asyncio.Lock()
-        self._failures = 0
-        self._skip = 0
+        self._backoff = BackOff()  # after failed summaries (see compaction._backoff)
         self.prepared: CachedSummary | None = None  # made ahead, not in the cache yet
         self._preparing: asyncio.Task[None] | None = None
         # After a preparation that failed or could not summarize, none until a summary
@@ -149,7 +149,7 @@ class ViewSummarizer:
         when the prepared summary already covers more than the cache does. ``notify``
         gets the outcome.
         """
-        if self.preparing or self._no_prepare or self._skip > 0:
+        if self.preparing or self._no_prepare or self._backoff.holding:
             return False
         step = self._condense(snapshot)
         floor = step.entry.cut if step.entry is not None else 0
@@ -275,8 +275,8 @@ class ViewSummarizer:
             if entry is not None and entry.floor is not None and tokens <= entry.floor:
                 # nothing to gain until it grows
                 return SummaryStep(condensed, reused, protected=protect)
-            if self._skip > 0:
-                self._skip -= 1
+            if self._backoff.holding:
+                self._backoff = self._backoff.skipped()
                 return SummaryStep(condensed, "backoff", protected=protect)
             return await self._compact(step, budget, threshold, transport)
 
@@ -319,17 +319,16 @@ class ViewSummarizer:
         try:
             result = await self._summarize(step, transport, target)
         except ContextfoldError as exc:
-            self._failures += 1
-            self._skip = min(2 ** (self._failures - 1), self.max_backoff)
+            self._backoff = self._backoff.failed(self.max_backoff)
             logger.warning(
                 "summary failed (%s: %s); using strategies, the next %d request(s) skip it",
                 type(exc).__name__,
                 exc,
-                self._skip,
+                self._backoff.skips,
             )
             error = f"{type(exc).__name__}: {exc}"
             return SummaryStep(condensed, "failed", error=error, protected=protect)
-        self._failures = 0
+        self._backoff = BackOff()
         self._no_prepare = False
         reused: SummaryOutcome = "none" if entry is None else "cached"
         if result is None:

@@ -50,6 +50,7 @@ from typing import Any, Literal, TypeVar
 
 from contextfold._history import compaction_cut_points
 from contextfold._secrets import Secrets
+from contextfold.compaction._backoff import BackOff
 from contextfold.compaction._engine import (
     CompactionResult,
     Options,
@@ -197,10 +198,10 @@ class Planner:
         self.spliced = SplicedChains(budget.share("spliced_chains"))
         # hash of the exact history being compacted -> done when the job ends
         self._inflight: dict[str, asyncio.Future[None]] = {}
-        # hash of a history whose compaction failed -> (consecutive failures, skips left)
+        # hash of a history whose compaction failed -> its back-off (failures, skips left)
         # (both back-off tables together are held to the "backoff" share)
         half = max(budget.share("backoff") // 2, 1)
-        self._backoff: SizedLRU[str, tuple[int, int]] = SizedLRU(half)
+        self._backoff: SizedLRU[str, BackOff] = SizedLRU(half)
         # hash of a history the upstream refused as too long: it and every history
         # extending it count as over the limit, whatever their estimate
         self._refused: SizedLRU[str, bool] = SizedLRU(half)
@@ -462,10 +463,13 @@ class Planner:
             self.metrics.cache_miss()
             key = eff_chain[-1]  # the exact history this job compacts
             failed = _latest(self._backoff, eff_chain)
-            failures, skip = (0, 0) if failed is None else failed[1]
-            if failed is not None and skip and not forced:
-                self._backoff.put(failed[0], (failures, skip - 1), _BACKOFF_ENTRY)
-                error = f"summarization skipped after {failures} failed attempt(s); retried later"
+            backoff = BackOff() if failed is None else failed[1]
+            if failed is not None and backoff.holding and not forced:
+                self._backoff.put(failed[0], backoff.skipped(), _BACKOFF_ENTRY)
+                error = (
+                    f"summarization skipped after {backoff.failures} failed attempt(s); "
+                    "retried later"
+                )
                 unplaced = Plan(None, chain[-1], before, before, error=error, why="backoff")
                 return self._relieve(unplaced, conv, hit, effective, tokens, limit, forced)
             try:
@@ -520,9 +524,8 @@ class Planner:
                 return self._relieve(unplaced, conv, hit, effective, tokens, limit, forced)
         if failed is not None:
             self._backoff.pop(failed[0], None)
-        if plan.error is not None:  # skip the next 1, 2, 4 ... 32 over-limit requests
-            skip = min(2**failures, self.max_backoff)
-            self._backoff.put(key, (failures + 1, skip), _BACKOFF_ENTRY)
+        if plan.error is not None:  # skip the next 1, 2, 4 ... max_backoff over-limit requests
+            self._backoff.put(key, backoff.failed(self.max_backoff), _BACKOFF_ENTRY)
             return self._relieve(plan, conv, hit, effective, tokens, limit, forced)
         return plan
 
