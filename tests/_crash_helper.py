@@ -14,9 +14,9 @@ import asyncio
 import sys
 import time
 
-from contextfold._sql.store import SQLStore
 from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.messages import Message
+from contextfold.stores._sql.store import SQLStore
 
 
 def old_history(rounds: int = 400) -> list[Message]:

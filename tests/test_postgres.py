@@ -23,9 +23,9 @@ import pytest
 from psycopg_pool import AsyncConnectionPool
 
 from contextfold import Message, TextBlock, ToolUseBlock
-from contextfold._storage import SCHEMA_VERSION
 from contextfold.errors import CorruptRecordError, SchemaVersionError, StoreError
-from contextfold.postgres import (
+from contextfold.stores.postgres import (
+    SCHEMA_VERSION,
     PostgresContextStore,
     _Driver,
     advisory_key,

@@ -22,9 +22,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from contextfold import Message, ToolResultBlock, ToolUseBlock
-from contextfold._storage import SCHEMA_VERSION, plan_rewrite, rewrite_window
 from contextfold.errors import CorruptRecordError, SchemaVersionError
-from contextfold.sqlite import SQLiteContextStore, connect
+from contextfold.stores._storage import plan_rewrite, rewrite_window
+from contextfold.stores.sqlite import SCHEMA_VERSION, SQLiteContextStore, connect
 from contextfold.tokens import count_tokens
 from tests._crash_helper import new_history, old_history
 

@@ -3,8 +3,8 @@
 This module holds what does not touch a database: how a message becomes a row and
 back, how a history rewrite is planned, the public records a rewrite leaves behind,
 and the bookkeeping kept per connection (:func:`state_of`). The tables and their
-installation are in :mod:`contextfold._sql.schema`; the SQL that runs, written once
-for both databases, is in :mod:`contextfold._sql.store`.
+installation are in :mod:`contextfold.stores._sql.schema`; the SQL that runs, written once
+for both databases, is in :mod:`contextfold.stores._sql.store`.
 
 Sequence numbers of appended rows grow with every append and are never reused (an
 append takes the next one from the session row), so the original transcript is the
@@ -46,7 +46,7 @@ SCHEMA_VERSION: Final = 2
 
 Version 2 stores message content as ``TEXT`` holding JSON in both databases (version 1
 used ``JSONB`` in PostgreSQL, which cannot hold the character U+0000). The tables are
-defined and installed by :mod:`contextfold._sql.schema`.
+defined and installed by :mod:`contextfold.stores._sql.schema`.
 """
 
 

@@ -13,10 +13,10 @@ prefixed so the stores can share a database with other software:
   number of the compaction that removed them. Nothing is ever deleted by a rewrite.
 * ``contextfold_compactions`` — one record per rewrite (when, counts, token estimates).
 
-A ``contextfold_meta`` table records :data:`~contextfold._storage.SCHEMA_VERSION`.
+A ``contextfold_meta`` table records :data:`~contextfold.stores._storage.SCHEMA_VERSION`.
 :func:`install_schema` creates and upgrades the tables; :class:`SQLSession` is the
 three-method driver interface (``?`` placeholders) that it and
-:class:`~contextfold._sql.store.SQLStore` run their statements through.
+:class:`~contextfold.stores._sql.store.SQLStore` run their statements through.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 
-from contextfold._storage import SCHEMA_VERSION
 from contextfold.errors import CorruptRecordError, SchemaVersionError
+from contextfold.stores._storage import SCHEMA_VERSION
 
 __all__ = [
     "FORK_COLUMNS",
