@@ -42,7 +42,7 @@ from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.context import ContextStore
 from contextfold.messages import Message
 from contextfold.sqlite import SQLiteContextStore, connect
-from contextfold.stores._storage import encode_message
+from contextfold.stores._rows import encode_message
 
 PG_DSN = os.environ.get("CONTEXTFOLD_BENCH_PG_DSN", "host=127.0.0.1 user=postgres dbname=test")
 REDIS_URL = os.environ.get("CONTEXTFOLD_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")

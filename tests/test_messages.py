@@ -19,7 +19,7 @@ from contextfold import (
     ToolUseBlock,
 )
 from contextfold.messages import check_message
-from contextfold.stores._storage import decode_message, encode_message
+from contextfold.stores._rows import decode_message, encode_message
 from tests.strategies_hyp import histories, messages
 
 

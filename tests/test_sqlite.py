@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from contextfold import Message, ToolResultBlock, ToolUseBlock
 from contextfold.errors import CorruptRecordError, SchemaVersionError
-from contextfold.stores._storage import plan_rewrite, rewrite_window
+from contextfold.stores._rows import plan_rewrite, rewrite_window
 from contextfold.stores.sqlite import SCHEMA_VERSION, SQLiteContextStore, connect
 from contextfold.tokens import count_tokens
 from tests._crash_helper import new_history, old_history

@@ -12,8 +12,11 @@
 * :mod:`~contextfold.stores.redis` - :class:`RedisContextStore`, the same on Redis (the
   ``redis`` extra).
 
-The private modules beside them (``_sql/``, ``_redis``, ``_storage``) are the
-machinery those stores share; nothing outside this package imports them. The modules
+The private modules beside them are the machinery those stores share, and nothing
+outside this package imports them: ``_rows`` (a message as a row, the plan of a
+rewrite), ``_connection_state`` (what stores sharing a connection share), ``_sql/``
+(the SQL stores' schema, lease, rewrite and store logic, written once for both
+databases) and ``_redis`` (keys, Lua scripts and the lease of the Redis store). The modules
 ``contextfold.context``, ``contextfold.sqlite``, ``contextfold.postgres`` and
 ``contextfold.redis`` re-export the same objects under the names they always had.
 
@@ -34,13 +37,14 @@ from contextfold.stores.base import (
     Archiving,
     Compactable,
     CompactionLocking,
+    CompactionRecord,
     ContextStore,
     PrefixReplacing,
     SessionInfo,
     SnapshotReplacing,
 )
 from contextfold.stores.memory import MemoryContextStore
-from contextfold.stores.sqlite import CompactionRecord, SQLiteContextStore
+from contextfold.stores.sqlite import SQLiteContextStore
 
 if TYPE_CHECKING:
     from contextfold.stores.postgres import PostgresContextStore

@@ -28,7 +28,8 @@ from redis.exceptions import NoScriptError, RedisError, ResponseError
 from contextfold._cancel import finish
 from contextfold.errors import CorruptRecordError, StoreError
 from contextfold.messages import Message
-from contextfold.stores._storage import state_of, storable_text
+from contextfold.stores._connection_state import state_of
+from contextfold.stores._rows import storable_text
 from contextfold.stores.base import preview_of
 
 __all__ = [

@@ -14,6 +14,13 @@ Rules every store obeys:
 * a message the store could not read back (see
   :func:`~contextfold.messages.check_message`) is refused with :class:`ValueError`
   at ``append`` / ``replace_history``, and nothing is written.
+
+Beyond the contract, a store may offer capabilities, each a protocol checked with
+``isinstance``: :class:`Compactable`, :class:`CompactionLocking`,
+:class:`PrefixReplacing`, :class:`SnapshotReplacing` and :class:`Archiving` (its
+archive holds :class:`ArchivedMessage` records; the persistent stores also list each
+rewrite as a :class:`CompactionRecord`). Every store contextfold ships
+(:mod:`contextfold.stores`) builds on this module.
 """
 
 from __future__ import annotations
@@ -31,13 +38,13 @@ from typing import Any, Protocol, Self, runtime_checkable
 
 from contextfold.blocks import TextBlock
 from contextfold.messages import Message, check_messages
-from contextfold.stores._storage import ArchivedMessage
 
 __all__ = [
     "ArchivedMessage",
     "Archiving",
     "Compactable",
     "CompactionLocking",
+    "CompactionRecord",
     "ContextStore",
     "PrefixReplacing",
     "SessionInfo",
@@ -58,6 +65,41 @@ class SessionInfo:
     created_at: str
     input_tokens: int = 0
     output_tokens: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionRecord:
+    """What one history rewrite (``replace_history`` / ``replace_prefix``) did.
+
+    ``number`` counts the session's rewrites from 1. Token figures are estimates
+    (:func:`contextfold.tokens.count_tokens`'s heuristic) of the live history just
+    before and just after the rewrite.
+    """
+
+    session_id: str
+    number: int
+    created_at: str
+    messages_before: int
+    messages_after: int
+    tokens_before: int
+    tokens_after: int
+    archived: int
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedMessage:
+    """A message a rewrite removed from the live history (see :class:`Archiving`).
+
+    ``seq`` is its place in the session's transcript, ``compaction`` the
+    :attr:`CompactionRecord.number` of the rewrite that archived it, and
+    ``synthetic`` is true when the message was itself written by an earlier rewrite
+    (an older summary) rather than appended.
+    """
+
+    seq: int
+    compaction: int
+    synthetic: bool
+    message: Message
 
 
 def preview_of(messages: Iterable[Message]) -> str:

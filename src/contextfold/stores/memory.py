@@ -15,8 +15,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
 from contextfold.messages import Message, check_message, check_messages
-from contextfold.stores._storage import ArchivedMessage
-from contextfold.stores.base import ContextStore, SessionInfo, preview_of
+from contextfold.stores.base import ArchivedMessage, ContextStore, SessionInfo, preview_of
 
 __all__ = ["MemoryContextStore"]
 

@@ -48,9 +48,10 @@ with requires_extra("postgres", "contextfold.postgres"):
     from psycopg import AsyncConnection
 
 from contextfold.errors import StoreError
-from contextfold.stores._sql.schema import SQLSession, install_schema
+from contextfold.stores._connection_state import state_of
+from contextfold.stores._sql.schema import SCHEMA_VERSION, SQLSession, install_schema
 from contextfold.stores._sql.store import SQLStore
-from contextfold.stores._storage import SCHEMA_VERSION, ArchivedMessage, CompactionRecord, state_of
+from contextfold.stores.base import ArchivedMessage, CompactionRecord
 
 if TYPE_CHECKING:
     from psycopg_pool import AsyncConnectionPool
@@ -88,7 +89,7 @@ def _data_errors() -> Iterator[None]:
     """Translate psycopg's ``DataError`` (a value the server or driver refused) to ours.
 
     The stores validate content before writing (see
-    :func:`contextfold.stores._storage.encode_message`); this is the boundary that keeps a
+    :func:`contextfold.stores._rows.encode_message`); this is the boundary that keeps a
     value they did not foresee from escaping as a driver exception.
     """
     try:

@@ -34,7 +34,7 @@ so one session's keys share a slot)::
                             tokens_before tokens_after archived"
     P:{SID}:lock            string: the compaction lease holder's token (expires)
 
-``content`` is the message's JSON (see :func:`contextfold.stores._storage.encode_message`).
+``content`` is the message's JSON (see :func:`contextfold.stores._rows.encode_message`).
 Every operation touches one session's keys, except :meth:`~RedisContextStore.fork`
 (both sessions and ``P:sessions``) and :meth:`~RedisContextStore.list_sessions`.
 Needs Redis 6.2 or newer (``COPY``) and the ``redis`` extra
@@ -69,16 +69,14 @@ from contextfold.stores._redis import (
     lease,
 )
 from contextfold.stores._redis import preview as _preview
-from contextfold.stores._storage import (
-    ArchivedMessage,
-    CompactionRecord,
+from contextfold.stores._rows import (
     decode_message,
     encode_message,
     plan_rewrite,
     rewrite_window,
     storable_text,
 )
-from contextfold.stores.base import ContextStore, SessionInfo
+from contextfold.stores.base import ArchivedMessage, CompactionRecord, ContextStore, SessionInfo
 
 __all__ = ["ArchivedMessage", "CompactionRecord", "RedisContextStore"]
 

@@ -46,10 +46,11 @@ from typing import Any
 import aiosqlite
 
 from contextfold._cancel import finish
+from contextfold.stores._connection_state import state_of
 from contextfold.stores._sql.lease import LEASE_TABLE, hold_lease
-from contextfold.stores._sql.schema import SQLSession, Statement, install_schema
+from contextfold.stores._sql.schema import SCHEMA_VERSION, SQLSession, Statement, install_schema
 from contextfold.stores._sql.store import SQLStore
-from contextfold.stores._storage import SCHEMA_VERSION, ArchivedMessage, CompactionRecord, state_of
+from contextfold.stores.base import ArchivedMessage, CompactionRecord
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -9,6 +9,7 @@
 * :mod:`~contextfold.stores._sql.lease` - the compaction lease row (SQLite).
 
 May import: the ground and contracts (``messages``, ``errors``, ``tokens``), the store
-contract (:mod:`contextfold.stores.base`) and :mod:`contextfold.stores._storage`.
-Never transports, compaction or the faces.
+contract (:mod:`contextfold.stores.base`) and the rest of the stores' machinery
+(:mod:`contextfold.stores._rows`, :mod:`contextfold.stores._connection_state`). Never
+transports, compaction or the faces.
 """

@@ -6,8 +6,8 @@ back. :func:`lock_session` comes first: it locks the session row (``FOR UPDATE``
 PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` already holds the whole database), so no
 append or rewrite from another connection or process commits until the caller does.
 :func:`holds_snapshot` is the compare of a compare-and-swap; :func:`rewrite` plans
-the change with :func:`~contextfold.stores._storage.plan_rewrite` and applies it: the rows it
-replaces move to the archive under a new :class:`~contextfold.stores._storage.CompactionRecord`.
+the change with :func:`~contextfold.stores._rows.plan_rewrite` and applies it: the rows it
+replaces move to the archive under a new :class:`~contextfold.stores.base.CompactionRecord`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from contextfold.messages import Message
-from contextfold.stores._sql.schema import SQLSession, now_iso
-from contextfold.stores._storage import (
-    CompactionRecord,
+from contextfold.stores._rows import (
     RewritePlan,
     decode_message,
     encode_content,
@@ -27,7 +25,8 @@ from contextfold.stores._storage import (
     rewrite_window,
     storable_text,
 )
-from contextfold.stores.base import preview_of
+from contextfold.stores._sql.schema import SQLSession, now_iso
+from contextfold.stores.base import CompactionRecord, preview_of
 
 __all__ = ["HISTORY", "holds_snapshot", "lock_session", "rewrite"]
 

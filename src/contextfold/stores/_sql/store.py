@@ -1,7 +1,7 @@
 """The store logic the SQLite and PostgreSQL stores share, written once as SQL.
 
 :class:`SQLStore` implements the whole :class:`~contextfold.stores.base.ContextStore`
-contract plus the archive (see :mod:`contextfold.stores._storage` for the rules) against
+contract plus the archive (see :mod:`contextfold.stores._rows` for the rules) against
 :class:`~contextfold.stores._sql.schema.SQLSession`, a three-method driver interface with
 ``?`` placeholders, over the tables of :mod:`contextfold.stores._sql.schema`. A concrete
 store only says how to get a connection inside a transaction and how to lock the
@@ -17,6 +17,12 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Self
 
 from contextfold.messages import Message, check_messages
+from contextfold.stores._rows import (
+    decode_message,
+    encode_message,
+    integer_column,
+    storable_text,
+)
 from contextfold.stores._sql.rewrite import HISTORY, holds_snapshot, lock_session, rewrite
 from contextfold.stores._sql.schema import (
     FORK_COLUMNS,
@@ -26,15 +32,13 @@ from contextfold.stores._sql.schema import (
     int64,
     now_iso,
 )
-from contextfold.stores._storage import (
+from contextfold.stores.base import (
     ArchivedMessage,
     CompactionRecord,
-    decode_message,
-    encode_message,
-    integer_column,
-    storable_text,
+    ContextStore,
+    SessionInfo,
+    preview_of,
 )
-from contextfold.stores.base import ContextStore, SessionInfo, preview_of
 
 __all__ = ["SQLStore"]
 
