@@ -138,6 +138,24 @@ def test_only_the_stores_use_their_private_machinery() -> None:
         assert private == [], f"{name} imports the stores' private machinery: {private}"
 
 
+def test_the_store_contract_and_machinery_load_no_concrete_store() -> None:
+    """Inside ``stores/``, the contract and the private machinery sit below the stores.
+
+    A concrete store (memory, sqlite, postgres, redis) builds on them, never the other
+    way round; the one exception is ``ContextStore.fork``'s default, which makes a
+    memory store and imports it inside the method, not when ``stores.base`` loads.
+    """
+    concrete = {f"contextfold.stores.{name}" for name in ("memory", "sqlite", "postgres", "redis")}
+    for path in MODULES:
+        name = module_name(path)
+        if not (name == "stores.base" or is_store_machinery(name)):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        loaded = {n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.module}
+        loaded |= {a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names}
+        assert not loaded & concrete, f"{name} imports {sorted(loaded & concrete)} when it loads"
+
+
 def test_the_ground_imports_nothing_of_ours() -> None:
     for path in MODULES:
         name = module_name(path)
