@@ -3,7 +3,7 @@
     .venv/bin/python bench/multiprocess.py      # SQLite, plus PostgreSQL if reachable
     CONTEXTFOLD_BENCH_PG_DSN="host=... dbname=..." .venv/bin/python bench/multiprocess.py
 
-Runs the scenario of ``tests/test_compaction_multiprocess.py`` (see
+Runs the scenario of ``tests/compaction/test_multiprocess.py`` (see
 ``tests/_shared_session.py``) and prints its numbers. Writers append agent rounds (a
 question, a tool call, its result, an answer; 4 messages) to ONE session; compacting
 writers wrap their store in ``AutoCompactStore`` with a 4,000-token window and a stub
@@ -93,7 +93,7 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         await _scenarios("sqlite", str(Path(tmp) / "shared.db"), "SQLite", Path(tmp))
         try:
-            from contextfold.postgres import connect
+            from contextfold.stores.postgres import connect
 
             probe = await connect(PG_DSN, connect_timeout=3)
             await probe.close()

@@ -4,7 +4,7 @@ The session is the one ``contextfold demo`` runs: a simulated coding agent
 (:class:`~contextfold.cli._scenario.SimulatedCoder`) working on a virtual repository
 with ``list_dir``, ``read_file``, ``grep``, ``edit_file`` and ``run_tests``, for 100
 user turns, in a 32k-token window (compaction limit 0.75 of it). It runs twice, side
-by side in one process, around a :class:`~contextfold.context.MemoryContextStore`:
+by side in one process, around a :class:`~contextfold.stores.memory.MemoryContextStore`:
 
 * **summarization only**: ``AutoCompactStore`` as it ships;
 * **masking first**: ``AutoCompactStore(mask_tool_outputs=MaskToolOutputs())``: tool

@@ -38,11 +38,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from contextfold._storage import encode_message
 from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
-from contextfold.context import ContextStore
 from contextfold.messages import Message
-from contextfold.sqlite import SQLiteContextStore, connect
+from contextfold.stores._rows import encode_message
+from contextfold.stores.base import ContextStore
+from contextfold.stores.sqlite import SQLiteContextStore, connect
 
 PG_DSN = os.environ.get("CONTEXTFOLD_BENCH_PG_DSN", "host=127.0.0.1 user=postgres dbname=test")
 REDIS_URL = os.environ.get("CONTEXTFOLD_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -251,8 +251,8 @@ async def bench_postgres() -> None:
     try:
         import psycopg
 
-        from contextfold.postgres import PostgresContextStore
-        from contextfold.postgres import connect as pg_connect
+        from contextfold.stores.postgres import PostgresContextStore
+        from contextfold.stores.postgres import connect as pg_connect
 
         conn = await pg_connect(PG_DSN, connect_timeout=3)
     except Exception as exc:  # any failure here only means "no PostgreSQL numbers"
@@ -332,7 +332,7 @@ async def bench_redis() -> None:
     try:
         from redis.asyncio import Redis
 
-        from contextfold.redis import RedisContextStore
+        from contextfold.stores.redis import RedisContextStore
 
         client = Redis.from_url(REDIS_URL, socket_connect_timeout=3)
         await client.ping()

@@ -182,7 +182,7 @@ def verify(
 ) -> Verdict:
     """Account for every expected message.
 
-    ``archive`` holds :class:`~contextfold._storage.ArchivedMessage` s. A message is
+    ``archive`` holds :class:`~contextfold.stores.base.ArchivedMessage` s. A message is
     *live* when the live history holds it exactly once, *summarized* when it is not live
     and a committed summary saw it; otherwise it is *lost*. It is *duplicated* when the
     live history holds it more than once or the transcript does not hold it exactly once.

@@ -33,7 +33,11 @@ def _without(modules: tuple[str, ...], code: str) -> subprocess.CompletedProcess
 CASES = [
     ("compactbench", ("compactbench",), "import contextfold.compactbench"),
     ("postgres", ("psycopg",), "import contextfold.postgres"),
+    ("postgres", ("psycopg",), "import contextfold.stores.postgres"),
+    ("postgres", ("psycopg",), "from contextfold.stores import PostgresContextStore"),
+    ("postgres", ("psycopg",), "from contextfold import PostgresContextStore"),
     ("redis", ("redis",), "import contextfold.redis"),
+    ("redis", ("redis",), "from contextfold.stores import RedisContextStore"),
     ("proxy", ("starlette",), "import contextfold.proxy"),
     ("proxy", ("uvicorn",), "from contextfold.proxy import serve; serve(port=1)"),
     ("proxy", ("starlette",), "import contextfold.proxy.fake_upstream"),

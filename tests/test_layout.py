@@ -2,8 +2,9 @@
 
 Every module of ``contextfold`` belongs to one floor; a module may import only from its
 own floor or those below it, with the extra rules that stores never import transports
-and transports never import stores, and that the faces do not import one another
-except the CLI, which starts the others.
+and transports never import stores, that the faces do not import one another except
+the CLI, which starts the others, and that the stores' private machinery (``_sql``,
+``_redis``, ...) is used only inside ``stores/``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ FLOORS: dict[int, tuple[str, ...]] = {
     0: ("blocks", "messages"),
     1: (
         "transports.base",
-        "context",
+        "stores.base",
         "tokens",
         "_tiktoken",
         "formats",
@@ -29,18 +30,19 @@ FLOORS: dict[int, tuple[str, ...]] = {
         "validation",
         "_history",
         "_masking",
-        "_storage",
         "_secrets",
         "_otel",
         "_extras",
         "_cancel",
     ),
-    2: ("transports", "testing", "sqlite", "postgres", "redis", "_redis", "_sql"),
+    # the concrete stores and their machinery; context, sqlite, postgres and redis are
+    # the import paths of before stores/ (they re-export it)
+    2: ("transports", "testing", "stores", "context", "sqlite", "postgres", "redis"),
     3: ("agent",),
     4: ("compaction", "strategies", "recall"),
     5: ("cli", "proxy", "manager", "fidelity", "compactbench"),
 }
-STORES = ("sqlite", "postgres", "redis", "_redis", "_sql", "_storage", "context")
+STORES = ("stores", "context", "sqlite", "postgres", "redis")
 FACES = ("cli", "proxy", "manager")
 
 
@@ -112,12 +114,46 @@ def test_imports_flow_down_the_house(path: Path) -> None:
                 f"store module {name} imports {imported}"
             )
         if top(name) == "transports":
-            assert top(imported) not in STORES or imported == "context", (
+            assert top(imported) not in STORES, (
                 f"transport module {name} imports store module {imported}"
             )
             assert not imported.startswith("compaction"), f"{name} imports {imported}"
         if top(name) in FACES and top(imported) in FACES:
             assert top(name) == "cli", f"face {name} imports face {imported}"
+
+
+def is_store_machinery(name: str) -> bool:
+    """Whether ``name`` is a private module of ``stores/`` (``stores._sql.store``, say)."""
+    parts = name.split(".")
+    return parts[0] == "stores" and any(part.startswith("_") for part in parts[1:])
+
+
+def test_only_the_stores_use_their_private_machinery() -> None:
+    """Outside ``stores/``, code reaches a store through its public modules only."""
+    for path in MODULES:
+        name = module_name(path)
+        if top(name) == "stores":
+            continue
+        private = sorted(i for i in imports_of(path) if is_store_machinery(i))
+        assert private == [], f"{name} imports the stores' private machinery: {private}"
+
+
+def test_the_store_contract_and_machinery_load_no_concrete_store() -> None:
+    """Inside ``stores/``, the contract and the private machinery sit below the stores.
+
+    A concrete store (memory, sqlite, postgres, redis) builds on them, never the other
+    way round; the one exception is ``ContextStore.fork``'s default, which makes a
+    memory store and imports it inside the method, not when ``stores.base`` loads.
+    """
+    concrete = {f"contextfold.stores.{name}" for name in ("memory", "sqlite", "postgres", "redis")}
+    for path in MODULES:
+        name = module_name(path)
+        if not (name == "stores.base" or is_store_machinery(name)):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        loaded = {n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.module}
+        loaded |= {a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names}
+        assert not loaded & concrete, f"{name} imports {sorted(loaded & concrete)} when it loads"
 
 
 def test_the_ground_imports_nothing_of_ours() -> None:

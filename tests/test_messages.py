@@ -18,8 +18,8 @@ from contextfold import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from contextfold._storage import decode_message, encode_message
 from contextfold.messages import check_message
+from contextfold.stores._rows import decode_message, encode_message
 from tests.strategies_hyp import histories, messages
 
 

@@ -133,3 +133,69 @@ def test_all_is_sorted_unique_and_resolvable(module_name: str) -> None:
     assert len(set(exported)) == len(exported), f"{module_name}.__all__ has duplicates"
     missing = [name for name in exported if not hasattr(module, name)]
     assert missing == [], f"{module_name}.__all__ names missing attributes: {missing}"
+
+
+# SPEC §1: the stores live in contextfold.stores; the paths users imported them from
+# before keep working, naming the very same objects.
+STORE_PATHS: dict[str, tuple[str, list[str]]] = {
+    "contextfold.context": (
+        "contextfold.stores",
+        [
+            "ArchivedMessage",
+            "Archiving",
+            "Compactable",
+            "CompactionLocking",
+            "ContextStore",
+            "MemoryContextStore",
+            "PrefixReplacing",
+            "SessionInfo",
+            "SnapshotReplacing",
+        ],
+    ),
+    "contextfold.sqlite": (
+        "contextfold.stores.sqlite",
+        ["ArchivedMessage", "CompactionRecord", "SQLiteContextStore", "connect", "ensure_schema"],
+    ),
+    "contextfold.postgres": (
+        "contextfold.stores.postgres",
+        ["ArchivedMessage", "CompactionRecord", "PostgresContextStore", "connect", "ensure_schema"],
+    ),
+    "contextfold.redis": (
+        "contextfold.stores.redis",
+        ["ArchivedMessage", "CompactionRecord", "RedisContextStore"],
+    ),
+}
+
+
+@pytest.mark.parametrize("path", sorted(STORE_PATHS))
+def test_the_store_paths_of_before_name_the_same_objects(path: str) -> None:
+    home_name, names = STORE_PATHS[path]
+    module, home = importlib.import_module(path), importlib.import_module(home_name)
+    assert set(names) <= set(module.__all__)
+    for name in names:
+        assert getattr(module, name) is getattr(home, name), f"{path}.{name}"
+
+
+def test_preview_of_is_still_in_contextfold_context() -> None:
+    from contextfold.context import preview_of
+    from contextfold.stores.base import preview_of as home
+
+    assert preview_of is home
+
+
+def test_the_stores_package_and_the_package_agree() -> None:
+    import contextfold.stores
+
+    shared = set(contextfold.stores.__all__) & set(contextfold.__all__)
+    assert {"ContextStore", "MemoryContextStore", "SQLiteContextStore"} <= shared
+    for name in shared:
+        assert getattr(contextfold.stores, name) is getattr(contextfold, name), name
+
+
+def test_importing_the_stores_loads_no_optional_driver() -> None:
+    code = (
+        "import sys, contextfold, contextfold.stores, contextfold.context, contextfold.sqlite; "
+        "print(sorted(m for m in ('psycopg', 'psycopg_pool', 'redis') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -50,7 +50,7 @@ def test_the_readme_and_the_manual_have_examples_with_output() -> None:
 async def test_example_prints_what_the_page_says(
     where: str, code: str, output: str, tmp_path: Path
 ) -> None:
-    prefixes = re.findall(r'prefix="([^"]+)"', code) if "contextfold.redis" in code else []
+    prefixes = re.findall(r'prefix="([^"]+)"', code) if "RedisContextStore" in code else []
     client = await redis_client_or_skip(require_service) if prefixes else None
     try:
         result = await asyncio.to_thread(

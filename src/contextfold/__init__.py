@@ -1,7 +1,7 @@
 """contextfold: long-running LLM agents that never run out of context.
 
 The public API is importable from here and from the concept modules
-(``contextfold.messages``, ``contextfold.context``, ``contextfold.compaction``, ...).
+(``contextfold.messages``, ``contextfold.stores``, ``contextfold.compaction``, ...).
 """
 
 from __future__ import annotations
@@ -29,16 +29,6 @@ from contextfold.compaction import (
     CompactionSettings,
     compact_context,
     compaction_limit,
-)
-from contextfold.context import (
-    Archiving,
-    Compactable,
-    CompactionLocking,
-    ContextStore,
-    MemoryContextStore,
-    PrefixReplacing,
-    SessionInfo,
-    SnapshotReplacing,
 )
 from contextfold.errors import (
     AuthenticationError,
@@ -69,7 +59,19 @@ from contextfold.manager import CompactingContextManager, ContextManager, EventH
 from contextfold.messages import Message, Role
 from contextfold.prompts import Prompt, builtin_prompt, load_prompt
 from contextfold.recall import recall_tool
-from contextfold.sqlite import ArchivedMessage, CompactionRecord, SQLiteContextStore
+from contextfold.stores import (
+    ArchivedMessage,
+    Archiving,
+    Compactable,
+    CompactionLocking,
+    CompactionRecord,
+    ContextStore,
+    MemoryContextStore,
+    PrefixReplacing,
+    SessionInfo,
+    SnapshotReplacing,
+    SQLiteContextStore,
+)
 from contextfold.strategies import (
     ContextStrategy,
     FitContextWindow,
@@ -100,7 +102,7 @@ from contextfold.transports.base import (
 from contextfold.validation import history_problems, validate_history
 
 if TYPE_CHECKING:
-    from contextfold.postgres import PostgresContextStore
+    from contextfold.stores.postgres import PostgresContextStore
     from contextfold.transports.anthropic import AnthropicTransport
     from contextfold.transports.openai import OpenAITransport
 
@@ -212,7 +214,7 @@ def __getattr__(name: str) -> Any:
 
         return getattr(transports, name)
     if name == "PostgresContextStore":  # psycopg is the optional `postgres` extra
-        from contextfold.postgres import PostgresContextStore
+        from contextfold.stores.postgres import PostgresContextStore
 
         return PostgresContextStore
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

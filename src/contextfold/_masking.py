@@ -4,7 +4,7 @@ A *handle* names something a history rewrite took out of the live history, so th
 model can ask for it back (:mod:`contextfold.recall`). Handles are derived from
 content alone, so the same original gets the same handle in every run and process,
 and no table maps handles to anything: the originals are found by recomputing handles
-over the store's archive (:meth:`~contextfold.context.Archiving.get_archive`).
+over the store's archive (:meth:`~contextfold.stores.base.Archiving.get_archive`).
 
 * ``out-`` + 12 hex digits names one tool output: the first 12 hex digits of the
   SHA-256 of the JSON array ``[tool_use_id, content, is_error]`` (content as in
@@ -40,10 +40,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from contextfold._history import split_rounds
-from contextfold._storage import ArchivedMessage
 from contextfold.blocks import ContentBlock, ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.blocks import to_dict as block_to_dict
 from contextfold.messages import Message
+from contextfold.stores.base import ArchivedMessage
 
 __all__ = [
     "RECALLABLE_CHARS",

@@ -1,4 +1,4 @@
-"""A minimal agent loop over any :class:`~contextfold.context.ContextStore`.
+"""A minimal agent loop over any :class:`~contextfold.stores.base.ContextStore`.
 
 One :meth:`Agent.run`:
 
@@ -16,7 +16,7 @@ A tool that raises, an unknown tool and input that does not match the tool's sch
 all become ``ToolResultBlock(is_error=True)``: the model sees the error and the history
 stays valid. An empty reply (no content blocks) is counted but not appended, because
 providers reject empty messages. If the provider rejects a request as too long, the
-agent asks the store to compact (when it is :class:`~contextfold.context.Compactable`)
+agent asks the store to compact (when it is :class:`~contextfold.stores.base.Compactable`)
 and retries once.
 """
 
@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias, overload
 
 from contextfold.blocks import ContentBlock, ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock
-from contextfold.context import Compactable, ContextStore
 from contextfold.errors import ContextOverflowError, MaxIterationsError, ResponseFormatError
 from contextfold.messages import Message
+from contextfold.stores.base import Compactable, ContextStore
 from contextfold.transports.base import (
     Completion,
     CompletionTransport,

@@ -2,7 +2,7 @@
 
 :class:`~contextfold.strategies.MaskToolOutputs` and compaction take content out of
 the live history; the stores keep it in their archive
-(:class:`~contextfold.context.Archiving`). This module gives it back, by *handle*:
+(:class:`~contextfold.stores.base.Archiving`). This module gives it back, by *handle*:
 
 * ``out-…`` names one tool output (a masked placeholder shows it; a summary lists the
   large outputs it replaced);
@@ -30,9 +30,9 @@ from typing import Any
 from contextfold._masking import find_output, find_range, output_text
 from contextfold.agent import Tool, ToolOutput
 from contextfold.blocks import ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock
-from contextfold.context import ArchivedMessage, Archiving, ContextStore
 from contextfold.errors import RecallError
 from contextfold.messages import Message
+from contextfold.stores.base import ArchivedMessage, Archiving, ContextStore
 
 __all__ = [
     "DEFAULT_MAX_CHARS",

@@ -147,7 +147,7 @@ class MaskToolOutputs(ContextStrategy):
     nothing more (idempotent).
 
     The originals survive where the history is rewritten through a store that keeps
-    an archive (:class:`~contextfold.context.Archiving`: the memory, SQLite,
+    an archive (:class:`~contextfold.stores.base.Archiving`: the memory, SQLite,
     PostgreSQL and Redis stores), e.g. inside
     :class:`~contextfold.compaction.AutoCompactStore` (``mask_tool_outputs=``) or by
     ``store.replace_history(await MaskToolOutputs().compact(history))``. A handle

@@ -23,7 +23,7 @@ from contextfold.sqlite import SQLiteContextStore
 from contextfold.validation import validate_history
 from tests import _shared_session as shared
 from tests._stores import PG_DSN
-from tests.test_postgres import pg  # noqa: F401  (pg is a fixture)
+from tests.stores.test_postgres import pg  # noqa: F401  (pg is a fixture)
 
 ROUNDS = 38  # 152 messages per writer
 

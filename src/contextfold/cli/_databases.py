@@ -24,7 +24,7 @@ from typing import Any
 
 import aiosqlite
 
-from contextfold._storage import SCHEMA_VERSION
+from contextfold.stores.sqlite import SCHEMA_VERSION
 
 __all__ = ["check_database_path", "check_writable_database", "read_sessions"]
 

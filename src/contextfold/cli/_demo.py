@@ -27,7 +27,7 @@ from contextfold.cli._scenario import (
     repo_tools,
 )
 from contextfold.compaction import AutoCompactStore, CompactionEvent
-from contextfold.sqlite import SQLiteContextStore, connect
+from contextfold.stores.sqlite import SQLiteContextStore, connect
 from contextfold.testing import FunctionTransport
 from contextfold.transports.base import (
     Completion,

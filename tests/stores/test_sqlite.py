@@ -22,13 +22,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from contextfold import Message, ToolResultBlock, ToolUseBlock
-from contextfold._storage import SCHEMA_VERSION, plan_rewrite, rewrite_window
 from contextfold.errors import CorruptRecordError, SchemaVersionError
-from contextfold.sqlite import SQLiteContextStore, connect
+from contextfold.stores._rows import plan_rewrite, rewrite_window
+from contextfold.stores.sqlite import SCHEMA_VERSION, SQLiteContextStore, connect
 from contextfold.tokens import count_tokens
-from tests._crash_helper import new_history, old_history
+from tests.stores._crash_helper import new_history, old_history
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -542,7 +542,7 @@ async def test_lease_of_a_dead_holder_is_taken_over_and_a_live_one_is_respected(
 
 _HOLDER = """
 import asyncio, sys
-from contextfold.sqlite import SQLiteContextStore, connect
+from contextfold.stores.sqlite import SQLiteContextStore, connect
 
 async def main():
     conn = await connect(sys.argv[1])
@@ -830,7 +830,7 @@ async def _prepared(path: Path, session_id: str) -> list[Message]:
 
 def _start_child(path: Path, session_id: str, mode: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "tests._crash_helper", "sqlite", str(path), session_id, mode],
+        [sys.executable, "-m", "tests.stores._crash_helper", "sqlite", str(path), session_id, mode],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,

@@ -1,22 +1,21 @@
 """History rewrites in SQL: replace the first rows of a session, archiving what they held.
 
 Every function here runs inside the caller's write transaction, on the
-:class:`~contextfold._sql.schema.SQLSession` it was given; the caller commits or rolls
+:class:`~contextfold.stores._sql.schema.SQLSession` it was given; the caller commits or rolls
 back. :func:`lock_session` comes first: it locks the session row (``FOR UPDATE`` in
 PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` already holds the whole database), so no
 append or rewrite from another connection or process commits until the caller does.
 :func:`holds_snapshot` is the compare of a compare-and-swap; :func:`rewrite` plans
-the change with :func:`~contextfold._storage.plan_rewrite` and applies it: the rows it
-replaces move to the archive under a new :class:`~contextfold._storage.CompactionRecord`.
+the change with :func:`~contextfold.stores._rows.plan_rewrite` and applies it: the rows it
+replaces move to the archive under a new :class:`~contextfold.stores.base.CompactionRecord`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from contextfold._sql.schema import SQLSession, now_iso
-from contextfold._storage import (
-    CompactionRecord,
+from contextfold.messages import Message
+from contextfold.stores._rows import (
     RewritePlan,
     decode_message,
     encode_content,
@@ -26,8 +25,8 @@ from contextfold._storage import (
     rewrite_window,
     storable_text,
 )
-from contextfold.context import preview_of
-from contextfold.messages import Message
+from contextfold.stores._sql.schema import SQLSession, now_iso
+from contextfold.stores.base import CompactionRecord, preview_of
 
 __all__ = ["HISTORY", "holds_snapshot", "lock_session", "rewrite"]
 

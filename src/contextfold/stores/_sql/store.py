@@ -1,9 +1,9 @@
 """The store logic the SQLite and PostgreSQL stores share, written once as SQL.
 
-:class:`SQLStore` implements the whole :class:`~contextfold.context.ContextStore`
-contract plus the archive (see :mod:`contextfold._storage` for the rules) against
-:class:`~contextfold._sql.schema.SQLSession`, a three-method driver interface with
-``?`` placeholders, over the tables of :mod:`contextfold._sql.schema`. A concrete
+:class:`SQLStore` implements the whole :class:`~contextfold.stores.base.ContextStore`
+contract plus the archive (see :mod:`contextfold.stores._rows` for the rules) against
+:class:`~contextfold.stores._sql.schema.SQLSession`, a three-method driver interface with
+``?`` placeholders, over the tables of :mod:`contextfold.stores._sql.schema`. A concrete
 store only says how to get a connection inside a transaction and how to lock the
 session row.
 """
@@ -16,8 +16,15 @@ from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Self
 
-from contextfold._sql.rewrite import HISTORY, holds_snapshot, lock_session, rewrite
-from contextfold._sql.schema import (
+from contextfold.messages import Message, check_messages
+from contextfold.stores._rows import (
+    decode_message,
+    encode_message,
+    integer_column,
+    storable_text,
+)
+from contextfold.stores._sql.rewrite import HISTORY, holds_snapshot, lock_session, rewrite
+from contextfold.stores._sql.schema import (
     FORK_COLUMNS,
     SESSION_TABLES,
     SQLSession,
@@ -25,16 +32,13 @@ from contextfold._sql.schema import (
     int64,
     now_iso,
 )
-from contextfold._storage import (
+from contextfold.stores.base import (
     ArchivedMessage,
     CompactionRecord,
-    decode_message,
-    encode_message,
-    integer_column,
-    storable_text,
+    ContextStore,
+    SessionInfo,
+    preview_of,
 )
-from contextfold.context import ContextStore, SessionInfo, preview_of
-from contextfold.messages import Message, check_messages
 
 __all__ = ["SQLStore"]
 

@@ -1,6 +1,6 @@
 """Child process for the crash-safety tests: start a ``replace_history`` and get killed.
 
-Run as ``python -m tests._crash_helper KIND TARGET SESSION MODE`` where KIND is
+Run as ``python -m tests.stores._crash_helper KIND TARGET SESSION MODE`` where KIND is
 ``sqlite`` (TARGET a file path) or ``postgres`` (TARGET a DSN). The child prints
 ``ready`` just before calling ``replace_history(new_history())``. In ``mid`` mode
 (SQLite only) it also prints ``mid`` from inside the transaction — after the old rows
@@ -14,9 +14,9 @@ import asyncio
 import sys
 import time
 
-from contextfold._sql.store import SQLStore
 from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.messages import Message
+from contextfold.stores._sql.store import SQLStore
 
 
 def old_history(rounds: int = 400) -> list[Message]:
@@ -48,7 +48,7 @@ def _emit(line: str) -> None:
 
 async def _main(kind: str, target: str, session_id: str, mode: str) -> None:
     if kind == "sqlite":
-        from contextfold.sqlite import SQLiteContextStore, connect
+        from contextfold.stores.sqlite import SQLiteContextStore, connect
 
         conn = await connect(target)
         if mode == "mid":
@@ -61,8 +61,8 @@ async def _main(kind: str, target: str, session_id: str, mode: str) -> None:
             await conn.set_trace_callback(trace)
         store: SQLStore = SQLiteContextStore(conn, session_id)
     else:
-        from contextfold.postgres import PostgresContextStore
-        from contextfold.postgres import connect as pg_connect
+        from contextfold.stores.postgres import PostgresContextStore
+        from contextfold.stores.postgres import connect as pg_connect
 
         store = PostgresContextStore(await pg_connect(target), session_id)
     new = new_history()

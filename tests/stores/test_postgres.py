@@ -23,9 +23,9 @@ import pytest
 from psycopg_pool import AsyncConnectionPool
 
 from contextfold import Message, TextBlock, ToolUseBlock
-from contextfold._storage import SCHEMA_VERSION
 from contextfold.errors import CorruptRecordError, SchemaVersionError, StoreError
-from contextfold.postgres import (
+from contextfold.stores.postgres import (
+    SCHEMA_VERSION,
     PostgresContextStore,
     _Driver,
     advisory_key,
@@ -33,11 +33,11 @@ from contextfold.postgres import (
     ensure_schema,
 )
 from contextfold.validation import validate_history
-from tests._crash_helper import new_history, old_history
 from tests._stores import PG_DSN, PG_SCHEMA, pg_connection_or_skip, pg_dsn
 from tests.conftest import require_service
+from tests.stores._crash_helper import new_history, old_history
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -248,7 +248,7 @@ async def test_a_compaction_cancelled_at_any_step_leaves_no_lock_and_no_transact
 
 _HOLDER = """
 import asyncio, sys
-from contextfold.postgres import PostgresContextStore, connect
+from contextfold.stores.postgres import PostgresContextStore, connect
 
 async def main():
     conn = await connect(sys.argv[1])
@@ -391,7 +391,9 @@ async def test_four_processes_append_and_compact_one_session(
     pg: psycopg.AsyncConnection[Any],
 ) -> None:
     sid, per_worker = _sid(), 60
-    workers = [_spawn("tests._pg_worker", PG_DSN, sid, str(w), str(per_worker)) for w in range(4)]
+    workers = [
+        _spawn("tests.stores._pg_worker", PG_DSN, sid, str(w), str(per_worker)) for w in range(4)
+    ]
     outputs = await asyncio.gather(*(asyncio.to_thread(w.communicate) for w in workers))
     assert [w.returncode for w in workers] == [0, 0, 0, 0]
     compactions = sum(int(out.split()[-1]) for out, _ in outputs)
@@ -426,7 +428,7 @@ async def test_sigkill_during_replace_history_leaves_old_or_new(
         sid = _sid()
         old = old_history()
         await PostgresContextStore(pg, sid).replace_prefix(0, old)
-        child = _spawn("tests._crash_helper", "postgres", PG_DSN, sid, "ready")
+        child = _spawn("tests.stores._crash_helper", "postgres", PG_DSN, sid, "ready")
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "ready"
         await asyncio.sleep(rng.uniform(0.0, 0.4))
@@ -478,8 +480,8 @@ async def test_a_test_session_drops_its_schema_when_it_ends(
 ) -> None:
     probe = f"cftest_probe_{uuid.uuid4().hex[:12]}"
     chosen = [
-        "tests/test_postgres.py::test_the_suite_works_in_a_schema_of_its_own",
-        "tests/test_postgres.py::test_four_processes_append_and_compact_one_session",
+        "tests/stores/test_postgres.py::test_the_suite_works_in_a_schema_of_its_own",
+        "tests/stores/test_postgres.py::test_four_processes_append_and_compact_one_session",
     ]
     env = {**os.environ, "CONTEXTFOLD_TEST_PG_SCHEMA": probe, "CONTEXTFOLD_REQUIRE_SERVICES": "1"}
     result = await asyncio.to_thread(

@@ -10,7 +10,7 @@ a holder that dies stops renewing, so its lease expires and the next claim takes
 
 The lease makes compaction single-flight; it is not what keeps the history correct. A
 holder that stalls past its lease can lose it to another compactor, so the commit is a
-compare-and-swap on the snapshot (:func:`contextfold._sql.rewrite.holds_snapshot`).
+compare-and-swap on the snapshot (:func:`contextfold.stores._sql.rewrite.holds_snapshot`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 
 from contextfold._cancel import finish
-from contextfold._sql.schema import SQLSession
+from contextfold.stores._sql.schema import SQLSession
 
 __all__ = ["LEASE_TABLE", "hold_lease"]
 

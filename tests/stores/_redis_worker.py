@@ -1,6 +1,6 @@
 """Child process for the Redis tests: one process of several sharing a session.
 
-``python -m tests._redis_worker URL PREFIX SESSION MODE [ARGS...]``:
+``python -m tests.stores._redis_worker URL PREFIX SESSION MODE [ARGS...]``:
 
 * ``compact WORKER ROUNDS``: appends ROUNDS tool-using rounds (``w<WORKER>-<i> ...``)
   through ``AutoCompactStore(RedisContextStore)``. A round is appended whole under a
@@ -23,7 +23,7 @@ from redis.asyncio import Redis
 
 from contextfold import AutoCompactStore, CompactionEvent, Message, ModelInfo
 from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
-from contextfold.redis import RedisContextStore
+from contextfold.stores.redis import RedisContextStore
 from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
 
 

@@ -1,6 +1,6 @@
 """Child process for the multi-process PostgreSQL test.
 
-``python -m tests._pg_worker DSN SESSION WORKER COUNT`` appends COUNT user messages
+``python -m tests.stores._pg_worker DSN SESSION WORKER COUNT`` appends COUNT user messages
 ``w<WORKER>-<i>`` to one session and, every few appends, tries to compact it under
 ``compaction_lock()``: keep the last 6 messages, replace the older ones by a summary
 pair with ``replace_prefix`` (so appends by other processes meanwhile are kept).
@@ -13,7 +13,7 @@ import asyncio
 import sys
 
 from contextfold.messages import Message
-from contextfold.postgres import PostgresContextStore, connect
+from contextfold.stores.postgres import PostgresContextStore, connect
 
 KEEP = 6
 

@@ -1,9 +1,9 @@
-"""How :class:`contextfold.redis.RedisContextStore` talks to Redis.
+"""How :class:`contextfold.stores.redis.RedisContextStore` talks to Redis.
 
 :class:`Keyspace` names one session's keys and runs commands, pipelines and Lua
 scripts on them, translating redis-py's errors into contextfold's; :class:`Row`
 parses a stored message row; :func:`lease` holds the expiring compaction lock. Row
-and key formats are described in :mod:`contextfold.redis`.
+and key formats are described in :mod:`contextfold.stores.redis`.
 
 Each script runs atomically on the server and touches only the keys it is given (one
 session's, except ``FORK``). Scripts check what they can before writing, because
@@ -26,10 +26,11 @@ from redis.asyncio import Redis
 from redis.exceptions import NoScriptError, RedisError, ResponseError
 
 from contextfold._cancel import finish
-from contextfold._storage import state_of, storable_text
-from contextfold.context import preview_of
 from contextfold.errors import CorruptRecordError, StoreError
 from contextfold.messages import Message
+from contextfold.stores._connection_state import state_of
+from contextfold.stores._rows import storable_text
+from contextfold.stores.base import preview_of
 
 __all__ = [
     "APPEND",

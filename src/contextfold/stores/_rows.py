@@ -1,108 +1,41 @@
-"""Data machinery shared by the persistent stores (SQLite and PostgreSQL).
+"""A history as rows: how a message becomes a row and back, and how a rewrite is planned.
 
-This module holds what does not touch a database: how a message becomes a row and
-back, how a history rewrite is planned, the public records a rewrite leaves behind,
-and the bookkeeping kept per connection (:func:`state_of`). The tables and their
-installation are in :mod:`contextfold._sql.schema`; the SQL that runs, written once
-for both databases, is in :mod:`contextfold._sql.store`.
+The persistent stores (SQLite, PostgreSQL, Redis) keep a session as numbered rows;
+this module holds what they share that does not touch a database: the row codec
+(:func:`encode_message`, :func:`decode_message`, :func:`storable_text`,
+:func:`integer_column`) and the plan of a history rewrite (:func:`plan_rewrite`).
+The SQL tables are in :mod:`contextfold.stores._sql.schema` and the SQL that runs,
+written once for both databases, in :mod:`contextfold.stores._sql.store`; the Redis
+rows are described in :mod:`contextfold.stores.redis`.
 
 Sequence numbers of appended rows grow with every append and are never reused (an
 append takes the next one from the session row), so the original transcript is the
 appended rows, live or archived, ordered by ``seq``. A rewrite never deletes a row:
-the rows it replaces move to the archive under a :class:`CompactionRecord`.
+the rows it replaces move to the archive under a
+:class:`~contextfold.stores.base.CompactionRecord`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from contextfold.errors import CorruptRecordError
 from contextfold.messages import Message, check_message
 from contextfold.tokens import count_message_tokens
 
 __all__ = [
-    "SCHEMA_VERSION",
-    "ArchivedMessage",
-    "CompactionRecord",
     "RewritePlan",
-    "StoreState",
     "decode_message",
     "encode_content",
     "encode_message",
     "integer_column",
     "plan_rewrite",
     "rewrite_window",
-    "state_of",
     "storable_text",
 ]
-
-SCHEMA_VERSION: Final = 2
-"""The schema version this code writes; a database reporting a higher one is refused.
-
-Version 2 stores message content as ``TEXT`` holding JSON in both databases (version 1
-used ``JSONB`` in PostgreSQL, which cannot hold the character U+0000). The tables are
-defined and installed by :mod:`contextfold._sql.schema`.
-"""
-
-
-class StoreState:
-    """Bookkeeping per connection (or pool), shared by every store that uses it."""
-
-    def __init__(self) -> None:
-        self.lock = asyncio.Lock()  # serialises the stores sharing one connection
-        self.schema_ready = False
-        self.compaction_locks: dict[str, asyncio.Lock] = {}
-
-
-_states: weakref.WeakKeyDictionary[object, StoreState] = weakref.WeakKeyDictionary()
-
-
-def state_of(target: object) -> StoreState:
-    """The :class:`StoreState` of a connection or pool, created on first use."""
-    state = _states.get(target)
-    if state is None:
-        state = _states[target] = StoreState()
-    return state
-
-
-@dataclass(frozen=True, slots=True)
-class CompactionRecord:
-    """What one history rewrite (``replace_history`` / ``replace_prefix``) did.
-
-    ``number`` counts the session's rewrites from 1. Token figures are estimates
-    (:func:`contextfold.tokens.count_tokens`'s heuristic) of the live history just
-    before and just after the rewrite.
-    """
-
-    session_id: str
-    number: int
-    created_at: str
-    messages_before: int
-    messages_after: int
-    tokens_before: int
-    tokens_after: int
-    archived: int
-
-
-@dataclass(frozen=True, slots=True)
-class ArchivedMessage:
-    """A message a rewrite removed from the live history.
-
-    ``seq`` is its place in the session's transcript, ``compaction`` the
-    :attr:`CompactionRecord.number` of the rewrite that archived it, and
-    ``synthetic`` is true when the message was itself written by an earlier rewrite
-    (an older summary) rather than appended.
-    """
-
-    seq: int
-    compaction: int
-    synthetic: bool
-    message: Message
 
 
 def encode_message(message: Message) -> tuple[str, str, int]:

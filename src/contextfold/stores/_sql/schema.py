@@ -13,10 +13,10 @@ prefixed so the stores can share a database with other software:
   number of the compaction that removed them. Nothing is ever deleted by a rewrite.
 * ``contextfold_compactions`` — one record per rewrite (when, counts, token estimates).
 
-A ``contextfold_meta`` table records :data:`~contextfold._storage.SCHEMA_VERSION`.
+A ``contextfold_meta`` table records :data:`SCHEMA_VERSION`.
 :func:`install_schema` creates and upgrades the tables; :class:`SQLSession` is the
 three-method driver interface (``?`` placeholders) that it and
-:class:`~contextfold._sql.store.SQLStore` run their statements through.
+:class:`~contextfold.stores._sql.store.SQLStore` run their statements through.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 
-from contextfold._storage import SCHEMA_VERSION
 from contextfold.errors import CorruptRecordError, SchemaVersionError
 
 __all__ = [
     "FORK_COLUMNS",
+    "SCHEMA_VERSION",
     "SESSION_TABLES",
     "SQLSession",
     "Statement",
@@ -38,6 +38,13 @@ __all__ = [
     "now_iso",
     "schema",
 ]
+
+SCHEMA_VERSION: Final = 2
+"""The schema version this code writes; a database reporting a higher one is refused.
+
+Version 2 stores message content as ``TEXT`` holding JSON in both databases (version 1
+used ``JSONB`` in PostgreSQL, which cannot hold the character U+0000).
+"""
 
 Statement = tuple[str, Sequence[Any]]
 """One SQL statement with ``?`` placeholders and its parameters."""

@@ -27,16 +27,16 @@ from redis.asyncio import Redis
 
 from contextfold import AutoCompactStore, CompactionEvent, Message, ModelInfo
 from contextfold.blocks import ToolUseBlock
-from contextfold.context import MemoryContextStore
 from contextfold.errors import CorruptRecordError, HistoryConflictError, StoreError
-from contextfold.redis import RedisContextStore
+from contextfold.stores.memory import MemoryContextStore
+from contextfold.stores.redis import RedisContextStore
 from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
 from contextfold.validation import validate_history
-from tests._redis_worker import round_messages
 from tests._stores import REDIS_URL, drop_prefix, redis_client_or_skip, redis_prefix
 from tests.conftest import require_service
+from tests.stores._redis_worker import round_messages
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(params=[False, True], ids=["bytes", "decoded"])
@@ -73,7 +73,7 @@ def _turns(n: int, start: int = 0, *, size: int = 0) -> list[Message]:
 
 def _spawn(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "tests._redis_worker", REDIS_URL, *args],
+        [sys.executable, "-m", "tests.stores._redis_worker", REDIS_URL, *args],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
