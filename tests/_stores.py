@@ -1,7 +1,7 @@
 """How the store contract suite builds each kind of store.
 
 Add a kind to :data:`STORE_KINDS` and a branch to :func:`open_store` and every
-contract test in ``tests/test_context.py`` runs against it.
+contract test in ``tests/stores/test_base.py`` runs against it.
 
 ``postgres`` uses the database named by ``CONTEXTFOLD_TEST_PG_DSN`` (default: the local
 ``test`` database), in a schema of this test session's own: :data:`PG_DSN` sets its
