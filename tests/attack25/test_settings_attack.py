@@ -18,13 +18,6 @@ from contextfold.proxy import create_app
 SECRET = "sk-ant-api03-ATTACK25SETTINGSx9y8z7w6v5u4t3s2r1"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "refuse_fields puts the refused value's repr in the ValueError: a system prompt "
-        "holding a key is echoed into the error (and whatever logs it), whole"
-    ),
-)
 def test_a_refused_agent_system_is_not_echoed_into_the_error() -> None:
     # Impact (low): the proxy refuses agent_system, and its error quotes the whole
     # prompt - credentials a prompt carries included - where every other path of

@@ -89,14 +89,6 @@ class Switch:
 # -- the proxy: defects -------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "a hook answering True on a request with a cached summary reaches the "
-        "frees_too_little branch, whose plan forwards the original body: the whole "
-        "history, unspliced, over the window"
-    ),
-)
 async def test_a_hook_answering_true_never_unsplices_a_cached_summary(
     make_app: MakeApp, upstream: Upstream
 ) -> None:
@@ -115,14 +107,6 @@ async def test_a_hook_answering_true_never_unsplices_a_cached_summary(
     assert int(reply.headers["x-contextfold-tokens-after"]) <= LIMIT
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "a hook answering False on a request with a cached summary returns the spliced "
-        "plan before any relief: a spliced view past the relief point (even past the "
-        "window) is forwarded as it is"
-    ),
-)
 async def test_a_held_request_with_a_cached_summary_is_still_relieved_past_the_point(
     make_app: MakeApp, upstream: Upstream
 ) -> None:
@@ -142,13 +126,6 @@ async def test_a_held_request_with_a_cached_summary_is_still_relieved_past_the_p
     assert "relieved without a model" in reply.headers.get("x-contextfold-error", "")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "due() awaits an async hook without a bound: a hook that never answers holds "
-        "the request forever (summary_timeout bounds the summary, nothing the hook)"
-    ),
-)
 async def test_a_hook_that_never_answers_does_not_hold_the_request_forever(
     make_app: MakeApp, upstream: Upstream
 ) -> None:
@@ -164,13 +141,6 @@ async def test_a_hook_that_never_answers_does_not_hold_the_request_forever(
     assert reply.status_code == 200
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "due() catches Exception only: a hook raising CancelledError (its own await "
-        "cancelled, not the request) escapes the planner and breaks the request"
-    ),
-)
 async def test_a_hook_raising_cancelled_error_does_not_break_the_request(
     make_app: MakeApp, upstream: Upstream
 ) -> None:
@@ -278,13 +248,6 @@ def has_summary(view: list[dict[str, Any]]) -> bool:
     return any("<summary>" in str(wire.get("content")) for wire in view)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "the manager's held path builds the view with summarize=False from the raw "
-        "snapshot: the summary it already made is dropped with the old messages"
-    ),
-)
 async def test_a_held_manager_keeps_the_summary_it_already_made() -> None:
     # Impact: a hook that holds back for one tool loop makes the manager forget the
     # conversation's summary (old messages are dropped instead), though holding back
@@ -305,13 +268,6 @@ async def test_a_held_manager_keeps_the_summary_it_already_made() -> None:
     assert has_summary(view)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "wanted is computed from the whole snapshot (over the threshold once a summary "
-        "exists), so a hook's True is ignored while the condensed view is under it"
-    ),
-)
 async def test_a_manager_hook_answering_true_compacts_after_a_first_summary() -> None:
     # Impact (low): docs: "True compacts now, over the limit or not"; once the manager
     # holds a summary, True from the hook (a task ended) does nothing until the

@@ -127,6 +127,12 @@ async def test_an_explicit_compaction_does_not_ask_the_hook() -> None:
     assert not seen
 
 
+def test_replace_can_remove_a_hook() -> None:
+    settings = CompactionSettings(should_compact=lambda check: True)
+    assert settings.replace(should_compact=None).should_compact is None
+    assert settings.replace(keep_recent=3).should_compact is settings.should_compact
+
+
 def test_a_hook_that_is_not_callable_is_refused() -> None:
     with pytest.raises(ValueError, match="should_compact"):
         CompactionSettings(should_compact="always")  # type: ignore[arg-type]

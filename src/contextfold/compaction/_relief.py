@@ -8,8 +8,10 @@ everything; the summary is committed when it arrives and the view is no longer n
 
 The view is cut in four steps, each only as far as needed, cheapest loss first:
 
-1. every kept tool output is cut to head + tail (:func:`~contextfold._history.
-   truncate_tool_outputs`);
+1. every kept tool output the model has already seen is cut to head + tail
+   (:func:`~contextfold._history.truncate_tool_outputs`); the results after the last
+   assistant message (the model has not seen them yet) are cut only when steps 2 and 3
+   do not free enough;
 2. whole old rounds are dropped (:meth:`~contextfold._history.RoundSplit.keep_from`):
    the system messages and the user's task (the head) stay, a tool call never loses its
    results, the latest round stays;
@@ -79,8 +81,16 @@ def relieve(
         return sum(count_message_tokens(m, counter) for m in messages)
 
     total = size(history)
-    view = truncate_tool_outputs(history, max_tool_chars, marker)
-    truncated = view is not history
+    # The results the model has not seen yet (after the last assistant message) are
+    # cut only when nothing else frees enough.
+    unseen = next(
+        (i + 1 for i in range(len(history) - 1, -1, -1) if history[i].role == "assistant"),
+        0,
+    )
+    seen = history[:unseen]
+    cut = truncate_tool_outputs(seen, max_tool_chars, marker)
+    truncated = cut is not seen
+    view = [*cut, *history[unseen:]] if truncated else history
     current = size(view) if truncated else total
     if total - current < excess:
         split = split_rounds(view)
@@ -95,6 +105,10 @@ def relieve(
             view = split.keep_from(first)
     if total - current < excess:
         view, current = _drop_cycles(view, total - excess, size)
+    if total - current < excess:
+        cut = truncate_tool_outputs(view, max_tool_chars, marker)  # the unseen results too
+        if cut is not view:
+            view, current, truncated = cut, size(cut), True
     if total - current < excess:
         thinned = omit_tool_images(view, lambda messages: total - size(messages) >= excess)
         if thinned is not view:

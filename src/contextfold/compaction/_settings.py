@@ -183,8 +183,9 @@ class CompactionSettings:
     def replace(self, **changes: Any) -> CompactionSettings:
         """A copy with ``changes``; a change whose value is ``None`` or :data:`UNSET` is
         left out, so a face can pass its keywords straight through ("not given").
-        ``summary_timeout`` and ``prepare_threshold``, whose ``None`` turns a feature
-        off, are left out only when :data:`UNSET`."""
+        ``summary_timeout``, ``prepare_threshold``, ``mask_tool_outputs`` and
+        ``should_compact``, whose ``None`` turns a feature off, are left out only when
+        :data:`UNSET`."""
         given = {
             name: value
             for name, value in changes.items()
@@ -220,11 +221,15 @@ def refuse_fields(settings: CompactionSettings, face: str, reasons: Mapping[str,
     for name, reason in reasons.items():
         value = getattr(settings, name)
         if value != getattr(defaults, name):
+            # The value is not echoed: a system prompt may hold anything, keys included.
             raise ValueError(
-                f"{face} does not support CompactionSettings.{name}={value!r}: {reason}"
+                f"{face} does not support CompactionSettings.{name} (a "
+                f"{type(value).__name__} other than the default was given): {reason}"
             )
 
 
-_NONE_MEANS_OFF = frozenset({"summary_timeout", "prepare_threshold", "mask_tool_outputs"})
+_NONE_MEANS_OFF = frozenset(
+    {"summary_timeout", "prepare_threshold", "mask_tool_outputs", "should_compact"}
+)
 
 _DEFAULTS: Final = CompactionSettings()

@@ -14,20 +14,25 @@ acts on the answer the same way:
   whole: it is relieved without a model, as when no summary can be made;
 - ``None``: the rule decides.
 
-A hook may be sync or async. One that raises, or answers something else than a bool or
-``None``, is logged and the rule decides: a hook never breaks a request. A compaction
+A hook may be sync or async; a sync one runs on the event loop, so it must be quick.
+One that raises, answers something else than a bool or ``None``, or (async) takes more
+than :data:`HOOK_TIMEOUT` seconds, is logged and the rule decides: a hook never breaks
+or holds a request. A compaction
 asked for explicitly (``compact()``, an overflow the upstream reported) does not ask it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-__all__ = ["Face", "TriggerCheck", "TriggerHook", "due"]
+from contextfold._cancel import cancelled
+
+__all__ = ["HOOK_TIMEOUT", "Face", "TriggerCheck", "TriggerHook", "decide", "due"]
 
 logger = logging.getLogger("contextfold.compaction")
 
@@ -69,25 +74,46 @@ TriggerHook: TypeAlias = Callable[[TriggerCheck], "bool | Awaitable[bool | None]
 """``should_compact``: answers a :class:`TriggerCheck` (see the module doc)."""
 
 
-async def due(hook: TriggerHook | None, check: TriggerCheck) -> bool:
-    """Whether to compact now: ``hook``'s answer, else the rule (see the module doc)."""
+HOOK_TIMEOUT = 5.0
+"""Seconds an async hook may take before the rule decides without it."""
+
+
+async def decide(hook: TriggerHook | None, check: TriggerCheck) -> bool | None:
+    """``hook``'s answer to ``check``: ``True`` or ``False``, or ``None`` when it leaves
+    it to the rule - it answered ``None``, something else than a bool, raised, or took
+    longer than :data:`HOOK_TIMEOUT` (each but ``None`` logged)."""
     if hook is None:
-        return check.over
+        return None
     try:
         answer = hook(check)
         if inspect.isawaitable(answer):
-            answer = await answer
+            async with asyncio.timeout(HOOK_TIMEOUT):
+                answer = await answer
+    except TimeoutError:
+        logger.warning("should_compact took over %.0f s: the limit decides", HOOK_TIMEOUT)
+        return None
+    except asyncio.CancelledError:
+        if cancelled():  # the request itself is being cancelled
+            raise
+        logger.warning("should_compact raised CancelledError: the limit decides (%s)", check)
+        return None
     except Exception as exc:
         logger.warning(
             "should_compact raised %s: the limit decides (%s)", type(exc).__name__, check
         )
-        return check.over
-    if answer is None:
-        return check.over
-    if not isinstance(answer, bool):
+        return None
+    if answer is not None and not isinstance(answer, bool):
         logger.warning(
             "should_compact answered %r, not True, False or None: the limit decides",
             type(answer).__name__,
         )
-        return check.over
+        return None
     return answer
+
+
+async def due(hook: TriggerHook | None, check: TriggerCheck) -> bool:
+    """Whether to compact now: ``hook``'s answer, else the rule (see the module doc)."""
+    if hook is None:
+        return check.over
+    answer = await decide(hook, check)
+    return check.over if answer is None else answer

@@ -19,7 +19,7 @@ from contextfold.compaction._settings import (
     check_int,
     refuse_fields,
 )
-from contextfold.compaction._trigger import TriggerCheck, due
+from contextfold.compaction._trigger import TriggerCheck, decide
 from contextfold.context import ContextStore
 from contextfold.manager._amplifier import with_system_prompt
 from contextfold.manager._budget import request_budget
@@ -445,9 +445,10 @@ class CompactingContextManager:
         snapshot = self._history.snapshot()
         tokens = snapshot.tokens_from(0)
         check = TriggerCheck("manager", "", tokens, threshold, budget, len(snapshot.messages))
-        if await due(self.settings.should_compact, check):
+        answer = await decide(self.settings.should_compact, check)
+        if check.over if answer is None else answer:
             wire = await self._views.build(
-                snapshot, budget, threshold, provider, self.hooks, prepare_at
+                snapshot, budget, threshold, provider, self.hooks, prepare_at, wanted=bool(answer)
             )
         elif tokens <= relief_point(threshold, budget):
             wire = snapshot.copy_dicts()

@@ -249,20 +249,22 @@ class ViewSummarizer:
         transport: CompletionTransport | None,
         *,
         wanted: bool = False,
+        held: bool = False,
     ) -> SummaryStep:
         """The snapshot with its old part summarized, aiming at ``target_ratio × budget``.
 
         Reuses the cached summary of the longest matching prefix; summarizes (more)
         with ``transport`` only when there is one, the view is over ``threshold`` (or
         the ``should_compact`` hook ``wanted`` it now), the view grew since a summary
-        that could not get under it, and no back-off is running.
+        that could not get under it, and no back-off is running. ``held`` (the hook
+        said not now): the cached summary only, not even one prepared in the background.
         """
         async with self._lock:
             step = self._condense(snapshot)
             _, condensed, entry, head, base = step
             reused: SummaryOutcome = "none" if entry is None else "cached"
             tokens = self.counter.count(head) + snapshot.tokens_from(base)
-            if tokens > threshold and await self._use_prepared(snapshot, entry):
+            if tokens > threshold and not held and await self._use_prepared(snapshot, entry):
                 step = self._condense(snapshot)  # made ahead: no model call now
                 _, condensed, entry, head, base = step
                 reused = "prepared"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Final, Protocol
 
 from contextfold._history import safe_cut_points
@@ -132,11 +133,14 @@ class ViewBuilder:
         prepare_at: int | None = None,
         *,
         summarize: bool = True,
+        wanted: bool = False,
     ) -> list[dict[str, Any]]:
         """The dicts of ``snapshot``'s compacted view (it is over ``threshold``); past
         ``prepare_at`` the view's next summary is prepared in the background.
-        ``summarize=False`` (the ``should_compact`` hook said not now): no summary and
-        no masking, the view is only fitted to ``threshold`` by the strategies.
+        ``summarize=False`` (the ``should_compact`` hook said not now): no new summary
+        and no masking, the view keeps the summary it has and is fitted to
+        ``threshold`` by the strategies. ``wanted``: the hook asked for a summary now,
+        whatever the view's size.
 
         The view's protected messages (``protected_recent``, see
         :mod:`~contextfold.manager._summary`) end it as they are: the summary leaves
@@ -151,15 +155,14 @@ class ViewBuilder:
             "context:pre_compact",
             {"messages": len(snapshot.dicts), "tokens": tokens, **counts},
         )
-        step = None
+        step: SummaryStep | None = None
         if not summarize:
-            protect = snapshot.protected(self.summarizer.protected_recent)
-            step = SummaryStep(list(snapshot.messages), "held", protected=protect)
+            held = await self.summarizer.view(snapshot, budget, threshold, None, held=True)
+            step = replace(held, outcome="held")
         else:
             step = await self._masked(snapshot, threshold)
         if step is None:
             transport = await self.source.resolve(provider)
-            wanted = snapshot.tokens_from(0) <= threshold  # the hook asked for it under it
             step = await self.summarizer.view(snapshot, budget, threshold, transport, wanted=wanted)
         view = step.view
         size = self.count.count(view)

@@ -418,9 +418,11 @@ class Planner:
                 # headers report.
                 refused = _latest(self._refused, eff_chain) is not None
                 if not refused and not await self._due(conv, root, effective, tokens, limit):
-                    if tokens > limit and hit is None:  # over it, but the hook said not now
+                    if tokens > limit:  # over it, but the hook said not now
                         held = Plan(None, chain[-1], before, tokens, error=_HELD, why="held")
-                        return self._relieve(held, conv, hit, effective, tokens, limit, forced)
+                        return self._relieve(
+                            held, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
+                        )
                     self.preparer.consider(
                         conv, chain, root, effective, eff_chain, tokens, make_transport, secrets
                     )
@@ -459,7 +461,9 @@ class Planner:
                 unplaced = Plan(
                     None, chain[-1], before, tokens, error=error, why="frees_too_little"
                 )
-                return self._relieve(unplaced, conv, hit, effective, tokens, limit, forced)
+                return self._relieve(
+                    unplaced, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
+                )
             self.metrics.cache_miss()
             key = eff_chain[-1]  # the exact history this job compacts
             failed = _latest(self._backoff, eff_chain)
@@ -471,18 +475,24 @@ class Planner:
                     "retried later"
                 )
                 unplaced = Plan(None, chain[-1], before, before, error=error, why="backoff")
-                return self._relieve(unplaced, conv, hit, effective, tokens, limit, forced)
+                return self._relieve(
+                    unplaced, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
+                )
             try:
                 transport = make_transport()
             except (ContextfoldError, ValueError) as exc:
                 error = secrets.text(f"{type(exc).__name__}: {exc}")
                 unplaced = Plan(None, chain[-1], before, before, error=error, why="no_credentials")
-                return self._relieve(unplaced, conv, hit, effective, tokens, limit, forced)
+                return self._relieve(
+                    unplaced, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
+                )
             if transport is None:
                 unplaced = Plan(
                     None, chain[-1], before, before, error=NO_CREDENTIALS, why="no_credentials"
                 )
-                return self._relieve(unplaced, conv, hit, effective, tokens, limit, forced)
+                return self._relieve(
+                    unplaced, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
+                )
             future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             registered = self._inflight.setdefault(key, future) is future
             plan: Plan | None = None
@@ -521,12 +531,16 @@ class Planner:
                 break
             if not waited:
                 unplaced = Plan(None, chain[-1], before, before, error=_REMOTE_BUSY, why="busy")
-                return self._relieve(unplaced, conv, hit, effective, tokens, limit, forced)
+                return self._relieve(
+                    unplaced, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
+                )
         if failed is not None:
             self._backoff.pop(failed[0], None)
         if plan.error is not None:  # skip the next 1, 2, 4 ... max_backoff over-limit requests
             self._backoff.put(key, backoff.failed(self.max_backoff), _BACKOFF_ENTRY)
-            return self._relieve(plan, conv, hit, effective, tokens, limit, forced)
+            return self._relieve(
+                plan, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
+            )
         return plan
 
     def _relieve(
@@ -535,42 +549,53 @@ class Planner:
         conv: Conversation,
         hit: CachedSummary | None,
         effective: list[Message],
+        chains: tuple[list[str], list[str]],
         tokens: int,
         limit: int,
         forced: bool,
     ) -> Plan:
-        """``plan`` (no summary could be made), or when ``effective`` (estimated at
-        ``tokens``) is past the relief point, or the upstream refused it (``forced``),
-        the plan forwarding its relieved view: cut down to ``limit`` without a model
-        (:mod:`contextfold.compaction._relief`; the same point and cut as
-        ``AutoCompactStore``'s), the prompt and task (``conv.pinned``) and a client's
-        moved prompt (``conv.tail``) untouched. Nothing is stored: the next request is
-        planned afresh, and summarized once a summary can be made again.
+        """What to forward when no (new) summary is made for ``conv`` (``plan`` says
+        why): with a cached summary of a prefix (``hit``), the history it makes
+        (``effective``, estimated at ``tokens``), never the longer original; when that
+        is past the relief point, or the upstream refused it (``forced``), its relieved
+        view: cut down to ``limit`` (after a refusal, to half of what was sent) without a model
+        (:mod:`contextfold.compaction._relief`, the point and the cut
+        ``AutoCompactStore`` uses), the prompt and task (``conv.pinned``), a client's
+        moved prompt (``conv.tail``) and the tool definitions untouched. Nothing is
+        stored: the next request is planned afresh, and summarized once a summary can
+        be made again. ``chains``: the prefix hashes of the original and of
+        ``effective``.
         """
+        chain, eff_chain = chains
+        before = plan.tokens_before if plan.tokens_before is not None else tokens
+        if plan.body is None and hit is not None:
+            spliced = self._spliced(conv, chain, hit, effective, eff_chain, before, tokens)
+            if spliced.body is not None:
+                self.metrics.cache_hit()
+                plan = replace(spliced, error=plan.error, why=plan.why)
         point = relief_point(limit, self.budget(conv.model, conv.tenant, conv.window))
-        if plan.body is not None or (tokens <= point and not forced):
+        if tokens <= point and not forced:
             return plan
         opts = self.options(conv.model)
+        extra = _extra_tokens(conv, opts.counter)  # the tools: sent whatever is cut
+        head, end = conv.pinned, len(effective) - conv.tail
+        middle = effective[head:end]
         counted = count_tokens(effective, opts.counter)
-        scale = min(max(tokens / counted, 0.5), 4.0) if counted else 1.0
-        excess = int((tokens - limit) / scale) + 1
+        scale = min(max((tokens - extra) / counted, 0.5), 4.0) if counted else 1.0
+        # After a refusal, half of what was sent: the original, or a view relieved
+        # down to the limit (an estimate that undercounts, a window smaller than told).
+        goal = min(limit, tokens) // 2 if forced else limit
+        excess = int((tokens - goal) / scale) + 1
         relief = relieve(
-            effective,
+            middle,
             excess,
             opts.counter,
             max_tool_chars=opts.kept_tool_chars,
             marker=KEPT_TRUNCATION_MARKER,
         )
-        view = relief.messages
-        tail = len(effective) - conv.tail
-        kept = all(
-            a is b for a, b in zip(view[: conv.pinned], effective[: conv.pinned], strict=False)
-        )
-        kept = kept and all(
-            a is b for a, b in zip(view[len(view) - conv.tail :], effective[tail:], strict=True)
-        )
-        if not relief.saved or len(view) < conv.pinned + conv.tail or not kept:
+        if not relief.saved:
             return plan  # nothing could go without touching the prompt: as it was
+        view = [*effective[:head], *relief.messages, *effective[end:]]
         rebuilt = rebuild(conv, view)
         if _check(conv, rebuilt) is not None:
             return plan
@@ -581,7 +606,7 @@ class Planner:
             conv.model,
             len(conv.messages),
             len(view),
-            plan.tokens_before,
+            before,
             after,
             "cut" if relief.truncated else "whole",
             relief.dropped,
@@ -593,6 +618,7 @@ class Planner:
             plan,
             body=rebuilt.body,
             usage_key=hashed,
+            tokens_before=before,
             tokens_after=after,
             summary=summary,
             error=error,
