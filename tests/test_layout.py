@@ -23,6 +23,7 @@ FLOORS: dict[int, tuple[str, ...]] = {
         "context",
         "tokens",
         "_tiktoken",
+        "dialects",
         "formats",
         "errors",
         "prompts",
@@ -128,8 +129,8 @@ def test_the_ground_imports_nothing_of_ours() -> None:
 
 
 def test_only_formats_and_provider_transports_know_wire_formats() -> None:
-    """No module outside ``formats`` and the provider transports imports the SDKs' types."""
-    allowed = ("formats", "transports", "proxy", "cli")  # proxy/cli forward and read wire JSON
+    """No module outside the dialects and the provider transports imports the SDKs' types."""
+    allowed = ("dialects", "formats", "transports", "proxy", "cli")  # proxy/cli forward wire JSON
     for path in MODULES:
         name = module_name(path)
         if name.startswith(allowed):
