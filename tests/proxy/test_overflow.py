@@ -16,10 +16,10 @@ import pytest
 from starlette.applications import Starlette
 
 from contextfold.cli import main
+from contextfold.dialects import dialect_for
 from contextfold.formats import from_anthropic, from_openai, from_responses
 from contextfold.proxy import fake_upstream
 from contextfold.proxy._overflow import overflowed, reported_sizes
-from contextfold.proxy.fake_upstream import _too_long
 from contextfold.validation import validate_history
 from tests._proxy_upstream import (
     ProxyApps,
@@ -188,7 +188,7 @@ def rejected_body(dialect: str, upstream: Upstream) -> Any:
     first = upstream.chats[0].json
     tokens = upstream._prompt_tokens(first)
     assert upstream.max_prompt_tokens is not None
-    return _too_long(dialect, tokens, upstream.max_prompt_tokens)
+    return dialect_for(dialect).overflow_body(tokens, upstream.max_prompt_tokens)
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["body", "stream"])
@@ -276,38 +276,47 @@ OLD_VLLM_MESSAGE = (
         ("openai", 400, ["context_length_exceeded"], False),
     ],
 )
-def test_overflow_recognition(dialect: Any, status: int, payload: Any, expected: bool) -> None:
-    assert overflowed(dialect, status, json.dumps(payload).encode()) is expected
-    assert overflowed(dialect, status, b"maximum context length, not JSON") is False
+def test_overflow_recognition(dialect: str, status: int, payload: Any, expected: bool) -> None:
+    wire = dialect_for(dialect)
+    assert overflowed(wire, status, json.dumps(payload).encode()) is expected
+    assert overflowed(wire, status, b"maximum context length, not JSON") is False
 
 
 @pytest.mark.parametrize(
-    ("message", "expected"),
+    ("dialect", "message", "expected"),
     [
         (
+            "openai",
             "This model's maximum context length is 128000 tokens. However, your messages "
             "resulted in 130,512 tokens. Please reduce the length of the messages.",
             (128_000, 130_512),
         ),
         (
+            "openai",
             "This model's maximum context length is 4096 tokens. However, you requested 5000 "
             "tokens (4000 in the messages, 1000 in the completion).",
             (4_096, 4_000),
         ),
-        ("prompt is too long: 210345 tokens > 200000 maximum", (200_000, 210_345)),
+        ("anthropic", "prompt is too long: 210345 tokens > 200000 maximum", (200_000, 210_345)),
         (
+            "responses",
             "This model's maximum context length is 32768 tokens. However, you requested "
             "40000 tokens.",
             (32_768, 40_000),
         ),
-        ("prompt is too long", None),
-        ("maximum context length is 0 tokens. However, your messages resulted in 5 tokens", None),
+        ("anthropic", "prompt is too long", None),
+        (
+            "openai",
+            "maximum context length is 0 tokens. However, your messages resulted in 5 tokens",
+            None,
+        ),
     ],
 )
 def test_the_sizes_an_overflow_error_reports_are_read(
-    message: str, expected: tuple[int, int] | None
+    dialect: str, message: str, expected: tuple[int, int] | None
 ) -> None:
-    assert reported_sizes(json.dumps({"error": {"message": message}}).encode()) == expected
+    content = json.dumps({"error": {"message": message}}).encode()
+    assert reported_sizes(dialect_for(dialect), content) == expected
 
 
 def test_the_fake_upstream_command_refuses_large_prompts_when_told(

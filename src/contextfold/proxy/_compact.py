@@ -64,6 +64,7 @@ from contextfold.compaction._summarizer import (
     render_summary_message,
 )
 from contextfold.compaction._trigger import TriggerCheck, TriggerHook, due
+from contextfold.dialects import Dialect
 from contextfold.errors import CompactionError, ContextfoldError
 from contextfold.messages import Message
 from contextfold.proxy._budget import ENTRY_BYTES, HASH_BYTES, Cache, MemoryBudget, SizedLRU
@@ -75,7 +76,7 @@ from contextfold.proxy._cache import (
     chain_hashes,
 )
 from contextfold.proxy._config import ModelTable
-from contextfold.proxy._dialects import Conversation, Rebuilt, rebuild, reparse
+from contextfold.proxy._dialects import Conversation, Rebuilt, rebuild
 from contextfold.proxy._layout import Layout, Layouts, shape
 from contextfold.proxy._mask import masked_body
 from contextfold.proxy._memo import HistoryMemo
@@ -295,13 +296,13 @@ class Planner:
         stays += _extra_tokens(conv, opts.counter)
         return tokens - max(stays, target) >= MEANINGFUL_SHARE * limit
 
-    def observe(self, dialect: str, body: Mapping[str, Any], model: str, tenant: str) -> None:
+    def observe(self, dialect: Dialect, body: Mapping[str, Any], model: str, tenant: str) -> None:
         """Remember the layout of ``tenant``'s request forwarded without being parsed
         (see :mod:`._layout`: an opening seen only here still tells later requests
         their task)."""
-        items = body.get("input" if dialect == "responses" else "messages")
+        items = body.get(dialect.history_key)
         if isinstance(items, list):
-            system = body.get("instructions" if dialect == "responses" else "system")
+            system = dialect.outside(body)
             self.layouts.decide(shape(dialect, items, model, system, tenant))
 
     def learn_overflow(
@@ -760,11 +761,8 @@ class Planner:
 
 def _wire_of(conv: Conversation) -> tuple[list[Any], Any]:
     """The wire items of ``conv`` and what stands outside them (system, instructions)."""
-    if conv.dialect == "responses":
-        items = conv.body.get("input")
-        return (items if isinstance(items, list) else []), conv.body.get("instructions")
-    items = conv.body.get("messages")
-    return (items if isinstance(items, list) else []), conv.body.get("system")
+    items = conv.body.get(conv.dialect.history_key)
+    return (items if isinstance(items, list) else []), conv.dialect.outside(conv.body)
 
 
 def _messages_at(cuts: Sequence[tuple[int, int]], wire_index: int, *, after: bool) -> int:
@@ -819,12 +817,11 @@ def _summary_head(history: Sequence[Message], hit: CachedSummary, pinned: int) -
 
 def _check(conv: Conversation, rebuilt: Rebuilt) -> str | None:
     """A description of why ``rebuilt`` must not be sent, or ``None`` when it is valid."""
-    # Responses go to OpenAI only: Anthropic's rules (its thinking rule) do not apply.
-    rules: Literal["openai", "any"] = "openai" if conv.dialect == "responses" else "any"
+    rules = conv.dialect.rules
     try:
         history = rebuilt.messages
         if history is None:
-            history = reparse(conv.dialect, rebuilt.body)
+            history = conv.dialect.read_body(rebuilt.body)
         problems = history_problems(history, rules, allow_pending=True)
     except ValueError as exc:
         problems = [str(exc)]
