@@ -45,8 +45,8 @@ import logging
 import re
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Literal, TypeVar
+from dataclasses import replace
+from typing import Any, TypeVar
 
 from contextfold._history import compaction_cut_points
 from contextfold._secrets import Secrets
@@ -80,13 +80,16 @@ from contextfold.proxy._dialects import Conversation, Rebuilt, rebuild
 from contextfold.proxy._layout import Layout, Layouts, shape
 from contextfold.proxy._mask import masked_body
 from contextfold.proxy._memo import HistoryMemo
-from contextfold.proxy._metrics import ProxyMetrics, Unplaced
+from contextfold.proxy._metrics import ProxyMetrics
+from contextfold.proxy._plan import Plan, SummaryState
 from contextfold.proxy._prepare import Preparer
 from contextfold.proxy._reuse import LOOKBACK, SplicedChains, TokenCounts
 from contextfold.strategies import MaskToolOutputs
 from contextfold.tokens import TokenCounter, count_tokens
 from contextfold.transports.base import CompletionTransport
 from contextfold.validation import history_problems
+
+__all__ = ["MEANINGFUL_SHARE", "NO_CREDENTIALS", "Plan", "Planner"]
 
 logger = logging.getLogger("contextfold.proxy")
 
@@ -116,37 +119,10 @@ _RELIEVED = (
     "message(s) left out of this request only"
 )
 
-SummaryState = Literal["none", "cached", "created"]
 NO_CREDENTIALS = (
     "not compacted: the request carries no API key (x-api-key or Authorization: Bearer) "
     "to pay for a summary with"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """What to forward: ``body`` (``None``: the original bytes) and what to report."""
-
-    body: dict[str, Any] | None
-    usage_key: str  # chain hash of the forwarded history, to anchor the next estimate
-    tokens_before: int | None  # None: not estimated
-    tokens_after: int | None
-    summary: SummaryState = "none"
-    error: str | None = None
-    relieved: bool = False  # cut under the window without a model (see ``Planner._relieve``)
-
-    @classmethod
-    def unchanged(cls, reason: str, why: Unplaced) -> Plan:
-        """Forward the original bytes, unestimated, and say why in ``error``."""
-        return cls(None, "", None, None, error=reason, why=why)
-
-    learn: bool = True  # False: the upstream's usage report says nothing of these bytes
-    tenant: str = ""  # whose request (:mod:`._tenant`): what its answer teaches is theirs
-    why: Unplaced | None = None  # with ``error``: the reason /metrics counts it under
-
-    @property
-    def compacted(self) -> bool:
-        return self.body is not None
 
 
 class Planner:
@@ -205,7 +181,7 @@ class Planner:
         # hash of a history the upstream refused as too long: it and every history
         # extending it count as over the limit, whatever their estimate
         self._refused: SizedLRU[str, bool] = SizedLRU(half)
-        self.preparer = Preparer(self, prepare_threshold, budget)
+        self.preparer = Preparer(self, prepare_threshold, budget, inflight=self._inflight)
         # (tenant, model) -> limit learnt from the upstream's context-overflow errors
         self._learned: SizedLRU[tuple[str, str], int] = SizedLRU(budget.share("learned"))
 
@@ -489,7 +465,7 @@ class Planner:
                 if lease is not None:
                     try:
                         target = int(limit * self.target_ratio)
-                        plan = await self._summarize(
+                        plan = await self.summarize(
                             conv,
                             chain,
                             root,
@@ -677,7 +653,7 @@ class Planner:
         )
         return Plan(rebuilt.body, eff_chain[-1], before, after, summary="cached")
 
-    async def _summarize(
+    async def summarize(
         self,
         conv: Conversation,
         original: list[str],

@@ -350,7 +350,13 @@ class Forwarder(Relaying):
         plan = replace(plan, tenant=tenant)  # what its answer teaches is the tenant's
         self.metrics.compaction(_outcome(plan), plan.why)
         if self.recall and plan.compacted:
-            answered = await answer_with_recall(self, request, dialect, body, forwarded, plan)
+            answered = await answer_with_recall(
+                lambda sent, at: self._forward(request, dialect, sent, at),
+                dialect,
+                body,
+                forwarded,
+                plan,
+            )
             if answered is not None:
                 return answered
         return await self._forward(request, dialect, forwarded, plan, original=raw)

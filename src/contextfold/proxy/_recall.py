@@ -31,26 +31,23 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
 from contextfold._masking import RECALLABLE_HEADER
 from contextfold.context import ArchivedMessage
 from contextfold.dialects import Dialect
 from contextfold.errors import RecallError
-from contextfold.proxy._compact import Plan
+from contextfold.proxy._plan import Plan
 from contextfold.recall import (
     RECALL_DESCRIPTION,
     RECALL_SCHEMA,
     RECALL_TOOL_NAME,
     recall_archived,
 )
-
-if TYPE_CHECKING:
-    from contextfold.proxy._forward import Forwarder
 
 __all__ = ["MAX_ROUNDS", "answer_with_recall"]
 
@@ -61,6 +58,9 @@ MAX_ROUNDS = 4
 
 LIMIT_NOTE = "[contextfold: the recall limit of this request was reached]"
 _SKIPPED_HEADERS = frozenset({b"content-length", b"content-type", b"content-encoding"})
+
+Send = Callable[[bytes, Plan], Awaitable[Response]]
+"""Forwards a body upstream under a plan and relays the answer (the forwarder's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +102,7 @@ def _answer(archive: list[ArchivedMessage], call: _Call) -> tuple[str, str, bool
 
 
 async def answer_with_recall(
-    forwarder: Forwarder,
-    request: Request,
+    send: Send,
     dialect: Dialect,
     original: dict[str, Any],
     forwarded: bytes,
@@ -112,7 +111,7 @@ async def answer_with_recall(
     """The answer to a compacted request with the recall tool offered, or ``None`` when
     recall does not apply to it (no handle forwarded, no room for the tool, or a
     dialect without recall: the tool is offered on chat completions and messages
-    only)."""
+    only). ``send`` forwards each round's body upstream."""
     if not dialect.supports_recall:
         return None
     if RECALLABLE_HEADER.encode() not in forwarded and b"[masked tool output" not in forwarded:
@@ -128,7 +127,7 @@ async def answer_with_recall(
     archive = [ArchivedMessage(i, 0, False, m) for i, m in enumerate(dialect.read_body(original))]
     streaming = original.get("stream") is True
     recalls = 0
-    response = await forwarder._forward(request, dialect, json.dumps(body).encode(), plan)
+    response = await send(json.dumps(body).encode(), plan)
     later = replace(plan, usage_key="")  # only the first round's prompt is the history's
     payload: Any = None
     opening: list[Any] = []  # the thinking the turn opened with
@@ -149,7 +148,7 @@ async def answer_with_recall(
         answers = [_answer(archive, call) for call in calls]
         recalls += len(calls)
         body = dialect.answer_tools(body, payload, answers)
-        response = await forwarder._forward(request, dialect, json.dumps(body).encode(), later)
+        response = await send(json.dumps(body).encode(), later)
     if recalls:
         logger.info("answered %d recall call(s) for a %s request", recalls, dialect)
     try:
