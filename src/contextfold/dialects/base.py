@@ -85,8 +85,12 @@ class Dialect(ABC):
     path: ClassVar[str]
     """The chat route of the format (``/v1/chat/completions``...)."""
     provider: ClassVar[Provider]
+    """Whose API serves the format: its upstream, and the transport that summarizes."""
     history_key: ClassVar[str]
+    """The body field that holds the history (``messages``, ``input``)."""
     outside_key: ClassVar[str | None]
+    """The body field that holds system text outside the history (``system``,
+    ``instructions``; ``None``: system messages are items like any other)."""
     rules: ClassVar[Rules]
     """The validation rules a history rewritten in this format must pass."""
     history_marker: ClassVar[re.Pattern[bytes]]
@@ -95,6 +99,7 @@ class Dialect(ABC):
     server_state_markers: ClassVar[tuple[bytes, ...]] = ()
     """Raw JSON keys that make a body lean on history only the upstream holds."""
     supports_recall: ClassVar[bool] = False
+    """Whether the proxy may offer (and answer) its recall tool in this format."""
 
     def __str__(self) -> str:
         return self.name
