@@ -4,7 +4,8 @@ Every module of ``contextfold`` belongs to one floor; a module may import only f
 own floor or those below it, with the extra rules that stores never import transports
 and transports never import stores, that the faces do not import one another except
 the CLI, which starts the others, and that the stores' private machinery (``_sql``,
-``_redis``, ...) is used only inside ``stores/``.
+``_redis``, ...) is used only inside ``stores/``. No two modules import each other,
+however far round, and only the dialects branch on which wire format they hold.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ FLOORS: dict[int, tuple[str, ...]] = {
         "stores.base",
         "tokens",
         "_tiktoken",
+        "dialects",
         "formats",
         "errors",
         "prompts",
@@ -164,8 +166,8 @@ def test_the_ground_imports_nothing_of_ours() -> None:
 
 
 def test_only_formats_and_provider_transports_know_wire_formats() -> None:
-    """No module outside ``formats`` and the provider transports imports the SDKs' types."""
-    allowed = ("formats", "transports", "proxy", "cli")  # proxy/cli forward and read wire JSON
+    """No module outside the dialects and the provider transports imports the SDKs' types."""
+    allowed = ("dialects", "formats", "transports", "proxy", "cli")  # proxy/cli forward wire JSON
     for path in MODULES:
         name = module_name(path)
         if name.startswith(allowed):
@@ -176,3 +178,225 @@ def test_only_formats_and_provider_transports_know_wire_formats() -> None:
                 assert not node.module.startswith(("anthropic", "openai")), (
                     f"{name} imports {node.module}"
                 )
+
+
+# -- import cycles ---------------------------------------------------------------------
+
+# Imports inside functions (``def`` bodies) that may close a cycle: they run after both
+# modules are loaded. Each says why it is lazy.
+LAZY_CYCLES: frozenset[tuple[str, str]] = frozenset(
+    {
+        # the server loads only to serve, and takes its defaults from the package
+        ("proxy", "proxy._server"),
+        # ContextStore.fork's default builds a memory store, which is a ContextStore
+        ("stores.base", "stores.memory"),
+    }
+)
+
+
+NAMES = {module_name(p) for p in SRC.rglob("*.py")}
+
+
+def _ours(dotted: str) -> str | None:
+    """The module of ours (relative to contextfold; ``""`` is the package itself) that
+    ``dotted`` lives in."""
+    if dotted != "contextfold" and not dotted.startswith("contextfold."):
+        return None
+    name = dotted.removeprefix("contextfold").removeprefix(".")
+    while name not in NAMES:
+        name = name.rpartition(".")[0]
+    return name
+
+
+def import_edges(path: Path) -> tuple[set[str], set[str]]:
+    """``(module level, inside functions)``: the modules of ours ``path`` imports.
+
+    ``from package import name`` depends on the submodule ``package.name`` when there
+    is one, else on the package itself (its ``__init__``). Imports under
+    ``if TYPE_CHECKING:`` count as module level: they couple the modules all the same.
+    """
+    name = module_name(path)
+    top: set[str] = set()
+    lazy: set[str] = set()
+
+    def visit(node: ast.AST, inside: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            nested = inside or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+            found: list[str] = []
+            if isinstance(child, ast.Import):
+                found = [alias.name for alias in child.names]
+            elif isinstance(child, ast.ImportFrom):
+                assert child.level == 0, f"{name} imports relatively; the house imports absolutely"
+                base = child.module or ""
+                for alias in child.names:
+                    sub = f"{base}.{alias.name}"
+                    found.append(sub if _ours(sub) == sub.removeprefix("contextfold.") else base)
+            for dotted in found:
+                target = _ours(dotted)
+                if target is not None and target != name:
+                    (lazy if nested else top).add(target)
+            visit(child, nested)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), False)
+    return top, lazy
+
+
+def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
+    seen, todo = {start}, [start]
+    while todo:
+        for nxt in graph.get(todo.pop(), ()):
+            if nxt == goal:
+                return True
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return False
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of ``graph`` with more than one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    return found
+
+
+EDGES = {module_name(p): import_edges(p) for p in SRC.rglob("*.py")}
+
+
+def test_no_module_level_import_cycles() -> None:
+    graph = {name: top for name, (top, _) in EDGES.items()}
+    assert _cycles(graph) == []
+
+
+def test_only_the_listed_lazy_imports_close_a_cycle() -> None:
+    graph = {name: top | lazy for name, (top, lazy) in EDGES.items()}
+    closing = {
+        (name, target)
+        for name, (_, lazy) in EDGES.items()
+        for target in lazy
+        if _reaches(graph, target, name)
+    }
+    assert closing <= LAZY_CYCLES
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+    assert _reaches({"a": {"b"}, "b": {"c"}}, "a", "c")
+    assert not _reaches({"a": {"b"}, "b": {"c"}}, "c", "a")
+
+
+# -- dialect branches --------------------------------------------------------------------
+
+WIRE_NAMES = frozenset({"openai", "anthropic", "responses"})
+SINGLETONS = frozenset({"CHAT", "RESPONSES", "MESSAGES"})
+DIALECT_CLASSES = frozenset({"ChatCompletions", "Responses", "Messages"})
+
+
+def _ident(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _dialectish(node: ast.AST) -> bool:
+    """``dialect``, ``conv.dialect``, ``route_dialect``-named values, or a singleton."""
+    ident = _ident(node)
+    return ident is not None and (
+        ident == "dialect" or ident.endswith("_dialect") or ident in SINGLETONS
+    )
+
+
+def _wire_name(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value in WIRE_NAMES
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return any(_wire_name(e) for e in node.elts)
+    return False
+
+
+def dialect_branches(source: str) -> list[str]:
+    """Where ``source`` asks which wire format it holds: a comparison of a dialect (or
+    with a format's name), a ``match`` on one, an ``isinstance`` of a dialect class.
+    Comparing a ``provider`` with a name (which transport to build) is not one."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            provider = any(_ident(o) == "provider" for o in operands)
+            bad = any(_dialectish(o) for o in operands) or (
+                not provider and any(_wire_name(o) for o in operands)
+            )
+        elif isinstance(node, ast.Match):
+            bad = _dialectish(node.subject)
+        elif isinstance(node, ast.Call) and _ident(node.func) == "isinstance":
+            kinds = node.args[1] if len(node.args) == 2 else None
+            elts = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+            bad = any(e is not None and _ident(e) in DIALECT_CLASSES for e in elts)
+        else:
+            continue
+        if bad:
+            found.append(f"line {getattr(node, 'lineno', '?')}: {ast.unparse(node)[:80]}")
+    return found
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'if dialect == "responses": pass',
+        'x = conv.dialect != "anthropic"',
+        'x = kind in ("openai", "anthropic")',
+        "x = dialect is MESSAGES",
+        "match dialect:\n    case _: pass",
+        "x = isinstance(d, ChatCompletions)",
+    ],
+)
+def test_the_scan_finds_dialect_branches(source: str) -> None:
+    assert dialect_branches(source) != []
+
+
+def test_the_scan_lets_providers_and_other_strings_be() -> None:
+    assert dialect_branches('if provider == "anthropic": pass') == []
+    assert dialect_branches('x = kind == "message"') == []
+
+
+OUTSIDE_THE_DIALECTS = sorted(
+    p for p in SRC.rglob("*.py") if not module_name(p).startswith("dialects")
+)
+
+
+@pytest.mark.parametrize(
+    "path", OUTSIDE_THE_DIALECTS, ids=lambda p: module_name(p) or "contextfold"
+)
+def test_only_the_dialects_branch_on_the_wire_format(path: Path) -> None:
+    assert dialect_branches(path.read_text(encoding="utf-8")) == []

@@ -48,6 +48,10 @@ __all__ = ["Dialect", "has_thinking", "history_problems", "validate_history"]
 
 Dialect = Literal["any", "anthropic", "openai"]
 
+# Whether each rule set includes Anthropic's own rules (no empty text block, tool
+# results first, the thinking rule); OpenAI adds none of its own.
+_ANTHROPIC_RULES: dict[str, bool] = {"any": True, "anthropic": True, "openai": False}
+
 _ALLOWED = {
     "user": (TextBlock, ImageBlock, ToolResultBlock, OpaqueBlock),
     "assistant": (TextBlock, ThinkingBlock, ToolUseBlock, OpaqueBlock),
@@ -92,7 +96,8 @@ def history_problems(
     ``thinking`` says whether the provider has extended thinking on (for the thinking
     rule); ``None`` infers it from the history holding any thinking block.
     """
-    if dialect not in ("any", "anthropic", "openai"):
+    anthropic = _ANTHROPIC_RULES.get(dialect)
+    if anthropic is None:
         raise ValueError(f"dialect must be 'any', 'anthropic' or 'openai', got {dialect!r}")
     problems: list[str] = []
     seen_ids: set[str] = set()
@@ -103,9 +108,7 @@ def history_problems(
     for i, message in enumerate(messages):
         if not message.content:
             problems.append(f"message {i} ({message.role}) is empty")
-        elif dialect in ("any", "anthropic") and any(
-            isinstance(b, TextBlock) and not b.text for b in message.content
-        ):
+        elif anthropic and any(isinstance(b, TextBlock) and not b.text for b in message.content):
             problems.append(f"message {i}: a text block is empty")
         for block in message.content:
             if not isinstance(block, _ALLOWED[message.role]):
@@ -134,7 +137,7 @@ def history_problems(
             elif result in seen_results:
                 problems.append(f"message {i}: tool call {result!r} is answered more than once")
             seen_results.add(result)
-        if dialect in ("any", "anthropic") and results:
+        if anthropic and results:
             first_other = next(
                 (k for k, b in enumerate(message.content) if not isinstance(b, ToolResultBlock)),
                 len(message.content),
@@ -156,7 +159,7 @@ def history_problems(
                 pending[use] = i
         previous = message
 
-    if dialect in ("any", "anthropic"):
+    if anthropic:
         problems.extend(_thinking_problems(messages, thinking))
     if pending and not allow_pending:
         index = next(iter(pending.values()))

@@ -9,9 +9,10 @@ from typing import Any
 from contextfold._history import compaction_cut_points
 from contextfold.blocks import to_dict
 from contextfold.compaction._summarizer import acknowledgement, render_summary_message
+from contextfold.dialects import dialect_for
 from contextfold.messages import Message
-from contextfold.proxy._dialects import Dialect, conversation, rebuild, reparse
-from contextfold.proxy._memo import HistoryMemo, _whole
+from contextfold.proxy._dialects import conversation, rebuild
+from contextfold.proxy._memo import HistoryMemo
 from contextfold.validation import history_problems
 
 __all__ = ["dump", "unit_check"]
@@ -25,8 +26,9 @@ def enc(item: Any) -> str:
     return json.dumps(item, ensure_ascii=False)
 
 
-def unit_check(dialect: Dialect, body: dict[str, Any], *, pinned: int | None = None) -> None:
-    key = "input" if dialect == "responses" else "messages"
+def unit_check(name: str, body: dict[str, Any], *, pinned: int | None = None) -> None:
+    dialect = dialect_for(name)
+    key = dialect.history_key
     wire = body[key]
     conv = conversation(dialect, body, "m")
     memo = HistoryMemo()
@@ -37,12 +39,12 @@ def unit_check(dialect: Dialect, body: dict[str, Any], *, pinned: int | None = N
     assert again.cuts == conv.cuts, (again.cuts, conv.cuts)
     # every segment parses on its own to its messages
     for (w0, m0), (w1, m1) in pairwise(conv.cuts):
-        alone = _whole(dialect, wire[w0:w1], None)
+        alone = dialect.read(wire[w0:w1])
         assert dump(alone) == dump(conv.messages[m0:m1]), (w0, w1)
     # the identity rebuild is the client's wire
     same = rebuild(conv, conv.messages)
     assert [enc(i) for i in same.body[key]] == [enc(i) for i in wire]
-    rules = "openai" if dialect == "responses" else "any"
+    rules = dialect.rules
     valid = not history_problems(conv.messages, rules, allow_pending=True)
     messages = conv.messages
     head = conv.lead + 1 if pinned is None else pinned
@@ -57,7 +59,7 @@ def unit_check(dialect: Dialect, body: dict[str, Any], *, pinned: int | None = N
         history = [*messages[:head], *systems, summary, *ack, *recent]
         rebuilt = rebuild(conv, history)
         out = rebuilt.body[key]
-        parsed = reparse(dialect, rebuilt.body)
+        parsed = dialect.read_body(rebuilt.body)
         if rebuilt.messages is not None:
             assert dump(rebuilt.messages) == dump(parsed), f"cut {cut}: known != reparsed"
         if valid:

@@ -20,6 +20,7 @@ import httpx2
 import pytest
 
 from contextfold.blocks import ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from contextfold.dialects import CHAT
 from contextfold.formats import from_anthropic, from_openai
 from contextfold.messages import Message
 from contextfold.proxy import DEFAULT_MEMORY_BUDGET
@@ -128,7 +129,7 @@ def test_the_memo_keeps_its_bytes_texts_and_messages_included() -> None:
     memo = HistoryMemo(max_bytes=2 * MIB)
     for number in range(60):  # 60 x 50 KB of JSON, 60 x 50 KB of parsed messages
         wire = distinct_wire(number)
-        assert memo.parse("openai", "t:m", wire).messages == from_openai(wire)
+        assert memo.parse(CHAT, "t:m", wire).messages == from_openai(wire)
         assert memo.nbytes <= memo.max_bytes
         entries = [e for group in memo._groups.values() for e in group]
         held = sum(len(e.text) for e in entries)
@@ -150,7 +151,7 @@ def test_what_the_memo_accounts_for_bounds_what_it_allocates() -> None:
     tracemalloc.start()
     try:
         for wire in wires:
-            memo.parse("openai", "t:m", wire)
+            memo.parse(CHAT, "t:m", wire)
         gc.collect()
         allocated, _ = tracemalloc.get_traced_memory()
     finally:
@@ -223,7 +224,7 @@ def test_layout_records_keep_their_bytes() -> None:
     layouts = Layouts(max_bytes=100_000)
     for number in range(2_000):
         items = [{"role": "user", "content": f"{number}-{i}"} for i in range(12)]
-        layouts.decide(shape("openai", items, "m", None, "tenant"))
+        layouts.decide(shape(CHAT, items, "m", None, "tenant"))
         assert layouts.nbytes <= 100_000
         assert len(layouts._ends) * 49 <= 100_000  # 16-byte digests, as bytes objects
 

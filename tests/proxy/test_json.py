@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from contextfold.dialects import CHAT
 from contextfold.proxy import _json
 from contextfold.proxy._dialects import conversation, read_body
 from contextfold.proxy._memo import HistoryMemo
@@ -92,7 +93,7 @@ def test_a_lenient_body_is_parsed_without_the_memo(library: str) -> None:
     raw = b'{"model": "m", "messages": [{"role": "user", "content": "x"}], "t": NaN}'
     body, model, strict = read_body(raw)
     memo = HistoryMemo()
-    conv = conversation("openai", body, model, memo if strict else None)
+    conv = conversation(CHAT, body, model, memo if strict else None)
     assert conv.messages[0].text == "x"
     assert memo.parses == (1 if library == "stdlib" else 0)
 
@@ -104,9 +105,9 @@ def test_the_memo_checks_nesting_of_new_items_only(library: str) -> None:
     wire = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]
     body = {"model": "m", "messages": wire}
     memo = HistoryMemo()
-    conversation("openai", body, "m", memo)
+    conversation(CHAT, body, "m", memo)
     grown = {"model": "m", "messages": [*wire, {"role": "user", "content": "x", "extra": deep}]}
     with pytest.raises(ValueError, match="deeper than 100"):
-        conversation("openai", grown, "m", memo)
+        conversation(CHAT, grown, "m", memo)
     with pytest.raises(ValueError, match="deeper than 100"):
-        conversation("openai", {**body, "tools": deep}, "m", memo)
+        conversation(CHAT, {**body, "tools": deep}, "m", memo)

@@ -16,10 +16,10 @@ import pytest
 from starlette.applications import Starlette
 
 from contextfold.cli import main
+from contextfold.dialects import dialect_for
 from contextfold.formats import from_anthropic, from_openai, from_responses
 from contextfold.proxy import fake_upstream
 from contextfold.proxy._overflow import overflowed, reported_sizes
-from contextfold.proxy.fake_upstream import _too_long
 from contextfold.validation import validate_history
 from tests._proxy_upstream import (
     ProxyApps,
@@ -169,18 +169,32 @@ async def test_overflow_is_compacted_and_retried_once(
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
-async def test_failed_forced_compaction_relays_the_original_error(
+async def test_a_failed_forced_compaction_is_relieved_and_retried(
     app: Starlette, upstream: Upstream, dialect: str
 ) -> None:
+    # Before relief without a model (issue 25), the original 400 was relayed: the
+    # request could not succeed while the summarizer was down.
     upstream.max_prompt_tokens = int(history_size(dialect) * 0.6)
     upstream.fail_summary = (500, {"error": {"message": "summarizer down", "type": "server_error"}})
     reply = await send(app, dialect, request_body(dialect))
+    assert reply.status_code == 200
+    assert len(upstream.chats) == 2  # the request, and its relieved retry
+    assert upstream._prompt_tokens(upstream.chats[1].json) <= upstream.max_prompt_tokens
+    assert reply.headers["x-contextfold-retried"] == "context-overflow"
+    assert "relieved without a model" in reply.headers["x-contextfold-error"]
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+async def test_a_failed_forced_compaction_relays_the_original_error_when_relief_cannot_help(
+    app: Starlette, upstream: Upstream, dialect: str
+) -> None:
+    upstream.max_prompt_tokens = 50  # nothing fits, relieved or not
+    upstream.fail_summary = (500, {"error": {"message": "summarizer down", "type": "server_error"}})
+    reply = await send(app, dialect, request_body(dialect))
     assert reply.status_code == 400
-    assert len(upstream.chats) == 1
     assert reply.json() == rejected_body(dialect, upstream)
-    assert "x-contextfold-retried" not in reply.headers
-    assert "rejected the prompt" in reply.headers["x-contextfold-error"]
-    assert "forced compaction made nothing" in reply.headers["x-contextfold-error"]
+    assert len(upstream.chats) == 2  # the request and one relieved retry, no more
+    assert "retry" in reply.headers["x-contextfold-error"]
 
 
 def rejected_body(dialect: str, upstream: Upstream) -> Any:
@@ -188,7 +202,7 @@ def rejected_body(dialect: str, upstream: Upstream) -> Any:
     first = upstream.chats[0].json
     tokens = upstream._prompt_tokens(first)
     assert upstream.max_prompt_tokens is not None
-    return _too_long(dialect, tokens, upstream.max_prompt_tokens)
+    return dialect_for(dialect).overflow_body(tokens, upstream.max_prompt_tokens)
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["body", "stream"])
@@ -224,12 +238,24 @@ async def test_other_errors_are_relayed_without_retry(
 async def test_overflow_without_credentials_relays_the_error(
     app: Starlette, upstream: Upstream
 ) -> None:
-    upstream.max_prompt_tokens = 100
+    upstream.max_prompt_tokens = 100  # nothing fits, relieved or not
     reply = await send(app, "openai", request_body("openai"), credentials=False)
     assert reply.status_code == 400
     assert reply.json()["error"]["code"] == "context_length_exceeded"
+    assert len(upstream.chats) == 2  # relief needs no key: one relieved retry
+    assert not upstream.summaries
+
+
+async def test_overflow_without_credentials_is_relieved_without_a_model(
+    app: Starlette, upstream: Upstream
+) -> None:
+    # No key to pay for a summary; before relief the upstream's 400 was relayed.
+    upstream.max_prompt_tokens = int(history_size("openai") * 0.6)
+    reply = await send(app, "openai", request_body("openai"), credentials=False)
+    assert reply.status_code == 200
     assert "no API key" in reply.headers["x-contextfold-error"]
-    assert len(upstream.chats) == 1
+    assert "relieved without a model" in reply.headers["x-contextfold-error"]
+    assert not upstream.summaries
 
 
 async def test_server_held_state_is_not_retried(app: Starlette, upstream: Upstream) -> None:
@@ -276,38 +302,47 @@ OLD_VLLM_MESSAGE = (
         ("openai", 400, ["context_length_exceeded"], False),
     ],
 )
-def test_overflow_recognition(dialect: Any, status: int, payload: Any, expected: bool) -> None:
-    assert overflowed(dialect, status, json.dumps(payload).encode()) is expected
-    assert overflowed(dialect, status, b"maximum context length, not JSON") is False
+def test_overflow_recognition(dialect: str, status: int, payload: Any, expected: bool) -> None:
+    wire = dialect_for(dialect)
+    assert overflowed(wire, status, json.dumps(payload).encode()) is expected
+    assert overflowed(wire, status, b"maximum context length, not JSON") is False
 
 
 @pytest.mark.parametrize(
-    ("message", "expected"),
+    ("dialect", "message", "expected"),
     [
         (
+            "openai",
             "This model's maximum context length is 128000 tokens. However, your messages "
             "resulted in 130,512 tokens. Please reduce the length of the messages.",
             (128_000, 130_512),
         ),
         (
+            "openai",
             "This model's maximum context length is 4096 tokens. However, you requested 5000 "
             "tokens (4000 in the messages, 1000 in the completion).",
             (4_096, 4_000),
         ),
-        ("prompt is too long: 210345 tokens > 200000 maximum", (200_000, 210_345)),
+        ("anthropic", "prompt is too long: 210345 tokens > 200000 maximum", (200_000, 210_345)),
         (
+            "responses",
             "This model's maximum context length is 32768 tokens. However, you requested "
             "40000 tokens.",
             (32_768, 40_000),
         ),
-        ("prompt is too long", None),
-        ("maximum context length is 0 tokens. However, your messages resulted in 5 tokens", None),
+        ("anthropic", "prompt is too long", None),
+        (
+            "openai",
+            "maximum context length is 0 tokens. However, your messages resulted in 5 tokens",
+            None,
+        ),
     ],
 )
 def test_the_sizes_an_overflow_error_reports_are_read(
-    message: str, expected: tuple[int, int] | None
+    dialect: str, message: str, expected: tuple[int, int] | None
 ) -> None:
-    assert reported_sizes(json.dumps({"error": {"message": message}}).encode()) == expected
+    content = json.dumps({"error": {"message": message}}).encode()
+    assert reported_sizes(dialect_for(dialect), content) == expected
 
 
 def test_the_fake_upstream_command_refuses_large_prompts_when_told(

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from contextfold.dialects import CHAT
 from contextfold.proxy._layout import MAX_PROMPT_TURNS, Layouts, shape
 
 
@@ -40,7 +41,7 @@ def test_an_opening_head_is_prompt_unless_it_looks_like_a_conversation(
 ) -> None:
     items = first_request(examples)
     layout = Layouts().decide(
-        shape("openai", items, "m"), head_tokens=lambda _: head_tokens, budget=1_000
+        shape(CHAT, items, "m"), head_tokens=lambda _: head_tokens, budget=1_000
     )
     task = len(items) - 1 if believed else 1  # the fallback: the first user turn
     assert layout.task == task
@@ -50,8 +51,8 @@ def test_an_opening_head_is_prompt_unless_it_looks_like_a_conversation(
 def test_a_fallback_decision_holds_for_the_conversations_appends() -> None:
     layouts = Layouts()
     items = first_request(MAX_PROMPT_TURNS + 1)
-    first = layouts.decide(shape("openai", items, "m"), head_tokens=lambda _: 600, budget=1_000)
+    first = layouts.decide(shape(CHAT, items, "m"), head_tokens=lambda _: 600, budget=1_000)
     assert first.task == 1
     longer = [*items, {"role": "assistant", "content": "a"}, {"role": "user", "content": "q"}]
-    later = layouts.decide(shape("openai", longer, "m"), head_tokens=lambda _: 10, budget=1_000)
+    later = layouts.decide(shape(CHAT, longer, "m"), head_tokens=lambda _: 10, budget=1_000)
     assert (later.task, later.rule) == (1, "append")

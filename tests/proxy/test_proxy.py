@@ -15,6 +15,7 @@ import openai
 import pytest
 from starlette.applications import Starlette
 
+from contextfold.dialects import CHAT, MESSAGES
 from contextfold.formats import from_anthropic, from_openai
 from contextfold.proxy import create_app
 from contextfold.validation import validate_history
@@ -1044,26 +1045,26 @@ def test_history_memo_parses_and_hashes_only_what_a_growing_history_adds() -> No
         {"role": "assistant", "content": None, "tool_calls": [call]},
         {"role": "tool", "tool_call_id": "c1", "content": "one"},
     ]
-    first = memo.parse("openai", "m", wire)
+    first = memo.parse(CHAT, "m", wire)
     assert (memo.parses, memo.hashed) == (4, 4)
     # a second tool result merges into the message before it: parsing and hashing
     # resume at the first tool message
     grown = [*wire, {"role": "tool", "tool_call_id": "c1", "content": "two"}]
     grown += [{"role": "assistant", "content": "done"}, {"role": "user", "content": "next"}]
-    second = memo.parse("openai", "m", grown)
+    second = memo.parse(CHAT, "m", grown)
     assert second.messages == from_openai(grown)
     assert second.chain == chain_hashes("m", from_openai(grown))
     assert first.messages == from_openai(wire)
     assert (memo.parses, memo.hashed) == (4 + 4, 4 + 3)
-    again = memo.parse("openai", "m", grown)  # a retry parses nothing
+    again = memo.parse(CHAT, "m", grown)  # a retry parses nothing
     assert again.chain == second.chain
     assert (memo.parses, memo.hashed) == (8, 7)
     # a diverging branch reuses the common part; a bad message raises formats' error
     branch = [*grown[:5], {"role": "assistant", "content": "other"}]
-    assert memo.parse("openai", "m", branch).chain == chain_hashes("m", from_openai(branch))
+    assert memo.parse(CHAT, "m", branch).chain == chain_hashes("m", from_openai(branch))
     assert memo.parses == 9
     with pytest.raises(ValueError, match="message 7 field 'role' must be a string"):
-        memo.parse("openai", "m", [*grown, {"role": ["robot"]}])
+        memo.parse(CHAT, "m", [*grown, {"role": ["robot"]}])
 
 
 def test_history_memo_matches_formats_for_anthropic_histories() -> None:
@@ -1075,11 +1076,11 @@ def test_history_memo_matches_formats_for_anthropic_histories() -> None:
     for turn in range(5):
         wire = [*wire, {"role": "assistant", "content": f"a{turn}"}]
         wire = [*wire, {"role": "user", "content": [{"type": "text", "text": f"u{turn}"}]}]
-        got = memo.parse("anthropic", "m", wire, "sys")
+        got = memo.parse(MESSAGES, "m", wire, "sys")
         assert got.messages == from_anthropic(wire, "sys")
         assert got.chain == chain_hashes("m", from_anthropic(wire, "sys"))
     assert memo.parses == len(wire)
-    other = memo.parse("anthropic", "m", wire, "another system")
+    other = memo.parse(MESSAGES, "m", wire, "another system")
     assert other.messages[0].text == "another system"
     assert memo.parses == 2 * len(wire)
 

@@ -18,6 +18,7 @@ from pydantic import TypeAdapter
 from starlette.applications import Starlette
 
 from contextfold.blocks import ThinkingBlock
+from contextfold.dialects import RESPONSES
 from contextfold.formats import from_responses
 from contextfold.proxy._cache import chain_hashes
 from contextfold.proxy._memo import HistoryMemo
@@ -498,15 +499,15 @@ def test_history_memo_matches_formats_for_responses_histories() -> None:
     items: list[Any] = []
     for turn, extra in enumerate(responses_history(6)):
         items = [*items, extra]
-        got = memo.parse("responses", "m", items, "sys")
+        got = memo.parse(RESPONSES, "m", items, "sys")
         assert got.messages == from_responses(items, "sys"), turn
         assert got.chain == chain_hashes("m", from_responses(items, "sys"))
     # parsing resumes only before user, system and developer messages
     assert memo.parses < len(items) * 3
-    other = memo.parse("responses", "m", items, "another system")
+    other = memo.parse(RESPONSES, "m", items, "another system")
     assert other.messages[0].text == "another system"
     with pytest.raises(ValueError, match="'type' must be a string"):
-        memo.parse("responses", "m", [*items, {"type": 5}], "sys")
+        memo.parse(RESPONSES, "m", [*items, {"type": 5}], "sys")
 
 
 async def test_other_responses_routes_pass_through_to_openai(

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contextfold.blocks import TextBlock, ToolUseBlock
+from contextfold.dialects import CHAT, MESSAGES, RESPONSES
 from contextfold.formats import from_openai
 from contextfold.messages import Message
 from contextfold.proxy._cache import CachedSummary, chain_hashes
@@ -23,7 +24,7 @@ def test_token_counts_equal_a_fresh_count_as_a_history_grows() -> None:
     memo = HistoryMemo()
     wire = openai_history(3)
     for turn in range(12):
-        messages = memo.parse("openai", "m", wire).messages
+        messages = memo.parse(CHAT, "m", wire).messages
         assert counts.count(messages) == count_tokens(messages)
         assert counts.count(messages[5:]) == count_tokens(messages[5:])
         wire = [*wire, {"role": "assistant", "content": f"a{turn}" * 7}]
@@ -37,7 +38,7 @@ def test_prefix_totals_equal_a_fresh_count_growing_diverging_and_evicted() -> No
     memo = HistoryMemo()
     wire = openai_history(3)
     for turn in range(90):  # grows past LOOKBACK messages between recorded totals
-        messages = memo.parse("openai", "m", wire).messages
+        messages = memo.parse(CHAT, "m", wire).messages
         chain = chain_hashes("m", messages)
         assert counts.through(messages, chain) == count_tokens(messages)
         for end in (0, 1, len(messages) // 2, len(messages) - 1):
@@ -69,24 +70,23 @@ def test_spliced_chains_equal_fresh_hashes_and_continue_the_last_one() -> None:
 
 
 def test_memo_cuts_give_the_segments_a_parse_would_find() -> None:
-    from contextfold.proxy._dialects import _parse, conversation
+    from contextfold.proxy._dialects import conversation
     from tests._proxy_upstream import anthropic_history, responses_history
 
     for dialect, wire, system in (
-        ("openai", openai_history(5), None),
-        ("anthropic", anthropic_history(5), "sys"),
-        ("responses", responses_history(5), None),
+        (CHAT, openai_history(5), None),
+        (MESSAGES, anthropic_history(5), "sys"),
+        (RESPONSES, responses_history(5), None),
     ):
-        key = "input" if dialect == "responses" else "messages"
-        body: dict[str, object] = {"model": "m", key: wire}
+        body: dict[str, object] = {"model": "m", dialect.history_key: wire}
         if system:
             body["system"] = system
-        remembered = conversation(dialect, body, "m", HistoryMemo())  # type: ignore[arg-type]
-        fresh = conversation(dialect, body, "m")  # type: ignore[arg-type]
+        remembered = conversation(dialect, body, "m", HistoryMemo())
+        fresh = conversation(dialect, body, "m")
         assert remembered.cuts == fresh.cuts
         assert len(remembered.cuts) > len(wire) // 2  # segments, not one piece
         for (w0, m0), (w1, m1) in zip(remembered.cuts, remembered.cuts[1:], strict=False):
-            assert _parse(dialect, wire[w0:w1]) == remembered.messages[m0:m1]  # type: ignore[arg-type]
+            assert dialect.read(wire[w0:w1]) == remembered.messages[m0:m1]
 
 
 _POOL = [Message.user("x" * n) for n in (0, 3, 40, 401)] + [
@@ -160,11 +160,11 @@ def test_the_memo_parses_any_sequence_of_histories_as_a_fresh_parse(
         base = [_WIRE_POOL[j] for j in chosen]
         wire = [*base, *base] if i % 3 == 2 else base  # the same messages twice
         try:
-            fresh = HistoryMemo().parse("openai", "m", wire)
+            fresh = HistoryMemo().parse(CHAT, "m", wire)
         except ValueError as exc:
             with pytest.raises(ValueError, match=re.escape(str(exc))):
-                memo.parse("openai", "m", wire)
+                memo.parse(CHAT, "m", wire)
             continue
-        parsed = memo.parse("openai", "m", wire)
+        parsed = memo.parse(CHAT, "m", wire)
         assert parsed.messages == fresh.messages
         assert parsed.chain == fresh.chain == chain_hashes("m", fresh.messages)

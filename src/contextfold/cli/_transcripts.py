@@ -42,7 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from contextfold.formats import from_anthropic, from_openai, to_anthropic, to_openai
+from contextfold.dialects import CHAT, MESSAGES
+from contextfold.dialects import Dialect as WireFormat
 from contextfold.messages import Message
 from contextfold.validation import Dialect, history_problems
 
@@ -62,6 +63,9 @@ MAX_DEPTH = 100
 
 Format = Literal["openai", "anthropic", "contextfold"]
 FORMATS: tuple[Format, ...] = get_args(Format)
+# The formats that are a provider's wire format, and its dialect (contextfold's own
+# dicts are not one).
+_WIRE: dict[Format, WireFormat] = {"openai": CHAT, "anthropic": MESSAGES}
 
 _JSONL_SUFFIXES = (".jsonl", ".ndjson")
 _OPENAI_KEYS = frozenset({"tool_calls", "tool_call_id", "function_call", "reasoning_content"})
@@ -203,10 +207,9 @@ def _detect(items: Sequence[Any], system: Any) -> list[Format]:
 
 
 def _parse(items: Sequence[Any], fmt: Format, system: Any) -> list[Message]:
-    if fmt == "openai":
-        return from_openai(items)
-    if fmt == "anthropic":
-        return from_anthropic(items, system)
+    wire = _WIRE.get(fmt)
+    if wire is not None:
+        return wire.read(items, system)
     out: list[Message] = []
     for index, item in enumerate(items):
         try:
@@ -284,10 +287,9 @@ def transcript_items(messages: Sequence[Message], fmt: Format) -> tuple[str | No
     ``system`` is not ``None`` only for Anthropic, whose system text lives outside the
     message list; the other dialects keep system messages among the items.
     """
-    if fmt == "openai":
-        return None, to_openai(messages)
-    if fmt == "anthropic":
-        return to_anthropic(messages)
+    wire = _WIRE.get(fmt)
+    if wire is not None:
+        return wire.write_split(messages)
     return None, [m.to_dict() for m in messages]
 
 

@@ -31,9 +31,10 @@ Routes:
     Compacted like chat completions when ``input`` is a list of items (messages,
     ``function_call`` / ``function_call_output``, ``reasoning``) and
     ``instructions`` a string (read as the system prompt); see
-    :mod:`._responses`. Kept items are copied verbatim (reasoning items with their
-    ``encrypted_content`` included); reasoning in the summarized part goes with it;
-    a call is never split from its output or from the reasoning before it. A
+    :mod:`contextfold.dialects.responses`. Kept items are copied verbatim (reasoning
+    items with their ``encrypted_content`` included); reasoning in the summarized part
+    goes with it; a call is never split from its output or from the reasoning before
+    it. A
     string ``input`` or a short history passes through (far under the limit:
     unparsed, as above). A request relying on
     server-held state (``previous_response_id``, ``conversation``,
@@ -177,7 +178,7 @@ Guarantees:
   it can neither forge a log line nor fill the log (:func:`contextfold._secrets.log_text`).
 
 The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialects`
-(a request body as a conversation and back; :mod:`._responses` for Responses),
+(a request body as a conversation and back, through :mod:`contextfold.dialects`),
 :mod:`._layout` (prompt or history), :mod:`._windows` (windows the upstream reports),
 :mod:`._encoding` (compressed request bodies),
 :mod:`._overflow` (the overflow retry's recognition), :mod:`._compact` (the per-request plan),
@@ -223,6 +224,7 @@ with requires_extra("proxy", "contextfold.proxy"):
 
 from contextfold.compaction import CompactionSettings, PromptLike
 from contextfold.compaction._settings import UNSET, Unset, refuse_fields
+from contextfold.dialects import CHAT, MESSAGES, RESPONSES
 from contextfold.proxy._budget import DEFAULT_MEMORY_BUDGET, MemoryBudget
 from contextfold.proxy._cache import CacheBackend, SummaryCache, UsageAnchors
 from contextfold.proxy._compact import Planner
@@ -463,13 +465,13 @@ def create_app(
                 await client.aclose()
 
     async def chat_completions(request: Request) -> Response:
-        return await forwarder.chat(request, "openai")
+        return await forwarder.chat(request, CHAT)
 
     async def messages(request: Request) -> Response:
-        return await forwarder.chat(request, "anthropic")
+        return await forwarder.chat(request, MESSAGES)
 
     async def responses(request: Request) -> Response:
-        return await forwarder.chat(request, "responses")
+        return await forwarder.chat(request, RESPONSES)
 
     async def other(request: Request) -> Response:
         return await forwarder.passthrough(request)

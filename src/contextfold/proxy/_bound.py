@@ -24,8 +24,10 @@ their ``x-contextfold-tokens-before`` headers from one kind of number to the oth
 so each could see that somebody had. Nothing the proxy learns is shared.
 
 The model is read without parsing, only when the body names exactly one ``"model"``
-whose value is a plain string and has a ``"messages"`` list (Responses: one
-``"input"``, a list or a string, and no ``"previous_response_id"`` or
+whose value is a plain string and has its dialect's history field once
+(:attr:`~contextfold.dialects.base.Dialect.history_marker`: a ``"messages"`` list;
+Responses: one ``"input"``, a list or a string), and none of the keys that make it
+lean on server-held state (Responses' ``"previous_response_id"`` or
 ``"conversation"``, whose usage reports count history the body does not hold);
 anything else takes the ordinary path, and so does a body with a letter written as
 a ``\\u`` escape (it may spell a key, ``"\\u0074ype"``, that no byte search finds).
@@ -38,17 +40,15 @@ import re
 import sys
 from collections.abc import Callable
 
+from contextfold.dialects import CHAT, Dialect
 from contextfold.proxy._budget import ENTRY_BYTES, MemoryBudget, SizedLRU
 from contextfold.tokens import DEFAULT_TOKENS_PER_MEDIA
 
 _MODEL = re.compile(rb'"model"\s*:\s*"([^"\\]{1,256})"')
-_MESSAGES = re.compile(rb'"messages"\s*:\s*\[')
-_INPUT = re.compile(rb'"input"\s*:\s*[\["]')
 # A key spelled with an escaped letter ("\u0074ype", "\u006dodel") is a key like
 # any other to a JSON parser but escapes every byte search here: such a body is
 # parsed. Escapes of other characters (accents, CJK, Go's "\u003c") spell no key.
 _ESCAPED_LETTER = re.compile(rb"\\u00[4-7][0-9a-fA-F]")
-_SERVER_STATE = (b'"previous_response_id"', b'"conversation"')
 # Media: counted whole (600 tokens each), however few bytes they take (a URL). Some
 # parts match twice ("file" is type and key); that only errs toward parsing.
 _MEDIA_MARKERS = (b'"image_url"', b'"image"', b'"input_audio"', b'"file"', b'"document"')
@@ -87,9 +87,9 @@ class SizeBound:
         media = sum(raw.count(m) for m in _MEDIA_MARKERS) if b'"type"' in raw else 0
         return int(len(raw) * self.tokens_per_byte(tenant)) + media * DEFAULT_TOKENS_PER_MEDIA
 
-    def far_under(self, raw: bytes, tenant: str, responses: bool = False) -> int | None:
+    def far_under(self, raw: bytes, tenant: str, dialect: Dialect = CHAT) -> int | None:
         """``raw``'s bound when it is far under its model's limit for ``tenant``, else
-        ``None``; ``responses``: a Responses API body (its history in ``input``)."""
+        ``None``; ``raw`` is a body in ``dialect``."""
         ratio = self.tokens_per_byte(tenant)
         if len(raw) * ratio * _SAFETY >= _MAX_LIMIT:
             return None  # too large for any model's limit: not worth scanning
@@ -110,12 +110,12 @@ class SizeBound:
             return None  # over before media are counted (they only add)
         if b"\\" in raw and _ESCAPED_LETTER.search(raw) is not None:  # memchr first
             return None
-        key, history = (b'"input"', _INPUT) if responses else (b'"messages"', _MESSAGES)
+        key = f'"{dialect.history_key}"'.encode()
         if not (_once(raw, b'"model"') and _once(raw, key)):
             return None
-        if responses and any(marker in raw for marker in _SERVER_STATE):
+        if any(marker in raw for marker in dialect.server_state_markers):
             return None
-        if history.search(raw) is None:
+        if dialect.history_marker.search(raw) is None:
             return None
         tokens = self.estimate(raw, tenant)
         return tokens if tokens * _SAFETY < limit else None

@@ -45,8 +45,8 @@ import logging
 import re
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Literal, TypeVar
+from dataclasses import replace
+from typing import Any, TypeVar
 
 from contextfold._history import compaction_cut_points
 from contextfold._secrets import Secrets
@@ -65,6 +65,7 @@ from contextfold.compaction._summarizer import (
     render_summary_message,
 )
 from contextfold.compaction._trigger import TriggerCheck, TriggerHook, due
+from contextfold.dialects import Dialect
 from contextfold.errors import CompactionError, ContextfoldError
 from contextfold.messages import Message
 from contextfold.proxy._budget import ENTRY_BYTES, HASH_BYTES, Cache, MemoryBudget, SizedLRU
@@ -76,17 +77,20 @@ from contextfold.proxy._cache import (
     chain_hashes,
 )
 from contextfold.proxy._config import ModelTable
-from contextfold.proxy._dialects import Conversation, Rebuilt, rebuild, reparse
+from contextfold.proxy._dialects import Conversation, Rebuilt, rebuild
 from contextfold.proxy._layout import Layout, Layouts, shape
 from contextfold.proxy._mask import masked_body
 from contextfold.proxy._memo import HistoryMemo
-from contextfold.proxy._metrics import ProxyMetrics, Unplaced
+from contextfold.proxy._metrics import ProxyMetrics
+from contextfold.proxy._plan import Plan, SummaryState
 from contextfold.proxy._prepare import Preparer
 from contextfold.proxy._reuse import LOOKBACK, SplicedChains, TokenCounts
 from contextfold.strategies import MaskToolOutputs
 from contextfold.tokens import TokenCounter, count_tokens
 from contextfold.transports.base import CompletionTransport
 from contextfold.validation import history_problems
+
+__all__ = ["MEANINGFUL_SHARE", "NO_CREDENTIALS", "Plan", "Planner"]
 
 logger = logging.getLogger("contextfold.proxy")
 
@@ -116,37 +120,10 @@ _RELIEVED = (
     "message(s) left out of this request only"
 )
 
-SummaryState = Literal["none", "cached", "created"]
 NO_CREDENTIALS = (
     "not compacted: the request carries no API key (x-api-key or Authorization: Bearer) "
     "to pay for a summary with"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """What to forward: ``body`` (``None``: the original bytes) and what to report."""
-
-    body: dict[str, Any] | None
-    usage_key: str  # chain hash of the forwarded history, to anchor the next estimate
-    tokens_before: int | None  # None: not estimated
-    tokens_after: int | None
-    summary: SummaryState = "none"
-    error: str | None = None
-    relieved: bool = False  # cut under the window without a model (see ``Planner._relieve``)
-
-    @classmethod
-    def unchanged(cls, reason: str, why: Unplaced) -> Plan:
-        """Forward the original bytes, unestimated, and say why in ``error``."""
-        return cls(None, "", None, None, error=reason, why=why)
-
-    learn: bool = True  # False: the upstream's usage report says nothing of these bytes
-    tenant: str = ""  # whose request (:mod:`._tenant`): what its answer teaches is theirs
-    why: Unplaced | None = None  # with ``error``: the reason /metrics counts it under
-
-    @property
-    def compacted(self) -> bool:
-        return self.body is not None
 
 
 class Planner:
@@ -205,7 +182,7 @@ class Planner:
         # hash of a history the upstream refused as too long: it and every history
         # extending it count as over the limit, whatever their estimate
         self._refused: SizedLRU[str, bool] = SizedLRU(half)
-        self.preparer = Preparer(self, prepare_threshold, budget)
+        self.preparer = Preparer(self, prepare_threshold, budget, inflight=self._inflight)
         # (tenant, model) -> limit learnt from the upstream's context-overflow errors
         self._learned: SizedLRU[tuple[str, str], int] = SizedLRU(budget.share("learned"))
 
@@ -296,13 +273,13 @@ class Planner:
         stays += _extra_tokens(conv, opts.counter)
         return tokens - max(stays, target) >= MEANINGFUL_SHARE * limit
 
-    def observe(self, dialect: str, body: Mapping[str, Any], model: str, tenant: str) -> None:
+    def observe(self, dialect: Dialect, body: Mapping[str, Any], model: str, tenant: str) -> None:
         """Remember the layout of ``tenant``'s request forwarded without being parsed
         (see :mod:`._layout`: an opening seen only here still tells later requests
         their task)."""
-        items = body.get("input" if dialect == "responses" else "messages")
+        items = body.get(dialect.history_key)
         if isinstance(items, list):
-            system = body.get("instructions" if dialect == "responses" else "system")
+            system = dialect.outside(body)
             self.layouts.decide(shape(dialect, items, model, system, tenant))
 
     def learn_overflow(
@@ -502,7 +479,7 @@ class Planner:
                 if lease is not None:
                     try:
                         target = int(limit * self.target_ratio)
-                        plan = await self._summarize(
+                        plan = await self.summarize(
                             conv,
                             chain,
                             root,
@@ -705,7 +682,7 @@ class Planner:
         )
         return Plan(rebuilt.body, eff_chain[-1], before, after, summary="cached")
 
-    async def _summarize(
+    async def summarize(
         self,
         conv: Conversation,
         original: list[str],
@@ -789,11 +766,8 @@ class Planner:
 
 def _wire_of(conv: Conversation) -> tuple[list[Any], Any]:
     """The wire items of ``conv`` and what stands outside them (system, instructions)."""
-    if conv.dialect == "responses":
-        items = conv.body.get("input")
-        return (items if isinstance(items, list) else []), conv.body.get("instructions")
-    items = conv.body.get("messages")
-    return (items if isinstance(items, list) else []), conv.body.get("system")
+    items = conv.body.get(conv.dialect.history_key)
+    return (items if isinstance(items, list) else []), conv.dialect.outside(conv.body)
 
 
 def _messages_at(cuts: Sequence[tuple[int, int]], wire_index: int, *, after: bool) -> int:
@@ -848,12 +822,11 @@ def _summary_head(history: Sequence[Message], hit: CachedSummary, pinned: int) -
 
 def _check(conv: Conversation, rebuilt: Rebuilt) -> str | None:
     """A description of why ``rebuilt`` must not be sent, or ``None`` when it is valid."""
-    # Responses go to OpenAI only: Anthropic's rules (its thinking rule) do not apply.
-    rules: Literal["openai", "any"] = "openai" if conv.dialect == "responses" else "any"
+    rules = conv.dialect.rules
     try:
         history = rebuilt.messages
         if history is None:
-            history = reparse(conv.dialect, rebuilt.body)
+            history = conv.dialect.read_body(rebuilt.body)
         problems = history_problems(history, rules, allow_pending=True)
     except ValueError as exc:
         problems = [str(exc)]

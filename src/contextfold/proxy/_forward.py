@@ -46,7 +46,6 @@ from contextfold.proxy._overflow import (
 )
 from contextfold.proxy._recall import answer_with_recall
 from contextfold.proxy._relay import Opened, Relaying, drop_headers, is_stream
-from contextfold.proxy._responses import server_state
 from contextfold.proxy._routing import BadTarget, route_dialect, upstream_url
 from contextfold.proxy._tenant import Tenants
 from contextfold.proxy._windows import WindowAsker
@@ -66,16 +65,12 @@ _CREDENTIAL_HEADERS = frozenset(
     {"authorization", "x-api-key", "api-key", "anthropic-version", "anthropic-beta"}
     | {"openai-organization", "openai-project"}
 )
-_ONE_MILLION_BETA = "context-1m"
 
 
 def window_hint(request: Request, dialect: Dialect) -> int | None:
     """The request's own context window, wider than its model's: 1,000,000 tokens with
     Anthropic's 1M-context beta (``anthropic-beta: context-1m-...``)."""
-    if dialect != "anthropic":
-        return None
-    betas = ",".join(request.headers.getlist("anthropic-beta"))
-    return 1_000_000 if _ONE_MILLION_BETA in betas else None
+    return dialect.window(request.headers.items())
 
 
 # A body holding any of these has tool calls (its task is found without a record).
@@ -233,7 +228,7 @@ class Forwarder(Relaying):
         api_key, bearer = _credentials(request)
         retries = self.summary_max_retries
         window = self.planner.models.resolve(model).window_override
-        if dialect != "anthropic":  # Responses requests are summarized through chat
+        if dialect.provider == "openai":  # Responses requests are summarized through chat
             token = bearer or api_key
             if token is None:
                 return None
@@ -290,10 +285,9 @@ class Forwarder(Relaying):
         (see :mod:`._windows`), with the request's own credentials."""
         if model is None or not self.planner.models.unknown(model):
             return
-        if dialect == "anthropic":
-            url = f"{self.upstream_anthropic}/v1/models"
-        else:
-            url = f"{self.upstream_openai}/models"
+        url = dialect.upstream_url(
+            "/v1/models", openai_base=self.upstream_openai, anthropic_base=self.upstream_anthropic
+        )
         wanted = _CREDENTIAL_HEADERS | self.secret_headers
         headers = [(k, v) for k, v in request.headers.raw if k.decode("latin-1") in wanted]
         self.windows.ask(model, url, headers)
@@ -301,7 +295,7 @@ class Forwarder(Relaying):
     def _offers_recall(self, dialect: Dialect) -> bool:
         """Whether a compacted request of ``dialect`` gets the recall tool (the chat
         dialects, with ``recall=True``): its summary names the tool only then."""
-        return self.recall and dialect != "responses"
+        return self.recall and dialect.supports_recall
 
     def _summary_model(self, model: str) -> str:
         """The model that summarizes for ``model``: its own setting, the proxy's, or itself."""
@@ -330,7 +324,7 @@ class Forwarder(Relaying):
             raw = decoded
             request.state.contextfold_decoded = True  # _send drops Content-Encoding
         tenant = self.tenant(request.headers)
-        bound = self.bound.far_under(raw, tenant, dialect == "responses")
+        bound = self.bound.far_under(raw, tenant, dialect)
         if bound is not None:  # no need to parse: forwarded as it is
             self._observe(raw, dialect, tenant)
             self._learn_window(request, dialect, model_named(raw))
@@ -356,7 +350,13 @@ class Forwarder(Relaying):
         plan = replace(plan, tenant=tenant)  # what its answer teaches is the tenant's
         self.metrics.compaction(_outcome(plan), plan.why)
         if self.recall and plan.compacted:
-            answered = await answer_with_recall(self, request, dialect, body, forwarded, plan)
+            answered = await answer_with_recall(
+                lambda sent, at: self._forward(request, dialect, sent, at),
+                dialect,
+                body,
+                forwarded,
+                plan,
+            )
             if answered is not None:
                 return answered
         return await self._forward(request, dialect, forwarded, plan, original=raw)
@@ -376,7 +376,7 @@ class Forwarder(Relaying):
 
         ``strict``: the body was read strictly (:mod:`._json`), so the memo of
         seen histories may take it, and orjson may write its rewrite."""
-        stateful = server_state(body) if dialect == "responses" else None
+        stateful = dialect.server_state(body)
         if stateful is not None:
             return raw, replace(Plan.unchanged(stateful, "server_state"), learn=False)
         try:
@@ -441,7 +441,7 @@ class Forwarder(Relaying):
         if isinstance(content, Opened):  # too long to be an overflow error: relayed
             return self._streamed(reply, content, plan, secrets)
         if overflowed(dialect, reply.status_code, content):
-            sizes = reported_sizes(content)
+            sizes = reported_sizes(dialect, content)
             retried = await self._retry(request, dialect, original, plan, secrets, sizes)
             if isinstance(retried, Response):
                 return retried

@@ -1,7 +1,7 @@
 """The proxy's last word: every request is answered in JSON, and no connection is dropped.
 
 Each fault a client can commit is answered where it is found, with a 4xx in the
-dialect's error shape (:func:`~contextfold.proxy._dialects.error_body`): malformed
+dialect's error shape (:meth:`~contextfold.dialects.base.Dialect.error_body`): malformed
 bodies in :mod:`~contextfold.proxy._dialects`, paths in :mod:`~contextfold.proxy._routing`,
 sizes in :mod:`~contextfold.proxy._forward`. This module answers what is left:
 
@@ -38,7 +38,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from contextfold._secrets import Secrets, header_secrets, log_text
-from contextfold.proxy._dialects import Dialect, error_body
+from contextfold.dialects import Dialect
 from contextfold.proxy._routing import answer_dialect
 
 logger = logging.getLogger("contextfold.proxy")
@@ -58,7 +58,7 @@ class BrokeOff(Exception):
 def json_error(dialect: Dialect, status: int, message: str) -> Response:
     """An error response of the proxy's own, in ``dialect``'s shape."""
     return Response(
-        json.dumps(error_body(dialect, status, message)),
+        json.dumps(dialect.error_body(status, message)),
         status_code=status,
         media_type="application/json",
     )

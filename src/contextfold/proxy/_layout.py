@@ -43,10 +43,11 @@ import hashlib
 import json
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from contextfold.dialects import Dialect
 from contextfold.proxy import _json
 from contextfold.proxy._budget import ENTRY_BYTES, MemoryBudget
 
@@ -107,12 +108,12 @@ def is_markup(texts: Sequence[str]) -> bool:
 
 
 def shape(
-    dialect: str, items: Sequence[Any], model: str, system: Any = None, scope: str = ""
+    dialect: Dialect, items: Sequence[Any], model: str, system: Any = None, scope: str = ""
 ) -> Shape:
     """The :class:`Shape` of a request's wire items (``messages`` or ``input``), its
     digests made under ``scope`` (the tenant key)."""
     running = hashlib.blake2b(digest_size=16)
-    running.update(_encoded([dialect, model, system, scope]))
+    running.update(_encoded([dialect.name, model, system, scope]))
     chain = [running.digest()]
     kinds: list[Kind] = []
     tools = False
@@ -120,9 +121,10 @@ def shape(
         running.update(_encoded(item))
         running.update(b"\x00")
         chain.append(running.digest())
-        kind, calls = _kind(dialect, item)
-        kinds.append(kind)
-        tools = tools or calls
+        role = dialect.classify(item)
+        markup = role.side == "turn" and role.texts is not None and is_markup(role.texts)
+        kinds.append("markup" if markup else role.side)
+        tools = tools or role.tools
     return Shape(tuple(kinds), tuple(chain), tools)
 
 
@@ -132,44 +134,6 @@ def _encoded(value: Any) -> bytes:
         return _json.text(value)
     except (TypeError, ValueError):  # orjson refuses lone surrogates
         return json.dumps(value, default=repr).encode("utf-8", "surrogatepass")
-
-
-def _texts(content: Any) -> list[str] | None:
-    """The texts of a content value (``None`` when it is neither text nor a list)."""
-    if isinstance(content, str):
-        return [content]
-    if not isinstance(content, list):
-        return None
-    return [p["text"] for p in content if isinstance(p, Mapping) and isinstance(p.get("text"), str)]
-
-
-def _kind(dialect: str, item: Any) -> tuple[Kind, bool]:
-    """``(kind, calls or answers a tool)`` of one wire item."""
-    if not isinstance(item, Mapping):
-        return "other", False
-    kind = item.get("type")
-    if dialect == "responses" and isinstance(kind, str) and kind != "message":
-        if kind == "reasoning":
-            return "assistant", False
-        return ("results" if kind.endswith(("_output", "_response")) else "assistant"), True
-    role = item.get("role")
-    content = item.get("content")
-    if role == "tool":
-        return "results", True
-    if role == "assistant":
-        calls = bool(item.get("tool_calls")) or (
-            isinstance(content, list)
-            and any(isinstance(b, Mapping) and b.get("type") == "tool_use" for b in content)
-        )
-        return "assistant", calls
-    if role != "user":
-        return "other", False
-    if isinstance(content, list) and any(
-        isinstance(b, Mapping) and b.get("type") == "tool_result" for b in content
-    ):
-        return "results", True
-    texts = _texts(content)
-    return ("markup" if texts is not None and is_markup(texts) else "turn"), False
 
 
 def _is_turn(kind: Kind) -> bool:

@@ -4,8 +4,8 @@ A client resends its whole history with every request, one or two messages longe
 each time. :class:`HistoryMemo` remembers, per conversation, the last history it
 parsed (its messages, its prefix hashes, the running hash at each safe cut) and,
 for a new request, parses and hashes only the messages after the longest prefix it
-has already seen. Results are exactly those of :func:`contextfold.formats.from_openai`
-/ :func:`~contextfold.formats.from_anthropic` and
+has already seen. Results are exactly those of the dialect's
+:meth:`~contextfold.dialects.base.Dialect.read` and
 :func:`~contextfold.proxy._cache.chain_hashes` on the whole history.
 
 Prefixes are recognised by text: the wire list is serialized once with
@@ -21,9 +21,10 @@ was checked when it was first seen, so a resent history costs a check of its new
 items only.
 
 A parse may resume at wire index ``k`` only where nothing before ``k`` is changed by
-what follows (:func:`fresh`): every Anthropic message parses on its own, while an
-OpenAI ``tool`` or ``user`` message may merge into the results message before it, and
-Responses items group by their side of the conversation. The same points split a
+what follows (the dialect's :meth:`~contextfold.dialects.base.Dialect.fresh`): every
+Anthropic message parses on its own, while an OpenAI ``tool`` or ``user`` message may
+merge into the results message before it, and Responses items group by their side of
+the conversation. The same points split a
 history into the *segments* the proxy copies verbatim when it rewrites a request
 (:attr:`Parsed.cuts`). Memoized messages are shared between requests and must not be
 mutated.
@@ -38,7 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from contextfold.formats import from_anthropic, from_openai, from_responses
+from contextfold.dialects import Dialect
 from contextfold.messages import Message
 from contextfold.proxy._budget import HASH_BYTES, MemoryBudget, message_bytes
 from contextfold.proxy._cache import canonical
@@ -54,8 +55,6 @@ _PER_MESSAGE = HASH_BYTES + 3 * 8 + 36
 _PER_ITEM = 8 + 36
 _PER_CUT = 640
 _PER_ENTRY = 640
-# How a user message of tool images opens (see contextfold.formats, OpenAI chat).
-_FOLD_MARK = "[images returned by tool call "
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,79 +100,6 @@ class _Entry:
         )
 
 
-def fresh(dialect: str, wire: Sequence[Any], index: int) -> bool:
-    """Whether parsing may start at ``wire[index]`` without reading the items before it:
-    nothing before ``index`` is changed by what follows, and it parses the same alone.
-
-    Every Anthropic message parses on its own. An OpenAI ``tool`` message merges into
-    a results message before it, and a ``user`` message after tool messages may be
-    their images, folded back: those two roles start afresh only when no ``tool``
-    message came since the last message of another role (a ``user`` message that does
-    not open with the images' marker always does). A Responses item starts
-    afresh where its side of the conversation changes (and at every user and system
-    message): consecutive assistant-side items, and consecutive tool outputs, form one
-    message.
-    """
-    if dialect == "anthropic" or index == 0:
-        return True
-    item = wire[index]
-    if dialect == "responses":
-        side = _side(item)
-        return side in ("user", "system") or (side is not None and side != _side(wire[index - 1]))
-    role = _role(item)
-    if role not in ("user", "tool"):
-        return role is not None  # assistant, system, developer, a role carried whole
-    if role == "user" and not _may_fold(item):
-        return True  # a user message of its own, even right after tool messages
-    for before in range(index - 1, -1, -1):
-        earlier = _role(wire[before])
-        if earlier == "tool":
-            return False
-        if earlier != "user":
-            return True
-    return True
-
-
-def _may_fold(item: Mapping[str, Any]) -> bool:
-    """Whether an OpenAI user message may be tool images that :func:`from_openai` folds
-    back into the tool results before it: its first text opens with the marker."""
-    content = item.get("content")
-    if isinstance(content, list) and content and isinstance(content[0], Mapping):
-        content = content[0].get("text")
-    return isinstance(content, str) and content.startswith(_FOLD_MARK)
-
-
-def _role(item: Any) -> str | None:
-    role = item.get("role") if isinstance(item, Mapping) else None
-    return role if isinstance(role, str) else None
-
-
-def _side(item: Any) -> str | None:
-    """A Responses item's side (as :mod:`contextfold.formats` groups items), if readable."""
-    if not isinstance(item, Mapping):
-        return None
-    kind = item.get("type", "message" if "role" in item else None)
-    if not isinstance(kind, str):
-        return None
-    if kind != "message":
-        return "results" if kind.endswith(("_output", "_response")) else "assistant"
-    role = _role(item)
-    if role is None:
-        return None
-    return role if role in ("user", "assistant") else "system"
-
-
-def _whole(
-    dialect: str, wire: Sequence[Any], system: str | Sequence[Mapping[str, Any]] | None
-) -> list[Message]:
-    """``wire`` parsed whole, with Anthropic's ``system`` or Responses' ``instructions``."""
-    if dialect == "openai":
-        return from_openai(wire)
-    if dialect == "responses":
-        return from_responses(wire, system if isinstance(system, str) else None)
-    return from_anthropic(wire, system)
-
-
 class HistoryMemo:
     """Parses and hashes histories, reusing the longest prefix already seen.
 
@@ -195,12 +121,12 @@ class HistoryMemo:
         self.parses = 0
         self.hashed = 0
         self.nbytes = 0  # what the remembered entries hold, as estimated
-        self._groups: OrderedDict[tuple[str, bytes], list[_Entry]] = OrderedDict()
+        self._groups: OrderedDict[tuple[Dialect, bytes], list[_Entry]] = OrderedDict()
         self._entries = 0
 
     def parse(
         self,
-        dialect: str,
+        dialect: Dialect,
         scope: str,
         wire: Sequence[Any],
         system: str | Sequence[Mapping[str, Any]] | None = None,
@@ -211,7 +137,7 @@ class HistoryMemo:
         model name under the tenant key, :func:`~._tenant.scope`: a history is only
         ever resumed from one its own tenant sent).
 
-        Raises the :class:`ValueError` the ``formats`` parser raises for the whole
+        Raises the :class:`ValueError` the dialect's reader raises for the whole
         history when it holds content the parser rejects, and what ``check`` raises
         for an item of ``wire`` (called on every item not seen before).
         """
@@ -258,7 +184,7 @@ class HistoryMemo:
 
     def _scratch(
         self,
-        dialect: str,
+        dialect: Dialect,
         scope: str,
         wire: Sequence[Any],
         system: str | Sequence[Mapping[str, Any]] | None,
@@ -269,7 +195,7 @@ class HistoryMemo:
             for item in wire:
                 check(item)
         self.parses += len(wire)
-        messages = _whole(dialect, wire, system)
+        messages = dialect.read(wire, system)
         running = hashlib.sha256(scope.encode(errors="surrogatepass"))
         chain = [running.hexdigest()]
         for message in messages:
@@ -280,7 +206,7 @@ class HistoryMemo:
 
     def _extend(
         self,
-        dialect: str,
+        dialect: Dialect,
         scope: str,
         wire: Sequence[Any],
         system: str | Sequence[Mapping[str, Any]] | None,
@@ -289,7 +215,7 @@ class HistoryMemo:
         check: Callable[[Any], None] | None,
     ) -> _Entry:
         if best is None:
-            head = [] if dialect == "openai" else _whole(dialect, [], system)
+            head = dialect.read([], system)  # what stands outside the items
             running = hashlib.sha256(scope.encode(errors="surrogatepass"))
             messages: list[Message] = []
             chain = [running.hexdigest()]
@@ -324,14 +250,14 @@ class HistoryMemo:
             raise ValueError("the history's text is not its items' text joined")
         i = start
         while i < len(wire):
-            if fresh(dialect, wire, i):
+            if dialect.fresh(wire, i):
                 cuts.append(_Cut(i, len(messages), running.copy()))
             j = i + 1
-            while j < len(wire) and not fresh(dialect, wire, j):
+            while j < len(wire) and not dialect.fresh(wire, j):
                 j += 1
             self.parses += j - i
             segment = wire[i:j]
-            parsed = _whole(dialect, segment, None)
+            parsed = dialect.read(segment)
             for message in parsed:
                 messages.append(message)
                 _update(running, message)
@@ -351,14 +277,14 @@ def _kept(text: bytes) -> bytes:
     return bytes(memoryview(text))
 
 
-def segment_cuts(dialect: str, wire: Sequence[Any], total: int) -> tuple[tuple[int, int], ...]:
-    """``(wire index, message count)`` at every :func:`fresh` point of ``wire`` and at its
+def segment_cuts(dialect: Dialect, wire: Sequence[Any], total: int) -> tuple[tuple[int, int], ...]:
+    """``(wire index, message count)`` at every point where ``dialect`` reads ``wire``
+    afresh (:meth:`~contextfold.dialects.base.Dialect.fresh`) and at its
     end, for a history that parses whole to ``total`` messages (each segment is parsed
     on its own to count its messages)."""
-    starts = [i for i in range(len(wire)) if fresh(dialect, wire, i)]
+    starts = [i for i in range(len(wire)) if dialect.fresh(wire, i)]
     counts = [
-        len(_whole(dialect, wire[a:b], None))
-        for a, b in zip(starts, [*starts[1:], len(wire)], strict=True)
+        len(dialect.read(wire[a:b])) for a, b in zip(starts, [*starts[1:], len(wire)], strict=True)
     ]
     offset = total - sum(counts)  # the messages made outside ``wire`` (a system prompt)
     cuts: list[tuple[int, int]] = []
@@ -375,7 +301,7 @@ def _update(running: Any, message: Message) -> None:
     running.update(data)
 
 
-def _resume(dialect: str, entry: _Entry, text: bytes, wire: Sequence[Any]) -> _Cut | None:
+def _resume(dialect: Dialect, entry: _Entry, text: bytes, wire: Sequence[Any]) -> _Cut | None:
     """The latest cut of ``entry`` that ``wire`` (serialized as ``text``) may resume at."""
 
     def equal_through(items: int) -> bool:  # the first ``items`` items are the same
@@ -396,7 +322,7 @@ def _resume(dialect: str, entry: _Entry, text: bytes, wire: Sequence[Any]) -> _C
         if cut.wire_index > common:
             continue
         # Past the common part the new history must start afresh (or end) here too.
-        if cut.wire_index == len(wire) or fresh(dialect, wire, cut.wire_index):
+        if cut.wire_index == len(wire) or dialect.fresh(wire, cut.wire_index):
             return cut
         if cut.wire_index < common:
             return cut

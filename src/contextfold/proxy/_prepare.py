@@ -27,22 +27,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from collections.abc import Callable, Container, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Container, Sequence
+from typing import Protocol
 
 from contextfold._secrets import Secrets
 from contextfold.compaction._prepare import prepare_point
 from contextfold.errors import ContextfoldError
 from contextfold.messages import Message
 from contextfold.proxy._budget import ENTRY_BYTES, HASH_BYTES, Cache, MemoryBudget, SizedLRU
-from contextfold.proxy._cache import CachedSummary
+from contextfold.proxy._cache import CacheBackend, CachedSummary
+from contextfold.proxy._config import ModelTable
 from contextfold.proxy._dialects import Conversation
+from contextfold.proxy._plan import Plan
 from contextfold.transports.base import CompletionTransport
 
-if TYPE_CHECKING:
-    from contextfold.proxy._compact import Planner
-
-__all__ = ["MAX_RUNNING", "Preparer"]
+__all__ = ["MAX_RUNNING", "Planning", "Preparer"]
 
 logger = logging.getLogger("contextfold.proxy")
 
@@ -51,16 +50,58 @@ MAX_RUNNING = 64
 returns); past this a conversation is not prepared, and its limit summarizes."""
 
 
+class Planning(Protocol):
+    """What a :class:`Preparer` asks of its planner
+    (:class:`~contextfold.proxy._compact.Planner` is one)."""
+
+    models: ModelTable
+    target_ratio: float
+    cache: CacheBackend
+
+    def limit(self, model: str, tenant: str, window: int | None = None) -> int:
+        """The compaction limit of ``tenant``'s requests of ``model``."""
+        ...
+
+    def frees_enough(self, conv: Conversation, effective: Sequence[Message], tokens: int) -> bool:
+        """Whether a summary of ``effective`` now would free enough to be worth it."""
+        ...
+
+    async def summarize(
+        self,
+        conv: Conversation,
+        original: list[str],
+        root: str,
+        effective: list[Message],
+        before: int,
+        tokens: int,
+        limit: int,
+        transport: CompletionTransport,
+        secrets: Secrets,
+        *,
+        target: int | None = None,
+        keep: Callable[[str, CachedSummary], Awaitable[None]] | None = None,
+    ) -> Plan:
+        """Summarize ``effective`` down to ``target`` and ``keep`` the summary."""
+        ...
+
+
 class Preparer:
-    """The preparations of one :class:`~contextfold.proxy._compact.Planner`; the
-    summaries waiting for their limit held to ``budget``'s prepared share, the
-    histories whose preparation failed to its failed share."""
+    """The preparations of one planner; the summaries waiting for their limit held to
+    ``budget``'s prepared share, the histories whose preparation failed to its failed
+    share. ``inflight`` is the single-flight table it shares with the planner: the
+    hash of the exact history a job compacts, done when the job ends."""
 
     def __init__(
-        self, planner: Planner, share: float | None, budget: MemoryBudget | None = None
+        self,
+        planner: Planning,
+        share: float | None,
+        budget: MemoryBudget | None = None,
+        *,
+        inflight: dict[str, asyncio.Future[None]],
     ) -> None:
         budget = budget or MemoryBudget()
         self.planner = planner
+        self.inflight = inflight
         self.share = share
         self.prepared = 0  # summaries made ahead of the limit
         self.used = 0  # ... and spliced at it
@@ -103,7 +144,7 @@ class Preparer:
         prepare_at = self.limit(conv.model, conv.tenant, conv.window)
         if prepare_at is None or tokens <= prepare_at or len(self._running) >= MAX_RUNNING:
             return
-        if _any(self.planner._inflight, eff_chain) or _any(self._failed, eff_chain):
+        if _any(self.inflight, eff_chain) or _any(self._failed, eff_chain):
             return
         if _any(self._ready, chain[:-1]):
             return  # prepared already: it waits for the limit
@@ -117,7 +158,7 @@ class Preparer:
             return
         key = eff_chain[-1]
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.planner._inflight[key] = future
+        self.inflight[key] = future
         limit = self.planner.limit(conv.model, conv.tenant, conv.window)
         target = int(limit * self.planner.target_ratio)
         # Aim lower by the growth still to come before the limit, so the splice there
@@ -149,7 +190,7 @@ class Preparer:
 
         error: str | None = None
         try:
-            plan = await self.planner._summarize(
+            plan = await self.planner.summarize(
                 conv,
                 chain,
                 root,
@@ -166,8 +207,8 @@ class Preparer:
         except Exception as exc:  # a defect must not escape a background task
             error = secrets.text(f"{type(exc).__name__}: {exc}")
         finally:
-            if self.planner._inflight.get(key) is future:
-                del self.planner._inflight[key]
+            if self.inflight.get(key) is future:
+                del self.inflight[key]
             future.set_result(None)
             self._running.pop(key, None)
         if error is not None:

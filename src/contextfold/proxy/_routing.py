@@ -1,10 +1,11 @@
 """Where a request goes: its dialect, and the upstream URL it is forwarded to.
 
-A ``POST`` to ``/v1/chat/completions`` is OpenAI's, to ``/v1/responses`` OpenAI
-Responses' (forwarded to the OpenAI upstream) and to ``/v1/messages`` Anthropic's;
-any other request is Anthropic's when its path is ``/v1/messages`` or
-lies under it, or when it carries an ``anthropic-version`` header, and OpenAI's
-otherwise. Errors the proxy makes itself are written in that dialect's shape.
+A ``POST`` to a dialect's chat route (:attr:`~contextfold.dialects.base.Dialect.path`)
+is that dialect's: ``/v1/chat/completions`` OpenAI's, ``/v1/responses`` OpenAI
+Responses' (forwarded to the OpenAI upstream) and ``/v1/messages`` Anthropic's; any
+other request is Anthropic's when Anthropic's dialect claims it (its path is
+``/v1/messages`` or lies under it, or it carries an ``anthropic-version`` header), and
+OpenAI's otherwise. Errors the proxy makes itself are written in that dialect's shape.
 
 The upstream URL is built from the *raw* request target, as the client escaped it:
 the decoded path would turn ``%2F`` into a separator, ``%00`` into a byte no URL
@@ -24,13 +25,9 @@ from typing import Final
 from starlette.datastructures import Headers
 from starlette.types import Scope
 
-from contextfold.proxy._dialects import Dialect
+from contextfold.dialects import CHAT, DIALECTS, MESSAGES, Dialect
 
-CHAT_ROUTES: Final[dict[str, Dialect]] = {
-    "/v1/chat/completions": "openai",
-    "/v1/messages": "anthropic",
-    "/v1/responses": "responses",
-}
+CHAT_ROUTES: Final[dict[str, Dialect]] = {dialect.path: dialect for dialect in DIALECTS}
 DOT_SEGMENT: Final = (
     "not forwarded: the request path holds a '.' or '..' segment, which would leave "
     "the upstream's base path"
@@ -49,9 +46,7 @@ class BadTarget(ValueError):
 
 def route_dialect(path: str, headers: Mapping[str, str]) -> Dialect:
     """The dialect of a request to anything but the chat routes, by its decoded path."""
-    if path == "/v1/messages" or path.startswith("/v1/messages/"):
-        return "anthropic"
-    return "anthropic" if "anthropic-version" in headers else "openai"
+    return MESSAGES if MESSAGES.claims(path, headers) else CHAT
 
 
 def answer_dialect(scope: Scope) -> Dialect:
@@ -66,17 +61,15 @@ def upstream_url(scope: Scope, dialect: Dialect, *, openai_base: str, anthropic_
     """The URL a request is forwarded to, its path and query as the client escaped them.
 
     ``openai_base`` includes its ``/v1`` (the proxy's ``/v1/x`` goes to
-    ``{openai_base}/x``); ``anthropic_base`` does not. :class:`BadTarget` for a path
-    with dot segments.
+    ``{openai_base}/x``); ``anthropic_base`` does not (see
+    :meth:`~contextfold.dialects.base.Dialect.upstream_url`). :class:`BadTarget` for a
+    path with dot segments.
     """
     raw = scope.get("raw_path") or scope["path"].encode("utf-8", "surrogateescape")
     path = _normalized(raw, _PATH_UNSAFE)
     if any(segment in (".", "..") for segment in path.split("/")):
         raise BadTarget(DOT_SEGMENT)
-    if dialect == "anthropic":
-        url = anthropic_base + path
-    else:
-        url = openai_base + (path[3:] if path == "/v1" or path.startswith("/v1/") else path)
+    url = dialect.upstream_url(path, openai_base=openai_base, anthropic_base=anthropic_base)
     query = _normalized(scope.get("query_string", b""), _QUERY_UNSAFE)
     return f"{url}?{query}" if query else url
 

@@ -77,6 +77,7 @@ from uvicorn.protocols.http import h11_impl
 from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.server import ServerState
 
+from contextfold.dialects import CHAT, MESSAGES
 from contextfold.proxy import DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT
 from contextfold.proxy._dialects import Dialect, error_body
 from contextfold.proxy._routing import answer_dialect
@@ -172,8 +173,8 @@ def guess_dialect(
         }
         return answer_dialect(scope)
     if b"anthropic-version" in names:
-        return "anthropic"
-    return answer_dialect(dict(earlier)) if earlier is not None else "openai"
+        return MESSAGES
+    return answer_dialect(dict(earlier)) if earlier is not None else CHAT
 
 
 def error_response(

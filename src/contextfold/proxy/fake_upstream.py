@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from contextfold._extras import requires_extra
+from contextfold.dialects import CHAT, MESSAGES, RESPONSES, Dialect
 from contextfold.proxy._fake_responses import (
     output_items,
     response_events,
@@ -68,13 +69,9 @@ SUMMARY_PROMPT_START = "You are the memory of a long-running AI agent."
 _ANY_METHOD = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
 
-def malformed(dialect: str) -> dict[str, Any]:
+def malformed(dialect: Dialect) -> dict[str, Any]:
     """The 400 body each real API sends for a request it cannot read."""
-    message = "malformed request"
-    if dialect == "openai":
-        error = {"message": message, "type": "invalid_request_error", "param": None, "code": None}
-        return {"error": error}
-    return {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+    return dialect.error_body(400, "malformed request")
 
 
 def json_reply(
@@ -221,7 +218,7 @@ class Upstream:
                 body.get("stream") and (body.get("stream_options") or {}).get("include_usage")
             )
         except Exception:  # a real API answers what it cannot read with a 400
-            return json_reply(malformed("openai"), status_code=400)
+            return json_reply(malformed(CHAT), status_code=400)
         return await self._answer(
             seen,
             body,
@@ -229,7 +226,7 @@ class Upstream:
             tokens,
             lambda text, used: _openai_completion(model, text, used),
             lambda text: self._openai_events(model, text, tokens, usage),
-            "openai",
+            CHAT,
             lambda args, used: _openai_call(model, args, used, len(self.seen)),
         )
 
@@ -241,7 +238,7 @@ class Upstream:
         tokens: int,
         completion: Callable[[str, int], dict[str, Any]],
         events: Callable[[str], AsyncIterator[str]],
-        dialect: str,
+        dialect: Dialect,
         recall_call: Callable[[dict[str, Any], int], dict[str, Any]] | None = None,
     ) -> Response:
         """A chat request in any dialect: a summary when the summarizer asks, the
@@ -256,7 +253,7 @@ class Upstream:
             return json_reply(payload, status_code=status, headers=headers)
         if self.max_prompt_tokens is not None and tokens > self.max_prompt_tokens:
             self._note(seen, f"rejected: ~{tokens:,} tokens > {self.max_prompt_tokens:,}")
-            return json_reply(_too_long(dialect, tokens, self.max_prompt_tokens), 400)
+            return json_reply(dialect.overflow_body(tokens, self.max_prompt_tokens), 400)
         handle, recalled = self._recall_step(body) if recall_call else (None, None)
         if handle is not None and recall_call is not None:
             self._note(seen, f"calls recall({handle})")
@@ -296,7 +293,7 @@ class Upstream:
             system = _system_text(body)
             tokens = self._prompt_tokens(body)
         except Exception:  # a real API answers what it cannot read with a 400
-            return json_reply(malformed("anthropic"), status_code=400)
+            return json_reply(malformed(MESSAGES), status_code=400)
         return await self._answer(
             seen,
             body,
@@ -304,7 +301,7 @@ class Upstream:
             tokens,
             lambda text, used: _anthropic_message(model, text, used),
             lambda text: self._anthropic_events(model, text, tokens),
-            "anthropic",
+            MESSAGES,
             lambda args, used: _anthropic_call(model, args, used, len(self.seen)),
         )
 
@@ -349,7 +346,7 @@ class Upstream:
             tokens = self._prompt_tokens(body)
             call = wants_call(body, self.tool_call)
         except Exception:  # a real API answers what it cannot read with a 400
-            return json_reply(malformed("openai"), status_code=400)
+            return json_reply(malformed(RESPONSES), status_code=400)
         n = len(self.seen)
         arguments = (self.tool_call or "", self.tool_arguments) if call else None
 
@@ -363,7 +360,7 @@ class Upstream:
             tokens,
             lambda text, used: response_object(n, model, output(text), used),
             lambda text: response_events(n, model, output(text), tokens, self.stream_gate),
-            "responses",
+            RESPONSES,
         )
 
     # -- other routes ----------------------------------------------------------------
@@ -394,32 +391,6 @@ def _system_text(body: dict[str, Any]) -> str:
         if message.get("role") == "system" and isinstance(message.get("content"), str):
             return str(message["content"])
     return ""
-
-
-def _too_long(dialect: str, tokens: int, limit: int) -> dict[str, Any]:
-    """Each API's context-overflow error body."""
-    if dialect == "anthropic":
-        message = f"prompt is too long: {tokens} tokens > {limit} maximum"
-        return {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
-    if dialect == "responses":
-        message = (
-            "Your input exceeds the context window of this model. "
-            "Please adjust your input and try again."
-        )
-        param = "input"
-    else:
-        message = (
-            f"This model's maximum context length is {limit} tokens. However, your "
-            f"messages resulted in {tokens} tokens. Please reduce the length of the messages."
-        )
-        param = "messages"
-    error = {
-        "message": message,
-        "type": "invalid_request_error",
-        "param": param,
-        "code": "context_length_exceeded",
-    }
-    return {"error": error}
 
 
 def _openai_completion(model: str, text: str, tokens: int) -> dict[str, Any]:

@@ -3,8 +3,9 @@
 Both transports pull the status, the provider's error payload and the response
 headers out of their SDK's exception and hand them to :func:`status_error`, which
 picks the class (:class:`ContextOverflowError` before :class:`BadRequestError`,
-``Retry-After`` on 429/5xx, the env var to set on 401/403); :func:`is_overflow` is
-the one place that recognizes a context-overflow answer (the proxy uses it too).
+``Retry-After`` on 429/5xx, the env var to set on 401/403); whether an answer is a
+context overflow is the dialect's to say
+(:meth:`~contextfold.dialects.base.Dialect.is_overflow`, which the proxy asks too).
 Every text, payload and request id goes through the transport's
 :class:`~contextfold._secrets.Secrets` first, so a credential echoed by a server
 never reaches an error, a log line or a stored record.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Any
 
 from contextfold._secrets import Secrets
 from contextfold.errors import (
@@ -28,42 +29,7 @@ from contextfold.errors import (
 )
 from contextfold.transports._retry import parse_retry_after
 
-__all__ = ["Provider", "is_overflow", "missing_key_error", "status_error"]
-
-_OPENAI_OVERFLOW: Final = (
-    "maximum context length",
-    "context_length_exceeded",
-    "exceed_context_size",
-    "exceeds the available context size",
-    "exceeds the context window",  # the Responses API
-    "context length is only",  # vLLM: "... However, the model's context length is only N"
-)
-_ANTHROPIC_OVERFLOW: Final = (
-    "prompt is too long",
-    "input length and max_tokens exceed context limit",
-)
-
-
-def is_overflow(
-    provider: Literal["openai", "anthropic"], status: int | None, error: Any, fallback: str = ""
-) -> bool:
-    """Whether an error answer says the prompt is longer than the model's window.
-
-    ``error`` is the provider's error object (the ``"error"`` member of its error
-    body: OpenAI's ``code`` and ``message``, Anthropic's ``message``); ``fallback``
-    is read when it has no message. OpenAI-compatible servers (Chat Completions and
-    Responses) answer 400 or 413 (no status: an error inside a stream); Anthropic
-    400 or 413, or 200 for an error event inside a stream.
-    """
-    error = error if isinstance(error, Mapping) else {}
-    message = str(error.get("message") or fallback).lower()
-    if provider == "openai":
-        code = str(error.get("code") or "").lower()
-        return status in (None, 400, 413) and any(
-            m in f"{code} {message}" for m in _OPENAI_OVERFLOW
-        )
-    normalized = message.replace("`", "")
-    return status in (200, 400, 413) and any(m in normalized for m in _ANTHROPIC_OVERFLOW)
+__all__ = ["Provider", "missing_key_error", "status_error"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,15 +27,10 @@ import httpx2
 
 from contextfold._secrets import Secrets
 from contextfold.blocks import ContentBlock
+from contextfold.dialects.messages import MESSAGES, from_anthropic, to_anthropic
 from contextfold.errors import ResponseFormatError, TransportConnectionError, TransportError
-from contextfold.formats import from_anthropic, to_anthropic
 from contextfold.messages import Message
-from contextfold.transports._errors import (
-    Provider,
-    is_overflow,
-    missing_key_error,
-    status_error,
-)
+from contextfold.transports._errors import Provider, missing_key_error, status_error
 from contextfold.transports._retry import RetryPolicy
 from contextfold.transports._sdk import SDKErrors, SDKTransport, resolve_key
 from contextfold.transports.base import (
@@ -275,7 +270,7 @@ class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
             message=message,
             body=exc.body,
             headers=dict(exc.response.headers),
-            overflow=is_overflow("anthropic", exc.status_code, error, message),
+            overflow=MESSAGES.is_overflow(exc.status_code, error, message),
             request_id=exc.request_id,
             secrets=secrets,
         )

@@ -33,16 +33,11 @@ from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from contextfold._secrets import Secrets
 from contextfold.blocks import ContentBlock, TextBlock, ThinkingBlock
+from contextfold.dialects.chat import CHAT, parse_openai_tool_call, to_openai
 from contextfold.errors import ResponseFormatError, TransportError
-from contextfold.formats import parse_openai_tool_call, to_openai
 from contextfold.messages import Message
 from contextfold.tokens import approx_token_counter, count_tokens
-from contextfold.transports._errors import (
-    Provider,
-    is_overflow,
-    missing_key_error,
-    status_error,
-)
+from contextfold.transports._errors import Provider, missing_key_error, status_error
 from contextfold.transports._retry import RetryPolicy
 from contextfold.transports._sdk import SDKErrors, SDKTransport, resolve_key
 from contextfold.transports.base import (
@@ -237,7 +232,7 @@ class OpenAITransport(SDKTransport[openai.AsyncOpenAI]):
             message=message,
             body=exc.body,
             headers=dict(exc.response.headers) if isinstance(exc, openai.APIStatusError) else None,
-            overflow=is_overflow("openai", status, error, message),
+            overflow=CHAT.is_overflow(status, error, message),
             request_id=exc.request_id if isinstance(exc, openai.APIStatusError) else None,
             secrets=secrets,
         )

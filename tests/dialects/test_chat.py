@@ -1,4 +1,4 @@
-"""contextfold.formats: whole histories to and from OpenAI chat and Anthropic Messages."""
+"""contextfold.dialects.chat: whole histories to and from OpenAI chat messages."""
 
 from __future__ import annotations
 
@@ -6,19 +6,18 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from contextfold.blocks import (
-    ContentBlock,
     ImageBlock,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
 )
-from contextfold.formats import from_anthropic, from_openai, split_system, to_anthropic, to_openai
+from contextfold.dialects.chat import from_openai, to_openai
 from contextfold.messages import Message
 from contextfold.validation import history_problems
+from tests.dialects._strategies import histories
 
 PNG = ImageBlock("image/png", b"\x89PNG\r\n")
 PNG_URL = "data:image/png;base64,iVBORw0K"
@@ -220,148 +219,7 @@ def test_malformed_openai_messages_are_value_errors(wire: Any, problem: str) -> 
     assert "message 1" in str(caught.value)
 
 
-def test_anthropic_request_shape() -> None:
-    history = [
-        Message.system("lead"),
-        Message("user", [TextBlock("look"), PNG]),
-        Message(
-            "assistant",
-            [
-                ThinkingBlock("hmm", "sig"),
-                ThinkingBlock("opaque", redacted=True),
-                ToolUseBlock("t1", "f", {"a": 1}),
-            ],
-        ),
-        Message.system("between call and result"),
-        Message("user", [ToolResultBlock("t1", [TextBlock("bad"), PNG], is_error=True)]),
-    ]
-    system, wire = to_anthropic(history, system="top")
-    assert system == "top\n\nlead"
-    image = {
-        "type": "image",
-        "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0K"},
-    }
-    assert wire == [
-        {"role": "user", "content": [{"type": "text", "text": "look"}, image]},
-        {
-            "role": "assistant",
-            "content": [
-                {"type": "thinking", "thinking": "hmm", "signature": "sig"},
-                {"type": "redacted_thinking", "data": "opaque"},
-                {"type": "tool_use", "id": "t1", "name": "f", "input": {"a": 1}},
-            ],
-        },
-        {
-            "role": "user",
-            "content": [
-                {
-                    "type": "tool_result",
-                    "tool_use_id": "t1",
-                    "is_error": True,
-                    "content": [{"type": "text", "text": "bad"}, image],
-                },
-                {"type": "text", "text": "<system>\nbetween call and result\n</system>"},
-            ],
-        },
-    ]
-    assert from_anthropic(wire, system="lead") == history
-
-
-def test_anthropic_system_blocks_and_string_content() -> None:
-    parsed = from_anthropic(
-        [{"role": "user", "content": "hi"}],
-        system=[{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
-    )
-    assert parsed == [Message.system("a\n\nb"), Message.user("hi")]
-
-
-@pytest.mark.parametrize(
-    ("wire", "problem"),
-    [
-        ({"content": "x"}, "missing field 'role'"),
-        ({"role": "user", "content": [{"type": 7}]}, "'type' must be a string"),
-        ({"role": "user", "content": [{"text": "x"}]}, "missing field 'type'"),
-        ({"role": "user", "content": [{"type": "image", "source": "x"}]}, "'source'"),
-        ({"role": "user", "content": [{"type": "tool_result", "content": "x"}]}, "tool_use_id"),
-        (
-            {
-                "role": "assistant",
-                "content": [{"type": "tool_use", "id": "i", "name": "n", "input": []}],
-            },
-            "object",
-        ),
-        ({"role": "user", "content": 3}, "'content' must be"),
-        ({"role": ["user"], "content": "x"}, "'role' must be a string"),
-        ({"role": {"role": "user"}, "content": "x"}, "'role' must be a string"),
-        (
-            {
-                "role": "assistant",
-                "content": [{"type": "thinking", "thinking": "t", "signature": 5}],
-            },
-            "'signature' must be a string",
-        ),
-    ],
-)
-def test_malformed_anthropic_messages_are_value_errors(wire: Any, problem: str) -> None:
-    with pytest.raises(ValueError, match=problem):
-        from_anthropic([wire])
-
-
-def test_split_system() -> None:
-    history = [Message.system("a"), Message.system("b"), Message.user("u"), Message.system("c")]
-    assert split_system(history) == ("a\n\nb", history[2:])
-    assert split_system(history[2:]) == (None, history[2:])
-
-
 # --------------------------------------------------------- round-trip properties
-
-_text = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="[<"), max_size=20)
-_ids = st.text(alphabet="abcdef0123456789", min_size=1, max_size=8)
-_images = st.builds(
-    ImageBlock, st.sampled_from(["image/png", "image/jpeg"]), st.binary(max_size=16)
-)
-_inputs = st.dictionaries(_text, st.integers() | _text | st.booleans(), max_size=3)
-
-
-@st.composite
-def histories(draw: st.DrawFn, *, anthropic: bool) -> list[Message]:
-    messages: list[Message] = []
-    if draw(st.booleans()):
-        messages.append(Message.system(draw(_text.filter(bool))))
-    for _ in range(draw(st.integers(1, 4))):
-        user: list[ContentBlock] = [TextBlock(draw(_text))]
-        user += draw(st.lists(_images | st.builds(TextBlock, _text), max_size=2))
-        messages.append(Message("user", user))
-        if draw(st.booleans()):
-            messages.append(Message.system(draw(_text)))
-        assistant: list[ContentBlock] = []
-        if anthropic and draw(st.booleans()):
-            redacted = draw(st.booleans())
-            signature = "" if redacted else draw(_text)
-            assistant.append(ThinkingBlock(draw(_text), signature, redacted))
-        assistant.append(TextBlock(draw(_text)))
-        ids = draw(st.lists(_ids, max_size=3, unique=True))
-        assistant += [ToolUseBlock(i, draw(_text), draw(_inputs)) for i in ids]
-        messages.append(Message("assistant", assistant))
-        if ids and draw(st.booleans()):
-            messages.append(Message.system(draw(_text)))
-        if ids:
-            results: list[ContentBlock] = []
-            for i in ids:
-                if anthropic:
-                    content: str | list[TextBlock | ImageBlock] = draw(
-                        _text | st.lists(_images | st.builds(TextBlock, _text), max_size=2)
-                    )
-                    results.append(ToolResultBlock(i, content, draw(st.booleans())))
-                elif draw(st.booleans()):
-                    error = draw(st.booleans())
-                    text = ("Error: " if error else "") + draw(_text)
-                    results.append(ToolResultBlock(i, text, error))
-                else:  # images only
-                    shots = draw(st.lists(_images, min_size=1, max_size=2))
-                    results.append(ToolResultBlock(i, list(shots), draw(st.booleans())))
-            messages.append(Message("user", results))
-    return messages
 
 
 @settings(max_examples=100, deadline=None)
@@ -385,23 +243,6 @@ def test_openai_round_trip(history: list[Message]) -> None:
             following = wire[i + 1 : i + 1 + len(message["tool_calls"])]
             assert [m["role"] for m in following] == ["tool"] * len(message["tool_calls"])
     assert from_openai(wire) == expected
-
-
-@settings(max_examples=100, deadline=None)
-@given(histories(anthropic=True))
-def test_anthropic_round_trip(history: list[Message]) -> None:
-    system, wire = to_anthropic(history)
-    assert from_anthropic(wire, system) == history
-
-
-def test_a_bad_anthropic_image_names_its_message_once() -> None:
-    bad = {
-        "type": "image",
-        "source": {"type": "base64", "media_type": "image/tiff", "data": "AA=="},
-    }
-    with pytest.raises(ValueError, match="image/tiff") as info:
-        from_anthropic([{"role": "user", "content": [bad]}])
-    assert str(info.value).count("message 0") == 1
 
 
 @pytest.mark.parametrize("arguments", ["{", "[1]", "null", "not json"])

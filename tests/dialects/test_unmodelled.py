@@ -14,14 +14,9 @@ import pytest
 
 from contextfold._history import compaction_cut_points, safe_cut_points
 from contextfold.blocks import OpaqueBlock, TextBlock, ToolResultBlock, from_dict, to_dict
-from contextfold.formats import (
-    from_anthropic,
-    from_openai,
-    from_responses,
-    to_anthropic,
-    to_openai,
-    to_responses,
-)
+from contextfold.dialects.chat import from_openai, to_openai
+from contextfold.dialects.messages import from_anthropic, to_anthropic
+from contextfold.dialects.responses import from_responses, to_responses
 from contextfold.messages import Message, check_message
 from contextfold.tokens import count_message_tokens
 from contextfold.validation import history_problems

@@ -1,31 +1,40 @@
-"""OpenAI Responses API ``input`` item lists, both ways: the machinery behind
-:func:`~contextfold.formats.from_responses` and :func:`~contextfold.formats.to_responses`.
+"""OpenAI's Responses API (``POST /v1/responses``): :data:`RESPONSES`.
 
-An ``input`` list is a flat sequence of *items*; a :class:`Message` is a turn. Items
-are grouped into messages by their side of the conversation:
+A request carries its history in ``input`` (a string, or a flat list of *items*) and
+its system prompt in ``instructions``; a :class:`~contextfold.messages.Message` is a
+turn. Items are grouped into messages by their side of the conversation
+(:func:`from_responses`, :func:`to_responses`):
 
 * the assistant's side: ``reasoning`` items, ``function_call`` items and ``message``
   items of role ``assistant`` - consecutive ones form one assistant message (so a
   reasoning item is never separated from the call or answer it led to);
 * tool results: consecutive ``function_call_output`` items form one user message of
-  :class:`ToolResultBlock` s;
+  :class:`~contextfold.blocks.ToolResultBlock` s;
 * every ``message`` item of role ``user``, ``system`` or ``developer`` is a message
-  of its own (``developer`` becomes ``system``).
+  of its own (``developer`` becomes ``system``). A string ``input`` is one user
+  message; ``instructions`` a leading system message.
 
 :func:`item_starts` gives the item index where each message begins, so a caller can
-copy the original items of any message verbatim.
+copy the original items of any message verbatim. Reasoning items are read as
+:class:`~contextfold.blocks.ThinkingBlock` s and never written: replay them only from
+the items the client sent. Tool errors carry
+:data:`~contextfold.dialects.chat.TOOL_ERROR_PREFIX` as in Chat Completions.
 
 Items nobody models here are carried as :class:`~contextfold.blocks.OpaqueBlock` s
 (dialect :data:`DIALECT`), on the side their type says: an output or an approval
 answer (``*_output``, ``*_response``: ``custom_tool_call_output``,
 ``computer_call_output``...) with the tool results, anything else (hosted and custom
 tool calls, ``compaction`` items...) with the assistant's turn. One that carries a
-``call_id`` pairs with its output like a function call (an approval with the
-request whose ``id`` it answers). A ``message`` item of an unknown role is a system
-message holding it whole. Content parts nobody models (files, audio, images by URL
-or file id) are opaque blocks of dialect :data:`PART_DIALECT`. Only malformed
-items (not objects, a non-string ``type`` or ``role``, a function call without its
-``call_id``) raise :class:`ValueError`.
+``call_id`` pairs with its output like a function call (an approval with the request
+whose ``id`` it answers). A ``message`` item of an unknown role is a system message
+holding it whole. Content parts nobody models (files, audio, images by URL or file id)
+are opaque blocks of dialect :data:`PART_DIALECT`. Only malformed items (not objects,
+a non-string ``type`` or ``role``, a function call without its ``call_id``) raise
+:class:`ValueError`.
+
+A request that leans on history the upstream holds (``previous_response_id``,
+``conversation``, ``item_reference`` items) cannot be compacted
+(:meth:`Responses.server_state`). The proxy offers no recall tool on this format.
 """
 
 from __future__ import annotations
@@ -45,24 +54,34 @@ from contextfold.blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from contextfold.formats._chat import TOOL_ERROR_PREFIX, holds_json_object
-from contextfold.formats._messages import decode_image
+from contextfold.dialects import _openai
+from contextfold.dialects._common import DATA_URL, decode_image, plain_text, texts_of, usage_total
+from contextfold.dialects._openai import TOOL_ERROR_PREFIX, holds_json_object, mark_error
+from contextfold.dialects.base import Dialect, ItemRole
 from contextfold.messages import Message
 
-__all__ = ["DIALECT", "PART_DIALECT", "from_responses", "item_starts", "to_responses"]
+__all__ = [
+    "DIALECT",
+    "PART_DIALECT",
+    "RESPONSES",
+    "Responses",
+    "from_responses",
+    "item_starts",
+    "to_responses",
+]
 
 DIALECT: Final = "responses"
 """The :attr:`~contextfold.blocks.OpaqueBlock.dialect` of input items carried whole."""
 PART_DIALECT: Final = "responses.part"
 """The :attr:`~contextfold.blocks.OpaqueBlock.dialect` of content parts carried whole."""
 
-Side = Literal["assistant", "results", "user", "system"]
+_Side = Literal["assistant", "results", "user", "system"]
 
-_DATA_URL: Final = re.compile(r"data:(?P<type>[\w/+.-]+);base64,(?P<data>.*)\Z", re.DOTALL)
 _TEXT_PARTS: Final = frozenset({"input_text", "output_text"})
+_STATE_FIELDS: Final = ("previous_response_id", "conversation")
 
 
-def _side(item: Any, index: int) -> Side:
+def _side(item: Any, index: int) -> _Side:
     """Which side of the conversation ``item`` belongs to (``ValueError`` if malformed)."""
     if not isinstance(item, Mapping):
         raise ValueError(f"input item {index} must be an object, got {type(item).__name__}")
@@ -81,6 +100,14 @@ def _side(item: Any, index: int) -> Side:
     return "system"  # system, developer, or a role nobody models (carried whole)
 
 
+def _side_of(item: Any) -> _Side | None:
+    """:func:`_side`, or ``None`` for an item it would refuse."""
+    try:
+        return _side(item, 0)
+    except ValueError:
+        return None
+
+
 def _answers(kind: str) -> bool:
     """Whether an item of ``kind`` answers the assistant (a tool's output, an approval)."""
     return kind.endswith(("_output", "_response"))
@@ -93,13 +120,16 @@ def item_starts(items: Sequence[Any]) -> list[int]:
     does not model (the content of the items is not read).
     """
     starts: list[int] = []
-    previous: Side | None = None
+    previous: _Side | None = None
     for index, item in enumerate(items):
         side = _side(item, index)
         if not (side == previous and side in ("assistant", "results")):
             starts.append(index)
         previous = side
     return starts
+
+
+# ---------------------------------------------------------------- from Responses
 
 
 def from_responses(
@@ -219,7 +249,7 @@ def _parts(content: Any, index: int) -> list[ContentBlock]:
         elif kind == "refusal" and isinstance(part.get("refusal"), str):
             blocks.append(TextBlock(part["refusal"]))
         elif kind == "input_image" and isinstance(part.get("image_url"), str):
-            match = _DATA_URL.match(part["image_url"])
+            match = DATA_URL.match(part["image_url"])
             if match is None:  # a remote image: carried as it came
                 blocks.append(OpaqueBlock(kind, dict(part), PART_DIALECT))
             else:
@@ -242,7 +272,7 @@ def to_responses(messages: Sequence[Message]) -> list[dict[str, Any]]:
     them); an assistant's texts become messages with string content (no output item
     ids to invent), consecutive so they read back as one message; tool results become
     ``function_call_output`` items before the rest of their user message, with
-    :data:`TOOL_ERROR_PREFIX` in front of an error's text.
+    :data:`~contextfold.dialects.chat.TOOL_ERROR_PREFIX` in front of an error's text.
     """
     out: list[dict[str, Any]] = []
     for message in messages:
@@ -252,7 +282,8 @@ def to_responses(messages: Sequence[Message]) -> list[dict[str, Any]]:
                 if whole is not None:
                     out.append(whole)
                 else:
-                    out.append({"type": "message", "role": "system", "content": _text(message)})
+                    content = plain_text(message)
+                    out.append({"type": "message", "role": "system", "content": content})
             case "assistant":
                 out += _assistant_items(message)
             case "user":
@@ -265,14 +296,6 @@ def _item(block: ContentBlock) -> dict[str, Any] | None:
     if isinstance(block, OpaqueBlock) and block.dialect == DIALECT:
         return dict(block.data)
     return None
-
-
-def _text(message: Message) -> str:
-    return "\n".join(
-        b.text if isinstance(b, TextBlock) else b.placeholder()
-        for b in message.content
-        if isinstance(b, TextBlock | OpaqueBlock)
-    )
 
 
 def _assistant_items(message: Message) -> list[dict[str, Any]]:
@@ -333,7 +356,7 @@ def _user_items(message: Message) -> list[dict[str, Any]]:
 
 def _output(content: str | Sequence[ContentBlock], is_error: bool) -> str | list[dict[str, Any]]:
     if isinstance(content, str):
-        return _mark_error(content) if is_error else content
+        return mark_error(content) if is_error else content
     parts: list[dict[str, Any]] = []
     for block in content:
         if isinstance(block, TextBlock):
@@ -347,7 +370,7 @@ def _output(content: str | Sequence[ContentBlock], is_error: bool) -> str | list
         if text is None:
             parts.insert(0, {"type": "input_text", "text": TOOL_ERROR_PREFIX})
         else:
-            text["text"] = _mark_error(text["text"])
+            text["text"] = mark_error(text["text"])
     return parts
 
 
@@ -364,5 +387,134 @@ def _image(block: ImageBlock) -> dict[str, Any]:
     return {"type": "input_image", "image_url": url, "detail": "auto"}  # the API's default
 
 
-def _mark_error(text: str) -> str:
-    return text if text.startswith(TOOL_ERROR_PREFIX) else TOOL_ERROR_PREFIX + text
+# ---------------------------------------------------------------- the dialect
+
+
+class Responses(Dialect):
+    """OpenAI's Responses API: ``input`` items and ``instructions``.
+
+    Its requests go to OpenAI only: Anthropic's rules (its thinking rule) do not
+    apply to its rewrites.
+    """
+
+    name = DIALECT
+    path = "/v1/responses"
+    provider = "openai"
+    history_key = "input"
+    outside_key = "instructions"
+    rules = "openai"
+    history_marker = re.compile(rb'"input"\s*:\s*[\["]')
+    server_state_markers = (b'"previous_response_id"', b'"conversation"')
+
+    def read(self, items: Sequence[Any], outside: Any = None) -> list[Message]:
+        return from_responses(items, outside if isinstance(outside, str) else None)
+
+    def write(self, messages: Sequence[Message]) -> list[dict[str, Any]]:
+        return to_responses(messages)
+
+    def write_split(self, messages: Sequence[Message]) -> tuple[str | None, list[dict[str, Any]]]:
+        lead = 0
+        while lead < len(messages) and messages[lead].role == "system":
+            lead += 1
+        instructions = "\n\n".join(plain_text(m) for m in messages[:lead]) or None
+        return instructions, to_responses(messages[lead:])
+
+    def place_outside(self, body: dict[str, Any], messages: Sequence[Message]) -> bool:
+        body["instructions"] = "\n\n".join(m.text for m in messages) or None
+        return True
+
+    def check_body(self, body: Mapping[str, Any]) -> None:
+        """``input``, when present, is a string or a list."""
+        if not isinstance(body.get("input", ""), str | list):
+            raise ValueError("field 'input' must be a string or a list of items")
+
+    def history(self, body: Mapping[str, Any]) -> tuple[str | list[Any], Any]:
+        """:class:`ValueError` for ``instructions`` that is not a string."""
+        instructions = body.get("instructions")
+        if instructions is not None and not isinstance(instructions, str):
+            raise ValueError("field 'instructions' must be a string")
+        items: str | list[Any] = body.get("input", [])
+        return items, instructions or None
+
+    def fresh(self, items: Sequence[Any], index: int) -> bool:
+        """An item starts afresh where its side of the conversation changes (and at
+        every user and system message): consecutive assistant-side items, and
+        consecutive tool outputs, form one message."""
+        if index == 0:
+            return True
+        side = _side_of(items[index])
+        return side in ("user", "system") or (
+            side is not None and side != _side_of(items[index - 1])
+        )
+
+    def classify(self, item: Any) -> ItemRole:
+        if not isinstance(item, Mapping):
+            return ItemRole("other")
+        kind = item.get("type")
+        if isinstance(kind, str) and kind != "message":
+            if kind == "reasoning":
+                return ItemRole("assistant")
+            return ItemRole("results" if _answers(kind) else "assistant", True)
+        role = item.get("role")
+        if role == "assistant":
+            return ItemRole("assistant")
+        if role != "user":
+            return ItemRole("other")
+        return ItemRole("turn", False, texts_of(item.get("content")))
+
+    def server_state(self, body: Mapping[str, Any]) -> str | None:
+        """With ``previous_response_id`` or ``conversation`` the upstream prepends history
+        the proxy never sees, and an ``item_reference`` stands for an item only the
+        upstream holds, so the proxy cannot tell what it would summarize."""
+        for name in _STATE_FIELDS:
+            if body.get(name) is not None:
+                return (
+                    f"not compacted: the request continues server-held state ({name}); the "
+                    "upstream holds the earlier history, which the proxy cannot see or "
+                    "compact; forwarded unchanged (send the whole history as input to have it "
+                    "compacted)"
+                )
+        items = body.get("input")
+        if isinstance(items, list) and any(
+            isinstance(item, dict) and item.get("type") == "item_reference" for item in items
+        ):
+            return (
+                "not compacted: the request refers to items the upstream holds "
+                "(item_reference), which the proxy cannot see or compact; forwarded unchanged"
+            )
+        return None
+
+    def input_tokens(self, payload: Any) -> int | None:
+        """The response's ``input_tokens``; in a stream, the ``response.completed``
+        event's response's."""
+        if not isinstance(payload, dict):
+            return None
+        if isinstance(payload.get("response"), dict):
+            payload = payload["response"]
+        return usage_total(payload.get("usage"), ("input_tokens",))
+
+    def error_body(self, status: int, message: str) -> dict[str, Any]:
+        return _openai.error_body(status, message)
+
+    def is_overflow(self, status: int | None, error: Any, fallback: str = "") -> bool:
+        return _openai.is_overflow(status, error, fallback)
+
+    def reported_sizes(self, text: str) -> tuple[int, int] | None:
+        return _openai.reported_sizes(text)
+
+    def overflow_body(self, prompt_tokens: int, window: int) -> dict[str, Any]:
+        message = (
+            "Your input exceeds the context window of this model. "
+            "Please adjust your input and try again."
+        )
+        error = {
+            "message": message,
+            "type": "invalid_request_error",
+            "param": "input",
+            "code": "context_length_exceeded",
+        }
+        return {"error": error}
+
+
+RESPONSES: Final = Responses()
+"""OpenAI's Responses API."""

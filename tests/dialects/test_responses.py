@@ -1,4 +1,5 @@
-"""OpenAI Responses ``input`` items, both ways (:func:`from_responses`, :func:`to_responses`)."""
+"""contextfold.dialects.responses: OpenAI Responses ``input`` items, both ways
+(:func:`from_responses`, :func:`to_responses`)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,7 @@ from contextfold.blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from contextfold.formats import from_responses, to_responses
-from contextfold.formats._responses import item_starts
+from contextfold.dialects.responses import from_responses, item_starts, to_responses
 from contextfold.messages import Message
 from tests._proxy_upstream import responses_history
 
