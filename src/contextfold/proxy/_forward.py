@@ -48,8 +48,8 @@ from contextfold.proxy._recall import answer_with_recall
 from contextfold.proxy._relay import Opened, Relaying, drop_headers, is_stream
 from contextfold.proxy._routing import BadTarget, route_dialect, upstream_url
 from contextfold.proxy._tenant import Tenants
+from contextfold.proxy._upstream import Reply, Upstream, UpstreamError, UpstreamTimeout
 from contextfold.proxy._windows import WindowAsker
-from contextfold.proxy._wire import WireTransport
 from contextfold.transports.base import CompletionTransport
 
 logger = logging.getLogger("contextfold.proxy")
@@ -104,6 +104,7 @@ class Forwarder(Relaying):
     def __init__(
         self,
         client: httpx2.AsyncClient,
+        upstream: Upstream,
         planner: Planner,
         *,
         upstream_openai: str,
@@ -114,16 +115,11 @@ class Forwarder(Relaying):
         summary_max_retries: int,
         secret_headers: Iterable[str] = (),
         recall: bool = False,
-        wire: WireTransport | None = None,
         tenant_header: str | None = None,
         budget: MemoryBudget | None = None,
     ) -> None:
-        self.client = client
-        # ``client``'s own transport, when it is one: forwards skip the client's work
-        self.wire = (
-            wire if wire is not None and _plain(upstream_openai, upstream_anthropic) else None
-        )
-        self._timeouts: dict[str, Any] = client.timeout.as_dict()
+        self.client = client  # the summarizers' and the model list's (the SDKs' stack)
+        self.upstream = upstream  # what requests are forwarded on
         self.planner = planner
         self.upstream_openai = upstream_openai
         self.upstream_anthropic = upstream_anthropic
@@ -448,9 +444,7 @@ class Forwarder(Relaying):
             plan = replace(plan, error=failed_retry(retried))
         return self._buffered(reply, content, dialect, plan, body, secrets)
 
-    async def _send(
-        self, request: Request, dialect: Dialect, body: bytes
-    ) -> httpx2.Response | Response:
+    async def _send(self, request: Request, dialect: Dialect, body: bytes) -> Reply | Response:
         """The upstream's streamed reply to ``body``, or the proxy's own error answer."""
         dropped = _DECODED if getattr(request.state, "contextfold_decoded", False) else _ENCODED
         headers = drop_headers(request.headers.raw, dropped)
@@ -461,13 +455,7 @@ class Forwarder(Relaying):
             return json_error(dialect, 400, str(exc))
         sent = time.perf_counter()
         try:
-            if self.wire is not None:
-                reply = await self.wire.forward(request.method, url, headers, body, self._timeouts)
-            else:
-                upstream = self.client.build_request(
-                    request.method, url, headers=headers, content=body
-                )
-                reply = await self.client.send(upstream, stream=True)
+            reply = await self.upstream.send(request.method, url, headers, body)
             if 100 <= reply.status_code <= 599:
                 return reply
             # RFC 9110 section 15: invalid, taken as a server error (uvicorn cannot
@@ -477,15 +465,13 @@ class Forwarder(Relaying):
             return json_error(
                 dialect, 502, f"the upstream answered with an invalid status ({reply.status_code})"
             )
-        except httpx2.TimeoutException:
+        except UpstreamTimeout:
             self.metrics.upstream_error("timeout")
             return json_error(dialect, 504, "the upstream did not answer in time")
-        except httpx2.HTTPError as exc:
+        except UpstreamError as exc:
             self.metrics.upstream_error("connect")
-            logger.warning("upstream %s unreachable: %s", _host(url), type(exc).__name__)
-            return json_error(
-                dialect, 502, f"the upstream could not be reached ({type(exc).__name__})"
-            )
+            logger.warning("upstream %s unreachable: %s", _host(url), exc.cause)
+            return json_error(dialect, 502, f"the upstream could not be reached ({exc.cause})")
         finally:
             upstream_time(time.perf_counter() - sent)
 
@@ -546,13 +532,6 @@ class Forwarder(Relaying):
         # short prompt with a huge output budget is refused as an overflow too).
         self.planner.learn_overflow(model, plan.tokens_after, sizes, tenant=plan.tenant)
         return await self._respond(reply, dialect, forced, forwarded, secrets, retried=True)
-
-
-def _plain(*bases: str) -> bool:
-    """Whether every upstream base URL is plain ``http(s)://host[:port]/path``
-    (no credentials in it), as :meth:`WireTransport.forward` takes them."""
-    urls = [httpx2.URL(base) for base in bases]
-    return all(url.raw_scheme in (b"http", b"https") and not url.userinfo for url in urls)
 
 
 def _host(url: str) -> str:

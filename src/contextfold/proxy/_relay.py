@@ -19,8 +19,8 @@ How much of a reply the proxy holds:
   a shorter one that looks whole).
 
 So an answer of any size costs the proxy at most :data:`LOOK_AHEAD` bytes, plus what
-waits in the sockets' buffers (the upstream connection stops reading at 1 MiB unread,
-see :mod:`._wire`).
+waits in the sockets' buffers (the upstream connection stops reading at 128 KiB unread,
+see :mod:`._upstream`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ import time
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 
-import httpx2
 from starlette.responses import Response, StreamingResponse
 
 from contextfold._secrets import Secrets
@@ -41,6 +40,7 @@ from contextfold.proxy._compact import Plan, Planner
 from contextfold.proxy._dialects import Dialect, SSEUsageScanner, usage_input_tokens
 from contextfold.proxy._guard import BrokeOff, json_error
 from contextfold.proxy._metrics import ProxyMetrics, upstream_time
+from contextfold.proxy._upstream import RawHeaders, Reply, UpstreamError
 
 __all__ = ["LOOK_AHEAD", "Opened", "RawHeaders", "Relaying", "drop_headers", "is_stream"]
 
@@ -68,8 +68,6 @@ _HOP_BY_HOP = frozenset(
 _UNSAFE_HEADER_TEXT = re.compile(r"[^\x20-\x7e]")
 _ERROR_HEADER_CHARS = 300
 
-RawHeaders = list[tuple[bytes, bytes]]
-
 
 def drop_headers(headers: Iterable[tuple[bytes, bytes]], extra: frozenset[bytes]) -> RawHeaders:
     """``headers`` (raw byte pairs, relayed as they are) without hop-by-hop ones.
@@ -87,8 +85,8 @@ def drop_headers(headers: Iterable[tuple[bytes, bytes]], extra: frozenset[bytes]
     return [(n, v) for n, v in pairs if n not in _HOP_BY_HOP | extra | named]
 
 
-def is_stream(reply: httpx2.Response) -> bool:
-    return reply.headers.get("content-type", "").startswith("text/event-stream")
+def is_stream(reply: Reply) -> bool:
+    return reply.header(b"content-type").startswith("text/event-stream")
 
 
 @dataclass(slots=True)
@@ -118,14 +116,14 @@ class Relaying:
             headers.append(("x-contextfold-error", text[:_ERROR_HEADER_CHARS].strip()))
         return headers
 
-    async def _content(self, reply: httpx2.Response, dialect: Dialect) -> bytes | Opened | Response:
+    async def _content(self, reply: Reply, dialect: Dialect) -> bytes | Opened | Response:
         """The whole body of a reply that ends within :data:`LOOK_AHEAD` bytes (closed
         after), what was read of a longer one (left open: :meth:`_streamed` relays the
         rest), or a 502 if it broke off first."""
         reading = time.perf_counter()
         chunks: list[bytes] = []
         size = 0
-        rest = reply.aiter_raw()
+        rest = reply.chunks()
         whole = True
         try:
             async for chunk in rest:
@@ -135,20 +133,18 @@ class Relaying:
                     whole = False
                     return Opened(chunks, rest)
             return b"".join(chunks)
-        except httpx2.StreamConsumed:  # a client whose transport hands over read replies
-            return reply.content
-        except httpx2.HTTPError as exc:
+        except UpstreamError as exc:
             self.metrics.upstream_error("broken")
-            return json_error(dialect, 502, f"the upstream reply broke off ({type(exc).__name__})")
+            return json_error(dialect, 502, f"the upstream reply broke off ({exc.cause})")
         finally:
             if whole:
                 await reply.aclose()
             upstream_time(time.perf_counter() - reading)
 
     def _headers(
-        self, reply: httpx2.Response, plan: Plan | None, secrets: Secrets, retried: bool
+        self, reply: Reply, plan: Plan | None, secrets: Secrets, retried: bool
     ) -> RawHeaders:
-        raw_out = drop_headers(reply.headers.raw, frozenset())
+        raw_out = drop_headers(reply.raw_headers, frozenset())
         if plan is not None:
             raw_out += [(n.encode(), v.encode()) for n, v in self._report(plan, secrets)]
         if retried:
@@ -157,7 +153,7 @@ class Relaying:
 
     async def _respond(
         self,
-        reply: httpx2.Response,
+        reply: Reply,
         dialect: Dialect,
         plan: Plan | None,
         body: bytes,
@@ -183,7 +179,7 @@ class Relaying:
 
     def _streamed(
         self,
-        reply: httpx2.Response,
+        reply: Reply,
         opened: Opened,
         plan: Plan | None,
         secrets: Secrets,
@@ -194,13 +190,13 @@ class Relaying:
         (and the upstream's ``Content-Length``); its usage is not read."""
         response = StreamingResponse(self._rest(reply, opened), status_code=reply.status_code)
         raw_out = self._headers(reply, plan, secrets, retried)
-        length = reply.headers.get("content-length", "")
+        length = reply.header(b"content-length")
         if length.isascii() and length.isdigit():
             raw_out.append((b"content-length", length.encode()))
         response.raw_headers = raw_out
         return response
 
-    async def _rest(self, reply: httpx2.Response, opened: Opened) -> AsyncIterator[bytes]:
+    async def _rest(self, reply: Reply, opened: Opened) -> AsyncIterator[bytes]:
         sent = 0
         try:
             while opened.read:  # handed on one at a time: each is freed once sent
@@ -210,18 +206,16 @@ class Relaying:
             async for chunk in opened.rest:
                 sent += len(chunk)
                 yield chunk
-        except httpx2.HTTPError as exc:
+        except UpstreamError as exc:
             self.metrics.upstream_error("broken")
-            logger.warning(
-                "upstream reply broke off after %d bytes relayed: %s", sent, type(exc).__name__
-            )
+            logger.warning("upstream reply broke off after %d bytes relayed: %s", sent, exc.cause)
             raise BrokeOff from None
         finally:
             await reply.aclose()
 
     def _buffered(
         self,
-        reply: httpx2.Response,
+        reply: Reply,
         content: bytes,
         dialect: Dialect,
         plan: Plan | None,
@@ -231,7 +225,7 @@ class Relaying:
         retried: bool = False,
     ) -> Response:
         """A whole reply relayed, with the report; its usage recorded when it succeeded."""
-        if plan is not None and reply.status_code < 300 and "content-encoding" not in reply.headers:
+        if plan is not None and reply.status_code < 300 and not reply.has(b"content-encoding"):
             self._record_json(dialect, content, plan, body)
         response = Response(content, status_code=reply.status_code)
         raw_out = self._headers(reply, plan, secrets, retried)
@@ -255,7 +249,7 @@ class Relaying:
 
     async def _relay(
         self,
-        reply: httpx2.Response,
+        reply: Reply,
         scanner: SSEUsageScanner | None,
         plan: Plan | None,
         forwarded: bytes,
@@ -263,14 +257,14 @@ class Relaying:
     ) -> AsyncIterator[bytes]:
         # ``watched`` is held until the stream ends: its log scrubbing lasts as long.
         try:
-            async for chunk in reply.aiter_raw():
+            async for chunk in reply.chunks():
                 if scanner is not None:
                     scanner.feed(chunk)
                 yield chunk
-        except httpx2.HTTPError as exc:
+        except UpstreamError as exc:
             # Headers are gone already; the client sees the stream end early.
             self.metrics.upstream_error("broken")
-            logger.warning("upstream stream broke off: %s", type(exc).__name__)
+            logger.warning("upstream stream broke off: %s", exc.cause)
         finally:
             await reply.aclose()
             if scanner is not None and scanner.input_tokens and plan is not None:
