@@ -35,6 +35,9 @@ A request body over :data:`PIECE` bytes goes out a piece at a time, each once th
 socket took the one before: a request given up (its client left, its answer timed out)
 leaves at most about one piece unsent-but-queued, never the whole body.
 
+Header values go out as aiohttp writes them, in UTF-8: a value that is UTF-8 goes out
+byte for byte; one that is not (obs-text) goes out as its Latin-1 reading in UTF-8.
+
 Errors are :class:`UpstreamError` (unreachable, a malformed answer, a body that broke
 off) and :class:`UpstreamTimeout`, each carrying what failed below (``cause``).
 """
@@ -72,10 +75,10 @@ PIECE = 256 * 1024
 _HEAD_BYTES = 64 * 1024
 # the method and the header names, each a token (RFC 9110 section 5.6.2), one a line
 _TOKENS = re.compile(rb"[-!#$%&'*+.^_`|~0-9A-Za-z]+(?:\n[-!#$%&'*+.^_`|~0-9A-Za-z]+)*")
-# aiohttp adds these when a request lacks them; a forwarded request carries the client's
 # what no header value may hold (RFC 9110 section 5.5), nor a target any whitespace
 _NOT_IN_VALUE = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
 _NOT_IN_TARGET = re.compile(r"[\x00-\x20\x7f]")
+# aiohttp adds these when a request lacks them; a forwarded request carries the client's
 _NOT_ADDED = frozenset({"User-Agent", "Accept", "Accept-Encoding", "Content-Type"})
 _NO_ANSWER = "the upstream did not answer in time"
 
