@@ -1,6 +1,7 @@
 """What the compaction proxy adds to a request's latency, side by side with LiteLLM's proxy.
 
     .venv/bin/python bench/proxy.py [--requests 200] [--litellm PATH] [--http h11]
+                                    [--only pass-through]
 
 Starts, on loopback only, a minimal fake upstream, our proxy in front of it and, when
 its executable is found, LiteLLM's proxy in front of the same upstream, each in its
@@ -25,7 +26,9 @@ upstream, a master key (it refuses to start without one), its local model cost m
 (``LITELLM_LOCAL_MODEL_COST_MAP=True``: no network) and its logs sent to
 ``/dev/null``. It re-serializes every request and reply; ours forwards the bytes.
 Prints a markdown table of p50/p99 latencies and what each proxy adds to the direct
-p50 and p99 of the same run. Bounded: a few minutes on a laptop.
+p50 and p99 of the same run, and the CPU time our proxy's process spent per request
+(from ``/proc/PID/schedstat``, Linux only). ``--only NAME`` runs the rows of one path.
+Bounded: a few minutes on a laptop.
 """
 
 from __future__ import annotations
@@ -137,9 +140,12 @@ async def measure(
     key: str,
     *,
     errors: list[int] | None = None,
+    cpu_of: int | None = None,
+    cpu: list[float] | None = None,
 ) -> list[float]:
     """Latencies of successful requests; failures are raised, or, given ``errors``, counted
-    there by status (0: no answer)."""
+    there by status (0: no answer). With ``cpu_of`` (a process id) and ``cpu``, the CPU
+    seconds that process spent per timed request are appended to ``cpu``."""
     headers = {"content-type": "application/json", "authorization": f"Bearer {key}"}
     limits = httpx2.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     async with httpx2.AsyncClient(limits=limits, timeout=120) as client:
@@ -168,7 +174,11 @@ async def measure(
                 reply.raise_for_status()
                 latencies.append(time.perf_counter() - start)
 
+        before = None if cpu_of is None else cpu_seconds(cpu_of)
         await asyncio.gather(*[worker() for _ in range(concurrency)])
+        after = None if cpu_of is None else cpu_seconds(cpu_of)
+        if cpu is not None and before is not None and after is not None and latencies:
+            cpu.append((after - before) / len(latencies))
     return latencies
 
 
@@ -210,6 +220,15 @@ def start_litellm(executable: str, up_port: int, port: int, folder: str) -> subp
     )
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time process ``pid`` has spent so far (Linux), else ``None``."""
+    try:
+        with open(f"/proc/{pid}/schedstat", encoding="ascii") as stat:
+            return int(stat.read().split()[0]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def cell(values: list[float] | None, direct: list[float], q: float, errors: int = 0) -> str:
     if values is None:
         return "-"
@@ -220,8 +239,13 @@ def cell(values: list[float] | None, direct: list[float], q: float, errors: int 
 
 
 async def run(
-    requests: int, up_port: int, proxy_port: int, litellm: tuple[int, str] | None
+    requests: int,
+    up_port: int,
+    proxy: tuple[int, int],
+    litellm: tuple[int, str] | None,
+    only: str | None = None,
 ) -> None:
+    proxy_port, proxy_pid = proxy
     await wait_ready(up_port)
     await wait_ready(proxy_port)
     litellm_url = None
@@ -240,10 +264,13 @@ async def run(
     print(f"loopback only. LiteLLM column: {note}. Cells: p50 or p99 ms (added to direct).\n")
     print(
         "| path | messages | body KiB | concurrency | direct p50 | ours p50 (added) "
-        "| LiteLLM p50 (added) | direct p99 | ours p99 (added) | LiteLLM p99 (added) |"
+        "| LiteLLM p50 (added) | direct p99 | ours p99 (added) | LiteLLM p99 (added) "
+        "| ours CPU ms/request |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, count, chars in CASES:
+        if only is not None and name != only:
+            continue
         body = json.dumps({"model": "bench-model", "messages": history(count, chars)}).encode()
         async with httpx2.AsyncClient(timeout=60) as client:
             check = await client.post(
@@ -255,7 +282,11 @@ async def run(
             raise RuntimeError(f"{name}/{count}: proxy compacted={got}, expected {expected}")
         for concurrency in CONCURRENCY:
             d = await measure(direct, body, requests, concurrency, OURS_KEY)
-            p = await measure(proxied, body, requests, concurrency, OURS_KEY)
+            spent: list[float] = []
+            p = await measure(
+                proxied, body, requests, concurrency, OURS_KEY, cpu_of=proxy_pid, cpu=spent
+            )
+            cpu = f"{spent[0] * 1e3:.3f}" if spent else "-"
             lite, failed = None, []
             if litellm_url is not None and name == "pass-through":
                 lite = await measure(
@@ -264,7 +295,8 @@ async def run(
             print(
                 f"| {name} | {count:,} | {len(body) / 1024:,.0f} | {concurrency} "
                 f"| {pct(d, 0.5):.2f} | {cell(p, d, 0.5)} | {cell(lite, d, 0.5, len(failed))} "
-                f"| {pct(d, 0.99):.2f} | {cell(p, d, 0.99)} | {cell(lite, d, 0.99, len(failed))} |",
+                f"| {pct(d, 0.99):.2f} | {cell(p, d, 0.99)} | {cell(lite, d, 0.99, len(failed))} "
+                f"| {cpu} |",
                 flush=True,
             )
 
@@ -276,8 +308,9 @@ def main() -> None:
     parser.add_argument(
         "--http",
         choices=["httptools", "h11"],
-        help="our proxy's HTTP parser (default: serve's, httptools when installed)",
+        help="our proxy's HTTP parser (default: serve's, httptools)",
     )
+    parser.add_argument("--only", help="run only the rows of this path (e.g. pass-through)")
     parser.add_argument("--serve-upstream", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--serve-proxy", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -311,7 +344,8 @@ def main() -> None:
             )
             litellm = (litellm_port, version[-1] if version else executable)
         try:
-            asyncio.run(run(args.requests, up_port, proxy_port, litellm))
+            proxy = (proxy_port, procs[1].pid)
+            asyncio.run(run(args.requests, up_port, proxy, litellm, args.only))
         finally:
             for proc in procs:
                 proc.terminate()
