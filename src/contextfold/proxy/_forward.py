@@ -320,7 +320,9 @@ class Forwarder(Relaying):
             raw = decoded
             request.state.contextfold_decoded = True  # _send drops Content-Encoding
         tenant = self.tenant(request.headers)
-        bound = self.bound.far_under(raw, tenant, dialect)
+        # With a should_compact hook every chat request is read, so the hook is asked.
+        hooked = self.planner.should_compact is not None
+        bound = None if hooked else self.bound.far_under(raw, tenant, dialect)
         if bound is not None:  # no need to parse: forwarded as it is
             self._observe(raw, dialect, tenant)
             self._learn_window(request, dialect, model_named(raw))
