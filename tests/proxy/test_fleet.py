@@ -100,7 +100,7 @@ async def _listening(process: subprocess.Popen[str], port: int) -> None:
 
 def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-    env["PYTHONPATH"] = str(ROOT)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
     return env
 
 
