@@ -5,12 +5,19 @@ test of a replica killed mid-summary needs a short one, so this runs the same ap
 under uvicorn with :attr:`PostgresSummaryCache.lease_seconds` set to ``LEASE``, and a
 threshold of 0.3 (of a 16,384-token window), low enough that the summarizer reads
 the old part of the tests' histories in one call.
+
+The proxy imports the model SDKs with its first summary (over a second of CPU, several
+on a loaded machine); a replica here imports them before it listens, so the tests' times
+measure leases and summaries, not an import (the killed-replica test allows its survivor
+3 seconds past the lease).
 """
 
 from __future__ import annotations
 
 import sys
 
+import anthropic  # noqa: F401 - see the module doc
+import openai  # noqa: F401
 import uvicorn
 
 from contextfold.proxy import create_app

@@ -32,7 +32,8 @@ from packaging.requirements import Requirement
 
 from tests.conftest import require_service
 
-pytestmark = pytest.mark.install
+# one worker builds the module's venv (under ``make test``'s parallel workers)
+pytestmark = [pytest.mark.install, pytest.mark.xdist_group("install")]
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]

@@ -326,7 +326,10 @@ keep_recent = 4
         try:
             await _wait_listening(process, port)
             headers = {"authorization": f"Bearer {KEY}", "x-tenant-token": "TENANT-7f7f7f7f7f"}
-            async with httpx2.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
+            # (a timeout for a loaded machine: httpx2's default of 5 s is not what is tested)
+            async with httpx2.AsyncClient(
+                base_url=f"http://127.0.0.1:{port}", timeout=60
+            ) as client:
                 history = openai_history(50, chars=800)  # ~24k tokens: over 0.6 x 32k
                 reply = await client.post(
                     "/v1/chat/completions",

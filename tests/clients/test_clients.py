@@ -13,7 +13,9 @@ the model word for word in every request, and writes what it measured to
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,10 +57,17 @@ def served(model: Scripted) -> Iterator[Served]:
 
 
 def _record(name: str, data: dict[str, Any]) -> None:
+    """Add ``name``'s entry to the report. Tests on parallel workers (or another test
+    run) may record at once: the update holds a lock, and the file is replaced whole,
+    so no reader sees half of it and no entry is lost."""
     path = runner.CLIENTS / "report.json"
-    report = json.loads(path.read_text()) if path.exists() else {}
-    report[name] = data
-    path.write_text(json.dumps(report, indent=1))
+    with open(path.with_name("report.json.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        report = json.loads(path.read_text()) if path.exists() else {}
+        report[name] = data
+        partial = path.with_name(f"report.json.{os.getpid()}")
+        partial.write_text(json.dumps(report, indent=1))
+        os.replace(partial, path)
 
 
 def _sizes(log: Path) -> list[tuple[int, int]]:

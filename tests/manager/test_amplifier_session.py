@@ -63,6 +63,10 @@ def signatures(messages: list[dict[str, Any]]) -> dict[str, str]:
     }
 
 
+# one worker runs both sessions once for the module (under ``make test``'s parallel workers)
+pytestmark = pytest.mark.xdist_group("amplifier-session")
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dict[str, Any]]:
     db = tmp_path_factory.mktemp("amplifier") / "sessions.db"

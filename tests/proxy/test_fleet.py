@@ -40,6 +40,9 @@ MODEL = "test-model"
 ROOT = Path(__file__).resolve().parents[2]
 HEADERS = {"authorization": f"Bearer {KEY}"}
 
+# One worker runs these one after another (``make test``): each starts replica processes.
+pytestmark = pytest.mark.xdist_group("fleet")
+
 
 def _base_url() -> str:
     from psycopg.conninfo import conninfo_to_dict
@@ -97,7 +100,7 @@ async def _listening(process: subprocess.Popen[str], port: int) -> None:
 
 def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-    env["PYTHONPATH"] = str(ROOT)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
     return env
 
 
@@ -277,7 +280,11 @@ async def test_a_summary_made_by_one_app_is_spliced_by_another(
         for _ in range(2)
     ]
     body = {"model": MODEL, "messages": openai_history(12)}
-    async with Served(apps[0]) as one, Served(apps[1]) as two, httpx2.AsyncClient() as client:
+    async with (
+        Served(apps[0]) as one,
+        Served(apps[1]) as two,
+        httpx2.AsyncClient(timeout=60) as client,  # it summarizes: not 5 s on a loaded machine
+    ):
         made = await client.post(f"{one.url}/v1/chat/completions", json=body, headers=HEADERS)
         body["messages"] += [
             {"role": "assistant", "content": "ok"},
@@ -314,7 +321,8 @@ async def test_db_names_an_sqlite_file_too(tmp_path: Path, upstream: tuple[Upstr
     _, up = upstream
     app = create_app(upstream_openai=f"{up}/v1", db=tmp_path / "cache.db", context_window=16_384)
     body = {"model": MODEL, "messages": openai_history(30)}
-    async with Served(app) as proxy, httpx2.AsyncClient() as client:
+    # (it summarizes: httpx2's default timeout of 5 s is too short on a loaded machine)
+    async with Served(app) as proxy, httpx2.AsyncClient(timeout=60) as client:
         reply = await client.post(f"{proxy.url}/v1/chat/completions", json=body, headers=HEADERS)
     assert reply.headers["x-contextfold-summary"] == "created"
     assert (tmp_path / "cache.db").exists()

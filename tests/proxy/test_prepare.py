@@ -88,14 +88,16 @@ async def test_the_crossing_request_is_forwarded_at_once_and_the_limit_gets_the_
     dialect: Dialect,
 ) -> None:
     app = await make_app(**PREPARED)
-    upstream.summary_delay = 2.0
-    crossing = await post(app, dialect, turns(dialect, 24))
+    upstream.summary_gate = summary_made = asyncio.Event()
+    async with asyncio.timeout(30):  # a request waiting for the summary fails here
+        crossing = await post(app, dialect, turns(dialect, 24))
     # Forwarded unchanged while its summary is still being made.
     assert crossing.headers["x-contextfold-compacted"] == "false"
     assert crossing.headers["x-contextfold-summary"] == "none"
     assert planner_of(app)._inflight  # a summary is being prepared
     assert planner_of(app).preparer.prepared == 0  # and is not back yet
     assert upstream.chats[-1].json["messages"] == turns(dialect, 24)
+    summary_made.set()
     await prepared(app)
 
     over = await post(app, dialect, turns(dialect, 36))
@@ -130,11 +132,13 @@ async def test_over_the_limit_with_room_left_the_request_does_not_wait_for_the_p
     upstream: Upstream,  # noqa: F811
 ) -> None:
     app = await make_app(**PREPARED)
-    upstream.summary_delay = 2.0
-    await post(app, "openai", turns("openai", 24))
-    over = await post(app, "openai", turns("openai", 36))  # ~17,200: under 20,480
+    upstream.summary_gate = summary_made = asyncio.Event()
+    async with asyncio.timeout(30):  # a request waiting for the summary fails here
+        await post(app, "openai", turns("openai", 24))
+        over = await post(app, "openai", turns("openai", 36))  # ~17,200: under 20,480
     assert over.headers["x-contextfold-compacted"] == "false"
     assert planner_of(app).preparer.prepared == 0  # answered before the summary came
+    summary_made.set()
     await prepared(app)
     assert len(upstream.summaries) == 1  # and no second summarization was started
     later = await post(app, "openai", turns("openai", 37))

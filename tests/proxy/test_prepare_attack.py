@@ -41,19 +41,23 @@ async def test_many_conversations_crossing_at_once_prepare_a_bounded_number(
     conversation is not prepared, and its limit summarizes as without preparation."""
     monkeypatch.setattr(_prepare, "MAX_RUNNING", 3)
     app = await make_app(**PREPARED)
-    upstream.summary_delay = 1.0
-    replies = await asyncio.gather(*(post(app, "openai", conversation(i, 24)) for i in range(8)))
+    upstream.summary_gate = summaries_answer = asyncio.Event()
+    async with asyncio.timeout(30):  # a request waiting for a summary fails here
+        replies = await asyncio.gather(
+            *(post(app, "openai", conversation(i, 24)) for i in range(8))
+        )
     assert all(r.headers["x-contextfold-compacted"] == "false" for r in replies)
     preparer = planner_of(app).preparer
     assert len(preparer._running) <= 3
     await asyncio.sleep(0)
     assert len(upstream.summaries) <= 3
+    summaries_answer.set()
     for _ in range(300):
         if not preparer._running:
             break
         await asyncio.sleep(0.01)
     assert preparer.prepared == len(upstream.summaries) <= 3
-    upstream.summary_delay = 0.0
+    upstream.summary_gate = None
     # A conversation that was not prepared summarizes at its limit; a prepared one splices.
     kinds = [
         (await post(app, "openai", conversation(i, 36))).headers["x-contextfold-summary"]

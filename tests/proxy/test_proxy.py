@@ -30,15 +30,6 @@ SETTINGS: dict[str, Any] = {"context_window": 32_768, "threshold": 0.25, "summar
 MakeApp = Callable[..., Awaitable[Starlette]]
 
 
-@pytest.fixture(autouse=True, params=["orjson", "stdlib"])
-def json_library(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every test here runs with orjson and with the stdlib fallback (``proxy._json``)."""
-    from contextfold.proxy import _json
-
-    monkeypatch.setattr(_json, "use_orjson", request.param == "orjson")
-    return str(request.param)
-
-
 @pytest.fixture
 def upstream() -> Upstream:
     return Upstream()

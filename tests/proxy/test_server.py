@@ -616,7 +616,11 @@ async def test_the_head_limit_counts_the_head_not_the_body(
         app = create_app(upstream_openai=f"{up.url}/v1", db_path=tmp_path / "proxy.db")
         async with Served(app, http=http) as proxy:
             reply = await Connection(proxy.port).send(raw)
-            over = b"GET /v1/models HTTP/1.1\r\nHost: x\r\nx-pad: %s\r\n\r\n" % (pad * 2)
+            # (closing after it: h11 answers it and would keep the connection open)
+            over = (
+                b"GET /v1/models HTTP/1.1\r\nHost: x\r\nconnection: close\r\nx-pad: %s\r\n\r\n"
+                % (pad * 2)
+            )
             refused = responses(await read_until_closed(proxy.port, over))
     assert reply.status == 200
     assert [len(c.raw) for c in upstream.chats if c.path == "/v1/chat/completions"] == [len(body)]

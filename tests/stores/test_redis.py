@@ -77,7 +77,10 @@ def _spawn(*args: str) -> subprocess.Popen[str]:
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        },
     )
 
 

@@ -834,7 +834,10 @@ def _start_child(path: Path, session_id: str, mode: str) -> subprocess.Popen[str
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        },
     )
 
 

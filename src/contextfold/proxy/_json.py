@@ -1,18 +1,17 @@
-"""The proxy's JSON: orjson when it is installed (the ``proxy`` extra), else the stdlib.
+"""The proxy's JSON: orjson (part of the ``proxy`` extra), with the stdlib where it must.
 
-Both paths read and write the same values; they are tested alike
-(``tests/proxy/test_json.py`` runs with each). orjson is strict where the stdlib is
-lenient, so :func:`loads` falls back to :mod:`json` whenever orjson refuses a body
-(``NaN``, ``Infinity``, numbers too large for a double, lone surrogates, nesting
-past 1,024) or could read it differently (an integer of 20 digits or more, or a
-negative one of 19: orjson reads one past 64 bits as a float, and -2**63 - 1 has 19
-digits). A body that took the fallback is not *strict*: it may hold values (``NaN``)
-that compact JSON writers turn into something else, so the proxy neither remembers
-its text (:mod:`._memo`) nor writes it with orjson.
+orjson is strict where the stdlib is lenient, so :func:`loads` falls back to
+:mod:`json` whenever orjson refuses a body (``NaN``, ``Infinity``, numbers too large
+for a double, lone surrogates, nesting past 1,024) or could read it differently (an
+integer of 20 digits or more, or a negative one of 19: orjson reads one past 64 bits
+as a float, and -2**63 - 1 has 19 digits). A body that took the fallback is not
+*strict*: it may hold values (``NaN``) that compact JSON writers turn into something
+else, so the proxy neither remembers its text (:mod:`._memo`) nor writes it with
+orjson (:func:`dumps` writes it with the stdlib).
 
-:func:`dumps` writes compact JSON (``,`` and ``:`` without spaces, non-ASCII as
-UTF-8 with orjson, escaped with the stdlib) and refuses ``NaN`` and infinities with
-:class:`ValueError`, like ``json.dumps(allow_nan=False)``.
+:func:`text` and :func:`dumps` write compact JSON (``,`` and ``:`` without spaces;
+non-ASCII as UTF-8 with orjson, escaped with the stdlib). :func:`dumps` refuses
+``NaN`` and infinities with :class:`ValueError`, like ``json.dumps(allow_nan=False)``.
 """
 
 from __future__ import annotations
@@ -20,10 +19,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-try:
+from contextfold._extras import requires_extra
+
+with requires_extra("proxy", "contextfold.proxy"):
     import orjson
-except ImportError:  # pragma: no cover - exercised by the stdlib run of the tests
-    orjson = None  # type: ignore[assignment]
 
 __all__ = ["SEPARATOR", "dumps", "loads", "text"]
 
@@ -43,31 +42,26 @@ def _long_integer(raw: bytes) -> bool:
     return any(run in mapped for run in _LONG_RUNS)
 
 
-use_orjson = orjson is not None
-"""Whether orjson is used; tests turn it off to run the stdlib path."""
-
-
 def loads(raw: bytes) -> tuple[Any, bool]:
     """``(value, strict)``: ``raw`` parsed, and whether orjson read it (see the module doc).
 
     Raises what :func:`json.loads` raises for text it cannot read.
     """
-    if use_orjson and not _long_integer(raw):
+    if not _long_integer(raw):
         try:
             return orjson.loads(raw), True
         except orjson.JSONDecodeError:
             pass
-    return json.loads(raw), not use_orjson
+    return json.loads(raw), False
 
 
 def text(value: Any) -> bytes:
     """Compact JSON of a strictly parsed value: equal values, and only they, write alike.
 
-    Raises :class:`TypeError` or :class:`ValueError` for what JSON cannot write.
+    Raises :class:`TypeError` for what orjson cannot write (a lone surrogate, an
+    integer past 64 bits: values a strict parse never gives).
     """
-    if use_orjson:
-        return orjson.dumps(value)
-    return json.dumps(value, separators=(",", ":"), allow_nan=False).encode()
+    return orjson.dumps(value)
 
 
 def dumps(value: Any, *, strict: bool = True) -> bytes:
@@ -76,7 +70,7 @@ def dumps(value: Any, *, strict: bool = True) -> bytes:
     ``strict``: ``value`` came from a strict parse (plus strings and plain numbers
     of the proxy's own), so orjson may write it.
     """
-    if use_orjson and strict:
+    if strict:
         try:
             return orjson.dumps(value)
         except TypeError:  # a lone surrogate in a string of ours: the stdlib escapes it
