@@ -100,7 +100,9 @@ def texts_of(content: Any) -> tuple[str, ...] | None:
     if not isinstance(content, list):
         return None
     return tuple(
-        p["text"] for p in content if isinstance(p, Mapping) and isinstance(p.get("text"), str)
+        p["text"]
+        for p in content
+        if isinstance(p, dict | Mapping) and isinstance(p.get("text"), str)
     )
 
 

@@ -407,8 +407,16 @@ def _fold_tool_images(results: Message, blocks: list[ContentBlock]) -> bool:
 # ---------------------------------------------------------------- wire items
 
 
+# The roles of items other than user turns (one object each: nothing varies).
+_RESULTS = ItemRole("results", True)
+_CALLS = ItemRole("assistant", True)
+_ASSISTANT = ItemRole("assistant", False)
+_OTHER = ItemRole("other")
+
+
 def _role(item: Any) -> str | None:
-    role = item.get("role") if isinstance(item, Mapping) else None
+    # A parsed item is a dict: checked first, the ABC check costs several times more.
+    role = item.get("role") if isinstance(item, dict | Mapping) else None
     return role if isinstance(role, str) else None
 
 
@@ -489,11 +497,11 @@ class ChatCompletions(Dialect):
     def classify(self, item: Any) -> ItemRole:
         role = _role(item)
         if role == "tool":
-            return ItemRole("results", True)
+            return _RESULTS
         if role == "assistant":
-            return ItemRole("assistant", bool(item.get("tool_calls")))
+            return _CALLS if item.get("tool_calls") else _ASSISTANT
         if role != "user":
-            return ItemRole("other")
+            return _OTHER
         return ItemRole("turn", False, texts_of(item.get("content")))
 
     def input_tokens(self, payload: Any) -> int | None:
