@@ -45,7 +45,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from contextfold.dialects import Dialect
 from contextfold.proxy import _json
@@ -73,15 +73,70 @@ markup alone), tool results, the assistant's (with tool calls or not), or anythi
 else (system messages, unknown roles)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Shape:
-    """A request's wire items as these rules see them: each item's kind, whether any
-    item calls or answers a tool, and ``chain[i]``, a digest of the first ``i`` items
-    (with the request's model and system prompt)."""
+class _Kinds(Sequence["Kind"]):
+    """The kinds of a request's wire items, each read when first asked for: the usual
+    request, an append to one seen before, needs only its opening's."""
 
-    kinds: tuple[Kind, ...]
-    chain: tuple[bytes, ...]
-    tools: bool
+    def __init__(self, dialect: Dialect, items: Sequence[Any]) -> None:
+        self._dialect = dialect
+        self._items = items
+        self._kinds: list[Kind] = []
+        self.tools = False  # whether an item read so far calls or answers a tool
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> Kind: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Kind]: ...
+
+    def __getitem__(self, index: int | slice) -> Kind | Sequence[Kind]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self._items))
+            self._read(stop if step > 0 else start + 1)
+            return self._kinds[index]
+        if index < 0:
+            index += len(self._items)
+        if not 0 <= index < len(self._items):
+            raise IndexError(index)
+        self._read(index + 1)
+        return self._kinds[index]
+
+    def all(self) -> tuple[Kind, ...]:
+        self._read(len(self._items))
+        return tuple(self._kinds)
+
+    def _read(self, stop: int) -> None:
+        kinds, dialect, items = self._kinds, self._dialect, self._items
+        for item in items[len(kinds) : stop]:
+            role = dialect.classify(item)
+            markup = role.side == "turn" and role.texts is not None and is_markup(role.texts)
+            kinds.append("markup" if markup else role.side)
+            self.tools = self.tools or role.tools
+
+
+class Shape:
+    """A request's wire items as these rules see them: each item's kind (read when
+    asked for), whether any item calls or answers a tool, and ``chain[i]``, a digest of
+    the first ``i`` items (with the request's model and system prompt)."""
+
+    __slots__ = ("_kinds", "chain")
+
+    def __init__(self, kinds: _Kinds, chain: tuple[bytes, ...]) -> None:
+        self._kinds = kinds
+        self.chain = chain
+
+    @property
+    def kinds(self) -> Sequence[Kind]:
+        return self._kinds
+
+    @property
+    def tools(self) -> bool:
+        """Whether any item calls or answers a tool (reads every item's kind)."""
+        self._kinds.all()
+        return self._kinds.tools
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,17 +170,11 @@ def shape(
     running = hashlib.blake2b(digest_size=16)
     running.update(_encoded([dialect.name, model, system, scope]))
     chain = [running.digest()]
-    kinds: list[Kind] = []
-    tools = False
     for item in items:
         running.update(_encoded(item))
         running.update(b"\x00")
         chain.append(running.digest())
-        role = dialect.classify(item)
-        markup = role.side == "turn" and role.texts is not None and is_markup(role.texts)
-        kinds.append("markup" if markup else role.side)
-        tools = tools or role.tools
-    return Shape(tuple(kinds), tuple(chain), tools)
+    return Shape(_Kinds(dialect, items), tuple(chain))
 
 
 def _encoded(value: Any) -> bytes:
