@@ -6,10 +6,13 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: install clients demo test lint docs format bench clean
 
-$(STAMP): pyproject.toml
+# The runtime package and, next to it, the harnesses and demo data (harness/: the
+# contextfold-harness distribution that `contextfold demo`, `fidelity` and `fake-upstream`
+# and the tests use).
+$(STAMP): pyproject.toml harness/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -e ./harness
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -33,7 +36,7 @@ test: $(STAMP) clients
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict src
+	$(BIN)/mypy --strict src harness/src
 
 # The manual in docs/, built into site/; any warning (a broken link or anchor) fails it.
 docs: $(STAMP)

@@ -6,7 +6,7 @@ Run from the repository root (offline)::
     python bench/fidelity.py --provider openai   # any `contextfold fidelity` options
 
 Fifteen seeded sessions (five each of a coding agent, customer support and research,
-``contextfold.fidelity``) plant seven probes each in the part the first compaction
+``contextfold_harness.fidelity``) plant seven probes each in the part the first compaction
 summarizes: three exact identifiers, two artifact states, a decision overridden by a
 later user correction, and the pending next step. Each session is compacted ten times
 in a row with unrelated work appended in between; a cell is the share of probes still
@@ -23,7 +23,7 @@ import sys
 
 from contextfold.cli import main as cli_main
 from contextfold.cli._extractive import ExtractiveSummarizer
-from contextfold.fidelity import PROBE_KINDS, run_fidelity
+from contextfold_harness.fidelity import PROBE_KINDS, run_fidelity
 
 DEPTHS = (1, 3, 10)
 

@@ -1,7 +1,7 @@
 """Masking first vs summarization only: tokens and summarizer cost per 100 turns.
 
 The session is the one ``contextfold demo`` runs: a simulated coding agent
-(:class:`~contextfold.cli._scenario.SimulatedCoder`) working on a virtual repository
+(:class:`~contextfold_harness.scenario.SimulatedCoder`) working on a virtual repository
 with ``list_dir``, ``read_file``, ``grep``, ``edit_file`` and ``run_tests``, for 100
 user turns, in a 32k-token window (compaction limit 0.75 of it). It runs twice, side
 by side in one process, around a :class:`~contextfold.stores.memory.MemoryContextStore`:
@@ -39,17 +39,17 @@ from contextfold import (
 )
 from contextfold._masking import masked_handle, output_handle
 from contextfold.cli._extractive import ExtractiveSummarizer
-from contextfold.cli._scenario import (
+from contextfold.recall import recall
+from contextfold.strategies import MaskToolOutputs
+from contextfold.testing import FunctionTransport
+from contextfold.transports.base import MeteredTransport
+from contextfold_harness.scenario import (
     SYSTEM_PROMPT,
     SimulatedCoder,
     VirtualRepo,
     prompt_for,
     repo_tools,
 )
-from contextfold.recall import recall
-from contextfold.strategies import MaskToolOutputs
-from contextfold.testing import FunctionTransport
-from contextfold.transports.base import MeteredTransport
 
 TURNS = 100
 WINDOW = 32_768

@@ -137,7 +137,7 @@ async def proxy_run(
     import httpx2
 
     from contextfold.proxy import create_app
-    from contextfold.proxy.fake_upstream import Upstream
+    from contextfold_harness.fake_upstream import Upstream
 
     upstream = Upstream(summary_delay=summary_s)
     upstream_app = upstream.app()

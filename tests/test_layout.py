@@ -6,6 +6,10 @@ and transports never import stores, that the faces do not import one another exc
 the CLI, which starts the others, and that the stores' private machinery (``_sql``,
 ``_redis``, ...) is used only inside ``stores/``. No two modules import each other,
 however far round, and only the dialects branch on which wire format they hold.
+
+The harnesses and demo data (``harness/``: the ``contextfold_harness`` package) sit
+above the house: they may import any of it, and ``contextfold`` never imports them
+except where the CLI loads one, by name, when its command runs (:data:`HARNESS_LOADS`).
 """
 
 from __future__ import annotations
@@ -15,7 +19,9 @@ from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "contextfold"
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src" / "contextfold"
+HARNESS = ROOT / "harness" / "src" / "contextfold_harness"
 
 # floor -> module name prefixes (dotted, relative to contextfold); the longest prefix wins
 FLOORS: dict[int, tuple[str, ...]] = {
@@ -42,7 +48,7 @@ FLOORS: dict[int, tuple[str, ...]] = {
     2: ("transports", "testing", "stores", "context", "sqlite", "postgres", "redis"),
     3: ("agent",),
     4: ("compaction", "strategies", "recall"),
-    5: ("cli", "proxy", "manager", "fidelity", "compactbench"),
+    5: ("cli", "proxy", "manager"),
 }
 STORES = ("stores", "context", "sqlite", "postgres", "redis")
 FACES = ("cli", "proxy", "manager")
@@ -400,3 +406,107 @@ OUTSIDE_THE_DIALECTS = sorted(
 )
 def test_only_the_dialects_branch_on_the_wire_format(path: Path) -> None:
     assert dialect_branches(path.read_text(encoding="utf-8")) == []
+
+
+# -- the harness ------------------------------------------------------------------------
+
+# (module of contextfold, harness module it loads): the CLI's commands that run harness
+# code, each through ``cli._commands.load_harness`` inside the command's function, so
+# that the runtime package loads (and ``--help`` lists every command) without it.
+HARNESS_LOADS: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("cli", "fake_upstream"),  # contextfold fake-upstream
+        ("cli._commands", "demo"),  # contextfold demo
+        ("cli._fidelity", "fidelity"),  # contextfold fidelity
+    }
+)
+
+
+def _names_the_harness(node: ast.AST) -> bool:
+    """Whether ``node`` is a string (or an f-string's start) naming the harness package."""
+    if isinstance(node, ast.JoinedStr) and node.values:
+        node = node.values[0]
+    return isinstance(node, ast.Constant) and str(node.value).startswith("contextfold_harness")
+
+
+def _harness_loads(source: str) -> set[tuple[str, bool]]:
+    """``(harness module, inside a function)`` for each ``load_harness("...")`` call."""
+    found: set[tuple[str, bool]] = set()
+
+    def visit(node: ast.AST, inside: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            nested = inside or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+            if (
+                isinstance(child, ast.Call)
+                and _ident(child.func) == "load_harness"
+                and child.args
+                and isinstance(child.args[0], ast.Constant)
+            ):
+                found.add((str(child.args[0].value), nested))
+            visit(child, nested)
+
+    visit(ast.parse(source), False)
+    return found
+
+
+def test_contextfold_imports_the_harness_only_through_the_clis_lazy_loads() -> None:
+    loads: set[tuple[str, str]] = set()
+    for path in MODULES:
+        name = module_name(path)
+        text = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            assert not any(n.partition(".")[0] == "contextfold_harness" for n in names), (
+                f"{name} imports the harness ({names}); load it with load_harness instead"
+            )
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Call) and any(_names_the_harness(a) for a in node.args):
+                assert name == "cli._commands", f"{name} imports the harness by its name"
+        for module, nested in _harness_loads(text):
+            assert nested, f"{name} loads the harness's {module} when it is imported"
+            assert (HARNESS / module).with_suffix(".py").exists() or (
+                HARNESS / module / "__init__.py"
+            ).exists(), f"{name} loads contextfold_harness.{module}, which does not exist"
+            loads.add((name, module))
+    assert loads == HARNESS_LOADS
+
+
+def test_the_scan_finds_harness_loads() -> None:
+    source = "def f():\n    load_harness('demo', 'demo')\nx = load_harness('fidelity', 'x')\n"
+    assert _harness_loads(source) == {("demo", True), ("fidelity", False)}
+    assert _names_the_harness(ast.parse('f"contextfold_harness.{m}"', mode="eval").body)
+    assert not _names_the_harness(ast.parse('"contextfold.proxy"', mode="eval").body)
+
+
+HARNESS_MODULES = sorted(HARNESS.rglob("*.py"))
+
+
+def _harness_name(path: Path) -> str:
+    parts = list(path.relative_to(HARNESS).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def test_the_harness_exists_and_has_no_import_cycles() -> None:
+    names = {_harness_name(p) for p in HARNESS_MODULES}
+    assert {"fidelity", "compactbench", "demo", "scenario", "fake_upstream"} <= names
+    graph: dict[str, set[str]] = {}
+    for path in HARNESS_MODULES:
+        edges = graph.setdefault(_harness_name(path), set())
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                assert node.level == 0, f"{path} imports relatively; the house imports absolutely"
+                base = (node.module or "").removeprefix("contextfold_harness").lstrip(".")
+                if (node.module or "").partition(".")[0] == "contextfold_harness":
+                    for alias in node.names:
+                        sub = f"{base}.{alias.name}".lstrip(".")
+                        edges.add(sub if sub in names else base)
+    for name in graph:
+        graph[name].discard(name)
+    assert _cycles(graph) == []

@@ -1,4 +1,5 @@
-"""What ``pyproject.toml`` declares matches what the code imports; licence, URLs, ``-m``.
+"""What ``pyproject.toml`` declares matches what the code imports; licence, URLs, ``-m``;
+what each wheel (the runtime package, ``harness/``'s contextfold-harness) carries.
 
 The install itself (a fresh venv with the oldest allowed SDKs) is tested in
 ``tests/test_install.py``.
@@ -11,9 +12,12 @@ import os
 import subprocess
 import sys
 import tomllib
+import zipfile
+from email.parser import Parser
 from importlib.metadata import packages_distributions
 from pathlib import Path
 
+import pytest
 from packaging.requirements import Requirement
 
 from contextfold._extras import EXTRAS
@@ -21,6 +25,8 @@ from contextfold._extras import EXTRAS
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "contextfold"
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+HARNESS_ROOT = ROOT / "harness"
+HARNESS = tomllib.loads((HARNESS_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 
 
 def _names(requirements: list[str]) -> set[str]:
@@ -35,10 +41,10 @@ EXTRA_DISTS = {
 }
 
 
-def _third_party_imports() -> dict[str, set[Path]]:
-    """Top-level modules imported anywhere in ``src/`` that are neither ours nor stdlib."""
+def _third_party_imports(src: Path = SRC) -> dict[str, set[Path]]:
+    """Top-level modules imported anywhere in ``src`` that are neither ours nor stdlib."""
     found: dict[str, set[Path]] = {}
-    for path in SRC.rglob("*.py"):
+    for path in src.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 tops = [alias.name.partition(".")[0] for alias in node.names]
@@ -47,7 +53,9 @@ def _third_party_imports() -> dict[str, set[Path]]:
             else:
                 continue
             for top in tops:
-                if top != "contextfold" and top not in sys.stdlib_module_names:
+                if top not in ("contextfold", "contextfold_harness") and (
+                    top not in sys.stdlib_module_names
+                ):
                     found.setdefault(top, set()).add(path)
     return found
 
@@ -132,3 +140,83 @@ def test_python_dash_m_contextfold_is_the_cli(tmp_path: Path) -> None:
     assert bad.returncode == 1
     assert bad.stderr.count("\n") == 1
     assert bad.stderr.startswith("contextfold: error: ")
+
+
+# -- the wheels -------------------------------------------------------------------------
+
+# What users never import: the harnesses and demo data, in harness/ (contextfold-harness).
+HARNESS_MODULES = (
+    "fidelity/__init__.py",
+    "fidelity/_build.py",
+    "fidelity/_sessions.py",
+    "compactbench.py",
+    "demo.py",
+    "scenario.py",
+    "fake_upstream.py",
+    "_fake_responses.py",
+)
+MOVED_OUT = (
+    "contextfold/fidelity/",
+    "contextfold/compactbench.py",
+    "contextfold/cli/_demo.py",
+    "contextfold/cli/_scenario.py",
+    "contextfold/proxy/fake_upstream.py",
+    "contextfold/proxy/_fake_responses.py",
+)
+
+
+def _wheel(root: Path, into: Path) -> zipfile.ZipFile:
+    builder = pytest.importorskip("hatchling.builders.wheel")
+    [wheel] = list(
+        builder.WheelBuilder(str(root)).build(directory=str(into), versions=["standard"])
+    )
+    return zipfile.ZipFile(wheel)
+
+
+def _metadata(wheel: zipfile.ZipFile) -> dict[str, list[str]]:
+    [name] = [n for n in wheel.namelist() if n.endswith(".dist-info/METADATA")]
+    message = Parser().parsestr(wheel.read(name).decode("utf-8"))
+    return {key: message.get_all(key) or [] for key in set(message.keys())}
+
+
+def test_the_runtime_wheel_carries_no_harness(tmp_path: Path) -> None:
+    wheel = _wheel(ROOT, tmp_path)
+    names = wheel.namelist()
+    assert "contextfold/__init__.py" in names
+    assert "contextfold/cli/_extractive.py" in names  # `contextfold compact` uses it
+    assert "contextfold/cli/_fidelity.py" in names  # the command; it loads the harness
+    for moved in MOVED_OUT:
+        assert not [n for n in names if n.startswith(moved)], moved
+    tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert tops == {"contextfold"}
+    assert not [r for r in _metadata(wheel)["Requires-Dist"] if "harness" in r]
+
+
+def test_the_harness_wheel_carries_the_harness_and_pins_the_runtime(tmp_path: Path) -> None:
+    wheel = _wheel(HARNESS_ROOT, tmp_path)
+    names = wheel.namelist()
+    for module in (*HARNESS_MODULES, "__init__.py", "py.typed"):
+        assert f"contextfold_harness/{module}" in names, module
+    tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert tops == {"contextfold_harness"}
+    assert [n for n in names if n.endswith("licenses/LICENSE")], names
+    meta = _metadata(wheel)
+    assert meta["Name"] == ["contextfold-harness"]
+    assert meta["Version"] == [PROJECT["version"]]
+    requires = [Requirement(r) for r in meta["Requires-Dist"]]
+    [runtime] = [r for r in requires if r.name == "contextfold"]
+    assert runtime.extras == {"proxy"}
+    assert str(runtime.specifier) == f"=={PROJECT['version']}"  # it uses the internals
+
+
+def test_the_harness_declares_what_it_imports() -> None:
+    """The harness imports contextfold, Starlette and uvicorn (the fake upstream; the
+    proxy extra it requires brings them) and CompactBench (its own extra), nothing else."""
+    imports = set(_third_party_imports(HARNESS_ROOT / "src" / "contextfold_harness"))
+    assert imports <= {"starlette", "uvicorn", "compactbench"}, imports
+    assert {"starlette", "uvicorn"} <= _names(PROJECT["optional-dependencies"]["proxy"])
+    assert HARNESS["optional-dependencies"] == {"compactbench": ["compactbench>=0.1"]}
+    assert HARNESS["version"] == PROJECT["version"]
+    assert (HARNESS_ROOT / "LICENSE").read_text(encoding="utf-8") == (ROOT / "LICENSE").read_text(
+        encoding="utf-8"
+    )

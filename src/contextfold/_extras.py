@@ -32,7 +32,6 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "cli": ("rich",),
     "otel": ("opentelemetry",),
     "amplifier": ("amplifier_core",),
-    "compactbench": ("compactbench",),
 }
 """Each extra and the top-level modules it brings (as ``pyproject.toml`` declares)."""
 

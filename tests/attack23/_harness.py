@@ -14,8 +14,8 @@ from contextfold.compaction._summarizer import parse_summary_message
 from contextfold.formats import from_anthropic, from_openai, from_responses
 from contextfold.messages import Message
 from contextfold.proxy import create_app
-from contextfold.proxy.fake_upstream import Upstream
 from contextfold.validation import history_problems
+from contextfold_harness.fake_upstream import Upstream
 
 Dialect = Literal["openai", "anthropic", "responses"]
 PATHS: dict[str, str] = {

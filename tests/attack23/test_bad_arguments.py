@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from contextfold.proxy.fake_upstream import Upstream
+from contextfold_harness.fake_upstream import Upstream
 from tests.attack23._harness import Dialect, check, open_proxy, words
 
 BROKEN = ['{"path": "a.py', "not json at all", "[1, 2]", "null", '"a string"']

@@ -12,8 +12,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contextfold.proxy.fake_upstream import Upstream
 from contextfold.validation import history_problems
+from contextfold_harness.fake_upstream import Upstream
 from tests.attack23 import test_unit_anthropic as anth
 from tests.attack23 import test_unit_openai as chat
 from tests.attack23 import test_unit_responses as resp

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from contextfold.proxy.fake_upstream import Upstream
+from contextfold_harness.fake_upstream import Upstream
 from tests.attack23._harness import check, open_proxy, summary_requests, words
 
 

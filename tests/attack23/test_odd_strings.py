@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from contextfold.proxy.fake_upstream import Upstream
+from contextfold_harness.fake_upstream import Upstream
 from tests.attack23._harness import Dialect, check, open_proxy, words
 
 ODD = {"type": "mystery\u0000block", "note": "lone \ud83d half and \udc00", "nul": "a\u0000b"}

@@ -3,13 +3,16 @@
 * an unknown option is named as such (not "COMMAND is required");
 * ``compact`` refuses a transcript that breaks the tool-pairing rules instead of
   writing the breakage back (a compacted transcript never holds an orphan);
-* ``demo --db`` refuses another application's SQLite file and leaves it byte-identical.
+* ``demo --db`` refuses another application's SQLite file and leaves it byte-identical;
+* ``demo``, ``fidelity`` and ``fake-upstream`` without the ``contextfold-harness``
+  package name it and how to install it.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -241,3 +244,45 @@ def test_the_offline_servers_refuse_bad_settings_in_one_line(
     assert result.returncode == 1
     assert assert_one_line_error(result).startswith(f"contextfold: error: {expected}")
     assert result.stdout == ""
+
+
+# -------------------------------------------------------------- without the harness
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["demo", "--turns", "2"],
+        ["fidelity", "--seeds", "1"],
+        ["fake-upstream", "--port", "8765"],
+    ],
+    ids=lambda args: args[0],
+)
+def test_the_harness_commands_name_the_package_to_install_when_it_is_missing(
+    args: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The demo session, the fidelity harness and the fake upstream are the
+    contextfold-harness distribution, not the runtime package: without it the
+    commands are still listed, and running one says what to install, in one line."""
+    from contextfold.cli import main
+
+    for name in [m for m in sys.modules if m.partition(".")[0] == "contextfold_harness"]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "contextfold_harness", None)  # "not installed"
+    monkeypatch.chdir(tmp_path)
+    assert main(args) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"contextfold: error: contextfold {args[0]} needs the 'contextfold-harness' package: "
+        "pip install contextfold-harness (in a checkout of contextfold: "
+        "pip install -e ./harness)\n"
+    )
+    assert list(tmp_path.iterdir()) == []  # demo made no database
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    listed = capsys.readouterr().out
+    assert all(command in listed for command in ("demo", "fidelity", "fake-upstream"))

@@ -39,7 +39,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from contextfold.proxy.fake_upstream import SUMMARY_PROMPT_START
+from contextfold_harness.fake_upstream import SUMMARY_PROMPT_START
 
 STEP = re.compile(r"step-(\d+)\b")
 SHELLS = ("bash", "shell", "shell_command", "exec_command", "local_shell")

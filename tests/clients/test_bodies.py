@@ -24,7 +24,7 @@ import pytest
 from starlette.applications import Starlette
 
 from contextfold.proxy import create_app
-from contextfold.proxy.fake_upstream import Upstream
+from contextfold_harness.fake_upstream import Upstream
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TASK = "TASK-MARKER: run the numbered shell steps until they are all done"

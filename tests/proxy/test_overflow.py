@@ -18,9 +18,9 @@ from starlette.applications import Starlette
 from contextfold.cli import main
 from contextfold.dialects import dialect_for
 from contextfold.formats import from_anthropic, from_openai, from_responses
-from contextfold.proxy import fake_upstream
 from contextfold.proxy._overflow import overflowed, reported_sizes
 from contextfold.validation import validate_history
+from contextfold_harness import fake_upstream
 from tests._proxy_upstream import (
     ProxyApps,
     Upstream,

@@ -236,7 +236,7 @@ ODD_REPLIES: list[Any] = [
 async def test_an_odd_upstream_reply_is_relayed_never_a_500(
     proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch, odd: Any, stream: bool
 ) -> None:
-    import contextfold.proxy.fake_upstream as fake
+    import contextfold_harness.fake_upstream as fake
 
     upstream, make = proxy
     monkeypatch.setattr(fake, "_openai_call", lambda *args: odd)
@@ -262,7 +262,7 @@ ODD_ANTHROPIC_REPLIES: list[Any] = [
 async def test_an_odd_anthropic_upstream_reply_is_relayed_never_a_500(
     proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch, odd: Any, stream: bool
 ) -> None:
-    import contextfold.proxy.fake_upstream as fake
+    import contextfold_harness.fake_upstream as fake
 
     upstream, make = proxy
     monkeypatch.setattr(fake, "_anthropic_call", lambda *args: odd)
@@ -281,7 +281,7 @@ async def test_a_recall_round_answered_with_deeply_nested_json_is_relayed_never_
 ) -> None:
     from starlette.responses import Response
 
-    import contextfold.proxy.fake_upstream as fake
+    import contextfold_harness.fake_upstream as fake
 
     upstream, make = proxy
     upstream.recall = "always"
@@ -319,7 +319,7 @@ def _client_call(dialect: str, n: int) -> dict[str, Any]:
 async def test_a_reply_calling_recall_and_a_client_tool_gives_the_client_its_own_call(
     proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch, dialect: str, stream: bool
 ) -> None:
-    import contextfold.proxy.fake_upstream as fake
+    import contextfold_harness.fake_upstream as fake
 
     upstream, make = proxy
     real = getattr(fake, f"_{dialect}_call")
@@ -368,7 +368,7 @@ async def test_a_reply_calling_recall_and_a_client_tool_gives_the_client_its_own
 async def test_with_thinking_a_client_call_after_recall_rounds_keeps_the_turns_thinking(
     proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch, stream: bool
 ) -> None:
-    import contextfold.proxy.fake_upstream as fake
+    import contextfold_harness.fake_upstream as fake
     from contextfold.formats import from_anthropic
     from contextfold.validation import validate_history
 
@@ -424,7 +424,7 @@ async def test_with_thinking_a_client_call_after_recall_rounds_keeps_the_turns_t
 async def test_openai_custom_tools_count_as_the_clients_own(
     proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import contextfold.proxy.fake_upstream as fake
+    import contextfold_harness.fake_upstream as fake
 
     upstream, make = proxy
     real = fake._openai_call
@@ -464,7 +464,7 @@ async def test_openai_custom_tools_count_as_the_clients_own(
 async def test_with_thinking_the_round_limit_still_says_so_in_text(
     proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import contextfold.proxy.fake_upstream as fake
+    import contextfold_harness.fake_upstream as fake
 
     upstream, make = proxy
     upstream.recall = "always"
@@ -495,7 +495,7 @@ async def test_with_thinking_the_round_limit_still_says_so_in_text(
 async def test_a_request_for_several_choices_is_not_offered_the_recall_tool(
     proxy: tuple[Upstream, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import contextfold.proxy.fake_upstream as fake
+    import contextfold_harness.fake_upstream as fake
 
     upstream, make = proxy
     real = fake._openai_call

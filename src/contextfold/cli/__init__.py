@@ -15,12 +15,17 @@ one line, ``contextfold: error: ...``, on stderr and returns 1 (2 for a command-
 usage error), never a traceback. ``--json`` output goes to stdout alone. This is the
 only place in contextfold that starts an event loop.
 
-The room: :mod:`._commands` (compact, sessions, serve), :mod:`._demo` and
-:mod:`._scenario` (the offline demo session), :mod:`._extractive` and
-:mod:`._extract_rules` (the offline extractive summarizer), :mod:`._fidelity` (the
-fidelity harness's command), :mod:`._transcripts` (reading and writing transcript files),
-:mod:`._databases` (opening the SQLite files ``sessions`` reads) and :mod:`._output`.
-The top face: it may import everything, and nothing imports it.
+The room: :mod:`._commands` (demo, compact, sessions), :mod:`._serve` (serve's
+options), :mod:`._extractive` and :mod:`._extract_rules` (the offline extractive
+summarizer), :mod:`._fidelity` (the fidelity harness's command), :mod:`._transcripts`
+(reading and writing transcript files), :mod:`._databases` (opening the SQLite files
+``sessions`` reads) and :mod:`._output`. The top face: it may import everything, and
+nothing imports it.
+
+``demo``, ``fidelity`` and ``fake-upstream`` run code of the ``contextfold-harness``
+package (the demo session, the fidelity harness, the fake upstream), which is not part
+of the runtime package: :func:`._commands.load_harness` imports it when one of them
+runs, and without it they fail in one line naming what to install.
 """
 
 from __future__ import annotations
@@ -37,7 +42,14 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from contextfold.cli._commands import PROVIDERS, CLIError, cmd_compact, cmd_demo, cmd_sessions
+from contextfold.cli._commands import (
+    PROVIDERS,
+    CLIError,
+    cmd_compact,
+    cmd_demo,
+    cmd_sessions,
+    load_harness,
+)
 from contextfold.cli._databases import check_database_path
 from contextfold.cli._fidelity import add_fidelity_parser, cmd_fidelity
 from contextfold.cli._serve import add_serve_arguments, app_keywords, resolve
@@ -97,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="run a long agent session that compacts itself",
         description="Run a long coding-agent session on a SQLite store wrapped in "
         "AutoCompactStore, showing context usage and every compaction. Offline by "
-        "default (a simulated model and the extractive summarizer).",
+        "default (a simulated model and the extractive summarizer). Needs the "
+        "contextfold-harness package.",
     )
     demo.add_argument("--turns", type=int, default=12, help="user turns to run (default 12)")
     demo.add_argument(
@@ -170,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Serve a fake OpenAI + Anthropic API on localhost, for trying the proxy "
         "offline: it accepts any key, answers every chat request by describing what it "
         "received, writes summaries when the proxy asks, and prints a line per request "
-        "(needs the 'proxy' extra).",
+        "(needs the 'proxy' extra and the contextfold-harness package).",
     )
     fake.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
     fake.add_argument("--port", type=int, default=8765, help="port (default 8765)")
@@ -236,12 +249,13 @@ def _serve(args: argparse.Namespace) -> object:
 
 
 def _fake_upstream(args: argparse.Namespace) -> object:
-    """Serve :class:`contextfold.proxy.fake_upstream.Upstream` until interrupted."""
+    """Serve :class:`contextfold_harness.fake_upstream.Upstream` until interrupted."""
     if not 0 < args.port < 65_536:
         raise CLIError(f"--port must be between 1 and 65535, got {args.port}")
     if args.max_prompt_tokens is not None and args.max_prompt_tokens < 1:
         raise CLIError(f"--max-prompt-tokens must be positive, got {args.max_prompt_tokens}")
-    fake = _import_proxy("contextfold.proxy.fake_upstream")
+    _import_proxy()  # the 'proxy' extra's hint first: the fake upstream is a Starlette app
+    fake = load_harness("fake_upstream", "fake-upstream")
     _check_address(args.host, args.port)
     print(
         f"fake upstream on http://{args.host}:{args.port}: OpenAI base URL "

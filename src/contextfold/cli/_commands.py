@@ -3,12 +3,14 @@
 Each command takes the parsed arguments, writes its output, and returns the exit
 status. Bad input raises :class:`CLIError`, :class:`ValueError` or a
 :class:`~contextfold.errors.ContextfoldError`; :func:`contextfold.cli.main` turns those
-into one line on stderr.
+into one line on stderr. ``demo`` runs a session of the ``contextfold-harness``
+package, which :func:`load_harness` imports when the command runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 import json
 import os
@@ -24,7 +26,6 @@ from contextfold.cli._databases import (
     check_writable_database,
     read_sessions,
 )
-from contextfold.cli._demo import DemoResult, print_summary, run_demo
 from contextfold.cli._extractive import ExtractiveSummarizer
 from contextfold.cli._output import PlainView, make_view, print_table
 from contextfold.cli._transcripts import (
@@ -42,7 +43,15 @@ from contextfold.transports.base import (
     MeteredTransport,
 )
 
-__all__ = ["PROVIDERS", "CLIError", "cmd_compact", "cmd_demo", "cmd_sessions", "make_transport"]
+__all__ = [
+    "PROVIDERS",
+    "CLIError",
+    "cmd_compact",
+    "cmd_demo",
+    "cmd_sessions",
+    "load_harness",
+    "make_transport",
+]
 
 # provider -> (API key variable, default model)
 PROVIDERS: dict[str, tuple[str, str]] = {
@@ -53,6 +62,28 @@ PROVIDERS: dict[str, tuple[str, str]] = {
 
 class CLIError(Exception):
     """Bad input the user can fix; its message is printed as one line."""
+
+
+HARNESS = "contextfold-harness"
+
+
+def load_harness(module: str, command: str) -> Any:
+    """``contextfold_harness.<module>``, or :class:`CLIError` saying what to install.
+
+    The harnesses and demo data (the demo session, the fidelity harness, the fake
+    upstream) are a distribution of their own, kept out of the runtime package; the
+    commands that run them import it here, when they run, and only here.
+    """
+    try:
+        return importlib.import_module(f"contextfold_harness.{module}")
+    except ImportError as exc:
+        if exc.name is not None and exc.name.partition(".")[0] == "contextfold_harness":
+            raise CLIError(
+                f"contextfold {command} needs the '{HARNESS}' package: pip install {HARNESS} "
+                "(in a checkout of contextfold: pip install -e ./harness)"
+            ) from None
+        # the harness is there but something it needs is not (an extra's hint, say)
+        raise CLIError(f"contextfold {command}: {exc}") from None
 
 
 def make_transport(provider: str, model: str | None) -> CompletionTransport:
@@ -97,6 +128,7 @@ def _spinner(text: str) -> AbstractContextManager[object]:
 async def cmd_demo(args: argparse.Namespace) -> int:
     if args.model and not args.provider:
         raise CLIError("--model needs --provider (anthropic or openai)")
+    demo = load_harness("demo", "demo")
     db_path = Path(args.db)
     check_database_path(db_path, make_parent=True)
     await check_writable_database(db_path)  # never another application's SQLite file
@@ -105,7 +137,7 @@ async def cmd_demo(args: argparse.Namespace) -> int:
     view = PlainView(io.StringIO()) if quiet else make_view(sys.stdout)
     live = getattr(view, "fancy", False)
     try:
-        result: DemoResult = await run_demo(
+        result = await demo.run_demo(
             turns=args.turns,
             db_path=db_path,
             window=args.window,
@@ -120,7 +152,7 @@ async def cmd_demo(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json(), indent=2))
     else:
         print()
-        print_summary(result)
+        demo.print_summary(result)
     return 0
 
 

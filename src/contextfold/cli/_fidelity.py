@@ -1,6 +1,7 @@
 """``contextfold fidelity``: how much of what the next model needs survives compaction.
 
-Runs :func:`contextfold.fidelity.run_fidelity` offline with the extractive summarizer,
+Runs :func:`contextfold_harness.fidelity.run_fidelity` (the ``contextfold-harness``
+package, imported when the command runs) offline with the extractive summarizer,
 or with ``--provider`` against a real model, which then also judges the probes that are
 not exact identifiers. Prints a table (a row per probe kind, a column per depth), or
 JSON with ``--json``.
@@ -11,12 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
-from contextfold.cli._commands import CLIError, _spinner, make_transport
+from contextfold.cli._commands import CLIError, _spinner, load_harness, make_transport
 from contextfold.cli._extractive import ExtractiveSummarizer
 from contextfold.cli._output import print_table
-from contextfold.fidelity import SESSION_KINDS, SessionKind, run_fidelity
 from contextfold.transports.base import CompletionTransport, model_of
 
 __all__ = ["add_fidelity_parser", "cmd_fidelity"]
@@ -29,12 +30,12 @@ def add_fidelity_parser(commands: Any, provider_args: Any) -> None:
         help="measure what survives compaction (planted probes)",
         description="Compact seeded long sessions (coding, support, research) 1, 3 and 10 "
         "times and report, per probe kind, the share of planted facts that survive. Offline "
-        "with the extractive summarizer; with --provider a real model summarizes and judges.",
+        "with the extractive summarizer; with --provider a real model summarizes and judges. "
+        "Needs the contextfold-harness package.",
     )
     fidelity.add_argument(
         "--kinds",
-        default=",".join(SESSION_KINDS),
-        help=f"session kinds, comma-separated (default {','.join(SESSION_KINDS)})",
+        help="session kinds, comma-separated (default: all of them: coding, support, research)",
     )
     fidelity.add_argument("--seeds", type=int, default=5, help="sessions per kind (default 5)")
     fidelity.add_argument("--seed-start", type=int, default=0, help="first seed (default 0)")
@@ -52,15 +53,14 @@ def add_fidelity_parser(commands: Any, provider_args: Any) -> None:
     fidelity.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _kinds(text: str) -> list[SessionKind]:
-    kinds: list[SessionKind] = []
+def _kinds(text: str | None, known: Sequence[str]) -> list[str]:
+    if text is None:
+        return list(known)
+    kinds: list[str] = []
     for name in (k.strip() for k in text.split(",") if k.strip()):
-        kind = next((k for k in SESSION_KINDS if k == name), None)
-        if kind is None:
-            raise CLIError(
-                f"--kinds: unknown kind {name!r} (choose from {', '.join(SESSION_KINDS)})"
-            )
-        kinds.append(kind)
+        if name not in known:
+            raise CLIError(f"--kinds: unknown kind {name!r} (choose from {', '.join(known)})")
+        kinds.append(name)
     if not kinds:
         raise CLIError("--kinds needs at least one kind")
     return kinds
@@ -77,7 +77,9 @@ def _depths(text: str) -> list[int]:
 
 
 async def cmd_fidelity(args: argparse.Namespace) -> int:
-    kinds, depths = _kinds(args.kinds), _depths(args.depths)
+    depths = _depths(args.depths)
+    harness = load_harness("fidelity", "fidelity")
+    kinds = _kinds(args.kinds, harness.SESSION_KINDS)
     if not 1 <= args.seeds <= 100:
         raise CLIError(f"--seeds must be between 1 and 100, got {args.seeds}")
     if args.user_message_budget < 0:
@@ -93,7 +95,7 @@ async def cmd_fidelity(args: argparse.Namespace) -> int:
     sessions = len(kinds) * args.seeds
     try:
         with _spinner(f"compacting {sessions} sessions with {model_of(summarizer).name}"):
-            report = await run_fidelity(
+            report = await harness.run_fidelity(
                 summarizer,
                 kinds=kinds,
                 seeds=range(args.seed_start, args.seed_start + args.seeds),

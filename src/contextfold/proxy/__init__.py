@@ -188,8 +188,9 @@ PostgreSQL), :mod:`._bound` (the byte-size fast path), :mod:`._config`
 (per-model settings and limits), :mod:`._metrics` (counters and ``/metrics``),
 :mod:`._prepare` (summaries made ahead of the limit), :mod:`._tenant` (tenant
 keys), :mod:`._budget` (the memory budget), :mod:`._mask` and
-:mod:`._recall` (masking first and the recall loop), and :mod:`.fake_upstream` (a local
-stand-in for the APIs; its Responses shapes in :mod:`._fake_responses`). A face: it may
+:mod:`._recall` (masking first and the recall loop). (The local stand-in for the APIs
+that ``contextfold fake-upstream`` serves and the proxy's tests drive is
+``contextfold_harness.fake_upstream``, outside the runtime package.) A face: it may
 import everything below it (compaction, transports, formats, stores), never ``cli`` or
 ``manager``.
 """

@@ -1,7 +1,7 @@
 """``contextfold demo``: a long agent session that compacts itself, shown live.
 
 By default everything is offline: the model is a :class:`~contextfold.testing.FunctionTransport`
-driven by :class:`~contextfold.cli._scenario.SimulatedCoder`, the summarizer is the
+driven by :class:`~contextfold_harness.scenario.SimulatedCoder`, the summarizer is the
 :class:`~contextfold.cli._extractive.ExtractiveSummarizer`, and the session lives in a
 SQLite database wrapped in :class:`~contextfold.compaction.AutoCompactStore` with a
 small simulated window. With ``provider`` set, a real model drives the same tools
@@ -19,13 +19,6 @@ from typing import Any
 from contextfold.agent import Agent
 from contextfold.cli._extractive import ExtractiveSummarizer
 from contextfold.cli._output import DemoView, print_table
-from contextfold.cli._scenario import (
-    SYSTEM_PROMPT,
-    SimulatedCoder,
-    VirtualRepo,
-    prompt_for,
-    repo_tools,
-)
 from contextfold.compaction import AutoCompactStore, CompactionEvent
 from contextfold.stores.sqlite import SQLiteContextStore, connect
 from contextfold.testing import FunctionTransport
@@ -36,8 +29,15 @@ from contextfold.transports.base import (
     ModelInfo,
     Usage,
 )
+from contextfold_harness.scenario import (
+    SYSTEM_PROMPT,
+    SimulatedCoder,
+    VirtualRepo,
+    prompt_for,
+    repo_tools,
+)
 
-__all__ = ["DemoResult", "run_demo"]
+__all__ = ["DemoResult", "print_summary", "run_demo"]
 
 
 def _count_call(result: DemoResult, view: DemoView, completion: Completion) -> None:

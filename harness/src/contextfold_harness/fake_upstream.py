@@ -49,14 +49,14 @@ from typing import Any, Literal
 
 from contextfold._extras import requires_extra
 from contextfold.dialects import CHAT, MESSAGES, RESPONSES, Dialect
-from contextfold.proxy._fake_responses import (
+from contextfold_harness._fake_responses import (
     output_items,
     response_events,
     response_object,
     wants_call,
 )
 
-with requires_extra("proxy", "contextfold.proxy.fake_upstream"):
+with requires_extra("proxy", "contextfold_harness.fake_upstream"):
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import Response, StreamingResponse
@@ -459,7 +459,7 @@ def _anthropic_call(model: str, args: dict[str, Any], tokens: int, n: int) -> di
 def serve(host: str = "127.0.0.1", port: int = 8765, **upstream_fields: Any) -> None:
     """Serve an :class:`Upstream` (built from ``upstream_fields``) with uvicorn until
     interrupted; each request is printed as one line on stdout."""
-    with requires_extra("proxy", "contextfold.proxy.fake_upstream.serve"):
+    with requires_extra("proxy", "contextfold_harness.fake_upstream.serve"):
         import uvicorn
 
     upstream_fields.setdefault("log", lambda line: print(f"fake upstream: {line}", flush=True))

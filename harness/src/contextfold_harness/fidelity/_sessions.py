@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from contextfold.fidelity._build import (
+from contextfold_harness.fidelity._build import (
     PROBE_KINDS,
     SESSION_KINDS,
     WORDS,

@@ -35,7 +35,9 @@ from typing import Any
 
 from contextfold.blocks import TextBlock
 from contextfold.compaction import compact_context
-from contextfold.fidelity._sessions import (
+from contextfold.messages import Message
+from contextfold.transports.base import CompletionTransport, complete_with_cap, model_of
+from contextfold_harness.fidelity._sessions import (
     PROBE_KINDS,
     SESSION_KINDS,
     Probe,
@@ -44,8 +46,6 @@ from contextfold.fidelity._sessions import (
     SessionKind,
     generate_session,
 )
-from contextfold.messages import Message
-from contextfold.transports.base import CompletionTransport, complete_with_cap, model_of
 
 __all__ = [
     "PROBE_KINDS",

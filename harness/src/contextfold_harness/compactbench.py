@@ -1,4 +1,4 @@
-"""contextfold's compaction as a CompactBench ``Compactor`` (needs the 'compactbench' extra).
+"""contextfold's compaction as a CompactBench ``Compactor`` (the harness's 'compactbench' extra).
 
 `CompactBench <https://pypi.org/project/compactbench/>`_ scores compaction methods: it
 hands a method a transcript, asks a model questions with only the method's artifact
@@ -20,12 +20,12 @@ own provider (:class:`ProviderTransport`), and returns a validated
 * a transcript with nothing said yet gives an empty artifact, without a model call.
 
 Run it against a real model with CompactBench's command line, whose ``--method`` takes
-``FILE.py:ClassName`` (``python -m contextfold.compactbench`` prints it), from a checkout
+``FILE.py:ClassName`` (``python -m contextfold_harness.compactbench`` prints it), from a checkout
 of the CompactBench repository (it holds the suites, ``benchmarks/public``), with the
 provider's key in the environment (``GROQ_API_KEY`` here)::
 
-    pip install 'contextfold[compactbench]'
-    compactbench run --method "$(python -m contextfold.compactbench)" \\
+    pip install 'contextfold-harness[compactbench]'
+    compactbench run --method "$(python -m contextfold_harness.compactbench)" \\
         --provider groq --model llama-3.3-70b-versatile --output results.jsonl
     compactbench score --results results.jsonl
 """
@@ -36,7 +36,6 @@ import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from contextfold._extras import requires_extra
 from contextfold.blocks import TextBlock
 from contextfold.compaction import CompactionSettings
 from contextfold.compaction._engine import make_summarizer
@@ -50,10 +49,18 @@ from contextfold.compaction._userwords import (
 from contextfold.messages import Message
 from contextfold.transports.base import Completion, ModelInfo, ToolSpec, Usage
 
-with requires_extra("compactbench", "contextfold.compactbench"):
+try:
     from compactbench.compactors import Compactor
     from compactbench.contracts import CompactionArtifact, StructuredState, Transcript
     from compactbench.providers import CompletionRequest, Provider
+except ImportError as exc:  # said the way contextfold's own extras say it
+    if (exc.name or "compactbench").partition(".")[0] != "compactbench":
+        raise
+    raise ImportError(
+        "contextfold_harness.compactbench needs the 'compactbench' extra: "
+        f"pip install 'contextfold-harness[compactbench]' (missing module {exc.name!r})",
+        name=exc.name,
+    ) from exc
 
 __all__ = ["ContextfoldCompactor", "ProviderTransport", "artifact_state"]
 
