@@ -24,7 +24,13 @@ from contextfold.messages import Message
 from contextfold.tokens import count_tokens
 from contextfold.transports.base import CompletionTransport
 
-__all__ = ["Plan", "PromptEstimate", "plan_compaction"]
+__all__ = ["Plan", "PromptEstimate", "count_scale", "plan_compaction"]
+
+
+def count_scale(tokens: int, counted: int) -> float:
+    """How many real (or estimated) tokens one counted token stands for: ``tokens``
+    over ``counted``, held between 0.5 and 4 (1 when nothing was counted)."""
+    return min(max(tokens / counted, 0.5), 4.0) if counted else 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +50,7 @@ class PromptEstimate:
     @classmethod
     def anchored(cls, snapshot: Sequence[Message], tokens: int, opts: Options) -> PromptEstimate:
         counted = count_tokens(snapshot, opts.counter)
-        scale = min(max(tokens / counted, 0.5), 4.0) if tokens and counted else 1.0
+        scale = count_scale(tokens, counted) if tokens else 1.0
         return cls(opts, max(tokens - counted, 0), scale)
 
     def scaled(self, messages: Sequence[Message]) -> int:

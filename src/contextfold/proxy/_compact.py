@@ -57,6 +57,7 @@ from contextfold.compaction._engine import (
     compact_history,
     within_summary_timeout,
 )
+from contextfold.compaction._plan import count_scale
 from contextfold.compaction._relief import relief_point, relieve
 from contextfold.compaction._summarizer import (
     KEPT_TRUNCATION_MARKER,
@@ -215,9 +216,7 @@ class Planner:
         """The most prompt tokens a request naming ``model`` may carry and leave room
         for a full reply (``window``: the request's own, wider one), never above what
         the upstream's overflow errors taught about it from ``tenant``'s requests."""
-        info = self.models.resolve(model).info
-        if window is not None and window > info.context_window:
-            info = replace(info, context_window=window)
+        info = self.models.info(model, window)
         learned = self._learned.get((tenant, model))
         return info.input_budget if learned is None else min(info.input_budget, learned)
 
@@ -265,7 +264,7 @@ class Planner:
         if not points:
             return False
         counted = count_tokens(effective, opts.counter)
-        scale = min(max(tokens / counted, 0.5), 4.0) if counted else 1.0
+        scale = count_scale(tokens, counted)
         kept = [*effective[: conv.pinned], *effective[points[-1] :]]
         kept += [m for m in effective[conv.pinned : points[-1]] if m.role == "system"]
         summary = (min(opts.max_summary_tokens, target // 3) + 100) // 2
@@ -558,7 +557,7 @@ class Planner:
         head, end = conv.pinned, len(effective) - conv.tail
         middle = effective[head:end]
         counted = count_tokens(effective, opts.counter)
-        scale = min(max((tokens - extra) / counted, 0.5), 4.0) if counted else 1.0
+        scale = count_scale(tokens - extra, counted)
         # After a refusal, half of what was sent: the original, or a view relieved
         # down to the limit (an estimate that undercounts, a window smaller than told).
         goal = min(limit, tokens) // 2 if forced else limit
@@ -614,8 +613,7 @@ class Planner:
         ``limit``, unless the ``should_compact`` hook decides otherwise."""
         if self.should_compact is None:
             return tokens > limit
-        window = self.budget(conv.model, conv.tenant, conv.window)
-        window += self.models.resolve(conv.model).info.max_output_tokens
+        window = self.models.info(conv.model, conv.window).context_window
         check = TriggerCheck("proxy", conv.model, tokens, limit, window, len(effective), root)
         return await due(self.should_compact, check)
 
@@ -632,7 +630,7 @@ class Planner:
         gets it under ``limit``."""
         assert self.mask is not None
         counted = count_tokens(effective, self.opts.counter)
-        scale = min(max(tokens / counted, 0.5), 4.0) if counted else 1.0
+        scale = count_scale(tokens, counted)
 
         def estimate(messages: Sequence[Message]) -> int:
             return int(count_tokens(messages, self.opts.counter) * scale)
@@ -701,7 +699,7 @@ class Planner:
         ``keep`` the summary (default: in the cache) under the prefix it replaces."""
         history = conv.messages
         counted = count_tokens(effective, self.opts.counter)
-        scale = min(max(tokens / counted, 0.5), 4.0) if counted else 1.0
+        scale = count_scale(tokens, counted)
         try:
             self.summarizations += 1
             result = await within_summary_timeout(

@@ -241,11 +241,17 @@ class ModelTable:
         self._memo.pop(model, None)
         logger.info("the upstream reports a context window of %s tokens for %r", window, model)
 
+    def info(self, model: str, window: int | None = None) -> ModelInfo:
+        """``model``'s window and output limit; with ``window`` (a request's own, wider
+        window: Anthropic's 1M beta), that window."""
+        info = self.resolve(model).info
+        if window is None or window <= info.context_window:
+            return info
+        return replace(info, context_window=window)
+
     def limit(self, model: str, window: int | None = None) -> int:
         """The prompt size above which a request naming ``model`` is compacted; with
         ``window`` (a request's own, wider window: Anthropic's 1M beta), that window."""
         resolved = self.resolve(model)
-        if window is None or window <= resolved.info.context_window:
-            return resolved.limit
-        info = replace(resolved.info, context_window=window)
-        return replace(resolved, info=info).limit
+        info = self.info(model, window)
+        return resolved.limit if info is resolved.info else replace(resolved, info=info).limit
