@@ -94,13 +94,14 @@ def serve_upstream(port: int) -> None:
 def serve_proxy(port: int, upstream_port: int, http: str | None) -> None:
     import uvicorn
 
+    from contextfold.compaction import CompactionSettings
     from contextfold.proxy import create_app
     from contextfold.proxy._server import server_config
 
     app = create_app(
         upstream_openai=f"http://127.0.0.1:{upstream_port}/v1",
         context_window=200_000,
-        threshold=0.25,  # limit: 50,000 estimated tokens
+        settings=CompactionSettings(threshold=0.25),  # limit: 50,000 estimated tokens
     )
     # served as contextfold.proxy.serve serves it (its protocol and settings)
     config = server_config(

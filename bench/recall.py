@@ -39,6 +39,7 @@ from contextfold import (
 )
 from contextfold._masking import masked_handle, output_handle
 from contextfold.cli._extractive import ExtractiveSummarizer
+from contextfold.compaction import CompactionSettings
 from contextfold.recall import recall
 from contextfold.strategies import MaskToolOutputs
 from contextfold.testing import FunctionTransport
@@ -109,9 +110,8 @@ async def session(name: str, mask: MaskToolOutputs | None) -> Run:
         max_tokens=int(WINDOW * 0.75),
         summary_transport=summarizer,
         keep_recent=6,
-        agent_system=SYSTEM_PROMPT,
         on_event=on_event,
-        mask_tool_outputs=mask,
+        settings=CompactionSettings(agent_system=SYSTEM_PROMPT, mask_tool_outputs=mask),
     )
     agent = Agent(SYSTEM_PROMPT, agent_transport, repo_tools(VirtualRepo.invoicing()), 16)
     started = time.perf_counter()

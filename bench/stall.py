@@ -39,6 +39,8 @@ from contextfold import (
     MemoryContextStore,
     ModelInfo,
 )
+from contextfold.compaction import CompactionSettings
+from contextfold.proxy import ProxyOptions
 from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
 
 WINDOW = ModelInfo("bench-model", 20_000, 2_000)
@@ -77,8 +79,8 @@ async def run(
         transport,
         keep_recent=4,
         summary_transport=FunctionTransport(summarizer, model=WINDOW),
-        prepare_threshold=prepare,
         on_event=on_event,
+        settings=CompactionSettings(prepare_threshold=prepare),
     )
     clocked = _clock(store)
     agent = Agent("You are a careful agent.", transport)
@@ -147,8 +149,8 @@ async def proxy_run(
         upstream_anthropic="http://upstream.test",
         http_client=outbound,
         context_window=PROXY_WINDOW,
-        prepare_threshold=prepare,
-        summary_max_retries=0,
+        settings=CompactionSettings(prepare_threshold=prepare),
+        options=ProxyOptions(summary_max_retries=0),
     )
     headers = {"authorization": "Bearer sk-bench"}
     added: list[float] = []

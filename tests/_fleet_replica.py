@@ -20,7 +20,8 @@ import anthropic  # noqa: F401 - see the module doc
 import openai  # noqa: F401
 import uvicorn
 
-from contextfold.proxy import create_app
+from contextfold.compaction import CompactionSettings
+from contextfold.proxy import ProxyOptions, create_app
 from contextfold.proxy._pgcache import PostgresSummaryCache
 
 
@@ -30,8 +31,8 @@ def main(port: str, upstream: str, db: str, lease: str) -> None:
         upstream_anthropic=upstream,
         db=db,
         context_window=16_384,
-        threshold=0.3,
-        summary_max_retries=0,
+        settings=CompactionSettings(threshold=0.3),
+        options=ProxyOptions(summary_max_retries=0),
     )
     cache = app.state.forwarder.planner.cache
     assert isinstance(cache, PostgresSummaryCache)

@@ -16,6 +16,7 @@ from starlette.applications import Starlette
 
 from contextfold.proxy import create_app
 from contextfold_harness.fake_upstream import SUMMARY_PROMPT_START, Seen, Upstream, json_reply
+from tests._faces import app_arguments
 
 __all__ = [
     "SUMMARY_PROMPT_START",
@@ -118,7 +119,7 @@ class ProxyApps:
     async def make(self, **settings: Any) -> Starlette:
         """An app with ``settings`` (an ``http_client`` among them replaces its own)."""
         client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=self.upstream.app()))
-        app = create_app(**{"http_client": client, **settings})
+        app = create_app(**app_arguments(**{"http_client": client, **settings}))
         lifespan = app.router.lifespan_context(app)
         await lifespan.__aenter__()
         self._open.append((lifespan, client))

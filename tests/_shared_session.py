@@ -41,6 +41,7 @@ from typing import Any
 
 from contextfold import AutoCompactStore, CompactionEvent, Message, ModelInfo
 from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
+from contextfold.compaction import CompactionSettings
 from contextfold.context import ContextStore
 from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
 from contextfold.validation import history_problems
@@ -124,7 +125,11 @@ def compacting(store: ContextStore, log: SummaryLog, outcomes: Counter[str]) -> 
             outcomes[event.outcome] += 1
 
     return AutoCompactStore(
-        store, log.transport(), keep_recent=6, proactive=False, max_backoff=0, on_event=record
+        store,
+        log.transport(),
+        keep_recent=6,
+        on_event=record,
+        settings=CompactionSettings(proactive=False, max_backoff=0),
     )
 
 

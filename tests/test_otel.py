@@ -11,6 +11,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from contextfold import AutoCompactStore, MemoryContextStore, _otel
+from contextfold.compaction import CompactionSettings
 from contextfold.testing import StubTransport
 from tests.compaction.test_compaction import WINDOW, alternating, summarizer
 
@@ -37,7 +38,7 @@ async def test_a_compaction_and_its_summarizer_call_are_spans(
         StubTransport(model=WINDOW),
         keep_recent=4,
         summary_transport=summarizer(),
-        prepare_threshold=None,
+        settings=CompactionSettings(prepare_threshold=None),
     )
     await store.add_context_tokens(3_500, 10)
     assert store.compactions == 1
@@ -67,7 +68,7 @@ async def test_without_opentelemetry_nothing_is_recorded(
         StubTransport(model=WINDOW),
         keep_recent=4,
         summary_transport=summarizer(),
-        prepare_threshold=None,
+        settings=CompactionSettings(prepare_threshold=None),
     )
     await store.add_context_tokens(3_500, 10)
     assert store.compactions == 1

@@ -11,6 +11,7 @@ import pytest
 
 from contextfold import Agent, AutoCompactStore, Message
 from contextfold.blocks import ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from contextfold.compaction import CompactionSettings
 from contextfold.context import Archiving, ContextStore, MemoryContextStore
 from contextfold.errors import RecallError
 from contextfold.recall import recall, recall_tool
@@ -115,7 +116,9 @@ async def test_a_summarized_range_is_recalled_by_the_handle_its_summary_lists(
     store: ContextStore,
 ) -> None:
     summarizer = StubTransport([make_text_response("<summary>The user debugs deploys.</summary>")])
-    wrapped = AutoCompactStore(store, summarizer, keep_recent=2, prepare_threshold=None)
+    wrapped = AutoCompactStore(
+        store, summarizer, keep_recent=2, settings=CompactionSettings(prepare_threshold=None)
+    )
     for message in coding_session():
         await wrapped.append(message)
     assert await wrapped.compact(force=True)
@@ -135,7 +138,9 @@ async def test_a_summarized_range_ending_with_a_repeated_message_is_recalled_who
     store: ContextStore,
 ) -> None:
     summarizer = StubTransport([make_text_response("<summary>Files were read.</summary>")])
-    wrapped = AutoCompactStore(store, summarizer, keep_recent=3, prepare_threshold=None)
+    wrapped = AutoCompactStore(
+        store, summarizer, keep_recent=3, settings=CompactionSettings(prepare_threshold=None)
+    )
     for r in range(6):  # every round opens with the same prompt, and ends the same way
         await wrapped.append(Message.user("Read the next file." if r else "Read the files."))
         await wrapped.append(Message("assistant", [ToolUseBlock(f"r{r}", "read_file", {})]))
@@ -355,9 +360,10 @@ async def test_an_agent_recalls_what_auto_compaction_masked(store: ContextStore)
         transport,
         max_tokens=8_000,
         summary_transport=summarizer,
-        prepare_threshold=None,
-        mask_tool_outputs=MaskToolOutputs(keep_rounds=1),
         on_event=events.append,
+        settings=CompactionSettings(
+            prepare_threshold=None, mask_tool_outputs=MaskToolOutputs(keep_rounds=1)
+        ),
     )
     agent = Agent("You read configuration.", transport, tools=[read_file, recall_tool(wrapped)])
     assert await agent.run("Read f0.cfg to f5.cfg.", wrapped) == "I read all six files."

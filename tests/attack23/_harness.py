@@ -16,6 +16,7 @@ from contextfold.messages import Message
 from contextfold.proxy import create_app
 from contextfold.validation import history_problems
 from contextfold_harness.fake_upstream import Upstream
+from tests._faces import app_arguments
 
 Dialect = Literal["openai", "anthropic", "responses"]
 PATHS: dict[str, str] = {
@@ -65,7 +66,7 @@ async def open_proxy(upstream: Upstream, **settings: Any) -> Proxy:
         "summary_max_retries": 0,
     }
     merged.update(settings)
-    app = create_app(**merged)
+    app = create_app(**app_arguments(**merged))
     context = app.router.lifespan_context(app)
     await context.__aenter__()
     return Proxy(app, upstream, context)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from contextfold.proxy import create_app
+from contextfold.proxy import ProxyOptions, create_app
 from tests._proxy_upstream import Upstream, openai_history
 from tests._raw_http import Served, read_reply
 from tests.proxy.test_fuzz import shape_problem
@@ -34,8 +34,8 @@ async def proxy(
         app = create_app(
             upstream_openai=f"{up.url}/v1",
             upstream_anthropic=up.url,
-            db_path=tmp_path / "proxy.db",
-            summary_max_retries=0,
+            db=tmp_path / "proxy.db",
+            options=ProxyOptions(summary_max_retries=0),
         )
         async with Served(app, http=request.param, header_timeout=1.0, body_timeout=1.0) as served:
             yield served

@@ -45,7 +45,7 @@ async def make_app(upstream: Upstream, tmp_path: Path) -> AsyncIterator[MakeApp]
     async def make(hook: Hook, **settings: Any) -> Starlette:
         return await apps.make(
             upstream_openai="http://upstream.test/v1",
-            db_path=tmp_path / "proxy.db",
+            db=tmp_path / "proxy.db",
             settings=CompactionSettings(prepare_threshold=None, should_compact=hook, **settings),
             context_window=32_768,
             threshold=0.25,  # the limit: 8,192; the relief point 16,384

@@ -501,7 +501,7 @@ def test_serve_passes_prepare_threshold_to_the_proxy(
     seen: dict[str, Any] = {}
     monkeypatch.setattr(contextfold.proxy, "serve", lambda **kwargs: seen.update(kwargs))
     main(["serve", "--port", str(_free_port()), "--prepare-threshold", value])
-    assert seen["prepare_threshold"] == expected
+    assert seen["settings"].prepare_threshold == expected
 
 
 def test_serve_passes_its_timeouts_to_the_server_only_when_set(

@@ -5,12 +5,14 @@ real (the console script in a subprocess, in front of a fake upstream on a real 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 import json
 import os
 import re
 import socket
 import subprocess
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +21,9 @@ import pytest
 
 from contextfold.cli import build_parser
 from contextfold.cli._commands import CLIError
-from contextfold.cli._serve import OFF, OPTIONS, app_keywords, resolve
-from contextfold.proxy import ModelSettings, create_app
+from contextfold.cli._serve import OFF, OPTIONS, app_arguments, app_keywords, resolve
+from contextfold.compaction import CompactionSettings
+from contextfold.proxy import ModelSettings, ProxyOptions, create_app
 from tests._proxy_upstream import Upstream, openai_history
 from tests._raw_http import Served
 from tests.cli.test_cli import CLI, assert_one_line_error, run
@@ -381,12 +384,23 @@ def test_the_documented_config_example_is_accepted(tmp_path: Path) -> None:
 
 
 def test_keyword_options_reach_create_app_under_their_names(tmp_path: Path) -> None:
-    parameters = inspect.signature(create_app).parameters
+    # every option create_app takes is one of its keywords, a field of its settings or
+    # one of its options, under the option's own name
+    parameters = set(inspect.signature(create_app).parameters)
+    fields = {f.name for f in dataclasses.fields(CompactionSettings)}
+    own = {f.name for f in dataclasses.fields(ProxyOptions)}
     for option in OPTIONS:
-        assert (option.name in parameters) == option.keyword or option.name == "db", option.name
+        known = option.name in parameters | fields | own
+        assert known == option.keyword or option.name == "db", option.name
     got = options(["--threshold", "0.5", "--secret-header", "x-a", "--keep-recent", "3"])
     assert app_keywords(got) == {"threshold": 0.5, "secret_headers": ["x-a"], "keep_recent": 3}
-    create_app(**app_keywords(got))  # accepted as they are
+    arguments = app_arguments(got, ProxyOptions)
+    assert set(arguments) == {"settings", "options"}
+    assert (arguments["settings"].threshold, arguments["settings"].keep_recent) == (0.5, 3)
+    assert arguments["options"].secret_headers == ("x-a",)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the one configuration path: nothing deprecated
+        create_app(**arguments)
 
 
 def test_summary_timeout_is_an_option_of_serve_and_reaches_the_proxy(
@@ -397,6 +411,11 @@ def test_summary_timeout_is_an_option_of_serve_and_reaches_the_proxy(
     assert options([], {"CONTEXTFOLD_SUMMARY_TIMEOUT": "off"}).summary_timeout is OFF
     with pytest.raises(CLIError, match="summary-timeout"):
         options(["--summary-timeout", "-1"], {})
-    app = create_app(summary_timeout=2.5)
+    app = create_app(settings=CompactionSettings(summary_timeout=2.5))
     assert app.state.forwarder.planner.summary_timeout == 2.5
-    assert create_app(summary_timeout=None).state.forwarder.planner.summary_timeout is None
+    assert (
+        create_app(
+            settings=CompactionSettings(summary_timeout=None)
+        ).state.forwarder.planner.summary_timeout
+        is None
+    )

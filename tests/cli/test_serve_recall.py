@@ -10,7 +10,7 @@ import contextfold.proxy
 from contextfold import cli
 
 
-@pytest.mark.parametrize(("flags", "expected"), [(["--recall"], True), ([], None)])
+@pytest.mark.parametrize(("flags", "expected"), [(["--recall"], True), ([], False)])
 def test_serve_passes_recall_to_the_proxy(
     monkeypatch: pytest.MonkeyPatch, flags: list[str], expected: bool | None
 ) -> None:
@@ -18,4 +18,4 @@ def test_serve_passes_recall_to_the_proxy(
     monkeypatch.setattr(contextfold.proxy, "serve", lambda **kwargs: seen.update(kwargs))
     monkeypatch.setattr(cli, "_check_address", lambda host, port: None)
     assert cli.main(["serve", "--port", "8799", *flags]) == 0
-    assert seen.get("recall") is expected
+    assert seen["options"].recall is expected

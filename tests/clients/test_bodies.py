@@ -23,8 +23,10 @@ import httpx2
 import pytest
 from starlette.applications import Starlette
 
+from contextfold.compaction import CompactionSettings
 from contextfold.proxy import create_app
 from contextfold_harness.fake_upstream import Upstream
+from tests._faces import app_arguments
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TASK = "TASK-MARKER: run the numbered shell steps until they are all done"
@@ -67,11 +69,13 @@ async def make_proxy(upstream: Upstream) -> AsyncIterator[Any]:
     async def make(**settings: Any) -> Proxy:
         http = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=upstream.app()))
         app = create_app(
-            upstream_openai="http://upstream.test/v1",
-            upstream_anthropic="http://upstream.test",
-            http_client=http,
-            prepare_threshold=None,
-            **settings,
+            **app_arguments(
+                upstream_openai="http://upstream.test/v1",
+                upstream_anthropic="http://upstream.test",
+                http_client=http,
+                **settings,
+                settings=CompactionSettings(prepare_threshold=None),
+            )
         )
         context = app.router.lifespan_context(app)
         await context.__aenter__()

@@ -26,6 +26,7 @@ from contextfold import (
 from contextfold.compaction import (
     AutoCompactStore,
     CompactionEvent,
+    CompactionSettings,
     compact_context,
     compaction_limit,
 )
@@ -41,6 +42,7 @@ from contextfold.testing import (
 )
 from contextfold.tokens import count_tokens
 from contextfold.validation import validate_history
+from tests._faces import store_arguments
 
 SUMMARY = "## User requests and intent\nThe user asked questions.\n## Current state\nAnswered."
 WINDOW = ModelInfo("small-model", 4_000, 500)
@@ -121,7 +123,11 @@ async def test_an_explicit_compact_of_the_seed_example_is_not_refused(force: boo
     inner = MemoryContextStore(history)
     events: list[CompactionEvent] = []
     store = AutoCompactStore(
-        inner, summarizer("summary"), keep_recent=4, proactive=False, on_event=events.append
+        inner,
+        summarizer("summary"),
+        keep_recent=4,
+        on_event=events.append,
+        settings=CompactionSettings(proactive=False),
     )
     assert await store.compact(force=force)
     compacted = await inner.get_history()
@@ -353,7 +359,7 @@ async def test_loop_guard_when_kept_tail_alone_exceeds_threshold() -> None:
         transport,
         keep_recent=6,
         summary_transport=summarizer(),
-        kept_tool_chars=1_000,
+        settings=CompactionSettings(kept_tool_chars=1_000),
     )
     await store.add_context_tokens(11_000, 10)
     compacted = await store.get_history()
@@ -380,7 +386,7 @@ async def test_kept_tool_output_is_bounded_per_result_not_per_block() -> None:
         StubTransport(model=ModelInfo("m", 8_000, 1_000)),
         keep_recent=6,
         summary_transport=summarizer(),
-        kept_tool_chars=1_000,
+        settings=CompactionSettings(kept_tool_chars=1_000),
     )
     await store.add_context_tokens(20_000, 10)
     compacted = await store.get_history()
@@ -552,9 +558,9 @@ async def test_cache_friendly_mode_continues_the_agents_own_prefix() -> None:
         transport,
         keep_recent=2,
         max_tokens=1_000,
-        cache_friendly=True,
-        agent_system="You are a helpful agent.",
-        agent_tools=[lookup.spec],
+        settings=CompactionSettings(
+            cache_friendly=True, agent_system="You are a helpful agent.", agent_tools=[lookup.spec]
+        ),
     )
     assert await store.compact()
     [request] = transport.requests
@@ -657,7 +663,7 @@ async def test_messages_appended_during_summarization_are_kept_in_order() -> Non
         StubTransport(model=WINDOW),
         keep_recent=2,
         summary_transport=gated,
-        proactive=False,
+        settings=CompactionSettings(proactive=False),
     )
     task = asyncio.create_task(store.add_context_tokens(3_500, 1))
     await gated.started.wait()
@@ -727,7 +733,7 @@ async def test_history_changed_underneath_is_a_conflict_not_a_corruption() -> No
 )
 def test_invalid_settings_raise(kwargs: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match=next(iter(kwargs))):
-        AutoCompactStore(MemoryContextStore(), StubTransport(), **kwargs)
+        AutoCompactStore(MemoryContextStore(), StubTransport(), **store_arguments(**kwargs))
 
 
 def test_limit_is_read_from_the_transport_at_check_time() -> None:

@@ -24,6 +24,7 @@ from contextfold import (
     PromptError,
     Usage,
 )
+from contextfold.compaction import CompactionSettings
 from contextfold.testing import FunctionTransport, StubRequest, StubTransport, make_text_response
 from contextfold.tokens import count_tokens
 from tests.compaction.test_compaction import SUMMARY, WINDOW, alternating, summarizer
@@ -71,8 +72,8 @@ async def test_a_hung_summarizer_times_out_and_the_turn_completes() -> None:
         transport,
         keep_recent=2,
         summary_transport=FunctionTransport(never, model=WINDOW),
-        summary_timeout=0.05,
         on_event=events.append,
+        settings=CompactionSettings(summary_timeout=0.05),
     )
     before = await inner.get_history()
     assert await Agent("sys", transport).run("go on", store) == "paid reply"
@@ -92,7 +93,11 @@ async def test_a_hung_summarizer_times_out_and_the_turn_completes() -> None:
 def test_summary_timeout_is_checked() -> None:
     for bad in (0, -1, "60", True):
         with pytest.raises(ValueError, match="summary_timeout"):
-            AutoCompactStore(MemoryContextStore(), StubTransport(), summary_timeout=bad)  # type: ignore[arg-type]
+            AutoCompactStore(
+                MemoryContextStore(),
+                StubTransport(),
+                settings=CompactionSettings(summary_timeout=bad),
+            )  # type: ignore[arg-type]
 
 
 # --- item 5: transports without a readable model -------------------------------------------------
@@ -257,8 +262,7 @@ async def test_cache_friendly_keeps_a_custom_system_prompt() -> None:
         keep_recent=2,
         summary_transport=FunctionTransport(record, model=WINDOW),
         system_prompt="Summarize in PIRATE speak, at most {max_summary_tokens} tokens.",
-        cache_friendly=True,
-        agent_system="You are a helpful agent.",
+        settings=CompactionSettings(cache_friendly=True, agent_system="You are a helpful agent."),
     )
     assert await store.compact()
     assert seen
@@ -276,7 +280,7 @@ def test_unused_prompt_vars_are_an_error() -> None:
             MemoryContextStore(),
             StubTransport(),
             system_prompt="Summarize the work on {project}.",
-            prompt_vars={"project": "x", "projetc": "typo"},
+            settings=CompactionSettings(prompt_vars={"project": "x", "projetc": "typo"}),
         )
 
 
@@ -396,8 +400,10 @@ async def test_the_summarizer_request_fits_its_window_in_every_language(
         StubTransport(model=ModelInfo("agent", 200_000, 8_000)),
         keep_recent=2,
         summary_transport=summary_model,
-        counter=exact if counted_by == "tiktoken" else approx_token_counter,
         on_event=events.append,
+        settings=CompactionSettings(
+            counter=exact if counted_by == "tiktoken" else approx_token_counter
+        ),
     )
     assert await store.compact(force=True), [e.error for e in events if e.error]
     assert summary_model.requests

@@ -15,6 +15,7 @@ from contextfold.strategies import MaskToolOutputs
 from contextfold.testing import StubTransport, make_text_response
 from contextfold.tokens import count_tokens
 from contextfold.validation import validate_history
+from tests._faces import store_arguments
 
 WINDOW = ModelInfo("small-model", 40_000, 1_000)
 SUMMARY = "<summary>## User requests and intent\nRead the files.\n## Current state\nRead.</summary>"
@@ -37,11 +38,13 @@ async def filled(
     wrapped = AutoCompactStore(
         store,
         model,
-        max_tokens=20_000,
-        prepare_threshold=None,
-        proactive=False,
-        on_event=events.append,
-        **kwargs,  # type: ignore[arg-type]
+        **store_arguments(
+            max_tokens=20_000,
+            prepare_threshold=None,
+            proactive=False,
+            on_event=events.append,
+            **kwargs,
+        ),
     )
     for message in history:
         await wrapped.append(message)
@@ -141,8 +144,7 @@ def test_the_setting_takes_a_strategy_true_false_or_none() -> None:
     wrapped = AutoCompactStore(
         __import__("contextfold").MemoryContextStore(),
         StubTransport([]),
-        settings=settings,
-        mask_tool_outputs=False,
+        settings=(settings).replace(mask_tool_outputs=False),
     )
     assert wrapped.settings.mask_tool_outputs is None
 
@@ -158,10 +160,8 @@ async def test_a_masked_plan_prepared_in_the_background_commits_as_masked() -> N
         MemoryContextStore(reads(10)),
         model,
         max_tokens=20_000,  # prepare at 0.3 x 40,000 = 12,000
-        prepare_threshold=0.3,
-        proactive=False,
         on_event=events.append,
-        mask_tool_outputs=True,
+        settings=CompactionSettings(prepare_threshold=0.3, proactive=False, mask_tool_outputs=True),
     )
     await wrapped.add_context_tokens(13_000, 10)
     for _ in range(20):
@@ -196,10 +196,12 @@ async def test_a_prepared_masked_summary_counts_the_prompt_outside_the_messages_
         StubTransport([], model=WINDOW),
         summary_transport=summarizer,
         max_tokens=20_000,  # target 10,000; preparation past 0.3 x 40,000 = 12,000
-        prepare_threshold=0.3,
-        proactive=False,
         on_event=events.append,
-        mask_tool_outputs=MaskToolOutputs(2, min_chars=5_000),
+        settings=CompactionSettings(
+            prepare_threshold=0.3,
+            proactive=False,
+            mask_tool_outputs=MaskToolOutputs(2, min_chars=5_000),
+        ),
     )
     counted = count_tokens(history)
     await wrapped.add_context_tokens(counted + fixed, 10)

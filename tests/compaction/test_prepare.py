@@ -14,6 +14,7 @@ import pytest
 from contextfold import AutoCompactStore, CompactionEvent, MemoryContextStore, Message
 from contextfold.testing import StubRequest, StubResponse, StubTransport, make_text_response
 from contextfold.validation import validate_history
+from tests._faces import store_arguments
 from tests.compaction.test_compaction import SUMMARY, WINDOW, GatedSummarizer, alternating
 
 
@@ -30,10 +31,9 @@ def make_store(
     return AutoCompactStore(
         MemoryContextStore(history),
         StubTransport(model=WINDOW),
-        keep_recent=4,
-        summary_transport=summary,
-        on_event=events.append,
-        **options,  # type: ignore[arg-type]
+        **store_arguments(
+            keep_recent=4, summary_transport=summary, on_event=events.append, **options
+        ),
     )
 
 

@@ -24,6 +24,7 @@ from contextfold import (
     Tool,
     ToolUseBlock,
 )
+from contextfold.compaction import CompactionSettings
 from contextfold.context import ContextStore
 from contextfold.postgres import PostgresContextStore
 from contextfold.sqlite import SQLiteContextStore, connect
@@ -254,8 +255,8 @@ async def test_a_summarizer_that_never_answers_120_turns_of_parallel_tools_and_t
         transport,
         summary_transport=HungSummarizer(),
         keep_recent=4,
-        summary_timeout=None,
         on_event=events.append,
+        settings=CompactionSettings(summary_timeout=None),
     )
     prompts = [f"step {i}: " + "p" * 200 for i in range(120)]
     for prompt in prompts:

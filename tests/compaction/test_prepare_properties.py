@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contextfold import AutoCompactStore, MemoryContextStore, Message, ModelInfo
-from contextfold.compaction import CompactionEvent
+from contextfold.compaction import CompactionEvent, CompactionSettings
 from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
 from contextfold.tokens import count_tokens
 from contextfold.validation import validate_history
@@ -129,9 +129,8 @@ async def run(ops: list[Op], start: int = 30, prepare: float = 0.6) -> Scenario:
         FunctionTransport(lambda request: make_text_response("ok"), model=WINDOW),
         summary_transport=summary,
         keep_recent=2,
-        cache_friendly=False,
-        prepare_threshold=prepare,
         on_event=scenario.events.append,
+        settings=CompactionSettings(cache_friendly=False, prepare_threshold=prepare),
     )
 
     async def read() -> None:

@@ -9,7 +9,12 @@ from hypothesis import strategies as st
 
 from contextfold import MemoryContextStore, Message, ModelInfo
 from contextfold._history import choose_cut
-from contextfold.compaction import AutoCompactStore, CompactionEvent, compact_context
+from contextfold.compaction import (
+    AutoCompactStore,
+    CompactionEvent,
+    CompactionSettings,
+    compact_context,
+)
 from contextfold.compaction._summarizer import acknowledgement
 from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
 from contextfold.validation import validate_history
@@ -82,8 +87,8 @@ def test_messages_appended_during_summarization_are_never_lost(
             MemoryContextStore(history),
             FunctionTransport(slow, model=WINDOW),
             keep_recent=4,
-            proactive=False,
             on_event=events.append,
+            settings=CompactionSettings(proactive=False),
         )
 
         async def appender(compaction: asyncio.Task[None]) -> None:

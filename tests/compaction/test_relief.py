@@ -26,6 +26,7 @@ from contextfold import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from contextfold.compaction import CompactionSettings
 from contextfold.compaction._relief import relieve
 from contextfold.compaction._summarizer import KEPT_TRUNCATION_MARKER
 from contextfold.testing import (
@@ -77,8 +78,8 @@ async def test_a_hung_summarizer_never_stalls_the_agent_nor_overflows_a_request(
         transport,
         summary_transport=summary,
         keep_recent=4,
-        summary_timeout=summary_timeout,
         on_event=events.append,
+        settings=CompactionSettings(summary_timeout=summary_timeout),
     )
     prompts = [f"step {i}: " + "p" * 300 for i in range(60)]
 
@@ -244,8 +245,7 @@ async def test_a_read_under_the_relief_point_is_the_real_history() -> None:
         MemoryContextStore(history),
         FunctionTransport(lambda r: make_text_response("x"), model=WINDOW),
         summary_transport=HungSummarizer(),
-        prepare_threshold=None,
-        summary_timeout=0.01,
+        settings=CompactionSettings(prepare_threshold=None, summary_timeout=0.01),
     )
     await store.add_context_tokens(3_200, 10)  # over the limit, the attempt times out
     assert await store.get_history() == history  # 3,200 < 3,250: nothing relieved

@@ -22,7 +22,12 @@ from contextfold import (
     ToolUseBlock,
     Usage,
 )
-from contextfold.compaction import AutoCompactStore, CompactionEvent, compact_context
+from contextfold.compaction import (
+    AutoCompactStore,
+    CompactionEvent,
+    CompactionSettings,
+    compact_context,
+)
 from contextfold.errors import ProviderUnavailableError
 from contextfold.testing import (
     FunctionTransport,
@@ -164,8 +169,8 @@ async def test_summarizer_transport_error_is_reported_with_its_usage() -> None:
         StubTransport(model=WINDOW),
         keep_recent=4,
         summary_transport=summary_transport,
-        max_summary_tokens=300,
         on_event=events.append,
+        settings=CompactionSettings(max_summary_tokens=300),
     )
     before = await store.get_history()
     await store.add_context_tokens(3_500, 1)
@@ -298,7 +303,7 @@ async def test_custom_prompt_also_writes_the_incremental_updates() -> None:
         keep_recent=2,
         max_tokens=1_000,
         system_prompt="Résume en français pour l'équipe {team}.",
-        prompt_vars={"team": "billing"},
+        settings=CompactionSettings(prompt_vars={"team": "billing"}),
     )
     await store.compact()
     for m in alternating(8):

@@ -101,4 +101,4 @@ def test_the_proxy_takes_the_same_settings() -> None:
 
     create_app(settings=CompactionSettings(keep_recent=2, threshold=0.5))
     with pytest.raises(ValueError, match="threshold"):
-        create_app(settings=CompactionSettings(), threshold=2.0)
+        create_app(settings=(CompactionSettings()).replace(threshold=2.0))

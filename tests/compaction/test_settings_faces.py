@@ -95,7 +95,7 @@ def _manager(settings: CompactionSettings, tmp_path: Path) -> CompactionSettings
 
 
 def _proxy(settings: CompactionSettings, tmp_path: Path) -> CompactionSettings:
-    app = create_app(settings=settings, db_path=tmp_path / "cache.db")
+    app = create_app(settings=settings, db=tmp_path / "cache.db")
     held: CompactionSettings = app.state.settings
     return held
 

@@ -226,8 +226,7 @@ async def test_auto_compact_store_takes_the_budget_and_instructions() -> None:
         transport,
         keep_recent=2,
         max_tokens=100_000,
-        user_message_budget=0,
-        instructions="Keep ticket ids.",
+        settings=CompactionSettings(user_message_budget=0, instructions="Keep ticket ids."),
     )
     assert await store.compact()
     assert "Keep ticket ids." in transport.requests[0].messages[-1].text
@@ -318,7 +317,7 @@ async def test_the_words_take_only_room_the_prompts_fixed_part_leaves(
         summary_transport=summarizer(),
         keep_recent=2,
         max_tokens=limit,
-        prepare_threshold=None,
+        settings=CompactionSettings(prepare_threshold=None),
     )
     await store.add_context_tokens(reported, 1)
     assert store.compactions == 1

@@ -35,6 +35,7 @@ from contextfold.testing import (
 )
 from contextfold.tokens import approx_token_counter, count_tokens
 from contextfold.transports.base import Completion, ToolSpec, Usage
+from tests._faces import store_arguments
 
 SUMMARY = "## User requests and intent\nThe user asked about logs.\n## Current state\nAnswered."
 WINDOW = ModelInfo("small-model", 8_000, 1_000)
@@ -56,10 +57,9 @@ def auto_store(
     return AutoCompactStore(
         inner,
         StubTransport(model=WINDOW),
-        keep_recent=2,
-        summary_transport=summarizer,  # type: ignore[arg-type]
-        on_event=events.append,
-        **kw,  # type: ignore[arg-type]
+        **store_arguments(
+            keep_recent=2, summary_transport=summarizer, on_event=events.append, **kw
+        ),
     )
 
 

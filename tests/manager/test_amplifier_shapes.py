@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contextfold.manager import CompactingContextManager
+from contextfold.manager import CompactingContextManager, ManagerOptions, manager_settings
 from contextfold.messages import Message
 from contextfold.testing import FunctionTransport, make_text_response
 from tests.manager._loop_basic import (
@@ -63,7 +63,9 @@ async def test_a_compacted_view_is_valid_for_amplifier_and_keeps_tool_pairs(
     wires = [hook_note("remember the rules"), *transcript(12, streaming=streaming)]
     manager = await filled(
         CompactingContextManager(
-            transport=summarizer() if with_summary else None, keep_recent=4, max_tool_chars=200
+            transport=summarizer() if with_summary else None,
+            keep_recent=4,
+            settings=manager_settings(max_tool_chars=200),
         ),
         copy.deepcopy(wires),
     )
@@ -196,7 +198,8 @@ async def rewrite_assistants(messages: list[Message]) -> list[Message]:
 async def test_fresh_messages_of_an_amplifier_history_are_written_in_its_shape() -> None:
     wires = transcript(8)
     manager = await filled(
-        CompactingContextManager(strategies=[rewrite_assistants]), copy.deepcopy(wires)
+        CompactingContextManager(options=ManagerOptions(strategies=[rewrite_assistants])),
+        copy.deepcopy(wires),
     )
     view = await manager.get_messages_for_request(token_budget=3_000)
     rebuilds(view)
@@ -233,7 +236,9 @@ async def test_any_loop_basic_history_gets_a_view_amplifier_accepts(
         wires.append(assistant_dict(final_response(i), streaming=streaming))
     manager = await filled(
         CompactingContextManager(
-            transport=summarizer() if with_summary else None, keep_recent=3, max_tool_chars=100
+            transport=summarizer() if with_summary else None,
+            keep_recent=3,
+            settings=manager_settings(max_tool_chars=100),
         ),
         copy.deepcopy(wires),
     )
@@ -256,7 +261,10 @@ async def test_a_truncated_result_in_a_block_list_is_not_duplicated(with_text: b
         ],
     }
     wires = [{"role": "user", "content": "go"}, call, mixed, assistant_dict(final_response(0))]
-    manager = await filled(CompactingContextManager(max_tool_chars=100), copy.deepcopy(wires))
+    manager = await filled(
+        CompactingContextManager(settings=manager_settings(max_tool_chars=100)),
+        copy.deepcopy(wires),
+    )
     view = await manager.get_messages_for_request(token_budget=600)
     rebuilds(view)
     results = [w for w in view if w["role"] == "tool"]

@@ -22,7 +22,7 @@ from contextfold.errors import (
     ResponseFormatError,
     TransportError,
 )
-from contextfold.manager import CompactingContextManager, mount
+from contextfold.manager import CompactingContextManager, ManagerOptions, mount
 from contextfold.manager._provider import ProviderTransport, completion_from
 from contextfold.manager._transports import SDKModelTransport
 from contextfold.messages import Message
@@ -166,7 +166,9 @@ async def test_mounted_summaries_go_through_the_requests_amplifier_provider() ->
 async def test_mounted_by_name_and_the_preferred_provider_are_looked_up_at_request_time() -> None:
     mounted: dict[str, object] = {}
     manager = await filled(
-        CompactingContextManager(transport="mounted:second", provider_lookup=lambda: mounted),
+        CompactingContextManager(
+            transport="mounted:second", options=ManagerOptions(provider_lookup=lambda: mounted)
+        ),
         history(10),
     )
     first, second = FakeProvider(name="first", priority=1), FakeProvider(name="second")
@@ -176,7 +178,9 @@ async def test_mounted_by_name_and_the_preferred_provider_are_looked_up_at_reque
     assert second.summary_requests
 
     anyone = await filled(
-        CompactingContextManager(transport="mounted", provider_lookup=lambda: mounted),
+        CompactingContextManager(
+            transport="mounted", options=ManagerOptions(provider_lookup=lambda: mounted)
+        ),
         history(10),
     )
     await anyone.get_messages_for_request(token_budget=BUDGET)  # no provider passed

@@ -14,7 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contextfold.formats import from_openai, to_openai
-from contextfold.manager import CompactingContextManager, ContextManager, mount
+from contextfold.manager import (
+    CompactingContextManager,
+    ContextManager,
+    ManagerOptions,
+    manager_settings,
+    mount,
+)
 from contextfold.messages import Message
 from contextfold.strategies import TrimRounds
 from contextfold.testing import (
@@ -28,6 +34,7 @@ from contextfold.testing import (
 from contextfold.tokens import count_tokens
 from contextfold.transports.base import ModelInfo
 from contextfold.validation import validate_history
+from tests._faces import manager_arguments
 from tests._histories import histories
 
 SUMMARY = "## User requests and intent\nThe user ran many steps.\n## Current state\nStep work."
@@ -212,7 +219,9 @@ async def test_any_valid_history_gets_a_valid_view_with_every_system_message(
     wires = to_openai(history)
     manager = await filled(
         CompactingContextManager(
-            transport=summarizer() if with_transport else None, keep_recent=3, max_tool_chars=200
+            transport=summarizer() if with_transport else None,
+            keep_recent=3,
+            settings=manager_settings(max_tool_chars=200),
         ),
         wires,
     )
@@ -266,7 +275,9 @@ class AsyncInfoDefaultsObject:
     ids=["model-info", "async-model-info-dict", "info-defaults", "async-info", "transport", "info"],
 )
 async def test_budget_is_window_minus_output_minus_margin(provider: object) -> None:
-    manager = CompactingContextManager(max_tokens=50_000, safety_margin=0.05)
+    manager = CompactingContextManager(
+        max_tokens=50_000, options=ManagerOptions(safety_margin=0.05)
+    )
     assert await manager.request_budget(provider=provider) == 10_000 - 2_000 - 500
 
 
@@ -291,7 +302,7 @@ async def test_a_provider_that_fails_to_describe_itself_falls_back(
 
 
 async def test_a_missing_max_output_counts_as_zero_and_a_tiny_window_falls_back() -> None:
-    manager = CompactingContextManager(max_tokens=7_000, safety_margin=0.0)
+    manager = CompactingContextManager(max_tokens=7_000, options=ManagerOptions(safety_margin=0.0))
     only_window = SimpleNamespace(get_model_info=lambda: {"context_window": 9_000})
     assert await manager.request_budget(provider=only_window) == 9_000
     tiny = SimpleNamespace(get_model_info=lambda: {"context_window": 100, "max_output_tokens": 100})
@@ -370,9 +381,9 @@ async def test_protected_recent_is_a_share_of_the_view_so_a_long_session_stays_b
     manager = CompactingContextManager(
         max_tokens=3_000,
         transport=summarizer(),
-        protected_recent=0.3,
         hooks=hooks,
-        prepare_threshold=None,
+        settings=manager_settings(prepare_threshold=None),
+        options=ManagerOptions(protected_recent=0.3),
     )
     await filled(manager, conversation(1))
     for i in range(1, 60):
@@ -406,7 +417,11 @@ async def test_a_view_still_over_the_threshold_is_not_resummarized_until_it_grow
     history = conversation(10) + tool_round(10, output="y" * 20_000)[:2]
     manager = await filled(
         CompactingContextManager(
-            max_tokens=3_000, transport=transport, hooks=hooks, strategies=[], keep_recent=4
+            max_tokens=3_000,
+            transport=transport,
+            hooks=hooks,
+            keep_recent=4,
+            options=ManagerOptions(strategies=[]),
         ),
         history,
     )
@@ -486,7 +501,10 @@ async def test_without_a_transport_strategies_bound_the_view() -> None:
 async def test_custom_strategies_shape_the_view() -> None:
     history = conversation(30)
     manager = await filled(
-        CompactingContextManager(max_tokens=100_000, strategies=[TrimRounds(3)]), history
+        CompactingContextManager(
+            max_tokens=100_000, options=ManagerOptions(strategies=[TrimRounds(3)])
+        ),
+        history,
     )
     view = await manager.get_messages_for_request(token_budget=3_000)
     validate_history(from_openai(view))
@@ -911,7 +929,7 @@ async def test_set_messages_validates_everything_before_replacing() -> None:
 )
 def test_bad_settings_are_value_errors(options: dict[str, Any], error: str) -> None:
     with pytest.raises(ValueError, match=error):
-        CompactingContextManager(**options)
+        CompactingContextManager(**manager_arguments(**options))
 
 
 # --- the protocol, mount and the entry point ----------------------------------------------------
@@ -995,8 +1013,9 @@ async def test_instructions_and_the_user_message_budget_reach_the_summary(budget
     manager = CompactingContextManager(
         max_tokens=3_000,
         transport=transport,
-        instructions="Keep the step numbers.",
-        user_message_budget=budget,
+        settings=manager_settings(
+            instructions="Keep the step numbers.", user_message_budget=budget
+        ),
     )
     view = await (await filled(manager, conversation(30))).get_messages_for_request()
     [request] = transport.requests
@@ -1015,11 +1034,13 @@ async def test_summary_timeout_bounds_the_managers_summaries() -> None:
         raise AssertionError("unreachable")
 
     manager = CompactingContextManager(
-        max_tokens=3_000, transport=FunctionTransport(never), summary_timeout=0.3
+        max_tokens=3_000,
+        transport=FunctionTransport(never),
+        settings=manager_settings(summary_timeout=0.3),
     )
     await filled(manager, conversation(30))
     view = await asyncio.wait_for(manager.get_messages_for_request(), timeout=30)
     assert len(view) < len(conversation(30))  # the strategies stood in for the summary
     assert manager.settings.summary_timeout == 0.3
     with pytest.raises(ValueError, match="summary_timeout"):
-        CompactingContextManager(summary_timeout=-1)
+        CompactingContextManager(settings=manager_settings(summary_timeout=-1))

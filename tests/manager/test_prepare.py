@@ -17,6 +17,7 @@ from contextfold.manager import CompactingContextManager
 from contextfold.manager._config import read_config
 from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
 from contextfold.validation import validate_history
+from tests._faces import manager_arguments
 from tests.manager.test_manager import SUMMARY, Recorder, Wire, conversation, tokens_of, tool_round
 
 PREPARE_AT, THRESHOLD = 1_800, 2_400
@@ -64,7 +65,9 @@ async def crossed(
     """A manager whose history just crossed the prepare point (and got its whole view)."""
     hooks = Recorder()
     manager = CompactingContextManager(
-        max_tokens=3_000, transport=summary, hooks=hooks, keep_recent=4, **options
+        **manager_arguments(
+            max_tokens=3_000, transport=summary, hooks=hooks, keep_recent=4, **options
+        )
     )
     history = conversation(2)
     for wire in history:
@@ -211,7 +214,7 @@ async def test_prepare_threshold_comes_from_settings_and_mount_config() -> None:
     settings = CompactionSettings(threshold=0.8, prepare_threshold=0.5)
     assert CompactingContextManager(settings=settings).prepare_threshold == 0.5
     options = read_config({"prepare_threshold": 0.4}).options
-    assert CompactingContextManager(**options).prepare_threshold == 0.4
+    assert CompactingContextManager(**manager_arguments(**options)).prepare_threshold == 0.4
 
 
 async def test_closing_cancels_a_preparation_in_flight() -> None:

@@ -16,6 +16,7 @@ from agents import Agent, RunConfig, Runner, function_tool, set_tracing_disabled
 from agents.models.openai_provider import OpenAIProvider
 from starlette.applications import Starlette
 
+from contextfold.compaction import CompactionSettings
 from contextfold.formats import from_responses
 from contextfold.proxy import create_app
 from contextfold.validation import validate_history
@@ -42,7 +43,7 @@ async def app(upstream: Upstream, tmp_path: Path) -> AsyncIterator[Starlette]:
     apps = ProxyApps(upstream)
     yield await apps.make(
         upstream_openai="http://upstream.test/v1",
-        db_path=tmp_path / "proxy.db",
+        db=tmp_path / "proxy.db",
         context_window=32_768,
         threshold=0.25,
         summary_max_retries=0,
@@ -141,9 +142,9 @@ async def test_the_quickstart_responses_snippets_run_against_the_proxy(
         async with Served(upstream.app()) as up:
             app = create_app(
                 upstream_openai=f"{up.url}/v1",
-                db_path=tmp_path / "proxy.db",
+                db=tmp_path / "proxy.db",
                 context_window=32_768,
-                threshold=0.25,
+                settings=CompactionSettings(threshold=0.25),
             )
             async with Served(app) as proxy:
                 ask, turn = [

@@ -231,7 +231,7 @@ async def test_the_proxy_creates_its_database_readable_by_its_owner_only(
     path = tmp_path / "proxy.db"
     umask = os.umask(0o022)
     try:
-        app = create_app(db_path=path)
+        app = create_app(db=path)
         async with app.router.lifespan_context(app):
             cache = app.state.forwarder.planner.cache
             await cache.store("r", CachedSummary("h1", 1, "a summary in clear"))

@@ -73,7 +73,7 @@ async def make_app(upstream: Upstream, tmp_path: Path) -> AsyncIterator[MakeApp]
             **{
                 "upstream_openai": "http://upstream.test/v1",
                 "upstream_anthropic": "http://upstream.test",
-                "db_path": tmp_path / f"proxy{len(apps)}.db",
+                "db": tmp_path / f"proxy{len(apps)}.db",
                 "summary_max_retries": 0,
                 **overrides,
             }

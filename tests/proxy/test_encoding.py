@@ -56,7 +56,7 @@ async def make_app(upstream: Upstream, tmp_path: Path) -> AsyncIterator[MakeApp]
         return await apps.make(
             upstream_openai="http://upstream.test/v1",
             upstream_anthropic="http://upstream.test",
-            db_path=tmp_path / "proxy.db",
+            db=tmp_path / "proxy.db",
             **{**SETTINGS, **overrides},
         )
 

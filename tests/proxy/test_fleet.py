@@ -26,6 +26,7 @@ from urllib.parse import quote
 import httpx2
 import pytest
 
+from contextfold.compaction import CompactionSettings
 from contextfold.formats import from_openai
 from contextfold.proxy import create_app
 from contextfold.validation import validate_history
@@ -276,7 +277,12 @@ async def test_a_summary_made_by_one_app_is_spliced_by_another(
 ) -> None:
     fake, up = upstream
     apps = [
-        create_app(upstream_openai=f"{up}/v1", db=pg_url, context_window=16_384, threshold=0.3)
+        create_app(
+            upstream_openai=f"{up}/v1",
+            db=pg_url,
+            context_window=16_384,
+            settings=CompactionSettings(threshold=0.3),
+        )
         for _ in range(2)
     ]
     body = {"model": MODEL, "messages": openai_history(12)}
@@ -313,7 +319,10 @@ def test_serve_with_an_unreachable_database_fails_in_one_line() -> None:
 
 
 def test_db_and_db_path_are_exclusive(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="db or db_path"):
+    with (
+        pytest.raises(ValueError, match="db or db_path"),
+        pytest.warns(DeprecationWarning, match="db_path"),
+    ):
         create_app(db=str(tmp_path / "a.db"), db_path=tmp_path / "b.db")
 
 
@@ -337,7 +346,12 @@ async def test_without_the_lease_table_a_replica_still_summarizes(
     import psycopg
 
     fake, up = upstream
-    app = create_app(upstream_openai=f"{up}/v1", db=pg_url, context_window=16_384, threshold=0.3)
+    app = create_app(
+        upstream_openai=f"{up}/v1",
+        db=pg_url,
+        context_window=16_384,
+        settings=CompactionSettings(threshold=0.3),
+    )
     body = {"model": MODEL, "messages": openai_history(12)}
     async with Served(app) as proxy, httpx2.AsyncClient(timeout=60) as client:
         async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as conn:
@@ -419,7 +433,10 @@ async def test_a_database_that_stops_answering_delays_a_request_only_briefly(
         relayed = pg_url.replace(f":{params.get('port', 5432)}/", f":{relay.port}/", 1)
         assert relayed != pg_url
         app = create_app(
-            upstream_openai=f"{up}/v1", db=relayed, context_window=16_384, threshold=0.3
+            upstream_openai=f"{up}/v1",
+            db=relayed,
+            context_window=16_384,
+            settings=CompactionSettings(threshold=0.3),
         )
         async with Served(app) as proxy, httpx2.AsyncClient(timeout=120) as client:
             url = f"{proxy.url}/v1/chat/completions"
@@ -447,7 +464,12 @@ async def test_a_summary_the_database_cannot_store_still_compacts_its_request(
     import psycopg
 
     fake, up = upstream
-    app = create_app(upstream_openai=f"{up}/v1", db=pg_url, context_window=16_384, threshold=0.3)
+    app = create_app(
+        upstream_openai=f"{up}/v1",
+        db=pg_url,
+        context_window=16_384,
+        settings=CompactionSettings(threshold=0.3),
+    )
     body = {"model": MODEL, "messages": openai_history(12)}
     async with Served(app) as proxy, httpx2.AsyncClient(timeout=60) as client:
         async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as conn:
@@ -470,7 +492,12 @@ async def test_a_summary_quoting_a_nul_character_is_shared(
     PostgreSQL text cannot hold NUL, yet the summary must still be cached, not paid
     for again by every request."""
     fake, up = upstream
-    app = create_app(upstream_openai=f"{up}/v1", db=pg_url, context_window=16_384, threshold=0.3)
+    app = create_app(
+        upstream_openai=f"{up}/v1",
+        db=pg_url,
+        context_window=16_384,
+        settings=CompactionSettings(threshold=0.3),
+    )
     history = openai_history(12)
     for message in history:
         if message["role"] == "user":
@@ -587,7 +614,12 @@ async def test_connections_the_server_closed_cost_no_request(
 
     _, up = upstream
     tagged = f"{pg_url}&application_name=cfkill{uuid.uuid4().hex[:8]}"
-    app = create_app(upstream_openai=f"{up}/v1", db=tagged, context_window=16_384, threshold=0.3)
+    app = create_app(
+        upstream_openai=f"{up}/v1",
+        db=tagged,
+        context_window=16_384,
+        settings=CompactionSettings(threshold=0.3),
+    )
     async with Served(app) as proxy, httpx2.AsyncClient(timeout=60) as client:
         url = f"{proxy.url}/v1/chat/completions"
         body = {"model": MODEL, "messages": openai_history(12)}

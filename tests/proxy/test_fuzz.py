@@ -44,6 +44,7 @@ from starlette.applications import Starlette
 
 from contextfold.proxy import create_app
 from contextfold.proxy._server import HttpProtocol
+from tests._faces import app_arguments
 from tests._proxy_upstream import Upstream, anthropic_history, openai_history
 from tests._raw_http import Connection, Served, call_asgi
 
@@ -434,11 +435,13 @@ async def make(tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
             client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=upstream.app()))
         assert isinstance(client, httpx2.AsyncClient)
         app = create_app(
-            upstream_openai="http://upstream.test/v1",
-            upstream_anthropic="http://upstream.test",
-            db_path=tmp_path / "proxy.db",
-            http_client=client,
-            **SETTINGS,
+            **app_arguments(
+                upstream_openai="http://upstream.test/v1",
+                upstream_anthropic="http://upstream.test",
+                db=tmp_path / "proxy.db",
+                http_client=client,
+                **SETTINGS,
+            )
         )
         lifespan = app.router.lifespan_context(app)
         await lifespan.__aenter__()
@@ -600,11 +603,13 @@ async def apps(tmp_path: Path) -> AsyncIterator[tuple[Upstream, Callable[[Case],
     made: dict[str, Starlette] = {}
     for name, client in clients.items():
         made[name] = create_app(
-            upstream_openai="http://upstream.test/v1",
-            upstream_anthropic="http://upstream.test",
-            db_path=tmp_path / f"{name}.db",
-            http_client=client,
-            **SETTINGS,
+            **app_arguments(
+                upstream_openai="http://upstream.test/v1",
+                upstream_anthropic="http://upstream.test",
+                db=tmp_path / f"{name}.db",
+                http_client=client,
+                **SETTINGS,
+            )
         )
     lifespans = [app.router.lifespan_context(app) for app in made.values()]
     for lifespan in lifespans:

@@ -118,7 +118,7 @@ async def app(upstream: Upstream, tmp_path: Path) -> AsyncIterator[Starlette]:
     yield await apps.make(
         upstream_openai="http://upstream.test/v1",
         upstream_anthropic="http://upstream.test",
-        db_path=tmp_path / "proxy.db",
+        db=tmp_path / "proxy.db",
         context_window=32_768,
         threshold=0.25,
         summary_max_retries=0,

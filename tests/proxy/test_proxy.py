@@ -15,9 +15,10 @@ import openai
 import pytest
 from starlette.applications import Starlette
 
+from contextfold.compaction import CompactionSettings
 from contextfold.dialects import CHAT, MESSAGES
 from contextfold.formats import from_anthropic, from_openai
-from contextfold.proxy import create_app
+from contextfold.proxy import ProxyOptions, create_app
 from contextfold.validation import validate_history
 from tests._proxy_upstream import ProxyApps, Seen, Upstream, anthropic_history, openai_history
 
@@ -44,7 +45,7 @@ async def make_app(upstream: Upstream, tmp_path: Path) -> AsyncIterator[MakeApp]
             **{
                 "upstream_openai": "http://upstream.test/v1",
                 "upstream_anthropic": "http://upstream.test",
-                "db_path": tmp_path / "proxy.db",
+                "db": tmp_path / "proxy.db",
                 **SETTINGS,
                 **overrides,
             }
@@ -975,13 +976,13 @@ async def test_other_routes_go_to_the_upstream_of_their_dialect(
 
 def test_bad_settings_raise_value_error() -> None:
     with pytest.raises(ValueError, match="threshold"):
-        create_app(threshold=1.5)
+        create_app(settings=CompactionSettings(threshold=1.5))
     with pytest.raises(ValueError, match="upstream_openai"):
         create_app(upstream_openai="ftp://x")
     with pytest.raises(ValueError, match="max_body_bytes"):
-        create_app(max_body_bytes=0)
+        create_app(options=ProxyOptions(max_body_bytes=0))
     with pytest.raises(ValueError, match="keep_recent"):
-        create_app(keep_recent=0)
+        create_app(settings=CompactionSettings(keep_recent=0))
 
 
 async def test_kept_messages_are_forwarded_with_fields_formats_does_not_model(

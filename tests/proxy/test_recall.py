@@ -14,7 +14,7 @@ import openai
 import pytest
 from starlette.applications import Starlette
 
-from contextfold.proxy import create_app
+from contextfold.proxy import ProxyOptions, create_app
 from contextfold.proxy._recall import LIMIT_NOTE, MAX_ROUNDS
 from tests._proxy_upstream import ProxyApps, Upstream, anthropic_history, openai_history
 
@@ -52,7 +52,7 @@ async def proxy(tmp_path: Path) -> AsyncIterator[tuple[Upstream, Any]]:
         return await apps.make(
             upstream_openai="http://upstream.test/v1",
             upstream_anthropic="http://upstream.test",
-            db_path=tmp_path / f"proxy{len(apps)}.db",
+            db=tmp_path / f"proxy{len(apps)}.db",
             **{**SETTINGS, "recall": True, **overrides},
         )
 
@@ -187,7 +187,7 @@ async def test_recall_is_off_by_default_and_yields_to_a_client_tool_of_that_name
 
 def test_create_app_checks_recall() -> None:
     with pytest.raises(ValueError, match="recall"):
-        create_app(recall="yes")  # type: ignore[arg-type]
+        create_app(options=ProxyOptions(recall="yes"))  # type: ignore[arg-type]
 
 
 async def test_a_cached_summary_still_lists_its_handles(proxy: tuple[Upstream, Any]) -> None:

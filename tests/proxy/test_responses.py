@@ -60,7 +60,7 @@ async def make_app(upstream: Upstream, tmp_path: Path) -> AsyncIterator[MakeApp]
         return await apps.make(
             **{
                 "upstream_openai": "http://upstream.test/v1",
-                "db_path": tmp_path / "proxy.db",
+                "db": tmp_path / "proxy.db",
                 **SETTINGS,
                 **overrides,
             }

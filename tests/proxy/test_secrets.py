@@ -23,7 +23,8 @@ import pytest
 from starlette.applications import Starlette
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from contextfold.proxy import create_app
+from contextfold.proxy import ProxyOptions, create_app
+from tests._faces import app_arguments
 from tests._leaks import (
     ANTHROPIC_KEY,
     BEARER,
@@ -112,7 +113,7 @@ async def make_app(upstream: EchoingUpstream, tmp_path: Path) -> AsyncIterator[M
         return await apps.make(
             upstream_openai="http://upstream.test/v1",
             upstream_anthropic="http://upstream.test",
-            db_path=tmp_path / "proxy.db",
+            db=tmp_path / "proxy.db",
             **{**SETTINGS, **overrides},
         )
 
@@ -247,11 +248,13 @@ async def test_secret_headers_named_by_the_operator_stay_out_of_debug_logs(
     }
     async with Served(upstream.app()) as up:
         app = create_app(
-            upstream_openai=f"{up.url}/v1",
-            upstream_anthropic=up.url,
-            db_path=tmp_path / "proxy.db",
-            secret_headers=[GATEWAY_HEADER.upper()],
-            **SETTINGS,
+            **app_arguments(
+                upstream_openai=f"{up.url}/v1",
+                upstream_anthropic=up.url,
+                db=tmp_path / "proxy.db",
+                **SETTINGS,
+                options=ProxyOptions(secret_headers=[GATEWAY_HEADER.upper()]),
+            )
         )
         async with app.router.lifespan_context(app), local(app) as client:
             models = await client.get("/v1/models", headers=headers)
@@ -282,7 +285,7 @@ async def test_query_credentials_never_reach_a_served_proxys_access_log(
     access = logging.getLogger("uvicorn.access")
     names = ["key", "api_key", "API-KEY", "access_token", "Token"]
     async with Served(Upstream().app()) as up:
-        app = create_app(upstream_openai=f"{up.url}/v1", db_path=tmp_path / "proxy.db")
+        app = create_app(upstream_openai=f"{up.url}/v1", db=tmp_path / "proxy.db")
         async with Served(app) as proxy:
             level = access.level
             access.addHandler(handler)

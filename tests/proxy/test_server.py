@@ -24,8 +24,9 @@ import openai
 import pytest
 import uvicorn
 
+from contextfold.compaction import CompactionSettings
 from contextfold.formats import from_openai
-from contextfold.proxy import create_app, serve
+from contextfold.proxy import ProxyOptions, create_app, serve
 from contextfold.proxy._server import HEAD_LIMIT, http_protocol
 from contextfold.validation import validate_history
 from tests._proxy_upstream import Seen, Upstream, anthropic_history, openai_history
@@ -48,10 +49,10 @@ async def proxy_url(upstream: Upstream, tmp_path: Any) -> AsyncIterator[str]:
         app = create_app(
             upstream_openai=f"{up.url}/v1",
             upstream_anthropic=up.url,
-            db_path=tmp_path / "proxy.db",
+            db=tmp_path / "proxy.db",
             context_window=32_768,
-            threshold=0.25,
-            summary_max_retries=0,
+            settings=CompactionSettings(threshold=0.25),
+            options=ProxyOptions(summary_max_retries=0),
         )
         async with Served(app) as proxy:
             yield proxy.url
@@ -230,9 +231,7 @@ async def test_the_quickstart_python_snippets_run_against_the_proxy(
         # 1: serve(...) and create_app(...) with the documented keywords
         exec(compile(snippets[0], "quickstart-1", "exec"), {})
         assert served[0].host == "127.0.0.1"
-        app = create_app(
-            upstream_openai=f"{up.url}/v1", upstream_anthropic=up.url, db_path="proxy.db"
-        )
+        app = create_app(upstream_openai=f"{up.url}/v1", upstream_anthropic=up.url, db="proxy.db")
         async with Served(app) as proxy:
             # 2, 3: the stock clients, pointed at the proxy's real port, as scripts define them
             history = openai_history(2)
@@ -437,8 +436,8 @@ async def served_proxy(
         app = create_app(
             upstream_openai=f"{up.url}/v1",
             upstream_anthropic=up.url,
-            db_path=tmp_path / "proxy.db",
-            summary_max_retries=0,
+            db=tmp_path / "proxy.db",
+            options=ProxyOptions(summary_max_retries=0),
         )
         async with Served(app, http=request.param) as proxy:
             yield proxy
@@ -541,7 +540,7 @@ async def test_an_upgrade_offer_never_costs_a_request_its_body(
         b"content-length: %d\r\n\r\n" % len(body)
     ) + body
     async with Served(upstream.app(), http=http) as up:
-        app = create_app(upstream_openai=f"{up.url}/v1", db_path=tmp_path / "proxy.db")
+        app = create_app(upstream_openai=f"{up.url}/v1", db=tmp_path / "proxy.db")
         async with Served(app, http=http) as proxy:
             reply = await Connection(proxy.port).send(raw)
             # without a body, the offer is ignored under both
@@ -572,7 +571,7 @@ async def test_bytes_that_are_no_http_never_break_into_a_streamed_response(
         b"content-length: %d\r\n\r\n" % len(body)
     ) + body
     async with Served(upstream.app(), http=http) as up:
-        app = create_app(upstream_openai=f"{up.url}/v1", db_path=tmp_path / "proxy.db")
+        app = create_app(upstream_openai=f"{up.url}/v1", db=tmp_path / "proxy.db")
         async with Served(app, http=http) as proxy:
             reader, writer = await asyncio.open_connection("127.0.0.1", proxy.port)
             writer.write(raw)
@@ -613,7 +612,7 @@ async def test_the_head_limit_counts_the_head_not_the_body(
         b"content-type: application/json\r\ncontent-length: %d\r\n\r\n%s"
     ) % (pad, len(body), body.encode())
     async with Served(upstream.app(), http=http) as up:
-        app = create_app(upstream_openai=f"{up.url}/v1", db_path=tmp_path / "proxy.db")
+        app = create_app(upstream_openai=f"{up.url}/v1", db=tmp_path / "proxy.db")
         async with Served(app, http=http) as proxy:
             reply = await Connection(proxy.port).send(raw)
             # (closing after it: h11 answers it and would keep the connection open)
@@ -656,8 +655,8 @@ async def impatient_proxy(
         app = create_app(
             upstream_openai=f"{up.url}/v1",
             upstream_anthropic=up.url,
-            db_path=tmp_path / "proxy.db",
-            summary_max_retries=0,
+            db=tmp_path / "proxy.db",
+            options=ProxyOptions(summary_max_retries=0),
         )
         async with Served(app, http=request.param, header_timeout=1.0, body_timeout=1.0) as proxy:
             yield proxy
@@ -833,7 +832,7 @@ async def test_a_large_upstream_answer_is_streamed_not_held(
         expected.update((b"%08d" % i) * (PIECE // 8))
     body = {"model": MODEL, "messages": openai_history(1)}
     async with Served(large_upstream(length=length, status=status)) as up:
-        app = create_app(upstream_openai=f"{up.url}/v1", db_path=tmp_path / "proxy.db")
+        app = create_app(upstream_openai=f"{up.url}/v1", db=tmp_path / "proxy.db")
         async with Served(app) as proxy, httpx2.AsyncClient(base_url=proxy.url) as client:
             tracemalloc.start()
             try:
@@ -865,7 +864,7 @@ async def test_a_large_answer_that_breaks_off_is_cut_short_not_ended(
     # client a body shorter than its Content-Length (an error), never one that looks whole.
     caplog.set_level(logging.WARNING, logger="contextfold")
     async with Served(large_upstream(length=True, pieces=200)) as up:
-        app = create_app(upstream_openai=f"{up.url}/v1", db_path=tmp_path / "proxy.db")
+        app = create_app(upstream_openai=f"{up.url}/v1", db=tmp_path / "proxy.db")
         async with Served(app) as proxy, httpx2.AsyncClient(base_url=proxy.url) as client:
             received: list[int] = []
 

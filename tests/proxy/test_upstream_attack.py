@@ -374,7 +374,7 @@ async def test_the_proxy_answers_an_invalid_upstream_status_with_a_502(
         monkeypatch.delenv(name, raising=False)
     reply = b"HTTP/1.1 %d Odd\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}"
     async with Scripted(answering(reply % status)) as url:
-        app = create_app(upstream_openai=f"{url}v1", db_path=tmp_path / "proxy.db")
+        app = create_app(upstream_openai=f"{url}v1", db=tmp_path / "proxy.db")
         async with Served(app) as proxy, httpx2.AsyncClient() as made:
             answer = await made.post(
                 f"{proxy.url}/v1/chat/completions",
@@ -406,7 +406,7 @@ async def test_an_upstream_base_path_outside_ascii_is_escaped_as_httpx2_escapes_
         reply = await client.send("GET", f"{url}caf\u00e9/v1/models", [], b"")
         await reply.aclose()
         await client.aclose()
-        app = create_app(upstream_openai=f"{url}caf\u00e9/v1", db_path=tmp_path / "proxy.db")
+        app = create_app(upstream_openai=f"{url}caf\u00e9/v1", db=tmp_path / "proxy.db")
         async with Served(app) as proxy, httpx2.AsyncClient() as made:
             assert (await made.get(f"{proxy.url}/v1/models")).status_code == 200
     assert lines == [b"GET /caf%C3%A9/v1/models HTTP/1.1"] * 3

@@ -19,6 +19,7 @@ from starlette.routing import Route
 from contextfold.proxy import create_app
 from contextfold.proxy._windows import window_of
 from contextfold.transports.base import lookup_model
+from tests._faces import app_arguments
 from tests._proxy_upstream import anthropic_history, openai_history
 
 
@@ -74,10 +75,12 @@ async def served() -> AsyncIterator[Any]:
     async def make(upstream: ModelList, **settings: Any) -> httpx2.AsyncClient:
         http = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=upstream.app()))
         app = create_app(
-            upstream_openai="http://upstream.test/v1",
-            upstream_anthropic="http://upstream.test",
-            http_client=http,
-            **settings,
+            **app_arguments(
+                upstream_openai="http://upstream.test/v1",
+                upstream_anthropic="http://upstream.test",
+                http_client=http,
+                **settings,
+            )
         )
         context = app.router.lifespan_context(app)
         await context.__aenter__()

@@ -23,6 +23,7 @@ from redis.asyncio import Redis
 
 from contextfold import AutoCompactStore, CompactionEvent, Message, ModelInfo
 from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
+from contextfold.compaction import CompactionSettings
 from contextfold.stores.redis import RedisContextStore
 from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
 
@@ -58,8 +59,7 @@ async def _compact(client: Redis, prefix: str, session_id: str, worker: int, rou
         model,
         keep_recent=6,
         on_event=record,
-        proactive=False,
-        max_backoff=0,
+        settings=CompactionSettings(proactive=False, max_backoff=0),
     )
     turn = client.lock(f"{prefix}:test-turn:{session_id}", timeout=30, blocking_timeout=60)
     for i in range(rounds):

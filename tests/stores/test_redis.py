@@ -27,6 +27,7 @@ from redis.asyncio import Redis
 
 from contextfold import AutoCompactStore, CompactionEvent, Message, ModelInfo
 from contextfold.blocks import ToolUseBlock
+from contextfold.compaction import CompactionSettings
 from contextfold.errors import CorruptRecordError, HistoryConflictError, StoreError
 from contextfold.stores.memory import MemoryContextStore
 from contextfold.stores.redis import RedisContextStore
@@ -375,7 +376,7 @@ async def test_compaction_reports_a_conflict_when_another_process_rewrote_meanwh
         FunctionTransport(summarize, model=ModelInfo("m", 4_000, 500)),
         keep_recent=2,
         on_event=events.append,
-        proactive=False,
+        settings=CompactionSettings(proactive=False),
     )
     for m in _turns(12, size=200):
         await auto.append(m)

@@ -19,7 +19,7 @@ from typing import Any
 from contextfold.agent import Agent
 from contextfold.cli._extractive import ExtractiveSummarizer
 from contextfold.cli._output import DemoView, print_table
-from contextfold.compaction import AutoCompactStore, CompactionEvent
+from contextfold.compaction import AutoCompactStore, CompactionEvent, CompactionSettings
 from contextfold.stores.sqlite import SQLiteContextStore, connect
 from contextfold.testing import FunctionTransport
 from contextfold.transports.base import (
@@ -178,8 +178,8 @@ async def run_demo(
             max_tokens=int(window * 0.75),
             summary_transport=summarizer,
             keep_recent=6,
-            agent_system=SYSTEM_PROMPT,
             on_event=on_event,
+            settings=CompactionSettings(agent_system=SYSTEM_PROMPT),
         )
         result.session_id, result.limit = store.session_id, store.limit
         repo = VirtualRepo.invoicing()

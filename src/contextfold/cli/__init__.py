@@ -52,7 +52,7 @@ from contextfold.cli._commands import (
 )
 from contextfold.cli._databases import check_database_path
 from contextfold.cli._fidelity import add_fidelity_parser, cmd_fidelity
-from contextfold.cli._serve import add_serve_arguments, app_keywords, resolve
+from contextfold.cli._serve import add_serve_arguments, app_arguments, resolve
 from contextfold.cli._transcripts import FORMATS
 from contextfold.errors import ContextfoldError
 
@@ -238,7 +238,10 @@ def _serve(args: argparse.Namespace) -> object:
     elif args.db is not None:
         asyncio.run(_open_cache(Path(args.db)))
     options: dict[str, Any] = {"db": args.db}
-    options |= app_keywords(args)  # every option that is a create_app keyword, when set
+    try:  # every option that is create_app's (a setting, a proxy option...), when set
+        options |= app_arguments(args, proxy.ProxyOptions)
+    except ValueError as exc:
+        raise CLIError(str(exc)) from None
     if models:
         options["models"] = models
     serve: Callable[..., object] = proxy.serve

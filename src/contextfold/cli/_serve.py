@@ -23,6 +23,7 @@ message names where the value came from.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from contextfold.cli._commands import CLIError
+from contextfold.compaction import CompactionSettings
 
 __all__ = [
     "ENV_PREFIX",
@@ -374,6 +376,25 @@ def resolve(args: argparse.Namespace, environ: Mapping[str, str]) -> argparse.Na
             value = option.default
         values[option.name] = value
     return argparse.Namespace(**values, config=path, models=models)
+
+
+def app_arguments(resolved: argparse.Namespace, options_type: type[Any]) -> dict[str, Any]:
+    """:func:`~contextfold.proxy.create_app`'s arguments for the options set: those that
+    are fields of :class:`~contextfold.compaction.CompactionSettings` as ``settings``,
+    those of ``options_type`` (:class:`~contextfold.proxy.ProxyOptions`, passed in so
+    that this module needs no proxy extra) as ``options``, the rest as keywords."""
+    flat = app_keywords(resolved)
+    own = {f.name for f in dataclasses.fields(options_type)}
+    fields = {name: flat.pop(name) for name in list(flat) if name in _SETTINGS_FIELDS}
+    options = {name: flat.pop(name) for name in list(flat) if name in own}
+    return {
+        "settings": CompactionSettings().replace(**fields),
+        "options": options_type(**options),
+        **flat,
+    }
+
+
+_SETTINGS_FIELDS = frozenset(f.name for f in dataclasses.fields(CompactionSettings))
 
 
 def app_keywords(resolved: argparse.Namespace) -> dict[str, Any]:

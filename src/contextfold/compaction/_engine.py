@@ -394,6 +394,11 @@ def build_options(
     custom = system_prompt is not None or update_prompt is not None
     chunk = update if custom else builtin_prompt("chunk")
     variables = dict(prompt_vars or {})
+    if "max_summary_tokens" in variables:  # render() would take it twice: a bare TypeError
+        raise PromptError(
+            "prompt_vars cannot set max_summary_tokens: the prompts get the "
+            "max_summary_tokens setting under that name"
+        )
     prompts = (prompt, update, chunk, continuation) if cache_friendly else (prompt, update, chunk)
     for p in prompts:
         p.render(max_summary_tokens=max_summary_tokens, **variables)  # fail early on typos

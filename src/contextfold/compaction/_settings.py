@@ -3,15 +3,18 @@
 :class:`~contextfold.compaction.AutoCompactStore`,
 :class:`~contextfold.manager.CompactingContextManager` and the proxy
 (:func:`~contextfold.proxy.create_app`) each take ``settings=CompactionSettings(...)``
-besides their own keywords; a keyword given explicitly wins over the same field of
-``settings``.
+and a few keywords of their own; the handful of settings each also takes as a keyword
+(``keep_recent``, ``threshold``...) wins over the same field of ``settings`` when given.
+Every other field is set through ``settings`` only: the flat keywords the faces took
+before (``prepare_threshold=``, ``summary_timeout=``...) still work, with a
+:class:`DeprecationWarning` (see :func:`apply_legacy`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
-from collections.abc import Mapping
+import warnings
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -21,17 +24,14 @@ from contextfold.strategies import MaskToolOutputs
 from contextfold.tokens import TokenCounter, approx_token_counter
 from contextfold.transports.base import ToolSpec
 
-__all__ = ["UNSET", "CompactionSettings", "Unset", "check_fraction", "check_int", "refuse_fields"]
-
-
-class Unset(enum.Enum):
-    """The type of :data:`UNSET`: "not given", where ``None`` means something."""
-
-    UNSET = "UNSET"
-
-
-UNSET: Final = Unset.UNSET
-"""The default of keywords such as ``summary_timeout`` whose ``None`` turns a feature off."""
+__all__ = [
+    "CompactionSettings",
+    "apply_legacy",
+    "check_fraction",
+    "check_int",
+    "refuse_fields",
+    "take_legacy",
+]
 
 
 def check_int(name: str, value: object, minimum: int) -> int:
@@ -181,15 +181,14 @@ class CompactionSettings:
         object.__setattr__(self, "agent_tools", tuple(self.agent_tools))
 
     def replace(self, **changes: Any) -> CompactionSettings:
-        """A copy with ``changes``; a change whose value is ``None`` or :data:`UNSET` is
-        left out, so a face can pass its keywords straight through ("not given").
+        """A copy with ``changes``; a change whose value is ``None`` is left out ("not
+        given", so a face can pass its keywords straight through), except for
         ``summary_timeout``, ``prepare_threshold``, ``mask_tool_outputs`` and
-        ``should_compact``, whose ``None`` turns a feature off, are left out only when
-        :data:`UNSET`."""
+        ``should_compact``, whose ``None`` turns a feature off."""
         given = {
             name: value
             for name, value in changes.items()
-            if value is not UNSET and (value is not None or name in _NONE_MEANS_OFF)
+            if value is not None or name in _NONE_MEANS_OFF
         }
         return dataclasses.replace(self, **given) if given else self
 
@@ -228,8 +227,50 @@ def refuse_fields(settings: CompactionSettings, face: str, reasons: Mapping[str,
             )
 
 
+def take_legacy(
+    face: str, legacy: dict[str, Any], names: Mapping[str, str], *, stacklevel: int = 3
+) -> dict[str, Any]:
+    """Remove from ``legacy`` (a face's ``**legacy`` keywords) those in ``names``
+    (old keyword -> where it lives now, for the warning) and return them, with one
+    :class:`DeprecationWarning` naming them all (``stacklevel`` as for
+    :func:`warnings.warn`, counted from the caller of this function's caller)."""
+    taken = {name: legacy.pop(name) for name in list(legacy) if name in names}
+    if taken:
+        where = ", ".join(f"{name}= -> {names[name]}" for name in taken)
+        warnings.warn(
+            f"{face}: these keywords are deprecated and will be removed: {where}",
+            DeprecationWarning,
+            stacklevel=stacklevel,
+        )
+    return taken
+
+
+def apply_legacy(
+    face: str,
+    settings: CompactionSettings,
+    legacy: dict[str, Any],
+    names: Iterable[str] | None = None,
+) -> CompactionSettings:
+    """``settings`` with the deprecated flat keywords of ``legacy`` that are its fields
+    applied (as :meth:`CompactionSettings.replace` does: ``None`` is "not given" but for
+    the fields whose ``None`` turns a feature off), removed from ``legacy`` with one
+    :class:`DeprecationWarning`. A name left in ``legacy`` that is no field is a
+    :class:`TypeError`, as for any unexpected keyword; so is a field not in ``names``
+    (the fields the face took as keywords before; default: all)."""
+    known = _FIELD_NAMES if names is None else tuple(names)
+    fields = {name: f"settings=CompactionSettings({name}=...)" for name in known}
+    taken = take_legacy(face, legacy, fields, stacklevel=4)
+    if legacy:
+        name = next(iter(legacy))
+        raise TypeError(f"{face}() got an unexpected keyword argument {name!r}")
+    if "agent_tools" in taken and taken["agent_tools"] is not None:
+        taken["agent_tools"] = tuple(taken["agent_tools"])
+    return settings.replace(**taken)
+
+
 _NONE_MEANS_OFF = frozenset(
     {"summary_timeout", "prepare_threshold", "mask_tool_outputs", "should_compact"}
 )
 
 _DEFAULTS: Final = CompactionSettings()
+_FIELD_NAMES: Final = tuple(f.name for f in dataclasses.fields(CompactionSettings))

@@ -8,10 +8,11 @@ face lives here: the store contract, delegated; the compaction state and runs li
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from contextfold.compaction._compactor import Compactor
 from contextfold.compaction._engine import CompactionEvent, CompactionHook, PromptLike
-from contextfold.compaction._settings import UNSET, CompactionSettings, Unset
+from contextfold.compaction._settings import CompactionSettings, apply_legacy
 from contextfold.context import (
     ArchivedMessage,
     Archiving,
@@ -20,9 +21,7 @@ from contextfold.context import (
     SessionInfo,
 )
 from contextfold.messages import Message
-from contextfold.strategies import MaskToolOutputs
-from contextfold.tokens import TokenCounter
-from contextfold.transports.base import CompletionTransport, ToolSpec, Usage
+from contextfold.transports.base import CompletionTransport, Usage
 
 
 class AutoCompactStore(ContextStore):
@@ -74,28 +73,25 @@ class AutoCompactStore(ContextStore):
         store: the store to wrap.
         transport: the agent's transport; its ``model`` (read at every check) gives the
             context window and output limit the compaction limit derives from.
-        settings: a :class:`~contextfold.compaction.CompactionSettings`; every keyword
-            below that is given (not ``None``) overrides the field of the same name.
+        settings: a :class:`~contextfold.compaction.CompactionSettings`: every setting
+            (see there for the defaults: ``keep_recent=6``, ``threshold=0.75``,
+            ``prepare_threshold=0.6``, ``summary_timeout=120.0`` seconds,
+            ``max_backoff=32``, ``mask_tool_outputs=None``...). With
+            ``mask_tool_outputs`` (a :class:`~contextfold.strategies.MaskToolOutputs`,
+            or ``True`` for its defaults) every attempt masks old, large tool outputs
+            first and calls no model when that is enough (outcome ``masked``).
         summary_transport: the transport summaries are written with (default:
             ``transport``), e.g. a cheaper model.
         on_event: a hook or hooks called with a
             :class:`~contextfold.compaction.CompactionEvent` before and after every
             attempt; sync or async; a hook that raises is logged and ignored.
-        keep_recent, threshold, max_tokens, target_ratio, system_prompt, update_prompt,
-            prompt_vars, counter, max_summary_tokens, max_tool_chars, kept_tool_chars,
-            cache_friendly, agent_system, agent_tools, proactive, max_backoff,
-            summary_timeout, prepare_threshold, mask_tool_outputs, user_message_budget,
-            instructions: the
-            fields of :class:`~contextfold.compaction.CompactionSettings` (defaults
-            there: ``keep_recent=6``, ``threshold=0.75``, ``target_ratio=0.5``,
-            ``max_summary_tokens=4000``, ``max_tool_chars=8000``,
-            ``kept_tool_chars=2000``, ``proactive=True``, ``max_backoff=32``,
-            ``summary_timeout=120.0`` seconds, ``prepare_threshold=0.6``,
-            ``mask_tool_outputs=None``, ``user_message_budget=2000`` tokens of the user's
-            own words kept verbatim, ``instructions=None``). With ``mask_tool_outputs`` (a
-            :class:`~contextfold.strategies.MaskToolOutputs`, or ``True`` for its
-            defaults) every attempt masks old, large tool outputs first and calls no
-            model when that is enough (outcome ``masked``).
+        keep_recent, threshold, max_tokens, system_prompt: the fields of ``settings``
+            of the same names, given as keywords (the seed's signature); one given (not
+            ``None``) wins over ``settings``.
+        legacy: the other fields were keywords too (``prepare_threshold=``,
+            ``summary_timeout=``...): they still work, with a
+            :class:`DeprecationWarning`; pass them in ``settings``. Any other keyword
+            is a :class:`TypeError`.
 
     Attributes:
         settings: the settings in force.
@@ -120,46 +116,14 @@ class AutoCompactStore(ContextStore):
         threshold: float | None = None,
         max_tokens: int | None = None,
         system_prompt: PromptLike | None = None,
-        update_prompt: PromptLike | None = None,
-        prompt_vars: dict[str, object] | None = None,
-        counter: TokenCounter | None = None,
-        max_summary_tokens: int | None = None,
-        max_tool_chars: int | None = None,
-        kept_tool_chars: int | None = None,
-        target_ratio: float | None = None,
-        cache_friendly: bool | None = None,
-        agent_system: str | None = None,
-        agent_tools: Iterable[ToolSpec] | None = None,
-        proactive: bool | None = None,
-        max_backoff: int | None = None,
-        summary_timeout: float | Unset | None = UNSET,
-        prepare_threshold: float | Unset | None = UNSET,
-        mask_tool_outputs: MaskToolOutputs | bool | Unset | None = UNSET,
-        user_message_budget: int | None = None,
-        instructions: str | None = None,
+        **legacy: Any,
     ) -> None:
-        self.settings: CompactionSettings = (settings or CompactionSettings()).replace(
+        settings = apply_legacy("AutoCompactStore", settings or CompactionSettings(), legacy)
+        self.settings: CompactionSettings = settings.replace(
             keep_recent=keep_recent,
             threshold=threshold,
             max_tokens=max_tokens,
             system_prompt=system_prompt,
-            update_prompt=update_prompt,
-            prompt_vars=prompt_vars,
-            counter=counter,
-            max_summary_tokens=max_summary_tokens,
-            max_tool_chars=max_tool_chars,
-            kept_tool_chars=kept_tool_chars,
-            target_ratio=target_ratio,
-            cache_friendly=cache_friendly,
-            agent_system=agent_system,
-            agent_tools=None if agent_tools is None else tuple(agent_tools),
-            proactive=proactive,
-            max_backoff=max_backoff,
-            summary_timeout=summary_timeout,
-            prepare_threshold=prepare_threshold,
-            mask_tool_outputs=mask_tool_outputs,
-            user_message_budget=user_message_budget,
-            instructions=instructions,
         )
         """Every setting in force (see :class:`CompactionSettings`)."""
         if not _can_rewrite(store):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from contextfold.manager._manager import CompactingContextManager
 from contextfold.manager._mount import mount
+from contextfold.manager._options import ManagerOptions, manager_settings
 from contextfold.manager._protocols import ContextManager, Coordinator, EventHooks
 
 __all__ = [
@@ -34,6 +35,8 @@ __all__ = [
     "ContextManager",
     "Coordinator",
     "EventHooks",
+    "ManagerOptions",
+    "manager_settings",
     "mount",
 ]
 

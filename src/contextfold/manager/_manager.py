@@ -3,27 +3,29 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Any, Final, Self
 
 from contextfold.compaction import AutoCompactStore
-from contextfold.compaction._engine import Options, PromptLike
+from contextfold.compaction._engine import Options
 from contextfold.compaction._prepare import prepare_point
 from contextfold.compaction._relief import relief_point
 from contextfold.compaction._settings import (
-    UNSET,
     CompactionSettings,
-    Unset,
+    apply_legacy,
     check_fraction,
     check_int,
     refuse_fields,
+    take_legacy,
 )
 from contextfold.compaction._trigger import TriggerCheck, decide
 from contextfold.context import ContextStore
 from contextfold.manager._amplifier import with_system_prompt
 from contextfold.manager._budget import request_budget
 from contextfold.manager._history import StoredHistory
+from contextfold.manager._options import OPTION_NAMES as _OPTION_NAMES
+from contextfold.manager._options import ManagerOptions, manager_settings
 from contextfold.manager._parts import MediaAwareCounter
 from contextfold.manager._protocols import EventHooks
 from contextfold.manager._session import Session
@@ -37,15 +39,14 @@ from contextfold.manager._transports import (
 from contextfold.manager._view import SummarizerSource, ViewBuilder
 from contextfold.messages import Message
 from contextfold.strategies import StrategyLike, TruncateToolOutputs
-from contextfold.tokens import CachedMessageCounter, TokenCounter
+from contextfold.tokens import CachedMessageCounter
 from contextfold.transports.base import CompletionTransport, Usage
 
-__all__ = ["CompactingContextManager"]
+__all__ = ["CompactingContextManager", "ManagerOptions", "manager_settings"]
 
 logger = logging.getLogger("contextfold.manager")
 
 _DEFAULT_MAX_TOKENS = 100_000  # the budget when neither a token_budget nor a provider gives one
-_DEFAULT_THRESHOLD = 0.8
 
 SystemPromptFactory = Callable[[], Awaitable[str]]
 
@@ -58,6 +59,22 @@ _NOT_MANAGER_SETTINGS: Final = {
     "proactive": "the manager estimates every view it builds",
 }
 """The settings the manager refuses rather than ignores, and why."""
+
+_LEGACY_SETTINGS: Final = (
+    "counter",
+    "target_ratio",
+    "max_tool_chars",
+    "max_summary_tokens",
+    "system_prompt",
+    "update_prompt",
+    "prompt_vars",
+    "max_backoff",
+    "prepare_threshold",
+    "user_message_budget",
+    "instructions",
+    "summary_timeout",
+)
+"""The fields of the settings the manager took as keywords before ``settings``."""
 
 
 class CompactingContextManager:
@@ -156,83 +173,75 @@ class CompactingContextManager:
     ``threshold_tokens``, ``summarizer_*`` counts, ``duration_s``, ``error``) when a
     preparation ends; a hook that raises is logged and ignored.
 
+    **Configuration**: ``settings`` (a
+    :class:`~contextfold.compaction.CompactionSettings`, the same object
+    :class:`AutoCompactStore` and the proxy take: ``target_ratio``, ``max_tool_chars``,
+    ``max_summary_tokens``, the prompts, ``counter``, ``max_backoff``,
+    ``prepare_threshold``, ``summary_timeout``, ``user_message_budget``,
+    ``instructions``, ``mask_tool_outputs``...; without it, ``threshold`` is 0.8 and
+    kept tool outputs are cut to ``max_tool_chars``, see :func:`manager_settings`) and
+    ``options`` (a :class:`ManagerOptions`: ``safety_margin``, ``cache_size``,
+    ``protected_recent``, ``strategies``, ``provider_lookup``). ``compaction_threshold``
+    and ``keep_recent``, when given, win over ``settings``. The flat keywords the
+    constructor took for those fields before (``legacy``: ``target_ratio=``,
+    ``safety_margin=``...) still work, with a :class:`DeprecationWarning`. Settings
+    the manager cannot honour (``max_tokens``: its budget is its own keyword;
+    ``proactive``) are a :class:`ValueError`, as are bad values.
+
     Concurrent calls are safe: writes are serialized, requests share one
-    summarization. ``max_summary_tokens``, ``system_prompt``, ``update_prompt`` and
-    ``prompt_vars`` are those of :func:`~contextfold.compaction.compact_context`;
-    ``cache_size`` summaries are kept. ``user_message_budget`` (tokens of the user's own
-    messages kept word for word in a summary, newest first) and ``instructions``
-    (compaction instructions for the summarizer) are the fields of
-    :class:`~contextfold.compaction.CompactionSettings`. Bad settings raise
-    :class:`ValueError`. Use it as an async context manager (or call :meth:`aclose`) to
-    close the clients it made.
+    summarization. Use it as an async context manager (or call :meth:`aclose`) to close
+    the clients it made.
     """
 
     def __init__(
         self,
         *,
         settings: CompactionSettings | None = None,
+        options: ManagerOptions | None = None,
         max_tokens: int | None = None,
         compaction_threshold: float | None = None,
         transport: CompletionTransport | str | None = None,
         summary_transport: CompletionTransport | str | None = None,
         keep_recent: int | None = None,
         hooks: EventHooks | None = None,
-        counter: TokenCounter | None = None,
-        safety_margin: float = 0.05,
-        strategies: Sequence[StrategyLike] | None = None,
-        target_ratio: float | None = None,
-        max_tool_chars: int | None = None,
-        max_summary_tokens: int | None = None,
-        system_prompt: PromptLike | None = None,
-        update_prompt: PromptLike | None = None,
-        prompt_vars: dict[str, object] | None = None,
-        cache_size: int = 8,
-        max_backoff: int | None = None,
         store: ContextStore | None = None,
-        provider_lookup: Callable[[], Mapping[str, object]] | None = None,
-        prepare_threshold: float | Unset | None = UNSET,
-        user_message_budget: int | None = None,
-        instructions: str | None = None,
-        protected_recent: float | None = None,
-        summary_timeout: float | Unset | None = UNSET,
+        **legacy: Any,
     ) -> None:
+        face = "CompactingContextManager"
+        if options is not None and not isinstance(options, ManagerOptions):
+            raise ValueError(f"options must be a ManagerOptions, got {options!r}")
+        own = take_legacy(
+            face, legacy, {name: f"options=ManagerOptions({name}=...)" for name in _OPTION_NAMES}
+        )
+        options = (options or ManagerOptions()).replace(**own)
         if compaction_threshold is not None:
             check_fraction("compaction_threshold", compaction_threshold, one_ok=True)
-        if protected_recent is not None:
-            protected_recent = check_fraction(
-                "protected_recent", protected_recent, zero_ok=True, one_ok=True
-            )
-        self.protected_recent = protected_recent
-        """Share of the latest messages every view keeps whole (``None``: none)."""
-        base = settings or CompactionSettings(threshold=_DEFAULT_THRESHOLD)
-        self.settings: CompactionSettings = base.replace(
-            keep_recent=keep_recent,
-            threshold=compaction_threshold,
-            counter=counter,
-            target_ratio=target_ratio,
-            max_tool_chars=max_tool_chars,
-            max_summary_tokens=max_summary_tokens,
-            system_prompt=system_prompt,
-            update_prompt=update_prompt,
-            prompt_vars=prompt_vars,
-            max_backoff=max_backoff,
-            prepare_threshold=prepare_threshold,
-            user_message_budget=user_message_budget,
-            instructions=instructions,
-            summary_timeout=summary_timeout,
+        given = settings is not None
+        with_legacy = apply_legacy(face, settings or manager_settings(), legacy, _LEGACY_SETTINGS)
+        self.settings: CompactionSettings = with_legacy.replace(
+            keep_recent=keep_recent, threshold=compaction_threshold
         )
+        """Every compaction setting in force (``threshold`` is ``compaction_threshold``)."""
         refuse_fields(self.settings, "the manager", _NOT_MANAGER_SETTINGS)
-        if settings is None:
+        if not given:
             # By default the view cuts kept tool outputs to the same bound as the
             # summarizer's copy; settings given are held as given.
             self.settings = self.settings.replace(kept_tool_chars=self.settings.max_tool_chars)
-        """Every compaction setting in force (``threshold`` is ``compaction_threshold``)."""
+        self.options: ManagerOptions = options
+        """The manager's own options in force."""
+        protected_recent = options.protected_recent
+        self.protected_recent = protected_recent
+        """Share of the latest messages every view keeps whole (``None``: none)."""
+        strategies = options.strategies
+        cache_size = options.cache_size
+        safety_margin = options.safety_margin
+        provider_lookup = options.provider_lookup
         settings = self.settings
         if max_tokens is None:
             max_tokens = _DEFAULT_MAX_TOKENS
         self.max_tokens = check_int("max_tokens", max_tokens, 1)
         self.compaction_threshold = settings.threshold
-        self.safety_margin = check_fraction("safety_margin", safety_margin, zero_ok=True)
+        self.safety_margin = safety_margin
         self.target_ratio = settings.target_ratio
         self.max_backoff = settings.max_backoff
         self.prepare_threshold = settings.prepare_threshold
@@ -268,7 +277,7 @@ class CompactingContextManager:
         self._summarizer = ViewSummarizer(
             self._opts,
             self._count,
-            cache_size=check_int("cache_size", cache_size, 1),
+            cache_size=cache_size,
             max_backoff=self.max_backoff,
             target_ratio=self.target_ratio,
             protected_recent=protected_recent or 0.0,

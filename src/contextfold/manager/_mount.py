@@ -14,21 +14,28 @@ each for the coordinator's session id, and closed by the session's cleanup.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 import logging
 import os
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
+from contextfold.compaction import CompactionSettings
 from contextfold.context import ContextStore
 from contextfold.manager._config import read_config
 from contextfold.manager._manager import CompactingContextManager
+from contextfold.manager._options import OPTION_NAMES, ManagerOptions, manager_settings
 from contextfold.manager._protocols import Coordinator, EventHooks
 from contextfold.manager._view import EVENTS
 
 __all__ = ["mount", "open_store"]
+
+_SETTINGS_FIELDS: Final = frozenset(f.name for f in dataclasses.fields(CompactionSettings))
+_MANAGER_KEYWORDS: Final = frozenset({"max_tokens", "keep_recent"})
+"""Keys that are the manager's own keywords although settings have fields of the name."""
 
 logger = logging.getLogger("contextfold.manager")
 
@@ -176,10 +183,17 @@ async def mount(
     store, close_store = await open_store(settings.store, session_id)
     manager: CompactingContextManager | None = None
     try:
+        own = {name: options.pop(name) for name in list(options) if name in OPTION_NAMES}
+        fields = {
+            name: options.pop(name)
+            for name in list(options)
+            if name in _SETTINGS_FIELDS and name not in _MANAGER_KEYWORDS
+        }
         manager = CompactingContextManager(
+            settings=manager_settings(**fields),
+            options=ManagerOptions(provider_lookup=_lookup(coordinator), **own),
             hooks=hooks if isinstance(hooks, EventHooks) else None,
             store=store,
-            provider_lookup=_lookup(coordinator),
             **options,
         )
         resumed = await manager.load()

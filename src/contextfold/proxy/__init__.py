@@ -2,7 +2,7 @@
 
 >>> serve(upstream_openai="https://api.openai.com/v1", port=8787)   # blocks
 
-or, as an ASGI app under any server: ``app = create_app(db_path="proxy.db")``.
+or, as an ASGI app under any server: ``app = create_app(db="proxy.db")``.
 
 Routes:
 
@@ -200,10 +200,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import re
 import sys
 import time
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Final, Literal
@@ -223,8 +222,8 @@ with requires_extra("proxy", "contextfold.proxy"):
 
     from contextfold.proxy._upstream import AiohttpUpstream, HttpxUpstream, Upstream
 
-from contextfold.compaction import CompactionSettings, PromptLike
-from contextfold.compaction._settings import UNSET, Unset, refuse_fields
+from contextfold.compaction import CompactionSettings
+from contextfold.compaction._settings import apply_legacy, refuse_fields, take_legacy
 from contextfold.dialects import CHAT, MESSAGES, RESPONSES
 from contextfold.proxy._budget import DEFAULT_MEMORY_BUDGET, MemoryBudget
 from contextfold.proxy._cache import CacheBackend, SummaryCache, UsageAnchors
@@ -233,7 +232,7 @@ from contextfold.proxy._config import ModelSettings, ModelTable
 from contextfold.proxy._forward import Forwarder
 from contextfold.proxy._guard import SafetyNet, http_error
 from contextfold.proxy._metrics import CONTENT_TYPE, MetricsMiddleware, ProxyMetrics
-from contextfold.tokens import TokenCounter
+from contextfold.proxy._options import DEFAULT_MAX_BODY_BYTES, OPTION_NAMES, ProxyOptions
 
 __all__ = [
     "DEFAULT_BODY_TIMEOUT",
@@ -242,12 +241,10 @@ __all__ = [
     "DEFAULT_MEMORY_BUDGET",
     "LOG_LEVELS",
     "ModelSettings",
+    "ProxyOptions",
     "create_app",
     "serve",
 ]
-
-DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024
-"""32 MiB, the request size limit of the Anthropic Messages API."""
 
 DEFAULT_HEADER_TIMEOUT = 20.0
 """Seconds :func:`serve` gives a request's line and headers to arrive, all of them."""
@@ -256,7 +253,6 @@ DEFAULT_BODY_TIMEOUT = 20.0
 """Seconds :func:`serve` lets a request's body go without a byte arriving."""
 
 _METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
-_HEADER_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+")  # RFC 9110's token
 
 LogLevel = Literal["debug", "info", "warning", "error", "critical"]
 LOG_LEVELS: tuple[LogLevel, ...] = ("debug", "info", "warning", "error", "critical")
@@ -267,6 +263,20 @@ _OWN_PREFIX = (
     "each request brings its own system prompt and tools, and its summary is written "
     "as a request of its own"
 )
+_LEGACY_SETTINGS: Final = (
+    "threshold",
+    "keep_recent",
+    "counter",
+    "system_prompt",
+    "max_summary_tokens",
+    "target_ratio",
+    "prepare_threshold",
+    "user_message_budget",
+    "instructions",
+    "summary_timeout",
+)
+"""The fields of the settings :func:`create_app` took as keywords before ``settings``."""
+
 _NOT_PROXY_SETTINGS: Final = {
     "proactive": "the proxy estimates every request before it forwards it",
     "cache_friendly": _OWN_PREFIX,
@@ -278,40 +288,23 @@ _NOT_PROXY_SETTINGS: Final = {
 
 def create_app(
     *,
+    settings: CompactionSettings | None = None,
+    options: ProxyOptions | None = None,
     upstream_openai: str = "https://api.openai.com/v1",
     upstream_anthropic: str = "https://api.anthropic.com",
-    db_path: str | os.PathLike[str] | None = None,
-    settings: CompactionSettings | None = None,
-    threshold: float | None = None,
-    keep_recent: int | None = None,
-    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    db: str | os.PathLike[str] | None = None,
+    models: Mapping[str, ModelSettings | Mapping[str, Any]] | None = None,
+    context_window: int | None = None,
     summary_model: str | None = None,
     http_client: httpx2.AsyncClient | None = None,
-    context_window: int | None = None,
-    counter: TokenCounter | None = None,
-    system_prompt: PromptLike | None = None,
-    max_summary_tokens: int | None = None,
-    target_ratio: float | None = None,
-    summary_max_retries: int = 2,
-    timeout: float = 600.0,
-    secret_headers: Iterable[str] = (),
-    models: Mapping[str, ModelSettings | Mapping[str, Any]] | None = None,
-    recall: bool = False,
-    prepare_threshold: float | Unset | None = UNSET,
-    user_message_budget: int | None = None,
-    instructions: str | None = None,
-    summary_timeout: float | Unset | None = UNSET,
-    db: str | os.PathLike[str] | None = None,
-    tenant_header: str | None = None,
-    memory_budget: int = DEFAULT_MEMORY_BUDGET,
+    **legacy: Any,
 ) -> Starlette:
     """The proxy as a Starlette (ASGI) application.
 
     ``upstream_openai`` is an OpenAI base URL including its ``/v1`` (the proxy's
     ``/v1/x`` goes to ``{upstream_openai}/x``); ``upstream_anthropic`` is an
     Anthropic base URL without it (``/v1/x`` goes to ``{upstream_anthropic}/v1/x``),
-    the same conventions as the official SDKs' ``base_url``. ``db_path`` is the
-    SQLite summary cache (``None``: in memory, lost on restart). ``context_window``
+    the same conventions as the official SDKs' ``base_url``. ``context_window``
     overrides the registry's window for every model (a local server). ``http_client``
     (an ``httpx2.AsyncClient``, the SDKs' HTTP library) carries every upstream call,
     forwarded and summarizing alike; the app closes it only if it made it. Without
@@ -319,34 +312,39 @@ def create_app(
     :mod:`~contextfold.proxy._upstream`: tenants share its keep-alive connections,
     not a cap on them) and summaries go through the SDKs' own stack (an
     ``httpx2.AsyncClient``); both honour ``HTTPS_PROXY`` and the like.
-    ``settings`` (a :class:`~contextfold.compaction.CompactionSettings`) holds the
-    compaction options; ``threshold``, ``keep_recent``, ``counter``, ``system_prompt``,
-    ``max_summary_tokens`` and ``target_ratio`` (the share of the limit a fresh
-    compaction aims for), when given, override its fields;
-    ``summary_max_retries`` counts the summarizer's retries of transient errors and
-    ``timeout`` bounds each upstream read in seconds. ``secret_headers`` names request
-    headers whose values are credentials too (a gateway's own key header, say), to be
-    scrubbed like ``Authorization``. ``models`` maps model names (matched like the
-    registry's: exact, or a prefix followed by ``-``) to :class:`ModelSettings` (or
-    plain mappings of its fields): that model's window, output limit, threshold,
-    ``keep_recent`` and summary model, each winning over the proxy-wide value.
-    ``recall=True`` offers the model a ``recall`` tool
-    on the requests the proxy compacted and answers its calls itself from the client's
-    own history, returning only the final reply (see :mod:`contextfold.proxy._recall`);
-    ``settings.mask_tool_outputs`` masks old tool outputs before summarizing (see
-    :mod:`contextfold.proxy._mask`). ``prepare_threshold`` (a share of the window below
-    the limit; 0.6 by default, from ``settings``; ``None``: off) prepares a
-    conversation's summary in the background when a request crosses it (that request
-    is forwarded unchanged at once), so the first request over the limit gets it
-    spliced without waiting for a model (see :mod:`contextfold.proxy._prepare`).
-    ``user_message_budget`` (tokens of the user's own messages kept word for word in a
-    summary), ``instructions`` (compaction instructions for the summarizer) and
-    ``summary_timeout`` (seconds a summarization may take, 120 by default; ``None``:
-    unbounded) override the fields of ``settings``; ``settings.max_backoff`` bounds how
-    many over-limit requests skip summarizing after failures (1, 2, 4 ... at most it).
+    ``settings`` (a :class:`~contextfold.compaction.CompactionSettings`, the object
+    :class:`~contextfold.compaction.AutoCompactStore` and the manager take) holds the
+    compaction settings: ``threshold``, ``keep_recent``, ``max_tokens``, the prompts,
+    ``target_ratio``, ``max_summary_tokens``, ``counter``, ``prepare_threshold`` (a
+    share of the window below the limit, 0.6 by default; ``None``: off: a
+    conversation's summary is prepared in the background when a request crosses it,
+    so the first request over the limit gets it spliced without waiting for a model;
+    see :mod:`contextfold.proxy._prepare`), ``summary_timeout`` (seconds a
+    summarization may take, 120; ``None``: unbounded), ``max_backoff`` (how many
+    over-limit requests skip summarizing after failures: 1, 2, 4 ... at most it),
+    ``mask_tool_outputs`` (old tool outputs masked before summarizing, see
+    :mod:`contextfold.proxy._mask`), ``user_message_budget``, ``instructions`` and
+    ``should_compact``. Those the proxy cannot honour (``proactive``,
+    ``cache_friendly``, ``agent_system``, ``agent_tools``) are a :class:`ValueError`.
+    ``options`` (a :class:`~contextfold.proxy.ProxyOptions`) holds the proxy's own:
+    ``max_body_bytes``, ``timeout`` (each upstream read, seconds),
+    ``summary_max_retries``, ``secret_headers``, ``tenant_header``, ``memory_budget``
+    and ``recall``. ``models`` maps model names (matched like the registry's: exact, or
+    a prefix followed by ``-``) to :class:`ModelSettings` (or plain mappings of its
+    fields): that model's window, output limit, threshold, ``keep_recent`` and summary
+    model, each winning over the proxy-wide value. The keywords this function took for
+    the fields of ``settings`` and ``options`` before (``threshold=``,
+    ``summary_timeout=``, ``recall=``...) and ``db_path`` (now ``db``) still work, with
+    a :class:`DeprecationWarning`.
 
-    ``db`` is where summaries are kept: an SQLite file (like ``db_path``) or a
-    ``postgresql://`` URL (the ``postgres`` extra). Replicas given one PostgreSQL
+    ``options.secret_headers`` names request headers whose values are credentials too,
+    to be scrubbed like ``Authorization``. ``options.recall`` offers the model a
+    ``recall`` tool on the requests the proxy compacted and answers its calls itself
+    from the client's own history, returning only the final reply (see
+    :mod:`contextfold.proxy._recall`).
+
+    ``db`` is where summaries are kept: an SQLite file (``None``: in memory, lost on
+    restart) or a ``postgresql://`` URL (the ``postgres`` extra). Replicas given one PostgreSQL
     database share the summary cache, the usage anchors and the single-flight: N of
     them behind a load balancer pay for one summary per threshold crossing of a
     conversation (a replica that dies while summarizing blocks the others for at
@@ -363,7 +361,7 @@ def create_app(
     e.g. ``"x-user-id"`` set by a gateway), of that header's value (a request without
     it falls back to its credentials); see :mod:`contextfold.proxy._tenant`.
 
-    ``memory_budget`` (bytes, :data:`DEFAULT_MEMORY_BUDGET`: 128 MiB; at least 1 MiB)
+    ``options.memory_budget`` (bytes, :data:`DEFAULT_MEMORY_BUDGET`: 128 MiB; at least 1 MiB)
     bounds everything the proxy keeps between requests, together: parsed histories,
     token counts, summaries read from the cache, prepared summaries, usage anchors,
     layout records, learned limits..., each held to its share by an estimate of its
@@ -371,31 +369,29 @@ def create_app(
     handled (its body and its parse) is not part of it.
     """
     guard_logs()  # before any record of a request: its query and texts are cleaned
-    settings = (settings or CompactionSettings()).replace(
-        threshold=threshold,
-        keep_recent=keep_recent,
-        counter=counter,
-        system_prompt=system_prompt,
-        max_summary_tokens=max_summary_tokens,
-        target_ratio=target_ratio,
-        prepare_threshold=prepare_threshold,
-        user_message_budget=user_message_budget,
-        instructions=instructions,
-        summary_timeout=summary_timeout,
+    face = "create_app"
+    if options is not None and not isinstance(options, ProxyOptions):
+        raise ValueError(f"options must be a ProxyOptions, got {options!r}")
+    own = take_legacy(
+        face, legacy, {name: f"options=ProxyOptions({name}=...)" for name in OPTION_NAMES}
     )
+    if "secret_headers" in own and isinstance(own["secret_headers"], str):
+        raise ValueError(
+            f"secret_headers must be a list of header names, got {own['secret_headers']!r}"
+        )
+    options = (options or ProxyOptions()).replace(**own)
+    db_path = take_legacy(face, legacy, {"db_path": "db="}).get("db_path")
+    settings = apply_legacy(face, settings or CompactionSettings(), legacy, _LEGACY_SETTINGS)
     refuse_fields(settings, "the proxy", _NOT_PROXY_SETTINGS)
-    if not isinstance(recall, bool):
-        raise ValueError(f"recall must be True or False, got {recall!r}")
-    if max_body_bytes < 1:
-        raise ValueError(f"max_body_bytes must be positive, got {max_body_bytes}")
     if context_window is not None and context_window < 1024:
         raise ValueError(f"context_window must be at least 1024, got {context_window}")
-    if summary_max_retries < 0:
-        raise ValueError(f"summary_max_retries must be non-negative, got {summary_max_retries}")
-    if isinstance(secret_headers, str):
-        raise ValueError(f"secret_headers must be a list of header names, got {secret_headers!r}")
-    if tenant_header is not None and not _HEADER_NAME.fullmatch(tenant_header):
-        raise ValueError(f"tenant_header must be a header name, got {tenant_header!r}")
+    max_body_bytes = options.max_body_bytes
+    timeout = options.timeout
+    summary_max_retries = options.summary_max_retries
+    secret_headers = options.secret_headers
+    tenant_header = options.tenant_header
+    memory_budget = options.memory_budget
+    recall = options.recall
     for name, url in (
         ("upstream_openai", upstream_openai),
         ("upstream_anthropic", upstream_anthropic),
@@ -510,6 +506,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.options = options
     app.state.forwarder = forwarder
     app.state.metrics = metrics
     return app

@@ -249,13 +249,23 @@ class SDKTransport(ABC, Generic[ClientT]):
             return TransportTimeoutError(
                 f"the request to the {label} API timed out", provider=name, model=model
             )
-        if isinstance(exc, self._errors.connection):
+        if isinstance(exc, self._errors.connection) and not isinstance(
+            exc.__cause__, httpx2.TransportError
+        ):
             return TransportConnectionError(
                 f"could not reach the {label} API", provider=name, model=model
             )
-        if isinstance(exc, httpx2.TransportError):
+        if isinstance(exc, self._errors.connection | httpx2.TransportError):
+            # anthropic >= 2.17 wraps a failure of a stream already open (a reset
+            # connection) in its connection error; it is named by the httpx2 error it
+            # wraps, like the raw one older releases let through
+            failed = exc.__cause__ if isinstance(exc.__cause__, httpx2.TransportError) else exc
+            if isinstance(failed, httpx2.ConnectError):
+                return TransportConnectionError(
+                    f"could not reach the {label} API", provider=name, model=model
+                )
             return TransportConnectionError(
-                f"the connection to the {label} API failed ({type(exc).__name__})",
+                f"the connection to the {label} API failed ({type(failed).__name__})",
                 provider=name,
                 model=model,
             )
