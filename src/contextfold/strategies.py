@@ -149,7 +149,8 @@ class MaskToolOutputs(ContextStrategy):
     The originals survive where the history is rewritten through a store that keeps
     an archive (:class:`~contextfold.stores.base.Archiving`: the memory, SQLite,
     PostgreSQL and Redis stores), e.g. inside
-    :class:`~contextfold.compaction.AutoCompactStore` (``mask_tool_outputs=``) or by
+    :class:`~contextfold.compaction.AutoCompactStore`
+    (``settings=CompactionSettings(mask_tool_outputs=...)``) or by
     ``store.replace_history(await MaskToolOutputs().compact(history))``. A handle
     names the output as this strategy receives it, so in a :class:`Pipeline` that
     rewrites the store in one step, put it before strategies that change tool

@@ -123,6 +123,9 @@ class Upstream:
     tool_call: str | None = None  # Responses: the function tool to call (see the module doc)
     tool_arguments: dict[str, Any] = field(default_factory=dict)
     reasoning: bool = False  # Responses: a reasoning item before each reply
+    # The provider's own compaction API (POST /v1/responses/compact): off, a 404 as
+    # local servers answer; on, an opaque compaction item of the provider's own.
+    native_compaction: bool = False
 
     @property
     def chats(self) -> list[Seen]:
@@ -134,6 +137,7 @@ class Upstream:
                 Route("/v1/chat/completions", self.openai, methods=["POST"]),
                 Route("/v1/messages", self.anthropic, methods=["POST"]),
                 Route("/v1/responses", self.responses, methods=["POST"]),
+                Route("/v1/responses/compact", self.compact, methods=["POST"]),
                 Route("/v1/models", self.models, methods=["GET"]),
                 Route("/{rest:path}", self.echo, methods=_ANY_METHOD),
             ]
@@ -361,6 +365,43 @@ class Upstream:
             lambda text, used: response_object(n, model, output(text), used),
             lambda text: response_events(n, model, output(text), tokens, self.stream_gate),
             RESPONSES,
+        )
+
+    async def compact(self, request: Request) -> Response:
+        seen = await self._record(request)
+        if not self.native_compaction:
+            return json_reply(
+                {"error": {"message": "Not Found", "type": "not_found", "code": None}},
+                status_code=404,
+            )
+        body = seen.json
+        users = [
+            i
+            for i in body.get("input", [])
+            if isinstance(i, dict)
+            and i.get("role") == "user"
+            and i.get("type", "message") == "message"
+        ]
+        n = len(self.seen)
+        item = {
+            "id": f"cmp_up{n}",
+            "type": "compaction",
+            "encrypted_content": f"gAAAA-provider-{n}",
+        }
+        return json_reply(
+            {
+                "id": f"resp_up{n}",
+                "object": "response.compaction",
+                "created_at": 0,
+                "output": [*users, item],
+                "usage": {
+                    "input_tokens": 10,
+                    "input_tokens_details": {"cached_tokens": 0},
+                    "output_tokens": 5,
+                    "output_tokens_details": {"reasoning_tokens": 0},
+                    "total_tokens": 15,
+                },
+            }
         )
 
     # -- other routes ----------------------------------------------------------------

@@ -139,7 +139,7 @@ def _has_new_content(old: Sequence[Message]) -> bool:
     return any(m.role != "system" for m in _strip_previous(old)[2])
 
 
-def _words_of(history: Sequence[Message]) -> list[str]:
+def words_of(history: Sequence[Message]) -> list[str]:
     """The user's words in ``history``: quoted in a summary message, or its own."""
     texts: list[str] = []
     for message in history:
@@ -279,7 +279,7 @@ async def compact_history(
     # The user's words: the task (the last pinned message) on; the prompt before it and
     # the prompt a client moves to the end are not theirs.
     users = history[max(pinned - 1, 0) : last]
-    extra = instructions_block(opts.instructions, standing_instructions(_words_of(users)))
+    extra = instructions_block(opts.instructions, standing_instructions(words_of(users)))
 
     run: SummaryRun | None = None
     if opts.cache_friendly and estimate(history[:cut]) <= summarizer.input_budget:

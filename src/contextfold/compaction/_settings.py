@@ -7,7 +7,7 @@ and a few keywords of their own; the handful of settings each also takes as a ke
 (``keep_recent``, ``threshold``...) wins over the same field of ``settings`` when given.
 Every other field is set through ``settings`` only: the flat keywords the faces took
 before (``prepare_threshold=``, ``summary_timeout=``...) still work, with a
-:class:`DeprecationWarning` (see :func:`apply_legacy`).
+:class:`DeprecationWarning` (see :class:`Legacy`).
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from contextfold.transports.base import ToolSpec
 
 __all__ = [
     "CompactionSettings",
-    "apply_legacy",
+    "Legacy",
     "check_fraction",
     "check_int",
+    "check_settings",
     "refuse_fields",
-    "take_legacy",
 ]
 
 
@@ -227,45 +227,50 @@ def refuse_fields(settings: CompactionSettings, face: str, reasons: Mapping[str,
             )
 
 
-def take_legacy(
-    face: str, legacy: dict[str, Any], names: Mapping[str, str], *, stacklevel: int = 3
-) -> dict[str, Any]:
-    """Remove from ``legacy`` (a face's ``**legacy`` keywords) those in ``names``
-    (old keyword -> where it lives now, for the warning) and return them, with one
-    :class:`DeprecationWarning` naming them all (``stacklevel`` as for
-    :func:`warnings.warn`, counted from the caller of this function's caller)."""
-    taken = {name: legacy.pop(name) for name in list(legacy) if name in names}
-    if taken:
-        where = ", ".join(f"{name}= -> {names[name]}" for name in taken)
-        warnings.warn(
-            f"{face}: these keywords are deprecated and will be removed: {where}",
-            DeprecationWarning,
-            stacklevel=stacklevel,
-        )
-    return taken
+class Legacy:
+    """A face's deprecated flat keywords (its ``**legacy``), sorted to where they live
+    now. :meth:`take` removes the names of one destination; :meth:`done` then raises
+    :class:`TypeError` for a name no destination took, as for any unexpected keyword,
+    or issues one :class:`DeprecationWarning` naming every keyword taken and where it
+    goes."""
+
+    def __init__(self, face: str, given: Mapping[str, Any]) -> None:
+        self.face = face
+        self._left = dict(given)
+        self._moved: list[str] = []
+
+    def take(self, names: Iterable[str], where: str) -> dict[str, Any]:
+        """The keywords among ``names``; ``where`` (with ``{}`` for the name) says where
+        each lives now, for the warning."""
+        wanted = set(names)
+        taken = {name: self._left.pop(name) for name in list(self._left) if name in wanted}
+        self._moved += [f"{name}= -> {where.format(name)}" for name in taken]
+        return taken
+
+    def settings(self, names: Iterable[str]) -> dict[str, Any]:
+        """The keywords among ``names`` that are fields of :class:`CompactionSettings`."""
+        return self.take(set(names) & set(_FIELD_NAMES), "settings=CompactionSettings({}=...)")
+
+    def done(self, stacklevel: int = 3) -> None:
+        """Refuse what is left, else warn once (``stacklevel`` as for
+        :func:`warnings.warn`, counted from this method: 3 is the face's caller)."""
+        if self._left:
+            name = next(iter(self._left))
+            raise TypeError(f"{self.face}() got an unexpected keyword argument {name!r}")
+        if self._moved:
+            warnings.warn(
+                f"{self.face}: these keywords are deprecated and will be removed: "
+                + ", ".join(self._moved),
+                DeprecationWarning,
+                stacklevel=stacklevel,
+            )
 
 
-def apply_legacy(
-    face: str,
-    settings: CompactionSettings,
-    legacy: dict[str, Any],
-    names: Iterable[str] | None = None,
-) -> CompactionSettings:
-    """``settings`` with the deprecated flat keywords of ``legacy`` that are its fields
-    applied (as :meth:`CompactionSettings.replace` does: ``None`` is "not given" but for
-    the fields whose ``None`` turns a feature off), removed from ``legacy`` with one
-    :class:`DeprecationWarning`. A name left in ``legacy`` that is no field is a
-    :class:`TypeError`, as for any unexpected keyword; so is a field not in ``names``
-    (the fields the face took as keywords before; default: all)."""
-    known = _FIELD_NAMES if names is None else tuple(names)
-    fields = {name: f"settings=CompactionSettings({name}=...)" for name in known}
-    taken = take_legacy(face, legacy, fields, stacklevel=4)
-    if legacy:
-        name = next(iter(legacy))
-        raise TypeError(f"{face}() got an unexpected keyword argument {name!r}")
-    if "agent_tools" in taken and taken["agent_tools"] is not None:
-        taken["agent_tools"] = tuple(taken["agent_tools"])
-    return settings.replace(**taken)
+def check_settings(settings: object) -> None:
+    """:class:`ValueError` unless ``settings`` is ``None`` or a
+    :class:`CompactionSettings`."""
+    if settings is not None and not isinstance(settings, CompactionSettings):
+        raise ValueError(f"settings must be a CompactionSettings, got {type(settings).__name__}")
 
 
 _NONE_MEANS_OFF = frozenset(

@@ -8,11 +8,11 @@ face lives here: the store contract, delegated; the compaction state and runs li
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from contextfold.compaction._compactor import Compactor
 from contextfold.compaction._engine import CompactionEvent, CompactionHook, PromptLike
-from contextfold.compaction._settings import CompactionSettings, apply_legacy
+from contextfold.compaction._settings import CompactionSettings, Legacy, check_settings
 from contextfold.context import (
     ArchivedMessage,
     Archiving,
@@ -22,6 +22,27 @@ from contextfold.context import (
 )
 from contextfold.messages import Message
 from contextfold.transports.base import CompletionTransport, Usage
+
+_LEGACY_SETTINGS: Final = (
+    "update_prompt",
+    "prompt_vars",
+    "counter",
+    "max_summary_tokens",
+    "max_tool_chars",
+    "kept_tool_chars",
+    "target_ratio",
+    "cache_friendly",
+    "agent_system",
+    "agent_tools",
+    "proactive",
+    "max_backoff",
+    "summary_timeout",
+    "prepare_threshold",
+    "mask_tool_outputs",
+    "user_message_budget",
+    "instructions",
+)
+"""The settings :class:`AutoCompactStore` took as keywords before ``settings`` alone."""
 
 
 class AutoCompactStore(ContextStore):
@@ -118,7 +139,11 @@ class AutoCompactStore(ContextStore):
         system_prompt: PromptLike | None = None,
         **legacy: Any,
     ) -> None:
-        settings = apply_legacy("AutoCompactStore", settings or CompactionSettings(), legacy)
+        check_settings(settings)
+        old = Legacy("AutoCompactStore", legacy)
+        fields = old.settings(_LEGACY_SETTINGS)
+        old.done()
+        settings = (settings or CompactionSettings()).replace(**fields)
         self.settings: CompactionSettings = settings.replace(
             keep_recent=keep_recent,
             threshold=threshold,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from types import TracebackType
@@ -13,11 +14,11 @@ from contextfold.compaction._prepare import prepare_point
 from contextfold.compaction._relief import relief_point
 from contextfold.compaction._settings import (
     CompactionSettings,
-    apply_legacy,
+    Legacy,
     check_fraction,
     check_int,
+    check_settings,
     refuse_fields,
-    take_legacy,
 )
 from contextfold.compaction._trigger import TriggerCheck, decide
 from contextfold.context import ContextStore
@@ -207,17 +208,19 @@ class CompactingContextManager:
         store: ContextStore | None = None,
         **legacy: Any,
     ) -> None:
-        face = "CompactingContextManager"
+        check_settings(settings)
         if options is not None and not isinstance(options, ManagerOptions):
             raise ValueError(f"options must be a ManagerOptions, got {options!r}")
-        own = take_legacy(
-            face, legacy, {name: f"options=ManagerOptions({name}=...)" for name in _OPTION_NAMES}
-        )
-        options = (options or ManagerOptions()).replace(**own)
+        old = Legacy("CompactingContextManager", legacy)
+        own = old.take(_OPTION_NAMES, "options=ManagerOptions({}=...)")
+        fields = old.settings(_LEGACY_SETTINGS)
+        old.done()
+        # as given: a None the old keyword refused is refused by the options too
+        options = dataclasses.replace(options or ManagerOptions(), **own)
         if compaction_threshold is not None:
             check_fraction("compaction_threshold", compaction_threshold, one_ok=True)
         given = settings is not None
-        with_legacy = apply_legacy(face, settings or manager_settings(), legacy, _LEGACY_SETTINGS)
+        with_legacy = (settings or manager_settings()).replace(**fields)
         self.settings: CompactionSettings = with_legacy.replace(
             keep_recent=keep_recent, threshold=compaction_threshold
         )

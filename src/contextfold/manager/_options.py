@@ -5,7 +5,7 @@ manager's defaults for :class:`~contextfold.compaction.CompactionSettings`."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -40,7 +40,7 @@ class ManagerOptions:
     safety_margin: float = 0.05
     cache_size: int = 8
     protected_recent: float | None = None
-    strategies: Sequence[StrategyLike] | None = None
+    strategies: Iterable[StrategyLike] | None = None
     provider_lookup: Callable[[], Mapping[str, object]] | None = None
 
     def __post_init__(self) -> None:
@@ -53,10 +53,16 @@ class ManagerOptions:
             object.__setattr__(self, "protected_recent", value)
         if self.strategies is not None:
             if isinstance(self.strategies, str | bytes) or not isinstance(
-                self.strategies, Sequence
+                self.strategies, Iterable
             ):
-                raise ValueError(f"strategies must be a sequence, got {self.strategies!r}")
-            object.__setattr__(self, "strategies", tuple(self.strategies))
+                raise ValueError(
+                    f"strategies must be a list of strategies, got {self.strategies!r}"
+                )
+            steps = tuple(self.strategies)  # a generator is read once, here
+            for step in steps:
+                if not callable(step):
+                    raise ValueError(f"strategies must be strategies or callables, got {step!r}")
+            object.__setattr__(self, "strategies", steps)
         if self.provider_lookup is not None and not callable(self.provider_lookup):
             raise ValueError(f"provider_lookup must be callable, got {self.provider_lookup!r}")
 

@@ -202,10 +202,11 @@ import logging
 import os
 import sys
 import time
+import warnings
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, cast
 
 import httpx2
 
@@ -223,7 +224,7 @@ with requires_extra("proxy", "contextfold.proxy"):
     from contextfold.proxy._upstream import AiohttpUpstream, HttpxUpstream, Upstream
 
 from contextfold.compaction import CompactionSettings
-from contextfold.compaction._settings import apply_legacy, refuse_fields, take_legacy
+from contextfold.compaction._settings import Legacy, check_settings, refuse_fields
 from contextfold.dialects import CHAT, MESSAGES, RESPONSES
 from contextfold.proxy._budget import DEFAULT_MEMORY_BUDGET, MemoryBudget
 from contextfold.proxy._cache import CacheBackend, SummaryCache, UsageAnchors
@@ -232,6 +233,7 @@ from contextfold.proxy._config import ModelSettings, ModelTable
 from contextfold.proxy._forward import Forwarder
 from contextfold.proxy._guard import SafetyNet, http_error
 from contextfold.proxy._metrics import CONTENT_TYPE, MetricsMiddleware, ProxyMetrics
+from contextfold.proxy._native import NativeMode, Seal
 from contextfold.proxy._options import DEFAULT_MAX_BODY_BYTES, OPTION_NAMES, ProxyOptions
 
 __all__ = [
@@ -369,19 +371,16 @@ def create_app(
     handled (its body and its parse) is not part of it.
     """
     guard_logs()  # before any record of a request: its query and texts are cleaned
-    face = "create_app"
+    check_settings(settings)
     if options is not None and not isinstance(options, ProxyOptions):
         raise ValueError(f"options must be a ProxyOptions, got {options!r}")
-    own = take_legacy(
-        face, legacy, {name: f"options=ProxyOptions({name}=...)" for name in OPTION_NAMES}
-    )
-    if "secret_headers" in own and isinstance(own["secret_headers"], str):
-        raise ValueError(
-            f"secret_headers must be a list of header names, got {own['secret_headers']!r}"
-        )
+    old = Legacy("create_app", legacy)
+    own = old.take(OPTION_NAMES, "options=ProxyOptions({}=...)")
+    db_path = old.take(("db_path",), "db=").get("db_path")
+    fields = old.settings(_LEGACY_SETTINGS)
+    old.done()
     options = (options or ProxyOptions()).replace(**own)
-    db_path = take_legacy(face, legacy, {"db_path": "db="}).get("db_path")
-    settings = apply_legacy(face, settings or CompactionSettings(), legacy, _LEGACY_SETTINGS)
+    settings = (settings or CompactionSettings()).replace(**fields)
     refuse_fields(settings, "the proxy", _NOT_PROXY_SETTINGS)
     if context_window is not None and context_window < 1024:
         raise ValueError(f"context_window must be at least 1024, got {context_window}")
@@ -448,6 +447,8 @@ def create_app(
         recall=recall,
         tenant_header=tenant_header,
         budget=budget,
+        seal=Seal(options.compaction_key),
+        native=cast("NativeMode", options.native_compaction),
     )
 
     @asynccontextmanager
@@ -470,7 +471,10 @@ def create_app(
         return await forwarder.chat(request, MESSAGES)
 
     async def responses(request: Request) -> Response:
-        return await forwarder.chat(request, RESPONSES)
+        return await forwarder.chat(request, RESPONSES, compaction_items=True)
+
+    async def compact(request: Request) -> Response:
+        return await forwarder.compact_responses(request)
 
     async def other(request: Request) -> Response:
         return await forwarder.passthrough(request)
@@ -495,6 +499,7 @@ def create_app(
             Route("/v1/chat/completions", chat_completions, methods=["POST"]),
             Route("/v1/messages", messages, methods=["POST"]),
             Route("/v1/responses", responses, methods=["POST"]),
+            Route("/v1/responses/compact", compact, methods=["POST"]),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/metrics", scrape, methods=["GET"]),
             Route("/healthz", local_only, methods=refused),
@@ -570,7 +575,16 @@ def serve(
     if log_level not in LOG_LEVELS:
         raise ValueError(f"log_level must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}")
     http_protocol(header_timeout=header_timeout, body_timeout=body_timeout)  # checks them
-    app = create_app(**create_app_kwargs)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        app = create_app(**create_app_kwargs)
+    for warning in caught:  # create_app's warnings, pointed at serve's caller
+        if issubclass(warning.category, DeprecationWarning):
+            warnings.warn(warning.message, warning.category, stacklevel=2)
+        else:
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
     _log_to_stderr(log_level)
     config = server_config(
         app,

@@ -6,8 +6,8 @@ anchors, layout records, learned limits...) grows with every distinct conversati
 it sees. Each such cache is bounded here by an estimate of the bytes it holds, not by
 a count of its entries (a count lets a few large conversations, or many of them,
 hold gigabytes), and all of them together by one budget:
-``create_app(memory_budget=...)``, :data:`DEFAULT_MEMORY_BUDGET` (128 MiB) by default,
-split by :data:`SHARES`:
+``create_app(options=ProxyOptions(memory_budget=...))``, :data:`DEFAULT_MEMORY_BUDGET`
+(128 MiB) by default, split by :data:`SHARES`:
 
 ==================  ======  ====================================================
 cache               share   default

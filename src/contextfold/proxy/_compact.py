@@ -55,17 +55,21 @@ from contextfold.compaction._engine import (
     CompactionResult,
     Options,
     compact_history,
+    make_summarizer,
     within_summary_timeout,
+    words_of,
 )
 from contextfold.compaction._plan import count_scale
 from contextfold.compaction._relief import relief_point, relieve
 from contextfold.compaction._summarizer import (
     KEPT_TRUNCATION_MARKER,
+    SummaryRun,
     acknowledgement,
     parse_summary_message,
     render_summary_message,
 )
 from contextfold.compaction._trigger import TriggerCheck, TriggerHook, due
+from contextfold.compaction._userwords import instructions_block, standing_instructions
 from contextfold.dialects import Dialect
 from contextfold.errors import CompactionError, ContextfoldError
 from contextfold.messages import Message
@@ -679,6 +683,26 @@ class Planner:
             after,
         )
         return Plan(rebuilt.body, eff_chain[-1], before, after, summary="cached")
+
+    async def summary_run(
+        self,
+        model: str,
+        messages: Sequence[Message],
+        previous: str | None,
+        transport: CompletionTransport,
+    ) -> SummaryRun:
+        """A summary of all of ``messages`` (an update of ``previous`` when given),
+        written for ``model``'s requests with the proxy's prompts, verdict and
+        ``summary_timeout``: what the emulated compaction APIs return (:mod:`._native`).
+        The user's standing instructions among ``messages`` reach the summarizer."""
+        opts = self.options(model)
+        users = [m for m in messages if m.role == "user"]
+        extra = instructions_block(opts.instructions, standing_instructions(words_of(users)))
+        self.summarizations += 1
+        return await within_summary_timeout(
+            self.summary_timeout,
+            make_summarizer(transport, opts).summarize(messages, previous, instructions=extra),
+        )
 
     async def summarize(
         self,

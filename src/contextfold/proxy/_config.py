@@ -46,6 +46,7 @@ _MEMO_ENTRIES = 1024
 _MEMO_NAME = 256  # characters: 1,024 names hold well under 1 MiB
 _MIN_WINDOW = 1024
 _MAX_LEARNED = 1024
+_NATIVE = ("auto", "emulate", "pass")  # see ._native
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -64,6 +65,9 @@ class ModelSettings:
         keep_recent: messages kept verbatim after the summary (at least 1).
         summary_model: the model that writes this model's summaries (default: the
             proxy-wide ``summary_model``, else the request's own model).
+        native_compaction: ``"auto"``, ``"emulate"`` or ``"pass"``: whether the
+            providers' own compaction APIs are emulated for this model (default: the
+            proxy-wide ``native_compaction``; see :mod:`contextfold.proxy._native`).
     """
 
     context_window: int | None = None
@@ -71,6 +75,7 @@ class ModelSettings:
     threshold: float | None = None
     keep_recent: int | None = None
     summary_model: str | None = None
+    native_compaction: str | None = None
 
     def __post_init__(self) -> None:
         if self.context_window is not None:
@@ -87,6 +92,11 @@ class ModelSettings:
             raise ValueError(f"summary_model must be a model name, got {self.summary_model!r}")
         if self.context_window is not None and self.max_output_tokens is not None:
             ModelInfo("check", self.context_window, self.max_output_tokens)
+        if self.native_compaction is not None and self.native_compaction not in _NATIVE:
+            raise ValueError(
+                f"native_compaction must be one of {', '.join(_NATIVE)}, "
+                f"got {self.native_compaction!r}"
+            )
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> ModelSettings:

@@ -26,6 +26,8 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 from contextfold._secrets import Secrets, header_secrets, watch
+from contextfold.dialects import RESPONSES
+from contextfold.errors import ContextfoldError, TransportError
 from contextfold.proxy import _json
 from contextfold.proxy._bound import SizeBound, model_named
 from contextfold.proxy._budget import Cache, MemoryBudget
@@ -38,6 +40,17 @@ from contextfold.proxy._dialects import (
 from contextfold.proxy._encoding import BadEncoding, DecodedTooLarge, codings, decode_body
 from contextfold.proxy._guard import json_error, log_unexpected
 from contextfold.proxy._metrics import Outcome, upstream_time
+from contextfold.proxy._native import (
+    ForeignItem,
+    ForgedItem,
+    NativeMode,
+    Seal,
+    compacted_response,
+    expand_responses,
+    resolve_mode,
+    split_at_summary,
+    user_items,
+)
 from contextfold.proxy._overflow import (
     RETRYABLE_STATUSES,
     failed_retry,
@@ -117,6 +130,8 @@ class Forwarder(Relaying):
         recall: bool = False,
         tenant_header: str | None = None,
         budget: MemoryBudget | None = None,
+        seal: Seal | None = None,
+        native: NativeMode = "auto",
     ) -> None:
         self.client = client  # the summarizers' and the model list's (the SDKs' stack)
         self.upstream = upstream  # what requests are forwarded on
@@ -135,7 +150,10 @@ class Forwarder(Relaying):
         self.windows = WindowAsker(client, planner.models.learn)
         self.metrics = planner.metrics
         self.tenant_header = tenant_header  # see ._tenant
+        self.seal = seal or Seal(None)  # signs the compaction items it issues (._native)
+        self.native = native
         self._tenants: Tenants | None = None
+        self._item_tenants: Tenants | None = None  # whom a compaction item is bound to
         self._started = False
         self._start_lock = asyncio.Lock()
 
@@ -148,11 +166,21 @@ class Forwarder(Relaying):
                 self._tenants = Tenants(
                     self.planner.cache.tenant_secret(), self.tenant_header, self.secret_headers
                 )
+                self._item_tenants = Tenants(
+                    self.seal.tenant_secret, self.tenant_header, self.secret_headers
+                )
                 self._started = True
 
     def memory(self) -> dict[Cache, int]:
         """What each cache of the proxy holds, as estimated (see :mod:`._budget`)."""
         return {**self.planner.memory(), "ratios": self.bound.nbytes}
+
+    def item_tenant(self, headers: Mapping[str, str]) -> str:
+        """The tenant a compaction item of a request with ``headers`` is bound to: the
+        same tenant as :meth:`tenant`, keyed by the compaction key (:mod:`._native`)."""
+        if self._item_tenants is None:
+            raise RuntimeError("the proxy has not started: no tenant secret yet")
+        return self._item_tenants.of(headers)
 
     def tenant(self, headers: Mapping[str, str]) -> str:
         """The tenant key (:mod:`._tenant`) of a request with ``headers``; once started."""
@@ -297,8 +325,12 @@ class Forwarder(Relaying):
         """The model that summarizes for ``model``: its own setting, the proxy's, or itself."""
         return self.planner.models.resolve(model).summary_model or self.summary_model or model
 
-    async def chat(self, request: Request, dialect: Dialect) -> Response:
-        """A chat request: maybe compacted, then forwarded (see :mod:`contextfold.proxy`)."""
+    async def chat(
+        self, request: Request, dialect: Dialect, *, compaction_items: bool = False
+    ) -> Response:
+        """A chat request: maybe compacted, then forwarded (see :mod:`contextfold.proxy`).
+        ``compaction_items``: its body may carry the compaction items of OpenAI's
+        Responses API, expanded first where the proxy issued them (:mod:`._native`)."""
         await self.start()
         try:
             raw = await self._read(request)
@@ -320,6 +352,11 @@ class Forwarder(Relaying):
             raw = decoded
             request.state.contextfold_decoded = True  # _send drops Content-Encoding
         tenant = self.tenant(request.headers)
+        if compaction_items and b'"compaction"' in raw:
+            try:
+                raw = self._expanded(raw, self.item_tenant(request.headers))
+            except (ForgedItem, ForeignItem) as exc:
+                return json_error(dialect, 400, f"invalid compaction item: {exc}")
         # With a should_compact hook every chat request is read, so the hook is asked.
         hooked = self.planner.should_compact is not None
         bound = None if hooked else self.bound.far_under(raw, tenant, dialect)
@@ -358,6 +395,115 @@ class Forwarder(Relaying):
             if answered is not None:
                 return answered
         return await self._forward(request, dialect, forwarded, plan, original=raw)
+
+    def native_mode(self, provider: str, model: str) -> str:
+        """``"emulate"`` or ``"pass"``: how ``model``'s requests to the providers'
+        compaction APIs are served (its table's ``native_compaction``, else the
+        proxy's; ``"auto"`` decided by the upstream's host)."""
+        entry = self.planner.models.entry(model) if model else None
+        mode = cast(
+            "NativeMode",
+            (entry.native_compaction if entry is not None else None) or self.native,
+        )
+        upstream = self.upstream_openai if provider == "openai" else self.upstream_anthropic
+        return resolve_mode(mode, provider, upstream)
+
+    def _expanded(self, raw: bytes, tenant: str) -> bytes:
+        """A Responses body with the compaction items the proxy issued replaced by
+        their summaries (:mod:`._native`); ``raw`` itself when it holds none."""
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return raw  # read_body answers it
+        if not isinstance(body, dict) or not isinstance(body.get("input"), list):
+            return raw
+        model = body.get("model")
+        emulate = self.native_mode("openai", model if isinstance(model, str) else "") == "emulate"
+        body, count = expand_responses(body, self.seal, tenant, emulate=emulate)
+        if not count:
+            return raw
+        try:
+            return _json.dumps(body, strict=True)
+        except ValueError:
+            return json.dumps(body).encode()
+
+    async def compact_responses(self, request: Request) -> Response:
+        """``POST /v1/responses/compact``: forwarded, or answered by the proxy (see
+        :mod:`._native`)."""
+        await self.start()
+        dialect = RESPONSES
+        try:
+            raw = await self._read(request)
+        except (_TooLarge, ClientDisconnect) as exc:
+            return self._unread(dialect, exc)
+        coding = request.headers.get("content-encoding", "")
+        if coding.strip():
+            try:
+                decoded = decode_body(raw, coding, self.max_body_bytes)
+            except DecodedTooLarge:
+                return self._too_large(dialect, "decoded ")
+            except BadEncoding as exc:
+                return json_error(dialect, 400, str(exc))
+            if decoded is None:
+                return json_error(dialect, 415, f"unsupported Content-Encoding: {coding}")
+            raw = decoded
+            request.state.contextfold_decoded = True
+        model = model_named(raw)
+        if self.native_mode("openai", model or "") == "pass":
+            return await self._forward(request, dialect, raw, None)
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return json_error(dialect, 400, "the request body is not valid JSON")
+        if not isinstance(body, dict) or not isinstance(body.get("model"), str):
+            return json_error(dialect, 400, "the request must be a JSON object naming a model")
+        for stateful in ("previous_response_id", "conversation"):
+            if body.get(stateful) is not None:
+                return json_error(
+                    dialect,
+                    400,
+                    f"{stateful} is not supported here: the proxy emulates compaction for "
+                    "this upstream and holds no stored responses; send the conversation "
+                    "as input items",
+                )
+        model = body["model"]
+        tenant = self.item_tenant(request.headers)
+        try:
+            expanded, _ = expand_responses(body, self.seal, tenant, emulate=True)
+        except (ForgedItem, ForeignItem) as exc:
+            return json_error(dialect, 400, f"invalid compaction item: {exc}")
+        if isinstance(expanded.get("input"), list) and not expanded["input"]:
+            return json_error(dialect, 400, "input is empty: there is nothing to compact")
+        try:
+            messages = conversation(dialect, expanded, model).messages
+        except ValueError as exc:
+            return json_error(dialect, 400, f"the input cannot be compacted: {exc}")
+        previous, rest = split_at_summary(messages)
+        transport = self._transport(request, dialect, self._summary_model(model))
+        if transport is None:
+            return json_error(
+                dialect, 401, "a compaction is paid with the request's own key: send one"
+            )
+        secrets = _secrets(request.headers, self.secret_headers)
+        try:
+            run = await self.planner.summary_run(model, rest, previous, transport)
+        except (ContextfoldError, ValueError) as exc:
+            error = secrets.text(f"{type(exc).__name__}: {exc}")
+            logger.warning("a /responses/compact request failed (%s)", error)
+            status = exc.status if isinstance(exc, TransportError) else None
+            return json_error(
+                dialect,
+                status if isinstance(status, int) and 400 <= status < 600 else 502,
+                f"the summary could not be written: {error}",
+            )
+        summary = secrets.text(run.text)
+        self.metrics.summarized(run.usage.input_tokens, run.usage.output_tokens)
+        self.metrics.compaction("created")
+        token = self.seal.seal("openai", tenant, {"summary": summary, "model": model})
+        answer = compacted_response(
+            user_items(body.get("input")), token, run.usage.input_tokens, run.usage.output_tokens
+        )
+        return Response(json.dumps(answer), media_type="application/json")
 
     async def _plan(
         self,

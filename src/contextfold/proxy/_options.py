@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from contextfold.proxy._budget import DEFAULT_MEMORY_BUDGET
@@ -16,6 +16,7 @@ __all__ = ["DEFAULT_MAX_BODY_BYTES", "OPTION_NAMES", "ProxyOptions"]
 DEFAULT_MAX_BODY_BYTES: Final = 32 * 1024 * 1024
 """32 MiB, the request size limit of the Anthropic Messages API."""
 
+_MIN_MEMORY_BUDGET: Final = 1024 * 1024
 _HEADER_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+")  # RFC 9110's token
 
 
@@ -37,6 +38,15 @@ class ProxyOptions:
             together (128 MiB; at least 1 MiB; see :mod:`contextfold.proxy._budget`).
         recall: offer the model a ``recall`` tool on compacted requests and answer
             it from the client's own history (see :mod:`contextfold.proxy._recall`).
+        native_compaction: ``"auto"`` (default), ``"emulate"`` or ``"pass"``: whether
+            the providers' own compaction APIs (``/v1/responses/compact``...) are
+            served by the proxy for upstreams that lack them; ``"auto"`` passes them
+            to the providers' own hosts and emulates them for every other (see
+            :mod:`contextfold.proxy._native`). A model's table may override it.
+        compaction_key: the secret the proxy signs its compaction items with (at
+            least 16 bytes; kept out of ``repr``). Replicas that share one expand each
+            other's items, also after a restart; without one, a key is made when the
+            app starts and its items expire with the process.
 
     Bad values raise :class:`ValueError` when the options are made.
     """
@@ -48,6 +58,8 @@ class ProxyOptions:
     tenant_header: str | None = None
     memory_budget: int = DEFAULT_MEMORY_BUDGET
     recall: bool = False
+    native_compaction: str = "auto"
+    compaction_key: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not _is_int(self.max_body_bytes) or self.max_body_bytes < 1:
@@ -62,15 +74,30 @@ class ProxyOptions:
         headers: object = self.secret_headers
         if isinstance(headers, str | bytes) or not isinstance(headers, Iterable):
             raise ValueError(f"secret_headers must be a list of header names, got {headers!r}")
-        object.__setattr__(self, "secret_headers", tuple(headers))
+        names = tuple(headers)
+        for name in names:
+            if not (isinstance(name, str) and _HEADER_NAME.fullmatch(name)):
+                raise ValueError(f"secret_headers must be header names, got {name!r}")
+        object.__setattr__(self, "secret_headers", names)
         if self.tenant_header is not None and not (
             isinstance(self.tenant_header, str) and _HEADER_NAME.fullmatch(self.tenant_header)
         ):
             raise ValueError(f"tenant_header must be a header name, got {self.tenant_header!r}")
-        if not _is_int(self.memory_budget):
-            raise ValueError(f"memory_budget must be an int, got {self.memory_budget!r}")
+        if not _is_int(self.memory_budget) or self.memory_budget < _MIN_MEMORY_BUDGET:
+            raise ValueError(
+                f"memory_budget must be a number of bytes >= 1 MiB, got {self.memory_budget!r}"
+            )
         if not isinstance(self.recall, bool):
             raise ValueError(f"recall must be True or False, got {self.recall!r}")
+        if self.native_compaction not in ("auto", "emulate", "pass"):
+            raise ValueError(
+                "native_compaction must be one of auto, emulate, pass, got "
+                f"{self.native_compaction!r}"
+            )
+        key = self.compaction_key
+        if key is not None and (not isinstance(key, str) or len(key.encode()) < 16):
+            # the key itself is never echoed
+            raise ValueError("compaction_key must be a string of at least 16 bytes")
 
     def replace(self, **changes: Any) -> ProxyOptions:
         """A copy with ``changes``."""

@@ -1,4 +1,5 @@
-"""The proxy's recall loop (``create_app(recall=True)``, ``contextfold serve --recall``).
+"""The proxy's recall loop (``create_app(options=ProxyOptions(recall=True))``,
+``contextfold serve --recall``).
 
 When the proxy compacts a request and the summary it forwards lists recall handles
 (:mod:`contextfold.recall`), it adds a ``recall`` tool to the request. A model that
