@@ -113,6 +113,8 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
         "CONTEXTFOLD_HEADER_TIMEOUT": "12",
         "CONTEXTFOLD_BODY_TIMEOUT": "2.5",
         "CONTEXTFOLD_SUMMARY_TIMEOUT": "30",
+        "CONTEXTFOLD_NATIVE_COMPACTION": "Emulate",
+        "CONTEXTFOLD_COMPACTION_KEY": "a-fleet-wide-secret-0123",
     }
     assert {option.env for option in OPTIONS} == set(given)
     got = options([], given)
@@ -130,6 +132,18 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
     assert got.prepare_threshold == 0.5
     assert (got.header_timeout, got.body_timeout) == (12.0, 2.5)
     assert got.summary_timeout == 30.0
+    assert (got.native_compaction, got.compaction_key) == ("emulate", "a-fleet-wide-secret-0123")
+    arguments = app_arguments(got, ProxyOptions)
+    assert arguments["options"].native_compaction == "emulate"
+    assert "a-fleet-wide-secret" not in repr(arguments["options"])  # kept out of repr
+
+
+def test_a_short_compaction_key_is_refused_without_echoing_it() -> None:
+    with pytest.raises(CLIError, match=r"compaction.key") as caught:
+        options(["--compaction-key", "short-secret"], {})
+    assert "short-secret" not in str(caught.value)
+    with pytest.raises(CLIError, match="native"):
+        options(["--native-compaction", "sometimes"], {})
 
 
 @pytest.mark.parametrize(

@@ -155,6 +155,20 @@ def _level(value: object, where: str) -> str:
     return text
 
 
+def _native(value: object, where: str) -> str:
+    text = _text(value, where).lower()
+    if text not in ("auto", "emulate", "pass"):
+        raise CLIError(f"{where} must be one of auto, emulate, pass, got {value!r}")
+    return text
+
+
+def _secret(value: object, where: str) -> str:
+    text = _text(value, where)
+    if len(text.encode()) < 16:
+        raise CLIError(f"{where} must be at least 16 bytes long")  # never echoed
+    return text
+
+
 def _names(value: object, where: str) -> list[str]:
     """Header names: a list (TOML, repeated flags) or comma-separated text (environment)."""
     items = value.split(",") if isinstance(value, str) else value
@@ -297,6 +311,24 @@ OPTIONS: tuple[Option, ...] = (
         "seconds one summarization may take, or 'off'; past it the request is forwarded "
         "unchanged (default 120)",
         "SECONDS",
+    ),
+    Option(
+        "native_compaction",
+        _native,
+        None,
+        "the providers' own compaction APIs (POST /v1/responses/compact): 'auto' passes "
+        "them to api.openai.com / api.anthropic.com and emulates them for any other "
+        "upstream, 'emulate' always, 'pass' never (default auto)",
+        "MODE",
+    ),
+    Option(
+        "compaction_key",
+        _secret,
+        None,
+        "the secret the proxy signs its compaction items with (16+ bytes; give it in "
+        "the environment or the config file rather than on the command line); replicas "
+        "sharing it expand each other's items (default: a key made at start)",
+        "SECRET",
     ),
     Option(
         "header_timeout",

@@ -468,10 +468,13 @@ def create_app(
         return await forwarder.chat(request, CHAT)
 
     async def messages(request: Request) -> Response:
-        return await forwarder.chat(request, MESSAGES)
+        return await forwarder.chat(request, MESSAGES, native=True)
 
     async def responses(request: Request) -> Response:
-        return await forwarder.chat(request, RESPONSES, compaction_items=True)
+        return await forwarder.chat(request, RESPONSES, native=True)
+
+    async def count_tokens(request: Request) -> Response:
+        return await forwarder.count_tokens(request, MESSAGES)
 
     async def compact(request: Request) -> Response:
         return await forwarder.compact_responses(request)
@@ -500,6 +503,7 @@ def create_app(
             Route("/v1/messages", messages, methods=["POST"]),
             Route("/v1/responses", responses, methods=["POST"]),
             Route("/v1/responses/compact", compact, methods=["POST"]),
+            Route("/v1/messages/count_tokens", count_tokens, methods=["POST"]),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/metrics", scrape, methods=["GET"]),
             Route("/healthz", local_only, methods=refused),

@@ -690,14 +690,20 @@ class Planner:
         messages: Sequence[Message],
         previous: str | None,
         transport: CompletionTransport,
+        *,
+        instructions: str | None = None,
     ) -> SummaryRun:
         """A summary of all of ``messages`` (an update of ``previous`` when given),
         written for ``model``'s requests with the proxy's prompts, verdict and
         ``summary_timeout``: what the emulated compaction APIs return (:mod:`._native`).
-        The user's standing instructions among ``messages`` reach the summarizer."""
+        The user's standing instructions among ``messages`` reach the summarizer, after
+        ``instructions`` (the request's own) or the configured ones."""
         opts = self.options(model)
         users = [m for m in messages if m.role == "user"]
-        extra = instructions_block(opts.instructions, standing_instructions(words_of(users)))
+        given = instructions.strip() if instructions and instructions.strip() else None
+        extra = instructions_block(
+            given or opts.instructions, standing_instructions(words_of(users))
+        )
         self.summarizations += 1
         return await within_summary_timeout(
             self.summary_timeout,

@@ -17,13 +17,13 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, cast
 
 import httpx2
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 
 from contextfold._secrets import Secrets, header_secrets, watch
 from contextfold.dialects import RESPONSES
@@ -41,15 +41,21 @@ from contextfold.proxy._encoding import BadEncoding, DecodedTooLarge, codings, d
 from contextfold.proxy._guard import json_error, log_unexpected
 from contextfold.proxy._metrics import Outcome, upstream_time
 from contextfold.proxy._native import (
-    ForeignItem,
+    BadEdit,
     ForgedItem,
     NativeMode,
     Seal,
+    applied_in_stream,
+    clear_edits,
     compacted_response,
+    compaction_events,
+    compaction_message,
+    expand_messages,
     expand_responses,
     resolve_mode,
     split_at_summary,
     user_items,
+    with_applied_edits,
 )
 from contextfold.proxy._overflow import (
     RETRYABLE_STATUSES,
@@ -325,12 +331,34 @@ class Forwarder(Relaying):
         """The model that summarizes for ``model``: its own setting, the proxy's, or itself."""
         return self.planner.models.resolve(model).summary_model or self.summary_model or model
 
-    async def chat(
-        self, request: Request, dialect: Dialect, *, compaction_items: bool = False
-    ) -> Response:
+    async def chat(self, request: Request, dialect: Dialect, *, native: bool = False) -> Response:
+        """A chat request (see :meth:`_chat`), with the ``applied_edits`` of the
+        context edits the proxy emulated added to the answer (:mod:`._native`)."""
+        response = await self._chat(request, dialect, native=native)
+        applied = getattr(request.state, "contextfold_applied_edits", None)
+        if applied is None or response.status_code >= 300:
+            return response
+        if isinstance(response, StreamingResponse):
+            kind = dict(response.raw_headers).get(b"content-type", b"")
+            if b"text/event-stream" not in kind:
+                return response  # a long JSON answer, relayed as it comes: left as it is
+            response.body_iterator = applied_in_stream(
+                cast("AsyncIterator[bytes]", response.body_iterator), applied
+            )
+            return response
+        content = with_applied_edits(bytes(response.body), applied)
+        edited = Response(content, status_code=response.status_code)
+        edited.raw_headers = [
+            (name, value) for name, value in response.raw_headers if name != b"content-length"
+        ]
+        edited.raw_headers.append((b"content-length", str(len(content)).encode()))
+        return edited
+
+    async def _chat(self, request: Request, dialect: Dialect, *, native: bool = False) -> Response:
         """A chat request: maybe compacted, then forwarded (see :mod:`contextfold.proxy`).
-        ``compaction_items``: its body may carry the compaction items of OpenAI's
-        Responses API, expanded first where the proxy issued them (:mod:`._native`)."""
+        ``native``: its body may use the providers' compaction APIs (OpenAI's
+        compaction items, Anthropic's compaction blocks and requests), emulated first
+        where the proxy does (:mod:`._native`)."""
         await self.start()
         try:
             raw = await self._read(request)
@@ -352,11 +380,11 @@ class Forwarder(Relaying):
             raw = decoded
             request.state.contextfold_decoded = True  # _send drops Content-Encoding
         tenant = self.tenant(request.headers)
-        if compaction_items and b'"compaction"' in raw:
-            try:
-                raw = self._expanded(raw, self.item_tenant(request.headers))
-            except (ForgedItem, ForeignItem) as exc:
-                return json_error(dialect, 400, f"invalid compaction item: {exc}")
+        if native and (b'"compaction"' in raw or b'"context_management"' in raw):
+            emulated = await self._native_request(request, dialect, raw)
+            if isinstance(emulated, Response):
+                return emulated
+            raw = emulated
         # With a should_compact hook every chat request is read, so the hook is asked.
         hooked = self.planner.should_compact is not None
         bound = None if hooked else self.bound.far_under(raw, tenant, dialect)
@@ -408,24 +436,149 @@ class Forwarder(Relaying):
         upstream = self.upstream_openai if provider == "openai" else self.upstream_anthropic
         return resolve_mode(mode, provider, upstream)
 
-    def _expanded(self, raw: bytes, tenant: str) -> bytes:
-        """A Responses body with the compaction items the proxy issued replaced by
-        their summaries (:mod:`._native`); ``raw`` itself when it holds none."""
+    async def _native_request(
+        self, request: Request, dialect: Dialect, raw: bytes
+    ) -> bytes | Response:
+        """A chat body with the compaction items (OpenAI) or blocks (Anthropic) the
+        proxy issued replaced by their summaries, ``raw`` itself when it holds none; or
+        the answer to an Anthropic compaction request, where the proxy emulates it."""
         try:
             body = json.loads(raw)
         except ValueError:
             return raw  # read_body answers it
-        if not isinstance(body, dict) or not isinstance(body.get("input"), list):
+        if not isinstance(body, dict):
             return raw
-        model = body.get("model")
-        emulate = self.native_mode("openai", model if isinstance(model, str) else "") == "emulate"
-        body, count = expand_responses(body, self.seal, tenant, emulate=emulate)
+        named = body.get("model")
+        model = named if isinstance(named, str) else ""
+        provider = dialect.provider
+        emulate = self.native_mode(provider, model) == "emulate"
+        tenant = self.item_tenant(request.headers)
+        expand = expand_responses if provider == "openai" else expand_messages
+        try:
+            body, count = expand(body, self.seal, tenant)
+        except ForgedItem as exc:
+            return json_error(dialect, 400, f"invalid compaction item: {exc}")
+        if emulate and provider == "anthropic" and body.get("compaction") is not None:
+            return await self._compact_messages(request, dialect, body, tenant)
+        if emulate and provider == "anthropic":
+            try:
+                body, applied = clear_edits(body, self._estimate_messages)
+            except BadEdit as exc:
+                return json_error(dialect, 400, f"context_management: {exc}")
+            if applied is not None:
+                request.state.contextfold_applied_edits = applied
+                count += 1
         if not count:
             return raw
         try:
             return _json.dumps(body, strict=True)
         except ValueError:
             return json.dumps(body).encode()
+
+    async def count_tokens(self, request: Request, dialect: Dialect) -> Response:
+        """``POST /v1/messages/count_tokens``: where the proxy emulates compaction, the
+        body it counts is what would be sent: compaction blocks expanded, the context
+        edits applied, a ``compaction`` parameter dropped (Anthropic ignores it here)."""
+        await self.start()
+        try:
+            raw = await self._read(request)
+        except (_TooLarge, ClientDisconnect) as exc:
+            return self._unread(dialect, exc)
+        if (b'"compaction"' in raw or b'"context_management"' in raw) and not request.headers.get(
+            "content-encoding", ""
+        ).strip():
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                body = None
+            if isinstance(body, dict) and "compaction" in body:
+                named = body.get("model")
+                model = named if isinstance(named, str) else ""
+                if self.native_mode(dialect.provider, model) == "emulate":
+                    raw = json.dumps({k: v for k, v in body.items() if k != "compaction"}).encode()
+            emulated = await self._native_request(request, dialect, raw)
+            if isinstance(emulated, Response):
+                return emulated
+            raw = emulated
+        return await self._forward(request, dialect, raw, None)
+
+    def _estimate_messages(self, messages: list[Any]) -> int:
+        """Input tokens of Anthropic ``messages`` as the edits' triggers see them."""
+        return self.planner.opts.counter(json.dumps(messages, ensure_ascii=False))
+
+    async def _compact_messages(
+        self, request: Request, dialect: Dialect, body: dict[str, Any], tenant: str
+    ) -> Response:
+        """An Anthropic compaction request (``compaction: {"type": "summarize"}``)
+        answered by the proxy: one signed ``compaction`` block (:mod:`._native`)."""
+        config = body["compaction"]
+        if not isinstance(config, dict) or config.get("type") != "summarize":
+            return json_error(dialect, 400, 'compaction: type must be "summarize"')
+        if body.get("context_management") is not None:
+            return json_error(dialect, 400, "compaction cannot be combined with context_management")
+        instructions = config.get("instructions")
+        if instructions is not None and not isinstance(instructions, str):
+            return json_error(dialect, 400, "compaction.instructions must be a string")
+        model = body.get("model")
+        if not isinstance(model, str):
+            return json_error(dialect, 400, "the request must name a model")
+        rest = {k: v for k, v in body.items() if k != "compaction"}
+        answered = await self._summary_of(request, dialect, rest, model, instructions)
+        if isinstance(answered, Response):
+            return answered
+        summary, usage = answered
+        token = self.seal.seal("anthropic", tenant, {"summary": summary, "model": model})
+        message = compaction_message(model, summary, token, usage)
+        if body.get("stream") is True:
+            events = compaction_events(message)
+
+            async def stream() -> AsyncIterator[bytes]:
+                for event in events:
+                    yield event
+
+            return StreamingResponse(stream(), media_type="text/event-stream")
+        return Response(json.dumps(message), media_type="application/json")
+
+    async def _summary_of(
+        self,
+        request: Request,
+        dialect: Dialect,
+        body: dict[str, Any],
+        model: str,
+        instructions: str | None = None,
+    ) -> tuple[str, dict[str, int]] | Response:
+        """The summary of the conversation in ``body`` (an update of the latest
+        expanded summary in it) and its usage, or the error answer."""
+        try:
+            messages = conversation(dialect, body, model).messages
+        except ValueError as exc:
+            return json_error(dialect, 400, f"the conversation cannot be compacted: {exc}")
+        if not messages:
+            return json_error(dialect, 400, "there is nothing to compact")
+        previous, rest = split_at_summary(messages)
+        transport = self._transport(request, dialect, self._summary_model(model))
+        if transport is None:
+            return json_error(
+                dialect, 401, "a compaction is paid with the request's own key: send one"
+            )
+        secrets = _secrets(request.headers, self.secret_headers)
+        try:
+            run = await self.planner.summary_run(
+                model, rest, previous, transport, instructions=instructions
+            )
+        except (ContextfoldError, ValueError) as exc:
+            error = secrets.text(f"{type(exc).__name__}: {exc}")
+            logger.warning("an emulated compaction failed (%s)", error)
+            status = exc.status if isinstance(exc, TransportError) else None
+            return json_error(
+                dialect,
+                status if isinstance(status, int) and 400 <= status < 600 else 502,
+                f"the summary could not be written: {error}",
+            )
+        self.metrics.summarized(run.usage.input_tokens, run.usage.output_tokens)
+        self.metrics.compaction("created")
+        usage = {"input_tokens": run.usage.input_tokens, "output_tokens": run.usage.output_tokens}
+        return secrets.text(run.text), usage
 
     async def compact_responses(self, request: Request) -> Response:
         """``POST /v1/responses/compact``: forwarded, or answered by the proxy (see
@@ -469,39 +622,18 @@ class Forwarder(Relaying):
         model = body["model"]
         tenant = self.item_tenant(request.headers)
         try:
-            expanded, _ = expand_responses(body, self.seal, tenant, emulate=True)
-        except (ForgedItem, ForeignItem) as exc:
+            expanded, _ = expand_responses(body, self.seal, tenant)
+        except ForgedItem as exc:
             return json_error(dialect, 400, f"invalid compaction item: {exc}")
         if isinstance(expanded.get("input"), list) and not expanded["input"]:
             return json_error(dialect, 400, "input is empty: there is nothing to compact")
-        try:
-            messages = conversation(dialect, expanded, model).messages
-        except ValueError as exc:
-            return json_error(dialect, 400, f"the input cannot be compacted: {exc}")
-        previous, rest = split_at_summary(messages)
-        transport = self._transport(request, dialect, self._summary_model(model))
-        if transport is None:
-            return json_error(
-                dialect, 401, "a compaction is paid with the request's own key: send one"
-            )
-        secrets = _secrets(request.headers, self.secret_headers)
-        try:
-            run = await self.planner.summary_run(model, rest, previous, transport)
-        except (ContextfoldError, ValueError) as exc:
-            error = secrets.text(f"{type(exc).__name__}: {exc}")
-            logger.warning("a /responses/compact request failed (%s)", error)
-            status = exc.status if isinstance(exc, TransportError) else None
-            return json_error(
-                dialect,
-                status if isinstance(status, int) and 400 <= status < 600 else 502,
-                f"the summary could not be written: {error}",
-            )
-        summary = secrets.text(run.text)
-        self.metrics.summarized(run.usage.input_tokens, run.usage.output_tokens)
-        self.metrics.compaction("created")
+        answered = await self._summary_of(request, dialect, expanded, model)
+        if isinstance(answered, Response):
+            return answered
+        summary, usage = answered
         token = self.seal.seal("openai", tenant, {"summary": summary, "model": model})
         answer = compacted_response(
-            user_items(body.get("input")), token, run.usage.input_tokens, run.usage.output_tokens
+            user_items(body.get("input")), token, usage["input_tokens"], usage["output_tokens"]
         )
         return Response(json.dumps(answer), media_type="application/json")
 

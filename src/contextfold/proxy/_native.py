@@ -28,9 +28,9 @@ has to be managed. A token that does not verify (forged, truncated, another tena
 another proxy's) is a 400 in OpenAI's error shape, never trusted. A later request
 that carries the item gets, in its place, the summary as a user message (the one every
 compaction writes, so the next compaction updates it instead of summarizing it again).
-An item the provider issued (not one of ours) passes through untouched where the mode
-is ``"pass"`` (or ``"auto"`` before the provider), and is refused with a clear 400
-where the proxy emulates: no other upstream can read it.
+An item the provider issued (not one of ours) is carried untouched in every mode: a
+gateway in front of the provider can still use it, and an upstream that cannot read it
+answers for itself ("model what you need, carry the rest").
 """
 
 from __future__ import annotations
@@ -44,17 +44,20 @@ import os
 import secrets
 import time
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
-from contextfold.compaction._summarizer import parse_summary_message, render_summary_message
+from contextfold.compaction._summarizer import (
+    acknowledgement,
+    parse_summary_message,
+    render_summary_message,
+)
 from contextfold.messages import Message
 
 __all__ = [
     "MODES",
     "PREFIX",
-    "ForeignItem",
     "ForgedItem",
     "NativeMode",
     "Seal",
@@ -75,10 +78,6 @@ _PROVIDER_HOSTS: Final = {"openai": "api.openai.com", "anthropic": "api.anthropi
 
 class ForgedItem(ValueError):
     """A compaction item that looks like the proxy's but does not verify."""
-
-
-class ForeignItem(ValueError):
-    """A compaction item the proxy did not issue, where it emulates the API."""
 
 
 class Seal:
@@ -176,13 +175,12 @@ def summary_item(summary: str) -> dict[str, Any]:
     return {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
 
 
-def expand_responses(
-    body: dict[str, Any], seal: Seal, tenant: str, *, emulate: bool
-) -> tuple[dict[str, Any], int]:
+def expand_responses(body: dict[str, Any], seal: Seal, tenant: str) -> tuple[dict[str, Any], int]:
     """``body`` with every compaction item the proxy issued replaced by its summary,
-    and how many were. With ``emulate``, an item the proxy did not issue is a
-    :class:`ForeignItem`; otherwise it is left as it is. A token of the proxy's form
-    that does not verify is a :class:`ForgedItem`."""
+    and how many were. An item the proxy did not issue (the provider's) is carried as
+    it is, whatever the mode: a gateway in front of the provider may read it, and an
+    upstream that cannot answers for itself. A token of the proxy's form that does not
+    verify is a :class:`ForgedItem`."""
     items = body.get("input")
     if not isinstance(items, list):
         return body, 0
@@ -192,20 +190,120 @@ def expand_responses(
         if not (isinstance(item, dict) and item.get("type") == "compaction"):
             expanded.append(item)
             continue
-        if not is_ours(item):
-            if emulate:
-                raise ForeignItem(
-                    "a compaction item the proxy did not issue: its encrypted_content "
-                    "can only be read by the provider that wrote it, and this upstream "
-                    "is not that provider (contextfold emulates compaction for it; "
-                    "compact again through the proxy)"
-                )
+        if not is_ours(item):  # the provider's: carried for the upstream to judge
             expanded.append(item)
             continue
         payload = seal.open("openai", tenant, item.get("encrypted_content"))
         expanded.append(summary_item(payload["summary"]))
         count += 1
     return ({**body, "input": expanded}, count) if count else (body, 0)
+
+
+def expand_messages(body: dict[str, Any], seal: Seal, tenant: str) -> tuple[dict[str, Any], int]:
+    """``body`` (Anthropic Messages) with every compaction block the proxy issued
+    replaced by its summary, and how many were: a message that holds the block alone
+    becomes the summary message (a user message) and, for an assistant's, the
+    acknowledgement after it, so the roles still alternate; a block among others
+    becomes a text block. The block's ``content`` must be the summary its
+    ``signature`` holds. Blocks the proxy did not issue are carried as they are, as in
+    :func:`expand_responses`."""
+    messages = body.get("messages")
+    if not isinstance(messages, list):
+        return body, 0
+    out: list[Any] = []
+    count = 0
+    for message in messages:
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list) or not any(
+            isinstance(b, dict) and b.get("type") == "compaction" for b in content
+        ):
+            out.append(message)
+            continue
+        blocks: list[Any] = []
+        summaries: list[str] = []
+        for block in content:
+            if not (isinstance(block, dict) and block.get("type") == "compaction"):
+                blocks.append(block)
+                continue
+            signature = block.get("signature")
+            if not (isinstance(signature, str) and signature.startswith(PREFIX)):
+                blocks.append(block)  # the provider's: carried for the upstream to judge
+                continue
+            summary = seal.open("anthropic", tenant, signature)["summary"]
+            if block.get("content") is not None and block.get("content") != summary:
+                raise ForgedItem("its content was changed after it was signed")
+            summaries.append(summary)
+            blocks.append({"type": "text", "text": render_summary_message(summary).text})
+            count += 1
+        if len(content) == 1 and summaries:  # the block alone: the summary message
+            out.append({"role": "user", "content": render_summary_message(summaries[0]).text})
+            if message.get("role") == "assistant":
+                out.append({"role": "assistant", "content": acknowledgement().text})
+        else:
+            out.append({**message, "content": blocks})
+    return ({**body, "messages": out}, count) if count else (body, 0)
+
+
+def compaction_message(
+    model: str, summary: str, token: str, usage: Mapping[str, int]
+) -> dict[str, Any]:
+    """The answer to an Anthropic compaction request: one ``compaction`` block,
+    ``stop_reason`` ``"compaction"``."""
+    return {
+        "id": f"msg_cfc_{os.urandom(12).hex()}",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [{"type": "compaction", "content": summary, "signature": token}],
+        "stop_reason": "compaction",
+        "stop_sequence": None,
+        "usage": dict(usage),
+    }
+
+
+def compaction_events(message: Mapping[str, Any]) -> list[bytes]:
+    """``message`` (:func:`compaction_message`) as Anthropic's stream sends one: the
+    block opens with its signature, its summary comes in one ``compaction_delta``."""
+    block = message["content"][0]
+    usage = message["usage"]
+    start = {**message, "content": [], "stop_reason": None, "usage": {**usage, "output_tokens": 0}}
+    events: list[tuple[str, dict[str, Any]]] = [
+        ("message_start", {"type": "message_start", "message": start}),
+        (
+            "content_block_start",
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {
+                    "type": "compaction",
+                    "content": None,
+                    "signature": block["signature"],
+                },
+            },
+        ),
+        (
+            "content_block_delta",
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "compaction_delta", "content": block["content"]},
+            },
+        ),
+        ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        (
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": "compaction", "stop_sequence": None},
+                "usage": {"output_tokens": usage["output_tokens"]},
+            },
+        ),
+        ("message_stop", {"type": "message_stop"}),
+    ]
+    return [
+        f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+        for name, data in events
+    ]
 
 
 def split_at_summary(messages: Sequence[Message]) -> tuple[str | None, list[Message]]:
@@ -276,3 +374,241 @@ def compacted_response(
             "total_tokens": input_tokens + output_tokens,
         },
     }
+
+
+# -- Anthropic's context editing (context_management.edits) -------------------------------
+
+CLEARED_TOOL_RESULT: Final = "[tool result cleared to save context]"
+"""What a cleared tool result holds (the model learns that it was removed)."""
+
+_CLEAR_EDITS: Final = ("clear_tool_uses_20250919", "clear_thinking_20251015")
+_TOOL_USES_TRIGGER: Final = 100_000  # input tokens, Anthropic's default
+_TOOL_USES_KEEP: Final = 3
+_THINKING_KEEP: Final = 1
+
+
+class BadEdit(ValueError):
+    """A ``context_management`` edit the proxy cannot read."""
+
+
+def _count(name: str, value: object, kind: str) -> int:
+    """The ``value`` of ``{"type": kind, "value": N}``; :class:`BadEdit` otherwise."""
+    if (
+        not isinstance(value, dict)
+        or value.get("type") != kind
+        or not isinstance(value.get("value"), int)
+        or isinstance(value.get("value"), bool)
+        or value["value"] < 0
+    ):
+        raise BadEdit(f'{name} must be {{"type": "{kind}", "value": N}} with N >= 0')
+    number: int = value["value"]
+    return number
+
+
+def clear_edits(
+    body: dict[str, Any], estimate: Callable[[list[Any]], int]
+) -> tuple[dict[str, Any], list[dict[str, Any]] | None]:
+    """``body`` with the ``clear_tool_uses_20250919`` and ``clear_thinking_20251015``
+    edits of its ``context_management`` applied to its messages (and removed from it,
+    with ``context_management`` itself once it holds no edit), and what they applied
+    (``applied_edits``; ``None`` when the body asks for neither). ``estimate`` gives the
+    input tokens of a list of messages. :class:`BadEdit` for an edit it cannot read."""
+    config = body.get("context_management")
+    if config is None:
+        return body, None
+    if not isinstance(config, dict) or not isinstance(config.get("edits", []), list):
+        raise BadEdit("context_management must be an object with a list of edits")
+    edits = config.get("edits", [])
+    ours = [e for e in edits if isinstance(e, dict) and e.get("type") in _CLEAR_EDITS]
+    if not ours:
+        return body, None
+    messages = body.get("messages")
+    if not isinstance(messages, list):
+        raise BadEdit("messages must be a list")
+    messages = json.loads(json.dumps(messages))  # edited in place: a copy
+    applied: list[dict[str, Any]] = []
+    for edit in ours:
+        before = estimate(messages)
+        if edit["type"] == "clear_tool_uses_20250919":
+            least = edit.get("clear_at_least")
+            least_tokens = 0 if least is None else _count("clear_at_least", least, "input_tokens")
+            edited, count = _clear_tool_uses(edit, json.loads(json.dumps(messages)), before)
+            cleared = 0 if edited is None else max(before - estimate(edited), 0)
+            if edited is not None and cleared >= least_tokens:  # else: not worth a cache miss
+                messages = edited
+                applied.append(
+                    {
+                        "type": edit["type"],
+                        "cleared_tool_uses": count,
+                        "cleared_input_tokens": cleared,
+                    }
+                )
+        else:
+            messages, turns = _clear_thinking(edit, messages)
+            if turns:
+                applied.append(
+                    {
+                        "type": edit["type"],
+                        "cleared_thinking_turns": turns,
+                        "cleared_input_tokens": max(before - estimate(messages), 0),
+                    }
+                )
+    left = [e for e in edits if e not in ours]
+    rest = {k: v for k, v in body.items() if k != "context_management"}
+    if left or set(config) - {"edits"}:
+        rest["context_management"] = {**config, "edits": left}
+    rest["messages"] = messages
+    return rest, applied
+
+
+def _tool_uses(messages: list[Any]) -> list[tuple[int, int, dict[str, Any]]]:
+    """``(message index, block index, block)`` of every ``tool_use``, oldest first."""
+    found = []
+    for m, message in enumerate(messages):
+        if not isinstance(message, dict):
+            continue
+        content = message.get("content")
+        if message.get("role") == "assistant" and isinstance(content, list):
+            for b, block in enumerate(content):
+                if isinstance(block, dict) and block.get("type") == "tool_use":
+                    found.append((m, b, block))
+    return found
+
+
+def _clear_tool_uses(
+    edit: dict[str, Any], messages: list[Any], tokens: int
+) -> tuple[list[Any] | None, int]:
+    """The messages with the oldest tool results cleared, and how many; ``None`` when
+    the edit is not triggered or would clear less than ``clear_at_least``."""
+    keep = (
+        _TOOL_USES_KEEP if edit.get("keep") is None else _count("keep", edit["keep"], "tool_uses")
+    )
+    excluded = edit.get("exclude_tools") or []
+    inputs = edit.get("clear_tool_inputs", False)
+    if not isinstance(excluded, list) or not all(isinstance(n, str) for n in excluded):
+        raise BadEdit("exclude_tools must be a list of tool names")
+    if not (
+        isinstance(inputs, bool)
+        or (isinstance(inputs, list) and all(isinstance(n, str) for n in inputs))
+    ):
+        raise BadEdit("clear_tool_inputs must be true, false or a list of tool names")
+    uses = _tool_uses(messages)
+    trigger = edit.get("trigger")
+    if trigger is None:
+        due = tokens >= _TOOL_USES_TRIGGER
+    elif isinstance(trigger, dict) and trigger.get("type") == "tool_uses":
+        due = len(uses) >= _count("trigger", trigger, "tool_uses")
+    else:
+        due = tokens >= _count("trigger", trigger, "input_tokens")
+    if not due:
+        return None, 0
+    candidates = [u for u in uses if u[2].get("name") not in excluded]
+    old = candidates[: max(len(candidates) - keep, 0)]
+    ids = {u[2].get("id") for u in old}
+    cleared = 0
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        content = message.get("content")
+        if message.get("role") != "user" or not isinstance(content, list):
+            continue
+        for b, block in enumerate(content):
+            if (
+                isinstance(block, dict)
+                and block.get("type") == "tool_result"
+                and block.get("tool_use_id") in ids
+                and block.get("content") != CLEARED_TOOL_RESULT
+            ):
+                content[b] = {**block, "content": CLEARED_TOOL_RESULT}
+                cleared += 1
+    for m, b, block in old:
+        if inputs is True or (isinstance(inputs, list) and block.get("name") in inputs):
+            messages[m]["content"][b] = {**block, "input": {}}
+    return (messages, cleared) if cleared else (None, 0)
+
+
+def _clear_thinking(edit: dict[str, Any], messages: list[Any]) -> tuple[list[Any], int]:
+    """The messages with the thinking of all but the latest ``keep`` assistant turns
+    that have some removed, and how many turns lost it. A turn runs from a user
+    message that is not only tool results to the next such message."""
+    keep_given = edit.get("keep")
+    if keep_given == "all" or (isinstance(keep_given, dict) and keep_given.get("type") == "all"):
+        return messages, 0
+    keep = _THINKING_KEEP if keep_given is None else _count("keep", keep_given, "thinking_turns")
+    turns: list[list[int]] = []
+    for m, message in enumerate(messages):
+        if not isinstance(message, dict):
+            continue
+        content = message.get("content")
+        if message.get("role") == "user":
+            results_only = (
+                isinstance(content, list)
+                and content
+                and all(isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
+            )
+            if not results_only or not turns:
+                turns.append([])
+        elif message.get("role") == "assistant":
+            if not turns:
+                turns.append([])
+            turns[-1].append(m)
+    thinking = [turn for turn in turns if any(_has_thinking(messages[m]) for m in turn)]
+    old = thinking[: max(len(thinking) - keep, 0)]
+    for turn in old:
+        for m in turn:
+            content = messages[m]["content"]
+            if not isinstance(content, list):
+                continue
+            kept = [
+                b
+                for b in content
+                if not (isinstance(b, dict) and b.get("type") in ("thinking", "redacted_thinking"))
+            ]
+            messages[m] = {**messages[m], "content": kept or content}
+    return messages, len(old)
+
+
+def _has_thinking(message: dict[str, Any]) -> bool:
+    content = message.get("content")
+    return isinstance(content, list) and any(
+        isinstance(b, dict) and b.get("type") in ("thinking", "redacted_thinking") for b in content
+    )
+
+
+def with_applied_edits(data: bytes, applied: list[dict[str, Any]]) -> bytes:
+    """A JSON message (or an SSE stream's ``message_delta`` event) with
+    ``context_management.applied_edits`` added; anything else as it is."""
+    try:
+        message = json.loads(data)
+    except ValueError:
+        return data
+    if not isinstance(message, dict) or message.get("type") not in ("message", "message_delta"):
+        return data
+    message["context_management"] = {"applied_edits": applied}
+    return json.dumps(message, ensure_ascii=False).encode()
+
+
+async def applied_in_stream(
+    chunks: AsyncIterator[bytes], applied: list[dict[str, Any]]
+) -> AsyncIterator[bytes]:
+    """An Anthropic SSE stream with ``applied_edits`` in its ``message_delta`` event."""
+    pending = b""
+    async for chunk in chunks:
+        pending += chunk
+        while True:
+            cut = pending.find(b"\n\n")
+            if cut < 0:
+                break
+            event, pending = pending[: cut + 2], pending[cut + 2 :]
+            if b"message_delta" in event:
+                lines = event.split(b"\n")
+                lines = [
+                    b"data: " + with_applied_edits(line[6:], applied)
+                    if line.startswith(b"data: ")
+                    else line
+                    for line in lines
+                ]
+                event = b"\n".join(lines)
+            yield event
+    if pending:
+        yield pending
