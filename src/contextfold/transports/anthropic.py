@@ -11,6 +11,11 @@ and - unless ``cache=False`` - three prompt-cache breakpoints (``cache_control:
 {"type": "ephemeral"}``): the system prompt, the last tool definition and the last
 block of the last message (Anthropic allows four).
 
+With ``native_compaction=True`` (for a ``summary_transport``) each call is an on-demand
+compaction request of Anthropic's (beta ``compact-2026-09-04``): the system prompt
+becomes the compaction ``instructions`` and the ``compaction`` block's text the reply
+(see :meth:`AnthropicTransport._compacted`).
+
 What it reports: :class:`~contextfold.transports.base.Usage` whose ``input_tokens``
 adds cache reads and writes back to the uncached input. Failures are retried by
 :class:`RetryPolicy` (the SDK's own retries are off) and surface as
@@ -26,7 +31,7 @@ import anthropic
 import httpx2
 
 from contextfold._secrets import Secrets
-from contextfold.blocks import ContentBlock
+from contextfold.blocks import ContentBlock, TextBlock
 from contextfold.dialects.messages import MESSAGES, from_anthropic, to_anthropic
 from contextfold.errors import ResponseFormatError, TransportConnectionError, TransportError
 from contextfold.messages import Message
@@ -56,6 +61,9 @@ _STOP_REASONS: dict[str, StopReason] = {
 }
 # Above this the SDK refuses a non-streaming request that has no explicit timeout.
 _NONSTREAMING_MAX_TOKENS = 8_192
+
+COMPACTION_BETA = "compact-2026-09-04"
+"""The beta of Anthropic's on-demand compaction (``native_compaction=True``)."""
 
 
 class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
@@ -90,7 +98,12 @@ class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
         max_retries: int = 3,
         retry: RetryPolicy | None = None,
         secret_headers: Iterable[str] = (),
+        native_compaction: bool = False,
     ) -> None:
+        if not isinstance(native_compaction, bool):
+            raise ValueError(f"native_compaction must be True or False, got {native_compaction!r}")
+        self.native_compaction = native_compaction
+        """Summaries through Anthropic's own on-demand compaction (see :meth:`complete`)."""
         info = lookup_model(
             model, context_window=context_window, max_output_tokens=max_output_tokens
         )
@@ -174,6 +187,8 @@ class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
         outlast an idle HTTP connection; the result is the same :class:`Completion`.
         """
         params = self.request_params(messages, tools, system, max_output_tokens=max_output_tokens)
+        if self.native_compaction:
+            return await self._compacted(params)
         if params["max_tokens"] > _NONSTREAMING_MAX_TOKENS and not self._timeout_set:
             async for item in self._streamed(params, retry_after_output=True):
                 if isinstance(item, Completion):
@@ -223,6 +238,53 @@ class AnthropicTransport(SDKTransport[anthropic.AsyncAnthropic]):
 
         async for item in self._retried_stream(attempt, retry_after_output=retry_after_output):
             yield item if isinstance(item, str) else self._completion(item)
+
+    async def _compacted(self, params: dict[str, Any]) -> Completion:
+        """The call as an on-demand compaction request (beta ``compact-2026-09-04``):
+        ``messages`` are the conversation to summarize and the system prompt becomes
+        the compaction ``instructions`` (which replace the server's own prompt); the
+        ``compaction`` block's text is the reply, stopped normally, so the caller's
+        verdict judges it as any summary (a failed compaction's empty block is
+        rejected there). An endpoint that ignores the parameter answers the same
+        request with text, which is read as it is."""
+        system = params.pop("system", None)
+        instructions = "\n\n".join(
+            block["text"] for block in system or () if isinstance(block.get("text"), str)
+        )
+        if instructions.strip():
+            params["compaction"] = {"type": "summarize", "instructions": instructions}
+        else:
+            params["compaction"] = {"type": "summarize"}
+        params["betas"] = [COMPACTION_BETA]
+        reply = await self._retried(
+            lambda: self._client.beta.messages.create(**params),
+            anthropic.types.beta.BetaMessage,
+        )
+        blocks = reply.content if isinstance(reply.content, list) else []
+        texts = [
+            getattr(block, "content", None) or ""
+            if block.type == "compaction"
+            else getattr(block, "text", "") or ""
+            for block in blocks
+            if block.type in ("compaction", "text")
+        ]
+        usage = reply.usage
+        if usage is None or not isinstance(usage.input_tokens, int):
+            raise self._unreadable("the reply has no 'usage'")
+        cache_write = usage.cache_creation_input_tokens or 0
+        cache_read = usage.cache_read_input_tokens or 0
+        stop: StopReason = "max_tokens" if reply.stop_reason == "max_tokens" else "end_turn"
+        return Completion(
+            [TextBlock("".join(texts))],
+            stop,
+            Usage(
+                usage.input_tokens + cache_write + cache_read,
+                usage.output_tokens,
+                cache_read_tokens=cache_read,
+                cache_write_tokens=cache_write,
+            ),
+            reply.model,
+        )
 
     def _completion(self, reply: anthropic.types.Message) -> Completion:
         # The SDK builds the reply without validating it: a JSON body of another shape
