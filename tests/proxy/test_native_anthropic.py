@@ -376,3 +376,95 @@ async def test_count_tokens_counts_what_will_be_sent(app: Starlette, upstream: U
     assert "context_management" not in sent
     assert "SUMMARY-1" in json.dumps(sent["messages"][0])
     assert "[tool result cleared to save context]" in json.dumps(sent["messages"])
+
+
+def long_conversation() -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for n in range(6):
+        out.append({"role": "user", "content": f"Step {n}: update config key k{n}. " + "p" * 600})
+        out.append({"role": "assistant", "content": f"Updated k{n}. " + "r" * 600})
+    out.append({"role": "user", "content": "What is left to do?"})
+    return out
+
+
+COMPACT = {"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 1_000}}
+
+
+async def test_compact_edit_sends_the_summary_and_returns_the_block_first(
+    app: Starlette, upstream: Upstream
+) -> None:
+    client = client_for(app)
+    history = long_conversation()
+    reply = await client.beta.messages.create(
+        model=MODEL,
+        max_tokens=256,
+        messages=history,
+        context_management={"edits": [{**COMPACT, "instructions": "Keep config keys."}]},
+        betas=["context-management-2025-06-27", BETA],
+    )
+    assert [b.type for b in reply.content] == ["compaction", "text"]
+    block = reply.content[0]
+    assert block.content == "SUMMARY-1 (fresh)"
+    assert "Keep config keys." in json.dumps(upstream.summaries[-1].json)
+    sent = last_messages(upstream)
+    assert [m["role"] for m in sent] == ["user", "assistant", "user"]
+    assert "SUMMARY-1" in json.dumps(sent[0])
+    assert sent[-1] == history[-1]  # the turn in progress, verbatim
+    assert (
+        "context_management" not in [s for s in upstream.chats if s.path == "/v1/messages"][-1].json
+    )
+    # the next request: the client appends the reply and asks on; everything before
+    # the block is dropped, the turn it was made in follows the summary
+    follow = [
+        *history,
+        {"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in reply.content]},
+        {"role": "user", "content": "Do it."},
+    ]
+    await client.beta.messages.create(model=MODEL, max_tokens=256, messages=follow, betas=[BETA])
+    sent = last_messages(upstream)
+    assert [m["role"] for m in sent] == ["user", "assistant", "user", "assistant", "user"]
+    assert "SUMMARY-1" in json.dumps(sent[0])
+    assert sent[2] == history[-1]
+    assert sent[3]["content"] == [reply.content[1].model_dump(exclude_none=True)]
+    assert "Step 0" not in json.dumps(sent)
+
+
+async def test_compact_edit_streamed_and_paused(app: Starlette, upstream: Upstream) -> None:
+    client = client_for(app)
+    async with client.beta.messages.stream(
+        model=MODEL,
+        max_tokens=256,
+        messages=long_conversation(),
+        context_management={"edits": [COMPACT]},
+        betas=[BETA],
+    ) as stream:
+        final = await stream.get_final_message()
+    assert [b.type for b in final.content] == ["compaction", "text"]
+    assert final.content[1].text == "Hello from upstream"
+    forwarded = len([s for s in upstream.chats if s.path == "/v1/messages"])
+    paused = await client.beta.messages.create(
+        model=MODEL,
+        max_tokens=256,
+        messages=long_conversation(),
+        context_management={"edits": [{**COMPACT, "pause_after_compaction": True}]},
+        betas=[BETA],
+    )
+    assert paused.stop_reason == "compaction"
+    assert [b.type for b in paused.content] == ["compaction"]
+    assert len([s for s in upstream.chats if s.path == "/v1/messages"]) == forwarded
+
+
+async def test_compact_edit_under_its_trigger_forwards_the_history(
+    app: Starlette, upstream: Upstream
+) -> None:
+    history = long_conversation()
+    reply = await client_for(app).beta.messages.create(
+        model=MODEL,
+        max_tokens=256,
+        messages=history,
+        context_management={"edits": [{"type": "compact_20260112"}]},  # 150,000 tokens
+        betas=[BETA],
+    )
+    assert [b.type for b in reply.content] == ["text"]
+    assert last_messages(upstream) == history
+    assert not upstream.summaries

@@ -17,7 +17,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, cast
 
@@ -26,6 +26,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
 
 from contextfold._secrets import Secrets, header_secrets, watch
+from contextfold.compaction._summarizer import acknowledgement, render_summary_message
 from contextfold.dialects import RESPONSES
 from contextfold.errors import ContextfoldError, TransportError
 from contextfold.proxy import _json
@@ -46,16 +47,21 @@ from contextfold.proxy._native import (
     NativeMode,
     Seal,
     applied_in_stream,
+    block_in_stream,
     clear_edits,
+    compact_edit,
+    compact_trigger,
     compacted_response,
     compaction_events,
     compaction_message,
+    current_turn,
     expand_messages,
     expand_responses,
     resolve_mode,
     split_at_summary,
     user_items,
     with_applied_edits,
+    with_block,
 )
 from contextfold.proxy._overflow import (
     RETRYABLE_STATUSES,
@@ -335,18 +341,36 @@ class Forwarder(Relaying):
         """A chat request (see :meth:`_chat`), with the ``applied_edits`` of the
         context edits the proxy emulated added to the answer (:mod:`._native`)."""
         response = await self._chat(request, dialect, native=native)
+        block = getattr(request.state, "contextfold_compaction_block", None)
+        if block is not None and response.status_code < 300:
+            response = self._transformed(
+                response,
+                lambda data: with_block(data, block),
+                lambda chunks: block_in_stream(chunks, block),
+            )
         applied = getattr(request.state, "contextfold_applied_edits", None)
         if applied is None or response.status_code >= 300:
             return response
+        return self._transformed(
+            response,
+            lambda data: with_applied_edits(data, applied),
+            lambda chunks: applied_in_stream(chunks, applied),
+        )
+
+    @staticmethod
+    def _transformed(
+        response: Response,
+        whole: Callable[[bytes], bytes],
+        streamed: Callable[[AsyncIterator[bytes]], AsyncIterator[bytes]],
+    ) -> Response:
+        """``response`` with its JSON body, or its SSE stream, rewritten."""
         if isinstance(response, StreamingResponse):
             kind = dict(response.raw_headers).get(b"content-type", b"")
             if b"text/event-stream" not in kind:
                 return response  # a long JSON answer, relayed as it comes: left as it is
-            response.body_iterator = applied_in_stream(
-                cast("AsyncIterator[bytes]", response.body_iterator), applied
-            )
+            response.body_iterator = streamed(cast("AsyncIterator[bytes]", response.body_iterator))
             return response
-        content = with_applied_edits(bytes(response.body), applied)
+        content = whole(bytes(response.body))
         edited = Response(content, status_code=response.status_code)
         edited.raw_headers = [
             (name, value) for name, value in response.raw_headers if name != b"content-length"
@@ -468,6 +492,16 @@ class Forwarder(Relaying):
             if applied is not None:
                 request.state.contextfold_applied_edits = applied
                 count += 1
+            try:
+                body, edit = compact_edit(body)
+            except BadEdit as exc:
+                return json_error(dialect, 400, f"context_management: {exc}")
+            if edit is not None:
+                compacted = await self._compact_edit(request, dialect, body, edit, tenant)
+                if isinstance(compacted, Response):
+                    return compacted
+                body = compacted
+                count += 1
         if not count:
             return raw
         try:
@@ -501,6 +535,60 @@ class Forwarder(Relaying):
                 return emulated
             raw = emulated
         return await self._forward(request, dialect, raw, None)
+
+    async def _compact_edit(
+        self,
+        request: Request,
+        dialect: Dialect,
+        body: dict[str, Any],
+        edit: dict[str, Any],
+        tenant: str,
+    ) -> dict[str, Any] | Response:
+        """``compact_20260112`` emulated: past its trigger, what comes before the turn
+        in progress is summarized and the request sent with the summary in its place;
+        the answer gets the signed ``compaction`` block first (or, with
+        ``pause_after_compaction``, is that block alone). Under the trigger, or with
+        nothing before the turn, the body goes on as it is."""
+        messages = body.get("messages")
+        if not isinstance(messages, list):
+            return body
+        cut = current_turn(messages)
+        if cut == 0 or self._estimate_messages(messages) < compact_trigger(edit):
+            return body
+        model = body.get("model")
+        if not isinstance(model, str):
+            return json_error(dialect, 400, "the request must name a model")
+        old = {**body, "messages": messages[:cut]}
+        answered = await self._summary_of(request, dialect, old, model, edit.get("instructions"))
+        if isinstance(answered, Response):
+            return answered
+        summary, usage = answered
+        tail = messages[cut:]
+        token = self.seal.seal(
+            "anthropic", tenant, {"summary": summary, "model": model, "tail": tail}
+        )
+        block = {"type": "compaction", "content": summary, "signature": token}
+        if edit.get("pause_after_compaction") is True:
+            message = compaction_message(model, summary, token, usage)
+            if body.get("stream") is True:
+                events = compaction_events(message)
+
+                async def stream() -> AsyncIterator[bytes]:
+                    for event in events:
+                        yield event
+
+                return StreamingResponse(stream(), media_type="text/event-stream")
+            return Response(json.dumps(message), media_type="application/json")
+        request.state.contextfold_compaction_block = block
+        summary_message = render_summary_message(summary).text
+        return {
+            **body,
+            "messages": [
+                {"role": "user", "content": summary_message},
+                {"role": "assistant", "content": acknowledgement().text},
+                *tail,
+            ],
+        }
 
     def _estimate_messages(self, messages: list[Any]) -> int:
         """Input tokens of Anthropic ``messages`` as the edits' triggers see them."""

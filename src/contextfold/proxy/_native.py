@@ -229,12 +229,29 @@ def expand_messages(body: dict[str, Any], seal: Seal, tenant: str) -> tuple[dict
             if not (isinstance(signature, str) and signature.startswith(PREFIX)):
                 blocks.append(block)  # the provider's: carried for the upstream to judge
                 continue
-            summary = seal.open("anthropic", tenant, signature)["summary"]
+            payload = seal.open("anthropic", tenant, signature)
+            summary = payload["summary"]
             if block.get("content") is not None and block.get("content") != summary:
                 raise ForgedItem("its content was changed after it was signed")
+            tail = payload.get("tail")
+            if isinstance(tail, list):
+                # compact_20260112's block: it stands for everything before it, and
+                # the turn it was made in (kept verbatim in the token) follows it
+                out = [
+                    {"role": "user", "content": render_summary_message(summary).text},
+                    {"role": "assistant", "content": acknowledgement().text},
+                    *tail,
+                ]
+                blocks = []
+                count += 1
+                continue
             summaries.append(summary)
             blocks.append({"type": "text", "text": render_summary_message(summary).text})
             count += 1
+        if not summaries and not [b for b in blocks if b not in content]:
+            if blocks:  # what followed an edit's block in its message (the reply)
+                out.append({**message, "content": blocks})
+            continue
         if len(content) == 1 and summaries:  # the block alone: the summary message
             out.append({"role": "user", "content": render_summary_message(summaries[0]).text})
             if message.get("role") == "assistant":
@@ -267,29 +284,9 @@ def compaction_events(message: Mapping[str, Any]) -> list[bytes]:
     block = message["content"][0]
     usage = message["usage"]
     start = {**message, "content": [], "stop_reason": None, "usage": {**usage, "output_tokens": 0}}
-    events: list[tuple[str, dict[str, Any]]] = [
-        ("message_start", {"type": "message_start", "message": start}),
-        (
-            "content_block_start",
-            {
-                "type": "content_block_start",
-                "index": 0,
-                "content_block": {
-                    "type": "compaction",
-                    "content": None,
-                    "signature": block["signature"],
-                },
-            },
-        ),
-        (
-            "content_block_delta",
-            {
-                "type": "content_block_delta",
-                "index": 0,
-                "delta": {"type": "compaction_delta", "content": block["content"]},
-            },
-        ),
-        ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+    opening = json.dumps({"type": "message_start", "message": start}, ensure_ascii=False)
+    head = f"event: message_start\ndata: {opening}\n\n"
+    tail: list[tuple[str, dict[str, Any]]] = [
         (
             "message_delta",
             {
@@ -301,8 +298,12 @@ def compaction_events(message: Mapping[str, Any]) -> list[bytes]:
         ("message_stop", {"type": "message_stop"}),
     ]
     return [
-        f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
-        for name, data in events
+        head.encode(),
+        *_block_events(block),
+        *(
+            f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+            for name, data in tail
+        ),
     ]
 
 
@@ -612,3 +613,127 @@ async def applied_in_stream(
             yield event
     if pending:
         yield pending
+
+
+COMPACT_EDIT: Final = "compact_20260112"
+_COMPACT_TRIGGER: Final = 150_000  # input tokens, Anthropic's default
+
+
+def compact_edit(body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """``body`` without its ``compact_20260112`` edit (and without
+    ``context_management`` once it holds nothing), and that edit, checked; ``None``
+    when there is none. :class:`BadEdit` for one the proxy cannot read."""
+    config = body.get("context_management")
+    if not isinstance(config, dict) or not isinstance(config.get("edits"), list):
+        return body, None
+    found = [e for e in config["edits"] if isinstance(e, dict) and e.get("type") == COMPACT_EDIT]
+    if not found:
+        return body, None
+    if len(found) > 1:
+        raise BadEdit(f"{COMPACT_EDIT} is given more than once")
+    edit = found[0]
+    if edit.get("trigger") is not None:
+        _count("trigger", edit["trigger"], "input_tokens")
+    instructions = edit.get("instructions")
+    if instructions is not None and not isinstance(instructions, str):
+        raise BadEdit("instructions must be a string")
+    if not isinstance(edit.get("pause_after_compaction", False), bool):
+        raise BadEdit("pause_after_compaction must be true or false")
+    left = [e for e in config["edits"] if e is not edit]
+    rest = {k: v for k, v in body.items() if k != "context_management"}
+    if left or set(config) - {"edits"}:
+        rest["context_management"] = {**config, "edits": left}
+    return rest, edit
+
+
+def compact_trigger(edit: Mapping[str, Any]) -> int:
+    """The input tokens past which ``edit`` (checked by :func:`compact_edit`) compacts."""
+    trigger = edit.get("trigger")
+    return _COMPACT_TRIGGER if trigger is None else _count("trigger", trigger, "input_tokens")
+
+
+def current_turn(messages: Sequence[Any]) -> int:
+    """Where the turn in progress starts: the last user message that is not only tool
+    results (0 when there is none)."""
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if not isinstance(message, dict) or message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if not (
+            isinstance(content, list)
+            and content
+            and all(isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
+        ):
+            return index
+    return 0
+
+
+def with_block(data: bytes, block: Mapping[str, Any]) -> bytes:
+    """A JSON message with ``block`` first in its content; anything else as it is."""
+    try:
+        message = json.loads(data)
+    except ValueError:
+        return data
+    if not isinstance(message, dict) or not isinstance(message.get("content"), list):
+        return data
+    message["content"].insert(0, dict(block))
+    return json.dumps(message, ensure_ascii=False).encode()
+
+
+async def block_in_stream(
+    chunks: AsyncIterator[bytes], block: Mapping[str, Any]
+) -> AsyncIterator[bytes]:
+    """An Anthropic SSE stream with ``block`` (a compaction block) sent first: its
+    events right after ``message_start``, every later block's ``index`` one higher."""
+    pending = b""
+    opened = False
+    async for chunk in chunks:
+        pending += chunk
+        while True:
+            cut = pending.find(b"\n\n")
+            if cut < 0:
+                break
+            event, pending = pending[: cut + 2], pending[cut + 2 :]
+            lines = event.split(b"\n")
+            data = next((line[6:] for line in lines if line.startswith(b"data: ")), None)
+            try:
+                parsed = json.loads(data) if data is not None else None
+            except ValueError:
+                parsed = None
+            if isinstance(parsed, dict) and isinstance(parsed.get("index"), int):
+                parsed["index"] += 1
+                text = json.dumps(parsed, ensure_ascii=False).encode()
+                event = b"\n".join(
+                    b"data: " + text if line.startswith(b"data: ") else line for line in lines
+                )
+            yield event
+            if not opened and isinstance(parsed, dict) and parsed.get("type") == "message_start":
+                opened = True
+                for extra in _block_events(block):
+                    yield extra
+    if pending:
+        yield pending
+
+
+def _block_events(block: Mapping[str, Any]) -> list[bytes]:
+    start = {"type": "compaction", "content": None, "signature": block["signature"]}
+    events: list[tuple[str, dict[str, Any]]] = [
+        (
+            "content_block_start",
+            {"type": "content_block_start", "index": 0, "content_block": start},
+        ),
+        (
+            "content_block_delta",
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "compaction_delta", "content": block["content"]},
+            },
+        ),
+        ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+    ]
+    return [
+        f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+        for name, data in events
+    ]
