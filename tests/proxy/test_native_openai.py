@@ -280,3 +280,62 @@ async def test_the_sync_sdk_through_a_served_proxy(app: Starlette, upstream: Ups
 
         assert await asyncio.to_thread(work)
     assert "SUMMARY-1" in json.dumps(last_input(upstream))
+
+
+CONTEXT = [{"type": "compaction", "compact_threshold": 500}]
+
+
+async def test_context_management_compacts_inside_the_request(
+    app: Starlette, upstream: Upstream
+) -> None:
+    client = client_for(app)
+    history = [*conversation(6), {"role": "user", "content": "and now the docs"}]
+    reply = await client.responses.create(model=MODEL, input=history, context_management=CONTEXT)
+    assert [o.type for o in reply.output][:2] == ["compaction", "message"]
+    item = reply.output[0]
+    assert item.encrypted_content.startswith("cfc1.")
+    sent = last_input(upstream)
+    assert "SUMMARY-1" in json.dumps(sent[0])
+    assert sent[1:] == [history[-1]]  # the turn in progress, verbatim
+    body = [s for s in upstream.chats if s.path == "/v1/responses"][-1].json
+    assert "context_management" not in body
+    # the next request: the client appends the output and asks on; what came before
+    # the item is dropped, the turn it was made in follows the summary
+    follow = [*history, *as_input(reply.output), {"role": "user", "content": "thanks"}]
+    await client.responses.create(model=MODEL, input=follow, context_management=CONTEXT)
+    sent = last_input(upstream)
+    assert "SUMMARY-1" in json.dumps(sent[0])
+    assert sent[1] == history[-1]
+    assert "Fix bug #0" not in json.dumps(sent)
+    assert sent[-1] == {"role": "user", "content": "thanks"}
+
+
+async def test_context_management_in_a_stream(app: Starlette, upstream: Upstream) -> None:
+    client = client_for(app)
+    history = [*conversation(6), {"role": "user", "content": "and now the docs"}]
+    stream = await client.responses.create(
+        model=MODEL, input=history, context_management=CONTEXT, stream=True
+    )
+    events = [event async for event in stream]
+    numbers = [e.sequence_number for e in events]
+    assert numbers == sorted(numbers)
+    assert len(set(numbers)) == len(numbers)
+    added = [e for e in events if e.type == "response.output_item.added"]
+    assert added[0].item.type == "compaction"
+    assert added[0].output_index == 0
+    assert all(e.output_index >= 1 for e in added[1:])
+    completed = next(e for e in events if e.type == "response.completed")
+    assert completed.response.output[0].type == "compaction"
+    assert completed.response.output_text == "Hello from upstream"
+
+
+async def test_context_management_under_its_threshold_forwards_the_input(
+    app: Starlette, upstream: Upstream
+) -> None:
+    history = conversation(1)
+    reply = await client_for(app).responses.create(
+        model=MODEL, input=history, context_management=CONTEXT
+    )
+    assert [o.type for o in reply.output] == ["message"]
+    assert last_input(upstream) == history
+    assert not upstream.summaries

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import replace
@@ -54,14 +55,19 @@ from contextfold.proxy._native import (
     compacted_response,
     compaction_events,
     compaction_message,
+    current_input_turn,
     current_turn,
     expand_messages,
     expand_responses,
+    item_in_stream,
     resolve_mode,
+    responses_compaction,
     split_at_summary,
+    summary_item,
     user_items,
     with_applied_edits,
     with_block,
+    with_output_item,
 )
 from contextfold.proxy._overflow import (
     RETRYABLE_STATUSES,
@@ -348,6 +354,13 @@ class Forwarder(Relaying):
                 lambda data: with_block(data, block),
                 lambda chunks: block_in_stream(chunks, block),
             )
+        item = getattr(request.state, "contextfold_output_item", None)
+        if item is not None and response.status_code < 300:
+            response = self._transformed(
+                response,
+                lambda data: with_output_item(data, item),
+                lambda chunks: item_in_stream(chunks, item),
+            )
         applied = getattr(request.state, "contextfold_applied_edits", None)
         if applied is None or response.status_code >= 300:
             return response
@@ -482,6 +495,17 @@ class Forwarder(Relaying):
             body, count = expand(body, self.seal, tenant)
         except ForgedItem as exc:
             return json_error(dialect, 400, f"invalid compaction item: {exc}")
+        if emulate and provider == "openai":
+            try:
+                body, entry = responses_compaction(body)
+            except BadEdit as exc:
+                return json_error(dialect, 400, f"context_management: {exc}")
+            if entry is not None:
+                compacted_input = await self._compact_input(request, dialect, body, entry)
+                if isinstance(compacted_input, Response):
+                    return compacted_input
+                body = compacted_input
+                count += 1
         if emulate and provider == "anthropic" and body.get("compaction") is not None:
             return await self._compact_messages(request, dialect, body, tenant)
         if emulate and provider == "anthropic":
@@ -535,6 +559,45 @@ class Forwarder(Relaying):
                 return emulated
             raw = emulated
         return await self._forward(request, dialect, raw, None)
+
+    async def _compact_input(
+        self,
+        request: Request,
+        dialect: Dialect,
+        body: dict[str, Any],
+        entry: dict[str, Any],
+    ) -> dict[str, Any] | Response:
+        """OpenAI's ``context_management`` compaction emulated: past
+        ``compact_threshold`` (default: the model's compaction limit), the input before
+        the turn in progress is summarized and the request sent with the summary in its
+        place; the answer gets a compaction item of the proxy's first in its ``output``
+        (JSON and stream). Under it, or with nothing before the turn, the body goes on."""
+        items = body.get("input")
+        model = body.get("model")
+        if not isinstance(items, list) or not isinstance(model, str):
+            return body
+        threshold = entry.get("compact_threshold")
+        if threshold is None:
+            threshold = self.planner.limit(model, self.tenant(request.headers))
+        cut = current_input_turn(items)
+        instructions = body.get("instructions")
+        extra = self.planner.opts.counter(instructions) if isinstance(instructions, str) else 0
+        if cut == 0 or self._estimate_messages(items) + extra < threshold:
+            return body
+        answered = await self._summary_of(request, dialect, {**body, "input": items[:cut]}, model)
+        if isinstance(answered, Response):
+            return answered
+        summary, _ = answered
+        tail = items[cut:]
+        tenant = self.item_tenant(request.headers)
+        token = self.seal.seal("openai", tenant, {"summary": summary, "model": model, "tail": tail})
+        request.state.contextfold_output_item = {
+            "id": f"cmp_{os.urandom(12).hex()}",
+            "type": "compaction",
+            "encrypted_content": token,
+            "created_by": "contextfold",
+        }
+        return {**body, "input": [summary_item(summary), *tail]}
 
     async def _compact_edit(
         self,

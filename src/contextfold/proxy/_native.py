@@ -194,7 +194,13 @@ def expand_responses(body: dict[str, Any], seal: Seal, tenant: str) -> tuple[dic
             expanded.append(item)
             continue
         payload = seal.open("openai", tenant, item.get("encrypted_content"))
-        expanded.append(summary_item(payload["summary"]))
+        tail = payload.get("tail")
+        if isinstance(tail, list):
+            # context_management's item: it stands for everything before it, and the
+            # turn it was made in (kept verbatim in the token) follows it
+            expanded = [summary_item(payload["summary"]), *tail]
+        else:
+            expanded.append(summary_item(payload["summary"]))
         count += 1
     return ({**body, "input": expanded}, count) if count else (body, 0)
 
@@ -737,3 +743,116 @@ def _block_events(block: Mapping[str, Any]) -> list[bytes]:
         f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
         for name, data in events
     ]
+
+
+# -- OpenAI's context_management compaction option of /v1/responses -----------------------
+
+
+def responses_compaction(body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """``body`` without its ``context_management`` compaction entry (the key dropped
+    once empty), and that entry, checked; ``None`` when there is none. :class:`BadEdit`
+    for one the proxy cannot read."""
+    config = body.get("context_management")
+    if config is None:
+        return body, None
+    if not isinstance(config, list) or not all(isinstance(e, dict) for e in config):
+        raise BadEdit("context_management must be a list of objects")
+    found = [e for e in config if e.get("type") == "compaction"]
+    if not found:
+        return body, None
+    if len(found) > 1:
+        raise BadEdit("the compaction entry is given more than once")
+    threshold = found[0].get("compact_threshold")
+    if threshold is not None and (
+        not isinstance(threshold, int) or isinstance(threshold, bool) or threshold < 1
+    ):
+        raise BadEdit("compact_threshold must be a positive number of tokens")
+    left = [e for e in config if e is not found[0]]
+    rest = {k: v for k, v in body.items() if k != "context_management"}
+    if left:
+        rest["context_management"] = left
+    return rest, found[0]
+
+
+def current_input_turn(items: Sequence[Any]) -> int:
+    """Where the turn in progress starts among Responses input ``items``: the last
+    user message (0 when there is none)."""
+    for index in range(len(items) - 1, -1, -1):
+        item = items[index]
+        if (
+            isinstance(item, dict)
+            and item.get("role") == "user"
+            and item.get("type", "message") == "message"
+        ):
+            return index
+    return 0
+
+
+def with_output_item(data: bytes, item: Mapping[str, Any]) -> bytes:
+    """A JSON response object with ``item`` first in its ``output``."""
+    try:
+        response = json.loads(data)
+    except ValueError:
+        return data
+    if not isinstance(response, dict) or not isinstance(response.get("output"), list):
+        return data
+    response["output"].insert(0, dict(item))
+    return json.dumps(response, ensure_ascii=False).encode()
+
+
+async def item_in_stream(
+    chunks: AsyncIterator[bytes], item: Mapping[str, Any]
+) -> AsyncIterator[bytes]:
+    """A Responses SSE stream with ``item`` as output 0: its ``output_item.added`` and
+    ``.done`` events after ``response.in_progress`` (or ``response.created``), every
+    later ``output_index`` one higher, ``sequence_number`` counted anew, and the item
+    first in the ``response`` objects the events carry."""
+    pending = b""
+    sequence = 0
+    sent = False
+    async for chunk in chunks:
+        pending += chunk
+        while True:
+            cut = pending.find(b"\n\n")
+            if cut < 0:
+                break
+            event, pending = pending[: cut + 2], pending[cut + 2 :]
+            lines = event.split(b"\n")
+            data = next((line[6:] for line in lines if line.startswith(b"data: ")), None)
+            try:
+                parsed = json.loads(data) if data is not None else None
+            except ValueError:
+                parsed = None
+            if not isinstance(parsed, dict):
+                yield event
+                continue
+            kind = parsed.get("type")
+            if isinstance(parsed.get("output_index"), int):
+                parsed["output_index"] += 1
+            response = parsed.get("response")
+            if (
+                isinstance(response, dict)
+                and isinstance(response.get("output"), list)
+                and (kind == "response.completed" or response["output"])
+            ):
+                response["output"].insert(0, dict(item))
+            if not sent and kind not in ("response.created", "response.in_progress"):
+                for name, extra in (
+                    ("response.output_item.added", {**item}),
+                    ("response.output_item.done", {**item}),
+                ):
+                    added = {"type": name, "output_index": 0, "item": extra}
+                    added["sequence_number"] = sequence
+                    sequence += 1
+                    line = json.dumps(added, ensure_ascii=False)
+                    yield f"event: {name}\ndata: {line}\n\n".encode()
+                sent = True
+            if "sequence_number" in parsed:
+                parsed["sequence_number"] = sequence
+                sequence += 1
+            rewritten = json.dumps(parsed, ensure_ascii=False).encode()
+            yield b"\n".join(
+                b"data: " + rewritten if raw.startswith(b"data: ") else raw for raw in lines
+            )
+    if pending:
+        yield pending
