@@ -8,6 +8,7 @@ answered a normal reply; no compaction block ever came back. These tests fail th
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,6 +20,7 @@ import pytest
 from starlette.applications import Starlette
 
 from tests._proxy_upstream import ProxyApps, Upstream
+from tests._raw_http import Served
 
 KEY = "sk-ant-test-NATIVE-compaction-1a2b3c4d"
 MODEL = "claude-local"
@@ -468,3 +470,48 @@ async def test_compact_edit_under_its_trigger_forwards_the_history(
     assert [b.type for b in reply.content] == ["text"]
     assert last_messages(upstream) == history
     assert not upstream.summaries
+
+
+async def test_the_providers_host_gets_edits_and_blocks_untouched(
+    apps: ProxyApps, tmp_path: Path
+) -> None:
+    app = await apps.make(upstream_anthropic="https://api.anthropic.com", db=tmp_path / "q.db")
+    provider = {"type": "compaction", "content": "theirs", "signature": "EqQBprovider"}
+    messages = [
+        {"role": "assistant", "content": [provider]},
+        *tool_loop(5)[1:],
+    ]
+    edits = {"edits": [CLEAR, COMPACT, {"type": "clear_thinking_20251015"}]}
+    await client_for(app).beta.messages.create(
+        model=MODEL, max_tokens=64, messages=messages, context_management=edits, betas=[BETA]
+    )
+    sent = [s for s in apps.upstream.chats if s.path == "/v1/messages"][-1].json
+    assert sent["messages"] == messages
+    assert sent["context_management"] == edits
+    assert not apps.upstream.summaries
+
+
+async def test_the_sync_sdk_through_a_served_proxy(app: Starlette, upstream: Upstream) -> None:
+    async with Served(app, lifespan="off") as proxy:
+
+        def work() -> list[str]:
+            with anthropic.Anthropic(api_key=KEY, base_url=proxy.url, max_retries=0) as sdk:
+                reply = sdk.beta.messages.create(
+                    model=MODEL,
+                    max_tokens=256,
+                    messages=conversation(),
+                    compaction={"type": "summarize"},
+                    betas=[BETA],
+                )
+                block = reply.content[0].model_dump(exclude_none=True)
+                follow = [
+                    {"role": "assistant", "content": [block]},
+                    {"role": "user", "content": "next"},
+                ]
+                answer = sdk.beta.messages.create(
+                    model=MODEL, max_tokens=64, messages=follow, betas=[BETA]
+                )
+                return [reply.stop_reason or "", answer.content[0].type]
+
+        assert await asyncio.to_thread(work) == ["compaction", "text"]
+    assert "SUMMARY-1" in json.dumps(last_messages(upstream)[0])
