@@ -511,7 +511,25 @@ async def test_the_sync_sdk_through_a_served_proxy(app: Starlette, upstream: Ups
                 answer = sdk.beta.messages.create(
                     model=MODEL, max_tokens=64, messages=follow, betas=[BETA]
                 )
+                edited = sdk.beta.messages.create(
+                    model=MODEL,
+                    max_tokens=64,
+                    messages=tool_loop(5),
+                    context_management={"edits": [CLEAR]},
+                    betas=[BETA],
+                )
+                assert edited.context_management is not None
+                assert edited.context_management.applied_edits[0].cleared_tool_uses == 3
+                with sdk.beta.messages.stream(
+                    model=MODEL,
+                    max_tokens=64,
+                    messages=long_conversation(),
+                    context_management={"edits": [COMPACT]},
+                    betas=[BETA],
+                ) as stream:
+                    final = stream.get_final_message()
+                assert [b.type for b in final.content] == ["compaction", "text"]
                 return [reply.stop_reason or "", answer.content[0].type]
 
         assert await asyncio.to_thread(work) == ["compaction", "text"]
-    assert "SUMMARY-1" in json.dumps(last_messages(upstream)[0])
+    assert "SUMMARY-2" in json.dumps(last_messages(upstream)[0])  # the compact edit's

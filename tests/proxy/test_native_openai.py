@@ -276,6 +276,15 @@ async def test_the_sync_sdk_through_a_served_proxy(app: Starlette, upstream: Ups
             with openai.OpenAI(api_key=KEY, base_url=f"{proxy.url}/v1", max_retries=0) as sdk:
                 compacted = sdk.responses.compact(model=MODEL, input=conversation())
                 follow = [*as_input(compacted.output), {"role": "user", "content": "next"}]
+                inline = sdk.responses.create(
+                    model=MODEL,
+                    input=[*conversation(6), {"role": "user", "content": "go"}],
+                    context_management=CONTEXT,
+                )
+                assert inline.output[0].type == "compaction"
+                with sdk.responses.stream(model=MODEL, input=follow) as events:
+                    streamed = events.get_final_response().output_text
+                assert streamed
                 return sdk.responses.create(model=MODEL, input=follow).output_text
 
         assert await asyncio.to_thread(work)

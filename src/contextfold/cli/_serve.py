@@ -47,7 +47,14 @@ __all__ = [
 ENV_PREFIX = "CONTEXTFOLD_"
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 _WHOLE = re.compile(r"[+-]?[0-9]{1,18}")
-_MODEL_KEYS = ("context_window", "max_output_tokens", "threshold", "keep_recent", "summary_model")
+_MODEL_KEYS = (
+    "context_window",
+    "max_output_tokens",
+    "threshold",
+    "keep_recent",
+    "summary_model",
+    "native_compaction",
+)
 
 Check = Callable[[object, str], object]  # (value, where it came from) -> checked value
 
@@ -163,10 +170,12 @@ def _native(value: object, where: str) -> str:
 
 
 def _secret(value: object, where: str) -> str:
-    text = _text(value, where)
-    if len(text.encode()) < 16:
-        raise CLIError(f"{where} must be at least 16 bytes long")  # never echoed
-    return text
+    # the value is never echoed, whatever is wrong with it
+    if not isinstance(value, str) or not value.strip():
+        raise CLIError(f"{where} must be a string (it is a secret: not shown here)")
+    if len(value.encode()) < 16:
+        raise CLIError(f"{where} must be at least 16 bytes long")
+    return value
 
 
 def _names(value: object, where: str) -> list[str]:

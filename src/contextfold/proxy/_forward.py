@@ -60,6 +60,7 @@ from contextfold.proxy._native import (
     expand_messages,
     expand_responses,
     item_in_stream,
+    may_use_native,
     resolve_mode,
     responses_compaction,
     split_at_summary,
@@ -417,7 +418,7 @@ class Forwarder(Relaying):
             raw = decoded
             request.state.contextfold_decoded = True  # _send drops Content-Encoding
         tenant = self.tenant(request.headers)
-        if native and (b'"compaction"' in raw or b'"context_management"' in raw):
+        if native and may_use_native(raw):
             emulated = await self._native_request(request, dialect, raw)
             if isinstance(emulated, Response):
                 return emulated
@@ -483,12 +484,16 @@ class Forwarder(Relaying):
             body = json.loads(raw)
         except ValueError:
             return raw  # read_body answers it
+        except RecursionError:
+            return json_error(dialect, 400, "the request body is nested too deeply to be read")
         if not isinstance(body, dict):
             return raw
         named = body.get("model")
         model = named if isinstance(named, str) else ""
         provider = dialect.provider
         emulate = self.native_mode(provider, model) == "emulate"
+        if not emulate:  # "pass": everything goes as it came, the proxy's items too
+            return raw
         tenant = self.item_tenant(request.headers)
         expand = expand_responses if provider == "openai" else expand_messages
         try:
@@ -528,10 +533,8 @@ class Forwarder(Relaying):
                 count += 1
         if not count:
             return raw
-        try:
-            return _json.dumps(body, strict=True)
-        except ValueError:
-            return json.dumps(body).encode()
+        # the standard library writes a client's NaN back as NaN (orjson: null)
+        return json.dumps(body, ensure_ascii=False).encode()
 
     async def count_tokens(self, request: Request, dialect: Dialect) -> Response:
         """``POST /v1/messages/count_tokens``: where the proxy emulates compaction, the
@@ -542,18 +545,29 @@ class Forwarder(Relaying):
             raw = await self._read(request)
         except (_TooLarge, ClientDisconnect) as exc:
             return self._unread(dialect, exc)
-        if (b'"compaction"' in raw or b'"context_management"' in raw) and not request.headers.get(
-            "content-encoding", ""
-        ).strip():
+        coding = request.headers.get("content-encoding", "")
+        if coding.strip():  # read like a chat body: decoded, or forwarded as it is
+            try:
+                decoded = decode_body(raw, coding, self.max_body_bytes)
+            except DecodedTooLarge:
+                return self._too_large(dialect, "decoded ")
+            except BadEncoding as exc:
+                return json_error(dialect, 400, str(exc))
+            if decoded is None:
+                return await self._forward(request, dialect, raw, None)
+            raw = decoded
+            request.state.contextfold_decoded = True
+        if may_use_native(raw):
             try:
                 body = json.loads(raw)
-            except ValueError:
+            except (ValueError, RecursionError):
                 body = None
             if isinstance(body, dict) and "compaction" in body:
                 named = body.get("model")
                 model = named if isinstance(named, str) else ""
                 if self.native_mode(dialect.provider, model) == "emulate":
-                    raw = json.dumps({k: v for k, v in body.items() if k != "compaction"}).encode()
+                    rest = {k: v for k, v in body.items() if k != "compaction"}
+                    raw = json.dumps(rest, ensure_ascii=False).encode()
             emulated = await self._native_request(request, dialect, raw)
             if isinstance(emulated, Response):
                 return emulated
@@ -759,6 +773,8 @@ class Forwarder(Relaying):
             body = json.loads(raw)
         except ValueError:
             return json_error(dialect, 400, "the request body is not valid JSON")
+        except RecursionError:
+            return json_error(dialect, 400, "the request body is nested too deeply to be read")
         if not isinstance(body, dict) or not isinstance(body.get("model"), str):
             return json_error(dialect, 400, "the request must be a JSON object naming a model")
         for stateful in ("previous_response_id", "conversation"):
@@ -770,6 +786,8 @@ class Forwarder(Relaying):
                     "this upstream and holds no stored responses; send the conversation "
                     "as input items",
                 )
+        if not isinstance(body.get("input"), str | list):
+            return json_error(dialect, 400, "input must be a string or a list of input items")
         model = body["model"]
         tenant = self.item_tenant(request.headers)
         try:

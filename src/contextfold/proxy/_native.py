@@ -14,7 +14,8 @@ emulates it for them (``native_compaction``, per model or proxy-wide):
     upstream's model (the request's own, or ``summary_model``) through the same
     summarizer, verdict and prompts as every compaction.
 ``"pass"``
-    everything is forwarded as it came, as before.
+    everything is forwarded as it came, as before (the proxy's own items too: they
+    mean something only where it emulates).
 
 **The item the proxy issues is its own.** Its ``encrypted_content`` is a token the
 proxy can turn back into the summary: the summary itself, compressed, with an
@@ -41,6 +42,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 import time
 import zlib
@@ -116,6 +118,8 @@ class Seal:
         """The payload of ``token``; :class:`ForgedItem` when it does not verify."""
         if not isinstance(token, str) or not token.startswith(PREFIX):
             raise ForgedItem("its encrypted_content is not a token this proxy wrote")
+        if not token.isascii():
+            raise ForgedItem("its encrypted_content is damaged")
         body, dot, mac = token[len(PREFIX) :].rpartition(".")
         if not dot or not body:
             raise ForgedItem("its encrypted_content is truncated")
@@ -135,7 +139,7 @@ class Seal:
             if inflate.unconsumed_tail:
                 raise ForgedItem("its encrypted_content expands beyond the size allowed")
             payload = json.loads(data)
-        except (binascii.Error, ValueError, zlib.error):
+        except (binascii.Error, ValueError, RecursionError, zlib.error):
             raise ForgedItem("its encrypted_content is damaged") from None
         if not isinstance(payload, dict) or not isinstance(payload.get("summary"), str):
             raise ForgedItem("its encrypted_content is damaged")
@@ -150,6 +154,20 @@ def _unb64(text: str) -> bytes:
     if not text.isascii():
         raise ValueError("not base64")
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+_ESCAPED_LETTER: Final = re.compile(rb"\\u00(?:[46][0-9a-fA-F]|[57][0-9aAfF])")
+
+
+def may_use_native(raw: bytes) -> bool:
+    """Whether a raw body may use the compaction APIs (and must be read for them):
+    it names ``compaction`` or ``context_management``, or spells a letter as a JSON
+    escape (``\\u0063ompaction`` is the same key; no encoder needs to escape one)."""
+    return (
+        b"compaction" in raw
+        or b"context_management" in raw
+        or _ESCAPED_LETTER.search(raw) is not None
+    )
 
 
 def is_ours(item: object) -> bool:
@@ -511,7 +529,7 @@ def _clear_tool_uses(
         return None, 0
     candidates = [u for u in uses if u[2].get("name") not in excluded]
     old = candidates[: max(len(candidates) - keep, 0)]
-    ids = {u[2].get("id") for u in old}
+    ids = {u[2]["id"] for u in old if isinstance(u[2].get("id"), str)}
     cleared = 0
     for message in messages:
         if not isinstance(message, dict):
@@ -523,7 +541,8 @@ def _clear_tool_uses(
             if (
                 isinstance(block, dict)
                 and block.get("type") == "tool_result"
-                and block.get("tool_use_id") in ids
+                and isinstance(block.get("tool_use_id"), str)
+                and block["tool_use_id"] in ids
                 and block.get("content") != CLEARED_TOOL_RESULT
             ):
                 content[b] = {**block, "content": CLEARED_TOOL_RESULT}
