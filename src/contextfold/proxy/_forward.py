@@ -171,6 +171,17 @@ class Forwarder(Relaying):
         self.tenant_header = tenant_header  # see ._tenant
         self.seal = seal or Seal(None)  # signs the compaction items it issues (._native)
         self.native = native
+        # Where no model can be emulated (the providers' own hosts, or "pass"), bodies
+        # are not scanned for the compaction APIs: they go as they came anyway.
+        modes = {native} | {
+            cast("NativeMode", m.native_compaction)
+            for m in planner.models.models.values()
+            if m.native_compaction is not None
+        }
+        self._emulates = {
+            provider: any(resolve_mode(mode, provider, base) == "emulate" for mode in modes)
+            for provider, base in (("openai", upstream_openai), ("anthropic", upstream_anthropic))
+        }
         self._tenants: Tenants | None = None
         self._item_tenants: Tenants | None = None  # whom a compaction item is bound to
         self._started = False
@@ -418,7 +429,7 @@ class Forwarder(Relaying):
             raw = decoded
             request.state.contextfold_decoded = True  # _send drops Content-Encoding
         tenant = self.tenant(request.headers)
-        if native and may_use_native(raw):
+        if native and self._emulates[dialect.provider] and may_use_native(raw):
             emulated = await self._native_request(request, dialect, raw)
             if isinstance(emulated, Response):
                 return emulated
@@ -557,7 +568,7 @@ class Forwarder(Relaying):
                 return await self._forward(request, dialect, raw, None)
             raw = decoded
             request.state.contextfold_decoded = True
-        if may_use_native(raw):
+        if self._emulates[dialect.provider] and may_use_native(raw):
             try:
                 body = json.loads(raw)
             except (ValueError, RecursionError):
