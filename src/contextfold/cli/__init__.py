@@ -160,10 +160,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     sessions = commands.add_parser(
         "sessions",
-        help="list the sessions in a database",
-        description="List the sessions in a contextfold SQLite database.",
+        help="list the sessions in a database, show one, or what its last summary replaced",
+        usage="contextfold sessions DB | show DB SESSION [--json] | diff DB SESSION",
+        description="List the sessions in a contextfold SQLite database (sessions DB); "
+        "show one's size and compactions (sessions show DB SESSION); or print what its "
+        "last compaction replaced beside the summary (sessions diff DB SESSION). The "
+        "database is only read.",
     )
-    sessions.add_argument("db", help="SQLite database file")
+    sessions.add_argument(
+        "words", nargs="+", metavar="ARG", help="DB, or show|diff followed by DB SESSION"
+    )
     sessions.add_argument("--json", action="store_true", help="print JSON")
 
     serve = commands.add_parser(

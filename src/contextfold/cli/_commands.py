@@ -10,6 +10,7 @@ package, which :func:`load_harness` imports when the command runs.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import io
 import json
@@ -21,9 +22,11 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
+from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.cli._databases import (
     check_database_path,
     check_writable_database,
+    read_session,
     read_sessions,
 )
 from contextfold.cli._extractive import ExtractiveSummarizer
@@ -36,6 +39,8 @@ from contextfold.cli._transcripts import (
     transcript_items,
 )
 from contextfold.compaction import compact_context
+from contextfold.compaction._summarizer import parse_summary_message
+from contextfold.messages import Message
 from contextfold.prompts import load_prompt
 from contextfold.tokens import count_tokens
 from contextfold.transports.base import (
@@ -273,8 +278,103 @@ def _write(output: str | None, text: str) -> None:
 # ---------------------------------------------------------------------- sessions
 
 
+def _message_text(message: Message, limit: int = 300) -> str:
+    """A message on a few lines: its text, tool calls and results named."""
+    parts: list[str] = []
+    for block in message.content:
+        if isinstance(block, TextBlock):
+            parts.append(block.text)
+        elif isinstance(block, ToolUseBlock):
+            parts.append(f"[calls {block.name} {json.dumps(block.input)[:120]}]")
+        elif isinstance(block, ToolResultBlock):
+            text = " ".join(b.text for b in block.content if isinstance(b, TextBlock))
+            parts.append(f"[result of {block.tool_use_id}: {text}]")
+        else:
+            parts.append(f"[{type(block).__name__}]")
+    text = " ".join(" ".join(parts).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+async def _session_show(path: Path, session_id: str, as_json: bool) -> int:
+    async with read_session(path, session_id) as store:
+        history = await store.get_history()
+        records = await store.get_compactions()
+        archived = await store.get_archive()
+        tokens = await store.get_context_tokens()
+    data = {
+        "session_id": session_id,
+        "messages": len(history),
+        "tokens": count_tokens(history),
+        "input_tokens": tokens[0],
+        "output_tokens": tokens[1],
+        "archived_messages": len(archived),
+        "compactions": [dataclasses.asdict(record) for record in records],
+    }
+    if as_json:
+        print(json.dumps(data, indent=2))
+        return 0
+    print(
+        f"session {session_id} in {path}: {len(history)} messages (~{data['tokens']:,} "
+        f"tokens), {len(records)} compaction(s), {len(archived)} message(s) archived"
+    )
+    if records:
+        print_table(
+            "compactions",
+            ("#", "when", "messages", "tokens", "archived"),
+            [
+                (
+                    str(r.number),
+                    r.created_at[:19].replace("T", " "),
+                    f"{r.messages_before} -> {r.messages_after}",
+                    f"{r.tokens_before:,} -> {r.tokens_after:,}",
+                    str(r.archived),
+                )
+                for r in records
+            ],
+        )
+    return 0
+
+
+async def _session_diff(path: Path, session_id: str) -> int:
+    async with read_session(path, session_id) as store:
+        records = await store.get_compactions()
+        archived = await store.get_archive()
+        history = await store.get_history()
+    if not records:
+        print(f"session {session_id} in {path} was never compacted")
+        return 0
+    last = records[-1]
+    replaced = [a.message for a in archived if a.compaction == last.number]
+    summaries = [m for m in history if parse_summary_message(m) is not None]
+    print(
+        f"compaction #{last.number} of session {session_id} "
+        f"({last.created_at[:19].replace('T', ' ')}): {len(replaced)} message(s), "
+        f"~{count_tokens(replaced):,} tokens, replaced by the summary below"
+    )
+    for message in replaced:
+        print(f"- {message.role}: {_message_text(message)}")
+    for message in summaries[-1:]:
+        parsed = parse_summary_message(message)
+        summary = parsed[0] if parsed is not None else message.text
+        print("+ summary:")
+        for line in summary.strip().splitlines():
+            print(f"+   {line}")
+    return 0
+
+
 async def cmd_sessions(args: argparse.Namespace) -> int:
-    path = Path(args.db)
+    words: list[str] = args.words
+    if words[0] in ("show", "diff") and len(words) == 3:
+        check_database_path(Path(words[1]), must_exist=True)
+        if words[0] == "show":
+            return await _session_show(Path(words[1]), words[2], args.json)
+        return await _session_diff(Path(words[1]), words[2])
+    if len(words) != 1:
+        raise CLIError(
+            "usage: contextfold sessions DB | sessions show DB SESSION [--json] | "
+            "sessions diff DB SESSION"
+        )
+    path = Path(words[0])
     rows = await read_sessions(path)
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -19,12 +19,15 @@ untouched, before the store would add its tables to another application's databa
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from contextfold.stores.sqlite import SCHEMA_VERSION
+from contextfold.stores._connection_state import state_of
+from contextfold.stores.sqlite import SCHEMA_VERSION, SQLiteContextStore
 
 __all__ = ["check_database_path", "check_writable_database", "read_sessions"]
 
@@ -123,6 +126,52 @@ async def check_writable_database(path: Path) -> None:
     )
 
 
+async def _check_contextfold(conn: aiosqlite.Connection, path: Path) -> None:
+    """:class:`ValueError` naming ``path`` unless ``conn`` holds contextfold's tables of
+    a schema this version reads."""
+    tables = await _table_names(conn)
+    if not tables >= _TABLES:
+        raise ValueError(f"{path}: not a contextfold database")
+    if "contextfold_meta" in tables:
+        found = list(
+            await conn.execute_fetchall(
+                "SELECT value FROM contextfold_meta WHERE key = 'schema_version'"
+            )
+        )
+        version = str(found[0][0]) if found else "0"
+        if not version.isdigit() or int(version) > SCHEMA_VERSION:
+            raise ValueError(
+                f"{path}: written by a newer contextfold (schema version {version}; "
+                f"this one reads up to {SCHEMA_VERSION}); upgrade contextfold"
+            )
+
+
+@asynccontextmanager
+async def read_session(path: Path, session_id: str) -> AsyncIterator[SQLiteContextStore]:
+    """The session ``session_id`` of the contextfold database at ``path``, read only
+    (the file is never written, as with :func:`read_sessions`). :class:`ValueError`
+    naming ``path`` when it is not such a database or holds no such session."""
+    conn = await aiosqlite.connect(_read_only_uri(path), uri=True)
+    try:
+        try:
+            await _check_contextfold(conn, path)
+            found = await conn.execute_fetchall(
+                "SELECT 1 FROM contextfold_sessions WHERE session_id = ?", (session_id,)
+            )
+        except sqlite3.DatabaseError as exc:
+            raise ValueError(f"{path}: not a contextfold database ({exc})") from None
+        if not list(found):
+            raise ValueError(
+                f"{path}: no session {session_id!r} (contextfold sessions {path} lists them)"
+            )
+        # the tables are there and of a version this one reads: nothing to create, and
+        # a read-only connection could not
+        state_of(conn).schema_ready = True
+        yield SQLiteContextStore(conn, session_id)
+    finally:
+        await conn.close()
+
+
 async def read_sessions(path: Path) -> list[dict[str, Any]]:
     """Every session in the contextfold database at ``path``, newest first.
 
@@ -135,21 +184,7 @@ async def read_sessions(path: Path) -> list[dict[str, Any]]:
     """
     conn = await aiosqlite.connect(_read_only_uri(path), uri=True)
     try:
-        tables = await _table_names(conn)
-        if not tables >= _TABLES:
-            raise ValueError(f"{path}: not a contextfold database")
-        if "contextfold_meta" in tables:
-            found = list(
-                await conn.execute_fetchall(
-                    "SELECT value FROM contextfold_meta WHERE key = 'schema_version'"
-                )
-            )
-            version = str(found[0][0]) if found else "0"
-            if not version.isdigit() or int(version) > SCHEMA_VERSION:
-                raise ValueError(
-                    f"{path}: written by a newer contextfold (schema version {version}; "
-                    f"this one reads up to {SCHEMA_VERSION}); upgrade contextfold"
-                )
+        await _check_contextfold(conn, path)
         rows = await conn.execute_fetchall(_SESSIONS)
     except sqlite3.DatabaseError as exc:
         raise ValueError(f"{path}: not a contextfold database ({exc})") from None
