@@ -187,6 +187,8 @@ async def test_a_fresh_proxy_exposes_every_family_at_zero(app: Starlette) -> Non
         "summary_cache_hits_total",
         "summary_cache_misses_total",
         "summarizer_tokens_total",
+        "native_compactions_total",
+        "compaction_items_total",
         "upstream_errors_total",
         "added_latency_seconds",
     }

@@ -348,3 +348,27 @@ async def test_context_management_under_its_threshold_forwards_the_input(
     assert [o.type for o in reply.output] == ["message"]
     assert last_input(upstream) == history
     assert not upstream.summaries
+
+
+async def test_metrics_count_the_emulated_calls_and_the_items(
+    app: Starlette, upstream: Upstream
+) -> None:
+    client = client_for(app)
+    compacted = await client.responses.compact(model=MODEL, input=conversation())
+    follow = [*as_input(compacted.output), {"role": "user", "content": "next"}]
+    await client.responses.create(model=MODEL, input=follow)
+    bad = {"type": "compaction", "encrypted_content": "cfc1.AAAA.BBBB"}
+    with pytest.raises(openai.BadRequestError):
+        await client.responses.create(model=MODEL, input=[bad])
+    upstream.fail_summary = (500, {"error": {"message": "down", "type": "server"}})
+    with pytest.raises(openai.APIStatusError):
+        await client.responses.compact(model=MODEL, input=conversation())
+    local = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app))
+    text = (await local.get("http://proxy.test/metrics")).text
+    prefix = "contextfold_proxy_"
+    assert (
+        f'{prefix}native_compactions_total{{api="responses_compact",outcome="applied"}} 1' in text
+    )
+    assert f'{prefix}native_compactions_total{{api="responses_compact",outcome="error"}} 1' in text
+    assert f'{prefix}compaction_items_total{{result="expanded"}} 1' in text
+    assert f'{prefix}compaction_items_total{{result="refused"}} 1' in text

@@ -41,7 +41,7 @@ from contextfold.proxy._dialects import (
 )
 from contextfold.proxy._encoding import BadEncoding, DecodedTooLarge, codings, decode_body
 from contextfold.proxy._guard import json_error, log_unexpected
-from contextfold.proxy._metrics import Outcome, upstream_time
+from contextfold.proxy._metrics import NativeApi, Outcome, upstream_time
 from contextfold.proxy._native import (
     BadEdit,
     ForgedItem,
@@ -510,7 +510,10 @@ class Forwarder(Relaying):
         try:
             body, count = expand(body, self.seal, tenant)
         except ForgedItem as exc:
+            self.metrics.compaction_items("refused")
             return json_error(dialect, 400, f"invalid compaction item: {exc}")
+        if count:
+            self.metrics.compaction_items("expanded", count)
         if emulate and provider == "openai":
             try:
                 body, entry = responses_compaction(body)
@@ -530,6 +533,7 @@ class Forwarder(Relaying):
             except BadEdit as exc:
                 return json_error(dialect, 400, f"context_management: {exc}")
             if applied is not None:
+                self.metrics.native_call("messages_edits", ok=True)
                 request.state.contextfold_applied_edits = applied
                 count += 1
             try:
@@ -609,7 +613,9 @@ class Forwarder(Relaying):
         extra = self.planner.opts.counter(instructions) if isinstance(instructions, str) else 0
         if cut == 0 or self._estimate_messages(items) + extra < threshold:
             return body
-        answered = await self._summary_of(request, dialect, {**body, "input": items[:cut]}, model)
+        answered = await self._summary_of(
+            request, dialect, {**body, "input": items[:cut]}, model, api="responses_context"
+        )
         if isinstance(answered, Response):
             return answered
         summary, _ = answered
@@ -647,7 +653,9 @@ class Forwarder(Relaying):
         if not isinstance(model, str):
             return json_error(dialect, 400, "the request must name a model")
         old = {**body, "messages": messages[:cut]}
-        answered = await self._summary_of(request, dialect, old, model, edit.get("instructions"))
+        answered = await self._summary_of(
+            request, dialect, old, model, edit.get("instructions"), api="messages_compact_edit"
+        )
         if isinstance(answered, Response):
             return answered
         summary, usage = answered
@@ -699,7 +707,9 @@ class Forwarder(Relaying):
         if not isinstance(model, str):
             return json_error(dialect, 400, "the request must name a model")
         rest = {k: v for k, v in body.items() if k != "compaction"}
-        answered = await self._summary_of(request, dialect, rest, model, instructions)
+        answered = await self._summary_of(
+            request, dialect, rest, model, instructions, api="messages_compaction"
+        )
         if isinstance(answered, Response):
             return answered
         summary, usage = answered
@@ -722,6 +732,8 @@ class Forwarder(Relaying):
         body: dict[str, Any],
         model: str,
         instructions: str | None = None,
+        *,
+        api: NativeApi,
     ) -> tuple[str, dict[str, int]] | Response:
         """The summary of the conversation in ``body`` (an update of the latest
         expanded summary in it) and its usage, or the error answer."""
@@ -745,6 +757,7 @@ class Forwarder(Relaying):
         except (ContextfoldError, ValueError) as exc:
             error = secrets.text(f"{type(exc).__name__}: {exc}")
             logger.warning("an emulated compaction failed (%s)", error)
+            self.metrics.native_call(api, ok=False)
             status = exc.status if isinstance(exc, TransportError) else None
             return json_error(
                 dialect,
@@ -752,7 +765,7 @@ class Forwarder(Relaying):
                 f"the summary could not be written: {error}",
             )
         self.metrics.summarized(run.usage.input_tokens, run.usage.output_tokens)
-        self.metrics.compaction("created")
+        self.metrics.native_call(api, ok=True)
         usage = {"input_tokens": run.usage.input_tokens, "output_tokens": run.usage.output_tokens}
         return secrets.text(run.text), usage
 
@@ -802,12 +815,17 @@ class Forwarder(Relaying):
         model = body["model"]
         tenant = self.item_tenant(request.headers)
         try:
-            expanded, _ = expand_responses(body, self.seal, tenant)
+            expanded, count = expand_responses(body, self.seal, tenant)
         except ForgedItem as exc:
+            self.metrics.compaction_items("refused")
             return json_error(dialect, 400, f"invalid compaction item: {exc}")
+        if count:
+            self.metrics.compaction_items("expanded", count)
         if isinstance(expanded.get("input"), list) and not expanded["input"]:
             return json_error(dialect, 400, "input is empty: there is nothing to compact")
-        answered = await self._summary_of(request, dialect, expanded, model)
+        answered = await self._summary_of(
+            request, dialect, expanded, model, api="responses_compact"
+        )
         if isinstance(answered, Response):
             return answered
         summary, usage = answered

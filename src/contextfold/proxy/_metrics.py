@@ -74,6 +74,15 @@ Unplaced = Literal[
 ]
 """Why a request over the limit (or that could not be read) was forwarded uncompacted."""
 UNPLACED: Final[tuple[Unplaced, ...]] = get_args(Unplaced)
+NativeApi = Literal[
+    "responses_compact",
+    "responses_context",
+    "messages_compaction",
+    "messages_compact_edit",
+    "messages_edits",
+]
+"""The providers' compaction APIs the proxy emulates (see :mod:`._native`)."""
+NATIVE_APIS: Final[tuple[NativeApi, ...]] = get_args(NativeApi)
 UpstreamError = Literal["timeout", "connect", "broken"]
 UPSTREAM_ERRORS: Final[tuple[UpstreamError, ...]] = ("timeout", "connect", "broken")
 # Prometheus client libraries' default buckets, with four below 5 ms: the proxy's
@@ -131,6 +140,10 @@ class ProxyMetrics:
         self.cache_misses = 0
         self.summarizer_tokens = {"input": 0, "output": 0}
         self.upstream_errors: dict[str, int] = dict.fromkeys(UPSTREAM_ERRORS, 0)
+        self.native: dict[tuple[str, str], int] = {
+            (api, outcome): 0 for api in NATIVE_APIS for outcome in ("applied", "error")
+        }
+        self.items: dict[str, int] = {"expanded": 0, "refused": 0}
         self.latency_buckets = [0] * len(BUCKETS)
         self.latency_sum = 0.0
         self.latency_count = 0
@@ -155,6 +168,13 @@ class ProxyMetrics:
     def summarized(self, input_tokens: int, output_tokens: int) -> None:
         self.summarizer_tokens["input"] += input_tokens
         self.summarizer_tokens["output"] += output_tokens
+
+    def native_call(self, api: NativeApi, ok: bool) -> None:
+        key = (api, "applied" if ok else "error")
+        self.native[key] = self.native.get(key, 0) + 1
+
+    def compaction_items(self, result: Literal["expanded", "refused"], count: int = 1) -> None:
+        self.items[result] += count
 
     def upstream_error(self, kind: UpstreamError) -> None:
         self.upstream_errors[kind] += 1
@@ -227,6 +247,25 @@ class ProxyMetrics:
         )
         for direction, count in self.summarizer_tokens.items():
             lines.append(f'{_PREFIX}summarizer_tokens_total{{direction="{direction}"}} {count}')
+        family(
+            "native_compactions_total",
+            "counter",
+            "The providers' compaction APIs answered or applied by the proxy, by API "
+            "(responses_compact, responses_context, messages_compaction, "
+            "messages_compact_edit, messages_edits) and outcome (applied, error).",
+        )
+        for (api, outcome), count in sorted(self.native.items()):
+            lines.append(
+                f'{_PREFIX}native_compactions_total{{api="{api}",outcome="{outcome}"}} {count}'
+            )
+        family(
+            "compaction_items_total",
+            "counter",
+            "Compaction items and blocks of the proxy's own that later requests carried: "
+            "expanded into their summaries, or refused (forged, damaged or another's).",
+        )
+        for result, count in self.items.items():
+            lines.append(f'{_PREFIX}compaction_items_total{{result="{result}"}} {count}')
         family(
             "upstream_errors_total",
             "counter",
