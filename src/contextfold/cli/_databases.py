@@ -26,8 +26,7 @@ from typing import Any
 
 import aiosqlite
 
-from contextfold.stores._connection_state import state_of
-from contextfold.stores.sqlite import SCHEMA_VERSION, SQLiteContextStore
+from contextfold.stores.sqlite import SCHEMA_VERSION, SQLiteContextStore, assume_schema
 
 __all__ = ["check_database_path", "check_writable_database", "read_sessions"]
 
@@ -164,9 +163,7 @@ async def read_session(path: Path, session_id: str) -> AsyncIterator[SQLiteConte
             raise ValueError(
                 f"{path}: no session {session_id!r} (contextfold sessions {path} lists them)"
             )
-        # the tables are there and of a version this one reads: nothing to create, and
-        # a read-only connection could not
-        state_of(conn).schema_ready = True
+        assume_schema(conn)  # checked above; a read-only connection could not create them
         yield SQLiteContextStore(conn, session_id)
     finally:
         await conn.close()

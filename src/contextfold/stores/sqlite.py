@@ -57,6 +57,7 @@ __all__ = [
     "ArchivedMessage",
     "CompactionRecord",
     "SQLiteContextStore",
+    "assume_schema",
     "connect",
     "ensure_schema",
 ]
@@ -141,6 +142,13 @@ async def ensure_schema(conn: aiosqlite.Connection) -> None:
             await install_schema(_Driver(conn), integer="INTEGER", upgrades={})  # 1 -> 2: no change
             await conn.execute(LEASE_TABLE)
         state.schema_ready = True
+
+
+def assume_schema(conn: aiosqlite.Connection) -> None:
+    """Let the stores on ``conn`` use contextfold's tables without creating them: for a
+    read-only connection (which could not) to a database the caller checked holds
+    them, at a version this one reads."""
+    state_of(conn).schema_ready = True
 
 
 class _Driver:
