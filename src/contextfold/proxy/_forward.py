@@ -492,7 +492,7 @@ class Forwarder(Relaying):
         proxy issued replaced by their summaries, ``raw`` itself when it holds none; or
         the answer to an Anthropic compaction request, where the proxy emulates it."""
         try:
-            body = json.loads(raw)
+            body, strict = _json.loads(raw)
         except ValueError:
             return raw  # read_body answers it
         except RecursionError:
@@ -548,8 +548,10 @@ class Forwarder(Relaying):
                 count += 1
         if not count:
             return raw
-        # the standard library writes a client's NaN back as NaN (orjson: null)
-        return json.dumps(body, ensure_ascii=False).encode()
+        try:  # orjson where it read the body; the stdlib keeps a client's NaN as NaN
+            return _json.dumps(body, strict=strict)
+        except ValueError:
+            return json.dumps(body, ensure_ascii=False).encode()
 
     async def count_tokens(self, request: Request, dialect: Dialect) -> Response:
         """``POST /v1/messages/count_tokens``: where the proxy emulates compaction, the
