@@ -72,8 +72,12 @@ def dropping(word_of: str) -> FunctionTransport:
 
 
 async def test_a_summary_that_drops_a_planted_probe_lowers_the_score() -> None:
-    good = await run_fidelity(ExtractiveSummarizer(), depths=(1,), user_message_budget=0)
-    bad = await run_fidelity(dropping("from tool output"), depths=(1,), user_message_budget=0)
+    good = await run_fidelity(
+        ExtractiveSummarizer(), depths=(1,), user_message_budget=0, fact_budget=0
+    )
+    bad = await run_fidelity(
+        dropping("from tool output"), depths=(1,), user_message_budget=0, fact_budget=0
+    )
     assert good.share("identifier", 1) == 1.0
     assert bad.share("identifier", 1) < good.share("identifier", 1)
     assert any(m["kind"] == "identifier" for m in bad.missed)
@@ -81,6 +85,7 @@ async def test_a_summary_that_drops_a_planted_probe_lowers_the_score() -> None:
         FunctionTransport(lambda r: make_text_response("## Current state\nWorking.")),
         depths=(1,),
         user_message_budget=0,
+        fact_budget=0,
     )
     # only what compaction itself keeps (recall handles name some tool calls) is left
     assert worst.share("identifier", 1) < 0.2
@@ -89,7 +94,9 @@ async def test_a_summary_that_drops_a_planted_probe_lowers_the_score() -> None:
 
 async def test_the_users_verbatim_words_carry_what_a_poor_summary_drops() -> None:
     poor = FunctionTransport(lambda r: make_text_response("## Current state\nWorking."))
-    report = await run_fidelity(poor, kinds=("coding",), depths=(1,), user_message_budget=2_000)
+    report = await run_fidelity(
+        poor, kinds=("coding",), depths=(1,), user_message_budget=2_000, fact_budget=0
+    )
     assert report.share("decision", 1) == 1.0  # the user's correction, quoted word for word
     assert report.share("artifact", 1) == 0.0  # what tools did is only in a summary
 

@@ -27,6 +27,7 @@ from contextfold.compaction import (
     CompactionEvent,
     CompactionResult,
     CompactionSettings,
+    FactCoverage,
     compact_context,
     compaction_limit,
 )
@@ -139,6 +140,7 @@ __all__ = [
     "ContextfoldError",
     "CorruptRecordError",
     "EventHooks",
+    "FactCoverage",
     "FitContextWindow",
     "HeuristicTokenCounter",
     "HistoryConflictError",

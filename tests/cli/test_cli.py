@@ -249,6 +249,22 @@ def test_compact_json_reports_stats(tmp_path: Path) -> None:
     assert stats["summarizer_requests"] == 1
 
 
+def test_compact_reports_what_the_fact_ledger_did(tmp_path: Path) -> None:
+    source = write(tmp_path / "t.json", to_openai(history()))
+    result = run("compact", str(source), "--json", "--keep-recent", "3")
+    assert result.returncode == 0, result.stderr
+    facts = json.loads(result.stdout)["stats"]["facts"]
+    assert facts["found"] > 0
+    assert facts["found"] == facts["kept"] + facts["restored"] + facts["dropped"]
+    plain = run("compact", str(source), "--keep-recent", "3")
+    assert f"contextfold: facts: {facts['found']} found, {facts['kept']} kept" in plain.stderr
+    off = run("compact", str(source), "--json", "--keep-recent", "3", "--fact-budget", "0")
+    assert json.loads(off.stdout)["stats"]["facts"]["found"] == 0
+    bad = run("compact", str(source), "--fact-budget", "-1")
+    assert bad.returncode == 1
+    assert bad.stderr == "contextfold: error: --fact-budget must be >= 0, got -1\n"
+
+
 def test_compact_leaves_a_short_transcript_alone(tmp_path: Path) -> None:
     short = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
     source = write(tmp_path / "t.json", short)

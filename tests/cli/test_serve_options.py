@@ -107,6 +107,7 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
         "CONTEXTFOLD_SUMMARY_MODEL": "small",
         "CONTEXTFOLD_LOG_LEVEL": "DEBUG",
         "CONTEXTFOLD_USER_MESSAGE_BUDGET": "500",
+        "CONTEXTFOLD_FACT_BUDGET": "400",
         "CONTEXTFOLD_INSTRUCTIONS": "Keep ticket ids.",
         "CONTEXTFOLD_RECALL": "yes",
         "CONTEXTFOLD_PREPARE_THRESHOLD": "0.5",
@@ -135,6 +136,7 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
     assert (got.native_compaction, got.compaction_key) == ("emulate", "a-fleet-wide-secret-0123")
     arguments = app_arguments(got, ProxyOptions)
     assert arguments["options"].native_compaction == "emulate"
+    assert (got.fact_budget, arguments["settings"].fact_budget) == (400, 400)
     assert "a-fleet-wide-secret" not in repr(arguments["options"])  # kept out of repr
 
 

@@ -81,6 +81,7 @@ _STORE_LEGACY = [
     name
     for name in VALUES
     if name not in {"keep_recent", "threshold", "max_tokens", "system_prompt", "should_compact"}
+    and name != "fact_budget"  # came after settings=: it never had a flat keyword
 ]
 _MANAGER_LEGACY = [
     "counter",

@@ -57,6 +57,7 @@ VALUES: dict[str, Any] = {
     "prepare_threshold": 0.3,
     "mask_tool_outputs": MASK,
     "user_message_budget": 100,
+    "fact_budget": 300,
     "instructions": "Keep every ticket id.",
     "should_compact": _never,
 }

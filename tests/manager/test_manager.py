@@ -365,7 +365,8 @@ async def test_a_later_crossing_extends_the_cached_summary_with_only_new_message
 
     assert len(transport.requests) == 2
     update = transport.requests[1].text
-    assert "<previous-summary>\nFIRST SUMMARY of steps 0 to n\n</previous-summary>" in update
+    # the first summary is the anchor (with the facts of its ledger section)
+    assert "<previous-summary>\nFIRST SUMMARY of steps 0 to n\n" in update
     assert "result 35:" in update
     assert "result 3:" not in update  # the first summary's messages are not sent again
     assert any("SECOND SUMMARY extended" in str(w["content"]) for w in view)

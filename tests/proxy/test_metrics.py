@@ -187,6 +187,7 @@ async def test_a_fresh_proxy_exposes_every_family_at_zero(app: Starlette) -> Non
         "summary_cache_hits_total",
         "summary_cache_misses_total",
         "summarizer_tokens_total",
+        "summary_facts_total",
         "native_compactions_total",
         "compaction_items_total",
         "upstream_errors_total",

@@ -16,7 +16,7 @@ usage error), never a traceback. ``--json`` output goes to stdout alone. This is
 only place in contextfold that starts an event loop.
 
 The room: :mod:`._commands` (demo, compact, sessions), :mod:`._serve` (serve's
-options), :mod:`._extractive` and :mod:`._extract_rules` (the offline extractive
+options), :mod:`._extractive` (the offline extractive
 summarizer), :mod:`._fidelity` (the fidelity harness's command), :mod:`._transcripts`
 (reading and writing transcript files), :mod:`._databases` (opening the SQLite files
 ``sessions`` reads) and :mod:`._output`. The top face: it may import everything, and
@@ -149,6 +149,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compact.add_argument(
         "--keep-recent", type=int, default=6, help="recent messages kept verbatim (default 6)"
+    )
+    compact.add_argument(
+        "--fact-budget",
+        type=int,
+        default=None,
+        metavar="TOKENS",
+        help="tokens of facts the summary left out restored after it by the fact ledger, "
+        "0 for none (default 1000)",
     )
     _provider_args(compact)
     compact.add_argument(

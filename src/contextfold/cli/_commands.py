@@ -38,7 +38,8 @@ from contextfold.cli._transcripts import (
     read_transcript,
     transcript_items,
 )
-from contextfold.compaction import compact_context
+from contextfold.compaction import CompactionSettings, FactCoverage
+from contextfold.compaction._engine import compact_history
 from contextfold.compaction._summarizer import parse_summary_message
 from contextfold.messages import Message
 from contextfold.prompts import load_prompt
@@ -181,6 +182,8 @@ async def cmd_compact(args: argparse.Namespace) -> int:
         raise CLIError("--model needs --provider (anthropic or openai)")
     if args.keep_recent < 1:
         raise CLIError(f"--keep-recent must be at least 1, got {args.keep_recent}")
+    if args.fact_budget is not None and args.fact_budget < 0:
+        raise CLIError(f"--fact-budget must be >= 0, got {args.fact_budget}")
     prompt = load_prompt(args.prompt) if args.prompt else None
     if warning is not None:
         print(f"contextfold: warning: {warning}", file=sys.stderr)
@@ -188,16 +191,25 @@ async def cmd_compact(args: argparse.Namespace) -> int:
     summarizer = MeteredTransport(inner)  # the summarizer's requests and usage, for the stats
     before = transcript.messages
     started = time.monotonic()
-    kwargs: dict[str, Any] = {
-        "keep_recent": args.keep_recent,
-        "prompt_vars": _prompt_vars(args.var),
-    }
-    if prompt is not None:
-        kwargs["system_prompt"] = prompt
+    settings = CompactionSettings(
+        keep_recent=args.keep_recent,
+        system_prompt=prompt,
+        prompt_vars=_prompt_vars(args.var),
+        kept_tool_chars=8_000,
+    )
+    if args.fact_budget is not None:
+        settings = settings.replace(fact_budget=args.fact_budget)
     not_smaller: str | None = None
+    compacted: list[Message] | None = None
+    facts = FactCoverage()
     try:
         with _spinner(f"summarizing {len(before)} messages with {inner.model.name}"):
-            compacted = await compact_context(before, summarizer, **kwargs)
+            if len(before) > args.keep_recent:  # as compact_context: an explicit compaction
+                result = await compact_history(
+                    before, summarizer, settings.options(), require_smaller=False
+                )
+                if result is not None:
+                    compacted, facts = result.messages, result.facts
     finally:
         await _close(inner)
     # compact_context returns what it was asked for even when that is larger (an
@@ -227,6 +239,7 @@ async def cmd_compact(args: argparse.Namespace) -> int:
             "input": summarizer.usage.input_tokens,
             "output": summarizer.usage.output_tokens,
         },
+        "facts": facts.to_json(),
         "duration_s": round(time.monotonic() - started, 3),
     }
     if args.json:
@@ -256,6 +269,13 @@ async def cmd_compact(args: argparse.Namespace) -> int:
             else f"nothing to compact: {len(before)} messages <= --keep-recent {args.keep_recent}"
         )
         print(f"contextfold: {what} ({inner.model.name})", file=sys.stderr)
+        if compacted is not None and facts.found:
+            print(
+                f"contextfold: facts: {facts.found} found, {facts.kept} kept by the summary, "
+                f"{facts.restored} restored after it, {facts.dropped} dropped "
+                f"(~{facts.tokens} tokens)",
+                file=sys.stderr,
+            )
     if not_smaller:
         # Never silently: the summary would outweigh the messages it replaces.
         print(

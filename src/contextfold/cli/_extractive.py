@@ -5,7 +5,7 @@ fidelity``) use when no model is configured. It is not a language model: it read
 transcript that compaction sends it (``<transcript>`` entries labelled ``[user]``,
 ``[assistant]``, ``[tool call ...]``, ``[tool result]``, ``[tool error]``, plus an
 optional ``<previous-summary>``) and *extracts* the sections the built-in prompts ask
-for (rules in :mod:`._extract_rules`): the user's requests, instructions and
+for (rules in :mod:`contextfold.compaction._rules`): the user's requests, instructions and
 corrections, decisions, the state of every artifact a tool touched (created, modified,
 deleted or read; tests passed or failed since the change; a ticket's status),
 errors, commitments, the latest state, the next step, and exact identifiers ranked by
@@ -29,7 +29,7 @@ import re
 from collections.abc import Sequence
 
 from contextfold.blocks import TextBlock
-from contextfold.cli._extract_rules import Facts, entries_from_messages, extract, read_entries
+from contextfold.compaction._rules import Facts, entries_from_messages, extract, read_entries
 from contextfold.messages import Message
 from contextfold.tokens import approx_token_counter, count_tokens
 from contextfold.transports.base import Completion, ModelInfo, ToolSpec, Usage

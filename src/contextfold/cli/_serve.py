@@ -307,6 +307,15 @@ OPTIONS: tuple[Option, ...] = (
         "TOKENS",
     ),
     Option(
+        "fact_budget",
+        _integer(0),
+        None,
+        "tokens of facts a summary left out (files and their state, identifiers, the "
+        "user's instructions and next steps) restored after it, or 0: no fact ledger "
+        "(default 1000)",
+        "TOKENS",
+    ),
+    Option(
         "instructions",
         _text,
         None,

@@ -63,6 +63,7 @@ from contextfold.compaction._engine import (
     compact_history,
     compaction_limit,
 )
+from contextfold.compaction._ledger import FactCoverage
 from contextfold.compaction._settings import CompactionSettings
 from contextfold.compaction._store import AutoCompactStore
 from contextfold.compaction._trigger import TriggerCheck
@@ -78,6 +79,7 @@ __all__ = [
     "CompactionHook",
     "CompactionResult",
     "CompactionSettings",
+    "FactCoverage",
     "PromptLike",
     "TriggerCheck",
     "compact_context",
@@ -98,6 +100,7 @@ async def compact_context(
     max_tool_chars: int = 8_000,
     instructions: str | None = None,
     user_message_budget: int = 2_000,
+    fact_budget: int = 1_000,
 ) -> list[Message] | None:
     """The compacted history of ``context``, or ``None`` when it is too short to split.
 
@@ -120,6 +123,10 @@ async def compact_context(
     with the standing instructions the user gave in the conversation ("when you
     summarize, keep ..."). The user's own messages of the summarized part are kept word
     for word in the summary message, newest first, up to ``user_message_budget`` tokens.
+    Facts of the summarized part that the summary leaves out (files and what happened
+    to them, identifiers, the user's instructions and next steps) are restored after
+    it, up to ``fact_budget`` tokens (``0``: no fact ledger; see
+    :class:`CompactionSettings`).
     """
     opts = CompactionSettings(
         keep_recent=keep_recent,
@@ -132,6 +139,7 @@ async def compact_context(
         kept_tool_chars=max_tool_chars,
         instructions=instructions,
         user_message_budget=user_message_budget,
+        fact_budget=fact_budget,
     ).options()
     history = await context.get_history() if isinstance(context, ContextStore) else list(context)
     if len(history) <= keep_recent:

@@ -299,6 +299,7 @@ class Compactor:
             summary_tokens=self.opts.counter(result.summary) if result else 0,
             summarized_messages=result.summarized_messages if result else 0,
             waited_s=time.monotonic() - attempt.started,
+            facts=result.facts if result and result.summary else None,
         )
         logger.info(
             "compacted session %s: %d -> %d messages, ~%d -> ~%d tokens (%s trigger, %s)",
@@ -458,6 +459,7 @@ class Compactor:
             messages_after=len(plan.messages),
             tokens_after=plan.estimate(plan.messages),
             summarized_messages=plan.result.summarized_messages if plan.result else 0,
+            facts=plan.result.facts if plan.result and plan.result.summary else None,
         )
         if self._commit_when_ready:  # the limit was crossed meanwhile: commit now
             self._commit_when_ready = False

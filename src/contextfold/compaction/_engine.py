@@ -11,7 +11,7 @@ import asyncio
 import logging
 import os
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, TypeAlias, TypeVar
 
 from contextfold._history import (
@@ -21,6 +21,14 @@ from contextfold._history import (
     truncate_tool_outputs,
 )
 from contextfold._masking import recallable_section, without_recallable
+from contextfold.compaction._ledger import (
+    Fact,
+    FactCoverage,
+    build_ledger,
+    render_section,
+    seen_text,
+    split_ledger,
+)
 from contextfold.compaction._summarizer import (
     KEPT_TRUNCATION_MARKER,
     Summarizer,
@@ -64,6 +72,8 @@ class CompactionResult:
     usage: Usage
     requests: int
     estimated_tokens: int
+    facts: FactCoverage = field(default_factory=FactCoverage)
+    """What the fact ledger found in the summarized part and what became of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +97,8 @@ class Options:
     """The store keeps an archive of what compaction replaces (the summary says so)."""
     recall: bool = True
     """A recall tool can fetch the originals: the summary lists their handles."""
+    fact_budget: int = 0
+    """Tokens of facts the summary left out that the ledger restores (0: no ledger)."""
 
 
 _T = TypeVar("_T")
@@ -276,6 +288,14 @@ async def compact_history(
         systems = kept_systems(old, system_budget, opts.counter)
     kept_ids = {id(m) for m in systems}
     previous, quoted, body = _strip_previous([m for m in old if id(m) not in kept_ids])
+    carried: list[Fact] = []
+    if previous is not None:
+        previous, carried = split_ledger(previous)
+    ledger = (
+        build_ledger(body, previous=previous, carried=carried, quoted=quoted)
+        if opts.fact_budget
+        else None
+    )
     # The user's words: the task (the last pinned message) on; the prompt before it and
     # the prompt a client moves to the end are not theirs.
     users = history[max(pinned - 1, 0) : last]
@@ -294,14 +314,18 @@ async def compact_history(
         except (ContextOverflowError, SummaryRejectedError) as exc:
             logger.info("cache-friendly summary failed (%s); summarizing a transcript instead", exc)
     if run is None:
-        run = await summarizer.summarize(body, previous, instructions=extra)
+        anchor = previous
+        if previous is not None and carried:  # the model sees the facts it must keep
+            anchor = previous + "\n\n" + render_section(carried)
+        run = await summarizer.summarize(body, anchor, instructions=extra)
 
     first_kept = next((m for m in recent if m.role != "system"), None)
     # The handles of what this summary replaces, so the model can recall the originals.
+    written, _ = split_ledger(run.text)  # a ledger is ours to write
     if opts.recall:
-        summary = recallable_section(run.text, body, previous)
+        summary = recallable_section(written, body, previous)
     else:  # no recall tool is offered: a list of handles would name a phantom tool
-        summary = without_recallable(run.text)
+        summary = without_recallable(written)
     words = [*quoted, *user_texts(body)]
     before = estimate(history)
     words_budget = opts.user_message_budget
@@ -320,21 +344,36 @@ async def compact_history(
         taken = max(estimate(bare), words_fixed + count_tokens(bare, opts.counter))
         room = int((target_tokens - taken) / max(scale, 1.0))
         words_budget = max(min(words_budget, room, target_tokens // 4), 0)
+    fact_budget = opts.fact_budget
+    if target_tokens is not None:
+        fact_budget = min(fact_budget, target_tokens // 8)
+    # What the model reads besides the summary: the verbatim messages kept around it.
+    around = seen_text([*kept_head, *systems, *recent])
+    coverage = FactCoverage()
     while True:
         # The user's words are kept on top of a summary that covers them; when they
-        # would make the result no smaller than the history, fewer are kept.
+        # would make the result no smaller than the history, fewer are kept (and then,
+        # where a compaction must shrink the history, fewer facts restored).
         kept_words, left_out = choose_verbatim(words, words_budget, opts.counter)
+        full = summary
+        if ledger is not None:
+            verbatim = "\n".join([*kept_words, around])
+            section, coverage = ledger.restore(summary, verbatim, fact_budget, opts.counter)
+            full = f"{summary}\n\n{section}" if section else summary
         summary_message = render_summary_message(
-            summary, quotes=kept_words, left_out=left_out, archived=opts.archived
+            full, quotes=kept_words, left_out=left_out, archived=opts.archived
         )
         head = [*kept_head, *systems, summary_message]
         if first_kept is None or first_kept.role == "user":
             head.append(acknowledgement())
         result = [*head, *recent]
         after = estimate(result)
-        if after < before or not kept_words:
+        if after < before or not (kept_words or (coverage.tokens and require_smaller)):
             break
-        words_budget //= 2
+        if kept_words:
+            words_budget //= 2
+        else:
+            fact_budget //= 2
     thinking = has_thinking(history)
     problems = history_problems(result, allow_pending=True, thinking=thinking)
     if problems and not history_problems(history, allow_pending=True, thinking=thinking):
@@ -350,12 +389,13 @@ async def compact_history(
     # -- end ------------------------------------------------------------------------------
     return CompactionResult(
         messages=result,
-        summary=summary,
+        summary=full,
         summarized_messages=len(old),
         kept_messages=len(recent),
         usage=summarizer.usage,
         requests=summarizer.requests,
         estimated_tokens=estimate(result),
+        facts=coverage,
     )
 
 
@@ -374,6 +414,7 @@ def build_options(
     agent_tools: Iterable[ToolSpec],
     instructions: str | None = None,
     user_message_budget: int = 0,
+    fact_budget: int = 0,
 ) -> Options:
     if system_prompt is DEFAULT_PROMPT:
         system_prompt = None  # the default passed explicitly is still the built-in set
@@ -425,6 +466,7 @@ def build_options(
         chunk_prompt=chunk,
         instructions=instructions,
         user_message_budget=user_message_budget,
+        fact_budget=fact_budget,
     )
 
 
@@ -487,6 +529,9 @@ class CompactionEvent:
     outcome: Outcome | None = None
     error: str | None = None
     waited_s: float | None = None
+    facts: FactCoverage | None = None
+    """The fact ledger's count (found, kept by the summary, restored after it,
+    dropped past ``fact_budget``) for an event with a new summary, else ``None``."""
 
 
 CompactionHook: TypeAlias = Callable[[CompactionEvent], Awaitable[None] | None]

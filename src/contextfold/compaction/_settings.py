@@ -106,6 +106,12 @@ class CompactionSettings:
             the summarized part kept word for word in the summary message, newest first
             (at most a quarter of the compaction's target); ``0`` keeps none. The rest
             is only in the summary.
+        fact_budget: tokens of facts the summary left out that the fact ledger
+            restores in a section rendered after it (at most an eighth of the
+            compaction's target): the files and records changed, the identifiers, the
+            user's instructions and next steps of the summarized part, found without a
+            model (see :mod:`contextfold.compaction._ledger`). ``0`` turns the ledger
+            off.
         instructions: compaction instructions for the summarizer (what to keep or
             stress), sent after the transcript with the standing instructions the user
             gave in the conversation (see :mod:`contextfold.compaction._userwords`).
@@ -136,6 +142,7 @@ class CompactionSettings:
     prepare_threshold: float | None = 0.6
     mask_tool_outputs: MaskToolOutputs | None = None
     user_message_budget: int = 2_000
+    fact_budget: int = 1_000
     instructions: str | None = None
     should_compact: TriggerHook | None = None
 
@@ -166,6 +173,7 @@ class CompactionSettings:
                 f"mask_tool_outputs must be a MaskToolOutputs, True or None, got {mask!r}"
             )
         check_int("user_message_budget", self.user_message_budget, 0)
+        check_int("fact_budget", self.fact_budget, 0)
         if self.instructions is not None and not isinstance(self.instructions, str):
             raise ValueError(f"instructions must be a string or None, got {self.instructions!r}")
         if self.should_compact is not None and not callable(self.should_compact):
@@ -209,6 +217,7 @@ class CompactionSettings:
             agent_tools=self.agent_tools,
             instructions=self.instructions,
             user_message_budget=self.user_message_budget,
+            fact_budget=self.fact_budget,
         )
 
 

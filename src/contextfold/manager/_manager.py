@@ -168,7 +168,9 @@ class CompactingContextManager:
     ``tokens_before/after``, ``budget``, ``threshold_tokens``, ``summary``: ``none``,
     ``new``, ``extended``, ``cached``, ``prepared``, ``preparing``, ``failed``,
     ``backoff`` or ``masked``, ``strategies_applied``, ``summarizer_requests``,
-    ``summarizer_input_tokens``, ``summarizer_output_tokens``, ``error``) go to
+    ``summarizer_input_tokens``, ``summarizer_output_tokens``, ``facts``: the fact
+    ledger's ``found``/``kept``/``restored``/``dropped``/``tokens`` for a new or
+    extended summary, else ``None``, ``error``) go to
     ``hooks`` around every compacted view, and ``context:prepared`` (``outcome``:
     ``prepared``, ``skipped`` or ``failed``, ``messages``, ``tokens``, ``budget``,
     ``threshold_tokens``, ``summarizer_*`` counts, ``duration_s``, ``error``) when a

@@ -40,6 +40,7 @@ from contextfold.compaction._engine import (
     compact_history,
     within_summary_timeout,
 )
+from contextfold.compaction._ledger import FactCoverage
 from contextfold.errors import ContextfoldError
 from contextfold.manager._history import CachedSummary, Snapshot, SummaryCache
 from contextfold.messages import Message
@@ -82,6 +83,8 @@ class SummaryStep:
     error: str | None = None
     protected: int = 0
     """How many of the view's last messages are protected (kept whole, never dropped)."""
+    facts: FactCoverage | None = None
+    """What the fact ledger of a new summary found, kept and restored."""
 
 
 class ViewSummarizer:
@@ -191,6 +194,7 @@ class ViewSummarizer:
                     summarizer_input_tokens=result.usage.input_tokens,
                     summarizer_output_tokens=result.usage.output_tokens,
                     summarized_messages=result.summarized_messages,
+                    facts=result.facts.to_json(),
                 )
             if entry is None:
                 self._no_prepare = True
@@ -348,7 +352,12 @@ class ViewSummarizer:
             return SummaryStep(result.messages, reused, protected=protect)
         outcome: SummaryOutcome = "new" if entry is None else "extended"
         return SummaryStep(
-            result.messages, outcome, result.usage, result.requests, protected=protect
+            result.messages,
+            outcome,
+            result.usage,
+            result.requests,
+            protected=protect,
+            facts=result.facts,
         )
 
     def _entry(

@@ -256,5 +256,6 @@ def _post(
         "summarizer_requests": step.requests,
         "summarizer_input_tokens": step.usage.input_tokens,
         "summarizer_output_tokens": step.usage.output_tokens,
+        "facts": None if step.facts is None else step.facts.to_json(),
         "error": step.error,
     }

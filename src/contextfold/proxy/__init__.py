@@ -64,7 +64,7 @@ the model ``summary_model`` or the request's. The proxy process's environment
 credentials is forwarded unchanged, uncompacted, with an ``x-contextfold-error``. They are cached in
 SQLite under a hash of the prefix they replace (and of the settings that shape a
 summary's text: prompts, ``instructions``, ``user_message_budget``,
-``max_summary_tokens``, so a proxy restarted with other ones never splices an old
+``max_summary_tokens``, ``fact_budget``, so a proxy restarted with other ones never splices an old
 summary), so a client that resends its whole,
 growing history pays one summarization per threshold crossing; the next crossing
 extends the cached summary incrementally. Concurrent requests of one conversation

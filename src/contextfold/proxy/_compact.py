@@ -755,6 +755,7 @@ class Planner:
         if result is None:
             return Plan(None, original[-1], before, before)
         self.metrics.summarized(result.usage.input_tokens, result.usage.output_tokens)
+        self.metrics.fact_coverage(result.facts)
         result = _scrubbed(result, secrets)
         start = len(history) - result.kept_messages
         chain = chain_hashes(conv.scope, history[:start])
@@ -883,7 +884,7 @@ def _extra_tokens(conv: Conversation, counter: TokenCounter) -> int:
 
 def _settings_digest(opts: Options) -> str:
     """A digest of the settings that shape a summary's text (prompts and their variables,
-    compaction instructions, the verbatim budget, the summary budget)."""
+    compaction instructions, the verbatim budget, the summary budget, the fact budget)."""
     shaping = [
         opts.prompt.template,
         opts.update_prompt.template,
@@ -893,6 +894,7 @@ def _settings_digest(opts: Options) -> str:
         opts.instructions,
         opts.user_message_budget,
         opts.max_summary_tokens,
+        opts.fact_budget,
     ]
     return hashlib.sha256(repr(shaping).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 

@@ -26,6 +26,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Final, Literal, get_args
 
+from contextfold.compaction import FactCoverage
+
 __all__ = [
     "BUCKETS",
     "CONTENT_TYPE",
@@ -144,6 +146,7 @@ class ProxyMetrics:
             (api, outcome): 0 for api in NATIVE_APIS for outcome in ("applied", "error")
         }
         self.items: dict[str, int] = {"expanded": 0, "refused": 0}
+        self.facts: dict[str, int] = dict.fromkeys(("found", "kept", "restored", "dropped"), 0)
         self.latency_buckets = [0] * len(BUCKETS)
         self.latency_sum = 0.0
         self.latency_count = 0
@@ -168,6 +171,11 @@ class ProxyMetrics:
     def summarized(self, input_tokens: int, output_tokens: int) -> None:
         self.summarizer_tokens["input"] += input_tokens
         self.summarizer_tokens["output"] += output_tokens
+
+    def fact_coverage(self, coverage: FactCoverage) -> None:
+        """Count what a new summary's fact ledger found, kept, restored and dropped."""
+        for result in self.facts:
+            self.facts[result] += getattr(coverage, result)
 
     def native_call(self, api: NativeApi, ok: bool) -> None:
         key = (api, "applied" if ok else "error")
@@ -247,6 +255,16 @@ class ProxyMetrics:
         )
         for direction, count in self.summarizer_tokens.items():
             lines.append(f'{_PREFIX}summarizer_tokens_total{{direction="{direction}"}} {count}')
+        family(
+            "summary_facts_total",
+            "counter",
+            "Facts the fact ledger found in the parts new summaries replaced (files and "
+            "their state, identifiers, the user's instructions and next steps), by result: "
+            "found, kept (the summary or the verbatim messages state it), restored (in the "
+            "ledger section after the summary), dropped (past the fact budget).",
+        )
+        for result, count in self.facts.items():
+            lines.append(f'{_PREFIX}summary_facts_total{{result="{result}"}} {count}')
         family(
             "native_compactions_total",
             "counter",

@@ -34,9 +34,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from contextfold.blocks import TextBlock
-from contextfold.compaction import compact_context
+from contextfold.compaction import CompactionSettings
+from contextfold.compaction._engine import compact_history
 from contextfold.messages import Message
+from contextfold.tokens import approx_token_counter, count_tokens
 from contextfold.transports.base import CompletionTransport, complete_with_cap, model_of
+from contextfold_harness.fidelity._lossy import LossySummarizer
 from contextfold_harness.fidelity._sessions import (
     PROBE_KINDS,
     SESSION_KINDS,
@@ -51,6 +54,7 @@ __all__ = [
     "PROBE_KINDS",
     "SESSION_KINDS",
     "FidelityReport",
+    "LossySummarizer",
     "Probe",
     "ProbeKind",
     "Session",
@@ -117,6 +121,15 @@ class FidelityReport:
     survived: dict[str, dict[int, int]] = field(default_factory=dict)
     total: dict[str, dict[int, int]] = field(default_factory=dict)
     missed: list[dict[str, Any]] = field(default_factory=list)
+    sizes: dict[int, list[int]] = field(default_factory=dict)
+    """Per depth, each session's compacted history in tokens (approximate counter)."""
+    ledger_tokens: list[int] = field(default_factory=list)
+    """Every compaction's ledger section in tokens (0: nothing restored or carried)."""
+
+    def mean_size(self, depth: int) -> float:
+        """The mean size of the compacted histories after ``depth`` compactions."""
+        sizes = self.sizes.get(depth, [])
+        return sum(sizes) / len(sizes) if sizes else 0.0
 
     def share(self, kind: str, depth: int) -> float:
         """The share of ``kind`` probes that survived ``depth`` compactions (0 to 1)."""
@@ -137,6 +150,10 @@ class FidelityReport:
                 kind: self.total.get(kind, {}).get(self.depths[0], 0) for kind in PROBE_KINDS
             },
             "missed": self.missed,
+            "mean_tokens": {str(d): round(self.mean_size(d)) for d in self.depths},
+            "mean_ledger_tokens": round(
+                sum(self.ledger_tokens) / max(len(self.ledger_tokens), 1), 1
+            ),
         }
 
     def rows(self) -> list[list[str]]:
@@ -163,16 +180,22 @@ class FidelityReport:
             )
 
 
+def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
+    """The session of ``kind`` (one of :data:`SESSION_KINDS`) for ``seed``."""
+    return generate_session(kind, seed, segments=segments)  # type: ignore[arg-type]
+
+
 async def run_fidelity(
     summarizer: CompletionTransport,
     *,
-    kinds: Sequence[SessionKind] = SESSION_KINDS,
+    kinds: Sequence[str] = SESSION_KINDS,
     seeds: Sequence[int] = (0, 1, 2, 3, 4),
     depths: Sequence[int] = DEFAULT_DEPTHS,
     judge: CompletionTransport | None = None,
     keep_recent: int = 4,
     max_summary_tokens: int = 4_000,
     user_message_budget: int = 2_000,
+    fact_budget: int = 1_000,
     instructions: str | None = None,
 ) -> FidelityReport:
     """Compact every ``kinds`` × ``seeds`` session up to ``max(depths)`` times and count
@@ -189,22 +212,28 @@ async def run_fidelity(
         depths=depths,
         sessions=[(k, s) for k in kinds for s in seeds],
     )
+    opts = CompactionSettings(
+        keep_recent=keep_recent,
+        max_summary_tokens=max_summary_tokens,
+        kept_tool_chars=8_000,
+        user_message_budget=user_message_budget,
+        fact_budget=fact_budget,
+        instructions=instructions,
+    ).options()
     for kind in kinds:
         for seed in seeds:
-            session = generate_session(kind, seed, segments=depths[-1])
+            session = generate(kind, seed, segments=depths[-1])
             history = [*session.opening, *session.segments[0]]
             for depth in range(1, depths[-1] + 1):
-                compacted = await compact_context(
-                    history,
-                    summarizer,
-                    keep_recent=keep_recent,
-                    max_summary_tokens=max_summary_tokens,
-                    user_message_budget=user_message_budget,
-                    instructions=instructions,
-                )
-                if compacted is None:
+                result = await compact_history(history, summarizer, opts, require_smaller=False)
+                if result is None:
                     raise ValueError(f"the {kind} session {seed} was too short to compact")
+                compacted = result.messages
+                report.ledger_tokens.append(result.facts.tokens)
                 if depth in depths:
+                    report.sizes.setdefault(depth, []).append(
+                        count_tokens(compacted, approx_token_counter)
+                    )
                     text = history_text(compacted)
                     for probe in session.probes:
                         if judge is None or probe.kind == "identifier":

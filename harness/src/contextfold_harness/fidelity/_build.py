@@ -57,7 +57,7 @@ class Probe:
 class Session:
     """A generated session: the opening (with the probes), then the filler segments."""
 
-    kind: SessionKind
+    kind: str
     seed: int
     opening: list[Message]
     segments: list[list[Message]]

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.messages import Message
 
-__all__ = ["Entry", "Facts", "entries_from_messages", "extract", "read_entries"]
+__all__ = ["Entry", "Facts", "entries_from_messages", "extract", "read_entries", "tool_action"]
 
 _ENTRY = re.compile(r"\n\n(?=\[(?:user|assistant|system)\] )")
 _PART = re.compile(r"^\[(tool call (?P<name>[^\]]+)|tool result|tool error)\] ?", re.MULTILINE)
@@ -195,7 +195,7 @@ def _add(items: list[str], item: str) -> None:
         items.append(item)
 
 
-def _action(tool: str) -> str:
+def tool_action(tool: str) -> str:
     name = tool.lower()
     return next((action for rule, action in _ACTIONS if rule.search(name)), f"used by {tool}")
 
@@ -206,7 +206,7 @@ def _call(facts: Facts, entry: Entry, changed: list[str]) -> str | None:
     command = " ".join(str(v) for k, v in args.items() if k in ("command", "cmd", "script"))
     if command and _TEST_RUN.search(command):
         return command
-    action = _action(entry.tool)
+    action = tool_action(entry.tool)
     for key in _PATH_KEYS:
         value = args.get(key)
         if isinstance(value, str) and value and len(value) < 300:

@@ -1,0 +1,617 @@
+"""The fact ledger: what a summary must keep, found without a model and checked.
+
+A summary is written by a model, and models drop details. Before a summary is used,
+:func:`build_ledger` lists the facts of the part it replaces, with the rules of
+:mod:`._rules` (no model involved):
+
+* **instructions**: the user's sentences that instruct or correct ("use Decimal for
+  every amount", "Scratch that, ship it home");
+* **next steps**: the user's sentences that name what comes next or after a condition,
+  and the agent's newest commitment;
+* **files and records**: every path a tool created, changed or deleted, with the
+  outcome of the tests run since the change; every record a tool set a status on;
+* **identifiers**: exact strings (ids, hashes, versions, URLs, error codes, names,
+  figures) from the user's words, then the agent's, then tool outputs (their first
+  line, error lines, and the id-like fields of JSON).
+
+Then :func:`check` reads each fact against what the model sees after the compaction
+(the summary, the user's words kept verbatim, the messages kept as they are): an
+identifier must appear exactly; a file or record with its state words on one line; an
+instruction or next step word for word (the user's words are not the model's to
+paraphrase). Facts the summary left out are *restored*: rendered by code in a
+``<ledger>`` section at the end of the summary, within ``fact_budget`` tokens, most
+important first (:data:`TIERS`). The next compaction reads that section back, and
+re-reads the facts the previous summary itself kept, so a fact survives any number of
+compactions, until it ages out:
+
+* a file or record's newer state replaces its older one (a later line wins);
+* a deleted file is reported once, then dropped;
+* only the newest :data:`MAX_INSTRUCTIONS` instructions and :data:`MAX_NEXT_STEPS`
+  next steps are carried;
+* past the budget, the least important facts go first, and of equal ones the oldest.
+
+:class:`FactCoverage` counts found, kept, restored and dropped; every compaction event
+carries it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Final, Literal, TypeAlias
+
+from contextfold._masking import without_recallable
+from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
+from contextfold.compaction._rules import (
+    ERROR_LINE,
+    IDENTIFIER,
+    PATH,
+    SENTENCE,
+    Entry,
+    entries_from_messages,
+    extract,
+    tool_action,
+)
+from contextfold.messages import Message
+from contextfold.tokens import TokenCounter
+
+__all__ = [
+    "MAX_INSTRUCTIONS",
+    "MAX_NEXT_STEPS",
+    "TIERS",
+    "Fact",
+    "FactCoverage",
+    "Ledger",
+    "build_ledger",
+    "split_ledger",
+]
+
+FactKind: TypeAlias = Literal["instruction", "next", "file", "record", "id"]
+
+MAX_INSTRUCTIONS: Final = 12
+MAX_NEXT_STEPS: Final = 3
+MAX_FACT_CHARS: Final = 300
+_CONTEXT_CHARS: Final = 100
+
+TIERS: Final[dict[str, int]] = {
+    "instruction": 0,  # the user's instructions and corrections
+    "user next": 0,  # what the user said comes next
+    "changed": 1,  # files created, changed, deleted; records given a status
+    "user id": 2,  # identifiers the user wrote
+    "agent next": 3,  # the agent's newest commitment
+    "agent id": 3,  # identifiers in the agent's text and tool arguments
+    "summary id": 4,  # identifiers a previous summary kept
+    "tool id": 4,  # identifiers in tool outputs
+    "read": 5,  # files only read
+}
+
+_OPEN: Final = "<ledger>"
+_CLOSE: Final = "</ledger>"
+_HEADER: Final = (
+    "Facts from the compacted part that the summary above leaves out, found and kept by "
+    "contextfold (oldest first; where two disagree, the later line wins):"
+)
+_LINE = re.compile(
+    r"^- (?:(?P<kind>file|record) `(?P<key>[^`\n]+)`: (?P<state>.+)"
+    r"|id `(?P<id>[^`\n]+)`(?:: (?P<context>.*))?"
+    r"|(?P<said>instruction|next step) \((?P<who>user|agent)\): (?P<text>.+))$"
+)
+_NEXT = re.compile(
+    r"\b(next step|next,|^next\b|^then\b|^once\b|, once\b|after (?:that|this)|as soon as|"
+    r"when (?:the|it|we|you)\b.*\b(?:pass|done|finish|approved|ready|merged|green)\w*|"
+    r"afterwards|todo|don'?t start|before (?:you|we) (?:start|move|begin))\b",
+    re.IGNORECASE,
+)
+# Instructions and corrections the English rules of ._rules miss, in a few languages.
+_INSTRUCTS = re.compile(
+    r"^(scratch that|on second thought|change of plan|wait\b|let'?s not|let'?s|forget|rather|"
+    r"from now on|make (?:it|sure)|switch|go with|stick with|stop|skip|"
+    r"bitte|doch|lieber|stattdessen|nein|kein|verwende|nimm|"
+    r"mejor|por favor|no (?:uses|envíes|hagas)|usa|en (?:vez|lugar)|"
+    r"plutôt|finalement|non[,.]|n'utilise|utilise|ne (?:pas|jamais))\b"
+    r"|\b(instead|statt|stattdessen|en lugar de|en vez de|au lieu de|à la place)\b",
+    re.IGNORECASE,
+)
+_AGENT_NEXT = re.compile(r"\b(I will|I'll|I am going to|next,? I|then I)\b", re.IGNORECASE)
+_STATE_WORDS: Final[dict[str, tuple[str, ...]]] = {
+    "created": ("created", "new file", "added", "written", "wrote"),
+    "modified": ("modified", "edited", "changed", "updated", "patched"),
+    "deleted": ("deleted", "removed"),
+    "passed": ("pass",),
+    "failed": ("fail",),
+}
+_ID_KEYS = re.compile(
+    r"(^|_)(id|ids|sha|hash|commit|ref|tag|image|version|code|error|url|uri|name|key|number|"
+    r"no|digest|uid|uuid)$",
+    re.IGNORECASE,
+)
+_FIGURE = re.compile(
+    r"(?<![\w.])(?:[$€£¥]\s?)?\d[\d,]*(?:\.\d+)?\s?(?:%|ms|µs|ns|s|sec|min|h|KB|MB|GB|TB|KiB|"
+    r"MiB|GiB|TiB|kg|g|km|m|cm|mm|USD|EUR|GBP|req/s|rps|qps)(?![\w/])"
+)
+_DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"'<>()\[\]`]+")
+_TOOL_ID_LINES: Final = 3
+_FENCE = re.compile(r"^```[^\n]*\n.*?^```[ \t]*$", re.MULTILINE | re.DOTALL)
+_EDIT_BLOCK = re.compile(
+    r"^([^\s`][^\n`]*\.[\w]+)[ \t]*\n```[^\n]*\n<<<<<<< SEARCH\n", re.MULTILINE
+)
+_INJECTED = re.compile(
+    r"<([\w:-]*(?:reminder|context|instructions|environment|permissions)[\w:-]*)\b[^>]*>"
+    r".*?</\1>",
+    re.DOTALL | re.IGNORECASE,
+)
+_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
+_TICKED = re.compile(r"`([^`\n]+)`")
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One fact: its ``kind``, its ``key`` (what identifies it: the id, the path, the
+    user's sentence), the ``state`` of a file or record, the ``context`` an identifier
+    was found in, and its ``tier`` (:data:`TIERS`, lower is kept first)."""
+
+    kind: FactKind
+    key: str
+    tier: int
+    state: str = ""
+    context: str = ""
+    who: Literal["user", "agent"] = "user"
+
+    def render(self) -> str:
+        if self.kind in ("file", "record"):
+            return f"- {self.kind} `{self.key}`: {self.state}"
+        if self.kind == "id":
+            return f"- id `{self.key}`" + (f": {self.context}" if self.context else "")
+        said = "instruction" if self.kind == "instruction" else "next step"
+        return f"- {said} ({self.who}): {self.key}"
+
+    def kept_in(self, seen: Seen) -> bool:
+        """Whether the model still reads this fact in ``seen``."""
+        if self.kind == "id":
+            return self.key in seen.text
+        if self.kind in ("instruction", "next"):
+            said = " ".join(self.key.removesuffix("...").split())
+            if self.who == "user":  # word for word: the user's words are not the model's
+                return said in seen.verbatim
+            return said in seen.flat
+        key = self.key.lower()
+        groups = [_STATE_WORDS.get(word, (word,)) for word in _state_words(self.state)]
+        return any(
+            key in line and all(any(w in line for w in group) for group in groups)
+            for line in seen.lines
+        )
+
+
+class Seen:
+    """What the model reads after a compaction, in the forms the checks need."""
+
+    __slots__ = ("flat", "lines", "text", "verbatim")
+
+    def __init__(self, summary: str, verbatim: str) -> None:
+        self.text = f"{summary}\n{verbatim}"
+        self.verbatim = " ".join(verbatim.split())
+        self.flat = " ".join(self.text.split())
+        self.lines = self.text.lower().splitlines()
+
+
+def _state_words(state: str) -> list[str]:
+    """The words that must accompany a file or record for its ``state`` to be kept."""
+    lowered = state.lower()
+    if lowered.startswith("status "):
+        return [lowered.removeprefix("status ").split("(")[0].strip()]
+    words = [w for w in ("created", "modified", "deleted") if w in lowered]
+    if "tests passed" in lowered:
+        words.append("passed")
+    elif "tests failed" in lowered:
+        words.append("failed")
+    return words
+
+
+@dataclass(frozen=True, slots=True)
+class FactCoverage:
+    """What one compaction's ledger found and what became of it: ``kept`` by the
+    summary or verbatim, ``restored`` by the ledger section, ``dropped`` past the
+    ``fact_budget``. ``found == kept + restored + dropped``; ``tokens`` is the size of
+    the section."""
+
+    found: int = 0
+    kept: int = 0
+    restored: int = 0
+    dropped: int = 0
+    tokens: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "found": self.found,
+            "kept": self.kept,
+            "restored": self.restored,
+            "dropped": self.dropped,
+            "tokens": self.tokens,
+        }
+
+
+@dataclass(slots=True)
+class Ledger:
+    """The facts a compaction must account for, oldest first (see the module doc)."""
+
+    facts: list[Fact] = field(default_factory=list)
+
+    def restore(
+        self, summary: str, verbatim: str, budget: int, counter: TokenCounter
+    ) -> tuple[str, FactCoverage]:
+        """The ``<ledger>`` section for the facts that the ``summary`` and the
+        ``verbatim`` text around it (the user's quoted words, the messages kept as they
+        are) leave out, within ``budget`` tokens, and the coverage. ``""`` when the
+        budget is 0 or there is nothing to restore or carry. The user's instructions
+        and next steps count as kept only word for word in ``verbatim``; records
+        (tickets, refunds...) are listed even when the summary names them, so the next
+        compaction knows their state.
+
+        The section also lists the identifiers the summary kept (at most a third of
+        the budget), so the next compaction checks them again. Past the budget, the
+        least important facts are left out first, and of equal ones the newest: the
+        oldest are the ones repeated summaries lose, the newest are still in the
+        summary just written and the messages kept after it."""
+        view = Seen(summary, verbatim)
+        missing: list[Fact] = []
+        kept_ids: list[Fact] = []
+        shown: list[Fact] = []  # the candidates for the section: missing, and records
+        for fact in self.facts:
+            if not fact.kept_in(view):
+                missing.append(fact)
+                shown.append(fact)
+            elif fact.kind == "id":
+                kept_ids.append(fact)
+            elif fact.kind == "record":
+                shown.append(fact)
+        used = counter(_OPEN + _HEADER + _CLOSE) + 4
+        listed: list[Fact] = []
+        for fact in sorted(kept_ids, key=lambda f: f.tier):
+            cost = counter(fact.key) + 2
+            if used + cost > budget // 3:
+                break
+            listed.append(fact)
+            used += cost
+        chosen: set[int] = set()
+        for index in sorted(range(len(shown)), key=lambda i: (shown[i].tier, i)):
+            cost = counter(shown[index].render()) + 1
+            if used + cost <= budget:
+                chosen.add(index)
+                used += cost
+        rendered = [shown[i] for i in sorted(chosen)]
+        section = render_section(rendered, listed) if budget else ""
+        lost = {id(f) for f in missing}
+        restored = sum(1 for f in rendered if id(f) in lost) if section else 0
+        coverage = FactCoverage(
+            found=len(self.facts),
+            kept=len(self.facts) - len(missing),
+            restored=restored,
+            dropped=len(missing) - restored,
+            tokens=counter(section) if section else 0,
+        )
+        return section, coverage
+
+
+_SOURCES: Final = {TIERS["user id"]: "the user", TIERS["agent id"]: "the agent"}
+_KEPT = re.compile(
+    r"^- kept in the summary, from (the user|the agent|tools): (`[^`\n]+`(?:, `[^`\n]+`)*)$"
+)
+
+
+def render_section(facts: Sequence[Fact], kept: Sequence[Fact] = ()) -> str:
+    """The ``<ledger>`` section: the ``facts`` restored, then the identifiers the
+    summary ``kept`` by source (``""`` when both are empty)."""
+    if not facts and not kept:
+        return ""
+    lines = [_OPEN, _HEADER, *(f.render() for f in facts)]
+    by_source: dict[str, list[str]] = {}
+    for fact in kept:
+        by_source.setdefault(_SOURCES.get(fact.tier, "tools"), []).append(f"`{fact.key}`")
+    for source in ("the user", "the agent", "tools"):
+        if source in by_source:
+            lines.append(f"- kept in the summary, from {source}: " + ", ".join(by_source[source]))
+    lines.append(_CLOSE)
+    return "\n".join(lines)
+
+
+def split_ledger(summary: str) -> tuple[str, list[Fact]]:
+    """``summary`` without the ``<ledger>`` section at its end, and that section's
+    facts (``[]`` when it has none). Only a section whose every line reads back is a
+    ledger: a summary that quotes the tag keeps it as text."""
+    end = "\n" + _CLOSE
+    if not summary.endswith(end):
+        return summary, []
+    start = summary.rfind("\n\n" + _OPEN + "\n")
+    if start < 0:
+        return summary, []
+    body = summary[start + len(_OPEN) + 3 : len(summary) - len(end)].split("\n")
+    if not body or body[0] != _HEADER:
+        return summary, []
+    facts: list[Fact] = []
+    for line in body[1:]:
+        kept = _KEPT.match(line)
+        if kept is not None:
+            tier = {"the user": TIERS["user id"], "the agent": TIERS["agent id"]}.get(
+                kept.group(1), TIERS["tool id"]
+            )
+            facts += [Fact("id", key, tier) for key in _TICKED.findall(kept.group(2))]
+            continue
+        fact = _parse_line(line)
+        if fact is None:
+            return summary, []
+        facts.append(fact)
+    return summary[:start], facts
+
+
+def _parse_line(line: str) -> Fact | None:
+    match = _LINE.match(line)
+    if match is None:
+        return None
+    if match.group("kind"):
+        kind: FactKind = "file" if match.group("kind") == "file" else "record"
+        state = match.group("state")
+        tier = TIERS["changed"] if _state_words(state) else TIERS["read"]
+        return Fact(kind, match.group("key"), tier, state=state)
+    if match.group("id"):
+        return Fact("id", match.group("id"), TIERS["summary id"], context=match["context"] or "")
+    who: Literal["user", "agent"] = "user" if match.group("who") == "user" else "agent"
+    if match.group("said") == "instruction":
+        return Fact("instruction", match.group("text"), TIERS["instruction"], who=who)
+    return Fact("next", match.group("text"), TIERS[f"{who} next"], who=who)
+
+
+def _clip(text: str, limit: int = MAX_FACT_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
+
+
+def _context(line: str, key: str) -> str:
+    """The words around ``key`` on ``line``, at most :data:`_CONTEXT_CHARS` long."""
+    line = " ".join(line.split())
+    if len(line) <= _CONTEXT_CHARS:
+        return line
+    at = max(line.find(key), 0)
+    start = max(0, min(at - _CONTEXT_CHARS // 3, len(line) - _CONTEXT_CHARS))
+    piece = line[start : start + _CONTEXT_CHARS].strip()
+    return ("..." if start else "") + piece + ("..." if start + _CONTEXT_CHARS < len(line) else "")
+
+
+def _identifiers(text: str) -> list[str]:
+    """The identifiers of ``text`` (URLs, DOIs, figures with units and the rules'
+    identifiers), without those that are part of a longer one found there."""
+    found: list[str] = [m.group().rstrip(".,;:") for m in _DOI.finditer(text)]
+    for match in IDENTIFIER.finditer(text):
+        token = next(g for g in match.groups() if g)
+        if "`" not in token and len(token) >= 3:
+            found.append(token)
+    for match in _FIGURE.finditer(text):
+        if any(c in match.group() for c in ".,$€£¥%") or " " in match.group():
+            found.append(match.group())
+    for match in PATH.finditer(text):
+        if match.group().startswith(("http://", "https://")):  # files are file facts
+            found.append(match.group().rstrip(".,:;"))
+    unique = list(dict.fromkeys(found))
+    return [t for t in unique if not any(t != o and t in o for o in unique)]
+
+
+def _plain_ids(text: str) -> Iterator[str]:
+    """The identifiers of ``text`` that are not file paths (those are file facts)."""
+    paths = {p.rstrip(".,:;") for p in PATH.findall(text) if not p.startswith("http")}
+    for token in _identifiers(text):
+        if token not in paths and not any(token in path for path in paths):
+            yield token
+
+
+def _json_ids(text: str) -> Iterator[tuple[str, str]]:
+    """``(value, "key: value")`` for the id-like fields of a JSON tool output."""
+    stripped = text.strip()
+    if not stripped.startswith(("{", "[")):
+        return
+    try:
+        value = json.loads(stripped)
+    except ValueError:
+        return
+    stack: list[object] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, child in item.items():
+                if isinstance(child, str | int) and not isinstance(child, bool):
+                    found = str(child)
+                    if (
+                        _ID_KEYS.search(str(key))
+                        and 3 <= len(found) <= 120
+                        and "`" not in found
+                        and not PATH.fullmatch(found)
+                    ) or (isinstance(child, str) and found.startswith(("http://", "https://"))):
+                        yield found, f"{key}: {found}"
+                else:
+                    stack.append(child)
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+
+
+class _Builder:
+    """Collects facts in order, a later fact about the same key replacing the earlier."""
+
+    def __init__(self) -> None:
+        self.facts: dict[tuple[str, str], Fact] = {}
+
+    def add(self, fact: Fact) -> None:
+        if not fact.key or "\n" in fact.key or len(fact.key) > MAX_FACT_CHARS:
+            return
+        group = "item" if fact.kind in ("file", "record") else fact.kind
+        slot = (group, fact.key)
+        old = self.facts.pop(slot, None)
+        if old is not None and fact.kind == "id" and old.tier < fact.tier:
+            fact = Fact("id", fact.key, old.tier, context=old.context or fact.context)
+        self.facts[slot] = fact
+
+    def ledger(self) -> Ledger:
+        facts = list(self.facts.values())
+        items = {f.key for f in facts if f.kind in ("file", "record")}
+        facts = [f for f in facts if not (f.kind == "id" and f.key in items)]
+        facts = _newest(facts, "instruction", "user", MAX_INSTRUCTIONS)
+        facts = _newest(facts, "next", "user", MAX_NEXT_STEPS)
+        facts = _newest(facts, "next", "agent", 1)
+        return Ledger(facts)
+
+
+def _newest(facts: list[Fact], kind: FactKind, who: str, cap: int) -> list[Fact]:
+    of_kind = [i for i, f in enumerate(facts) if f.kind == kind and f.who == who]
+    gone = set(of_kind[: max(len(of_kind) - cap, 0)])
+    return [f for i, f in enumerate(facts) if i not in gone]
+
+
+def build_ledger(
+    body: Sequence[Message],
+    *,
+    previous: str | None = None,
+    carried: Iterable[Fact] = (),
+    quoted: Sequence[str] = (),
+) -> Ledger:
+    """The facts of the summarized ``body``, after those ``carried`` from the previous
+    ledger section, those the ``previous`` summary kept, and those of the user's words
+    it ``quoted`` (see the module doc)."""
+    builder = _Builder()
+    for fact in carried:
+        if fact.kind == "file" and "deleted" in fact.state.lower():
+            continue  # reported once already
+        builder.add(fact)
+    if previous:
+        for fact in _summary_facts(without_recallable(previous)):
+            builder.add(fact)
+    entries = [Entry("user", "text", text) for text in quoted]
+    entries += entries_from_messages([m for m in body if m.role != "system"])
+    for fact in _entry_facts(entries):
+        builder.add(fact)
+    return builder.ledger()
+
+
+def _summary_facts(summary: str) -> Iterator[Fact]:
+    """The states of the files a previous summary names, line by line (its identifiers
+    are carried by the ledger section's list of what the summary kept)."""
+    for line in summary.splitlines():
+        lowered = line.lower()
+        for path in PATH.findall(line):
+            path = path.rstrip(".,:;")
+            states = [s for s in ("created", "modified", "deleted") if _said(lowered, s)]
+            if _said(lowered, "failed"):
+                states.append("tests failed")
+            elif _said(lowered, "passed"):
+                states.append("tests passed")
+            if states and "deleted" not in states:  # a deletion is reported once
+                yield Fact("file", path, TIERS["changed"], state=", ".join(states))
+
+
+def _said(line: str, state: str) -> bool:
+    return any(word in line for word in _STATE_WORDS[state])
+
+
+def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
+    facts = extract(entries)
+    # The user's instructions and corrections, and what comes next.
+    edited: list[str] = []
+    for entry in entries:
+        if entry.kind != "text":
+            continue
+        who: Literal["user", "agent"] = "user" if entry.role == "user" else "agent"
+        if who == "agent":
+            edited += [m.group(1) for m in _EDIT_BLOCK.finditer(entry.text)]
+        for sentence in SENTENCE.split(_prose(entry.text)):
+            sentence = sentence.strip()
+            if len(sentence.split()) < 3 or sentence.endswith("?"):
+                continue
+            clipped = _clip(sentence)
+            if who == "user" and _NEXT.search(sentence):
+                yield Fact("next", clipped, TIERS["user next"])
+            elif who == "agent" and _AGENT_NEXT.search(sentence):
+                yield Fact("next", clipped, TIERS["agent next"], who="agent")
+            if who == "user" and _instructs(sentence, facts.instructions):
+                yield Fact("instruction", clipped, TIERS["instruction"])
+            source = "user id" if who == "user" else "agent id"
+            for token in _plain_ids(sentence):
+                yield Fact("id", token, TIERS[source], context=_context(sentence, token))
+    # Files and records, in the order they were last touched.
+    for path in edited:  # edit blocks in the agent's text (aider's SEARCH/REPLACE)
+        facts.act(path, "modified")
+    for path, actions in facts.artifacts.items():
+        changes = [a for a in actions if a in ("created", "modified", "deleted")]
+        status = [a for a in actions if a.startswith("status ")]
+        if changes:
+            tested = facts.tests.get(path, "")
+            state = ", ".join(changes)
+            if tested.startswith("tests passed"):
+                state += "; tests passed"
+            elif tested.startswith("tests failed"):
+                state += "; tests failed"
+            yield Fact("file", path, TIERS["changed"], state=state)
+        elif status:
+            yield Fact("record", path, TIERS["changed"], state=_clip(status[-1], 120))
+        elif any(a.endswith(")") and "set by" in a for a in actions):
+            state = next(a for a in reversed(actions) if "set by" in a)
+            yield Fact("record", path, TIERS["changed"], state="status " + state.split(" (")[0])
+        elif "read" in actions:
+            yield Fact("file", path, TIERS["read"], state="read")
+    # Identifiers in the id-like arguments of tool calls and in tool outputs (not in
+    # what a tool only read: a file's or a page's content is bulk, not facts).
+    calls: list[bool] = []  # per call: whether it reads a file (its output is content)
+    for entry in entries:
+        if entry.kind == "call":
+            calls.append(tool_action(entry.tool) == "read" and _names_file(entry.text))
+            for value, context in _json_ids(entry.text):
+                yield Fact("id", value, TIERS["agent id"], context=f"{entry.tool} {context}")
+        elif entry.kind in ("result", "error"):
+            yield from _output_facts(entry.text, reads=calls.pop(0) if calls else False)
+
+
+def _prose(text: str) -> str:
+    """``text`` without what is not anyone's words: fenced code (a file's content, an
+    edit), the context a client injects (``<system-reminder>``,
+    ``<environment_context>`` ...) and the markup of tags."""
+    text = _FENCE.sub("\n", text)
+    text = _INJECTED.sub("\n", text)
+    return _TAG.sub(" ", text)
+
+
+def _names_file(arguments: str) -> bool:
+    """Whether a tool call's ``arguments`` name a file (not a URL)."""
+    return any(not p.startswith("http") for p in PATH.findall(arguments))
+
+
+def _instructs(sentence: str, instructions: Sequence[str]) -> bool:
+    flat = " ".join(sentence.split())
+    return bool(_INSTRUCTS.search(flat)) or any(flat in item for item in instructions)
+
+
+def _output_facts(text: str, *, reads: bool) -> Iterator[Fact]:
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    errors = [ln for ln in lines if ERROR_LINE.search(ln)][:_TOOL_ID_LINES]
+    structured = text.lstrip().startswith(("{", "["))  # JSON: its id-like fields, below
+    for line in errors if reads or structured else lines[:1] + errors:
+        for token in _plain_ids(line):
+            yield Fact("id", token, TIERS["tool id"], context=_context(line, token))
+    if reads:
+        return
+    for value, context in _json_ids(text):
+        yield Fact("id", value, TIERS["tool id"], context=_clip(context, _CONTEXT_CHARS))
+
+
+def seen_text(messages: Iterable[Message]) -> str:
+    """Everything the model reads in ``messages``: texts, tool calls, tool outputs."""
+    parts: list[str] = []
+    for message in messages:
+        for block in message.content:
+            if isinstance(block, TextBlock):
+                parts.append(block.text)
+            elif isinstance(block, ToolUseBlock):
+                parts.append(json.dumps(block.input, ensure_ascii=False))
+            elif isinstance(block, ToolResultBlock):
+                content = block.content
+                if isinstance(content, str):
+                    parts.append(content)
+                else:
+                    parts.extend(p.text for p in content if isinstance(p, TextBlock))
+    return "\n".join(parts)
