@@ -2,44 +2,128 @@
 
 Run from the repository root (offline)::
 
-    python bench/fidelity.py                     # the table below
+    python bench/fidelity.py                     # the tables below
     python bench/fidelity.py --provider openai   # any `contextfold fidelity` options
 
-Fifteen seeded sessions (five each of a coding agent, customer support and research,
-``contextfold_harness.fidelity``) plant seven probes each in the part the first compaction
-summarizes: three exact identifiers, two artifact states, a decision overridden by a
-later user correction, and the pending next step. Each session is compacted ten times
-in a row with unrelated work appended in between; a cell is the share of probes still
-in the compacted history (identifiers by exact match, the rest by their expected words
-on one line). Side by side: the offline extractive summarizer with the user's own
-words kept verbatim (``user_message_budget=2000``, the default) and the summary alone
-(``user_message_budget=0``).
+Seeded sessions (``contextfold_harness.fidelity``) plant seven probes each in the part
+the first compaction summarizes: three exact identifiers, two artifact states, a
+decision overridden by a later user correction, and the pending next step. Each session
+is compacted ten times in a row with unrelated work appended in between; a cell is the
+share of probes still in the compacted history (identifiers by exact match, the rest by
+their expected words on one line).
+
+Two sets of sessions: the three *tuned* kinds (coding, support, research; the summarizer
+and the fact ledger were written against them) and the *held-out* kinds (written by
+someone who had not seen the summarizer nor the ledger; see
+``contextfold_harness.fidelity._heldout``). Two summarizers: the offline extractive
+one, and a *lossy* stub that behaves like a model dropping details (it keeps a random
+35 % of the facts it is shown, drawn afresh per request). Each with the user's words kept
+verbatim (``user_message_budget=2000``) or not (``0``), and the fact ledger on
+(``fact_budget=1000``) or off (``0``). ``tokens`` is the mean compacted history after 3
+compactions; ``ledger`` the mean ledger section per compaction.
+
+The last table is what the ledger costs: CPU per compaction with the ledger and without
+(the same compactions, side by side), and the tokens it adds.
 """
 
 from __future__ import annotations
 
 import asyncio
+import statistics
 import sys
+import time
 
 from contextfold.cli import main as cli_main
 from contextfold.cli._extractive import ExtractiveSummarizer
-from contextfold_harness.fidelity import PROBE_KINDS, run_fidelity
+from contextfold.compaction import CompactionSettings
+from contextfold.compaction._engine import compact_history
+from contextfold.transports.base import CompletionTransport
+from contextfold_harness.fidelity import (
+    HELDOUT_KINDS,
+    PROBE_KINDS,
+    SESSION_KINDS,
+    LossySummarizer,
+    generate,
+    run_fidelity,
+)
 
 DEPTHS = (1, 3, 10)
+CONFIGS: tuple[tuple[str, int, int], ...] = (
+    ("extractive", 2_000, 1_000),
+    ("extractive", 0, 0),
+    ("lossy 35%", 0, 0),
+    ("lossy 35%", 2_000, 0),
+    ("lossy 35%", 0, 1_000),
+    ("lossy 35%", 2_000, 1_000),
+)
 
 
-async def table() -> None:
-    with_words = await run_fidelity(ExtractiveSummarizer(), depths=DEPTHS)
-    alone = await run_fidelity(ExtractiveSummarizer(), depths=DEPTHS, user_message_budget=0)
-    heads = [f"{label}, after {d}" for label in ("with words", "alone") for d in DEPTHS]
-    print("| probe | planted | " + " | ".join(heads) + " |")
-    print("|---|---" + "|---" * len(heads) + "|")
-    for kind in PROBE_KINDS:
-        row = [f"{r.share(kind, d):.0%}" for r in (with_words, alone) for d in DEPTHS]
-        print(f"| {kind} | {with_words.total[kind][DEPTHS[0]]} | " + " | ".join(row) + " |")
+def summarizer(name: str) -> CompletionTransport:
+    return ExtractiveSummarizer() if name == "extractive" else LossySummarizer(keep=0.35)
+
+
+async def survival(label: str, kinds: tuple[str, ...]) -> None:
+    print(f"\n{label} ({', '.join(kinds)}; seeds 0-4)\n")
+    heads = " | ".join(f"after {d}" for d in DEPTHS)
+    print(f"| summarizer | user words | ledger | probe | {heads} | tokens | ledger |")
+    print("|---|---|---|---|" + "---|" * len(DEPTHS) + "---|---|")
+    for name, words, facts in CONFIGS:
+        report = await run_fidelity(
+            summarizer(name),
+            kinds=kinds,
+            depths=DEPTHS,
+            user_message_budget=words,
+            fact_budget=facts,
+        )
+        ledger = statistics.mean(report.ledger_tokens)
+        for kind in PROBE_KINDS:
+            cells = " | ".join(f"{report.share(kind, d):.0%}" for d in DEPTHS)
+            size = f"{report.mean_size(3):,.0f}" if kind == PROBE_KINDS[0] else ""
+            extra = f"{ledger:,.0f}" if kind == PROBE_KINDS[0] else ""
+            print(f"| {name} | {words} | {facts} | {kind} | {cells} | {size} | {extra} |")
+
+
+async def cost() -> None:
+    """CPU per compaction with and without the ledger, on the same histories."""
+    print("\nWhat the ledger costs (lossy 35%, user words 0, depth 1-3 of every session)\n")
+    cpu: dict[int, list[float]] = {0: [], 1_000: []}
+    added: list[int] = []
+    for kind in (*SESSION_KINDS, *HELDOUT_KINDS):
+        for seed in range(5):
+            session = generate(kind, seed, segments=3)
+            history = [*session.opening, *session.segments[0]]
+            for depth in range(1, 4):
+                results = {}
+                for budget in (0, 1_000):  # side by side, the same input
+                    opts = CompactionSettings(
+                        keep_recent=4, user_message_budget=0, fact_budget=budget
+                    ).options()
+                    start = time.process_time()
+                    result = await compact_history(
+                        history, LossySummarizer(keep=0.35), opts, require_smaller=False
+                    )
+                    cpu[budget].append(time.process_time() - start)
+                    assert result is not None
+                    results[budget] = result
+                added.append(results[1_000].facts.tokens)
+                if depth < 3:
+                    history = [*results[1_000].messages, *session.segments[depth]]
+    without, with_ledger = statistics.mean(cpu[0]), statistics.mean(cpu[1_000])
+    print("| | per compaction |")
+    print("|---|---|")
+    print(f"| CPU without the ledger | {without * 1e3:.2f} ms |")
+    print(f"| CPU with the ledger | {with_ledger * 1e3:.2f} ms ({with_ledger / without:.2f}x) |")
+    print(f"| ledger section, mean | {statistics.mean(added):,.0f} tokens |")
+    print(f"| ledger section, max | {max(added):,} tokens |")
+
+
+async def main() -> None:
+    await survival("Tuned sessions", SESSION_KINDS)
+    await survival("Held-out sessions", HELDOUT_KINDS)
+    await cost()
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1:
         sys.exit(cli_main(["fidelity", *sys.argv[1:]]))
-    asyncio.run(table())
+    asyncio.run(main())

@@ -13,7 +13,13 @@ from contextfold import AutoCompactStore, CompactionEvent, MemoryContextStore
 from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.compaction import CompactionSettings, FactCoverage, compact_context
 from contextfold.compaction._engine import compact_history
-from contextfold.compaction._ledger import Fact, build_ledger, render_section, split_ledger
+from contextfold.compaction._ledger import (
+    TIERS,
+    Fact,
+    build_ledger,
+    render_section,
+    split_ledger,
+)
 from contextfold.compaction._summarizer import parse_summary_message
 from contextfold.dialects import CHAT, MESSAGES, RESPONSES
 from contextfold.messages import Message
@@ -183,8 +189,10 @@ async def test_the_ledger_carries_facts_through_any_number_of_compactions() -> N
         assert needle in text
     assert "use Decimal for every amount" in text
     assert "src/export/money.py`: created; tests passed" in text
-    # a deleted file is reported once, then ages out
-    assert "old_csv.py" not in text
+    # a deleted file keeps only its last state
+    _, carried = split_ledger(parse_summary_message(result.messages[0])[0])  # type: ignore[index]
+    [deleted] = [f for f in carried if f.key == "src/export/old_csv.py"]
+    assert (deleted.state, deleted.tier) == ("deleted", TIERS["changed"])
 
 
 async def test_without_a_budget_there_is_no_ledger() -> None:

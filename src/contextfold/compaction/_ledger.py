@@ -98,20 +98,33 @@ _LINE = re.compile(
     r"|id `(?P<id>[^`\n]+)`(?:: (?P<context>.*))?"
     r"|(?P<said>instruction|next step) \((?P<who>user|agent)\): (?P<text>.+))$"
 )
+# What comes next: named as such, or work the user puts after a condition ("When CI
+# is green, ...", "Sobald ...", "Cuando ..."), in a few languages.
 _NEXT = re.compile(
-    r"\b(next step|next,|^next\b|^then\b|^once\b|, once\b|after (?:that|this)|as soon as|"
-    r"when (?:the|it|we|you)\b.*\b(?:pass|done|finish|approved|ready|merged|green)\w*|"
-    r"afterwards|todo|don'?t start|before (?:you|we) (?:start|move|begin))\b",
+    r"\b(next step|next,|^next\b|^then\b|, once\b|after (?:that|this)|as soon as|"
+    r"afterwards|todo|don'?t start|before (?:you|we) (?:start|move|begin)|"
+    r"nächster schritt|danach|als nächstes|siguiente paso|después|luego|prochaine étape|"
+    r"ensuite|prossimo passo|poi|dopo|próximo passo|depois|volgende stap|daarna)\b"
+    r"|^(once|when(?:ever)?|after|as soon as|sobald|wenn|nachdem|cuando|"
+    r"una vez|en cuanto|quand|dès que|lorsque|une fois|quando|appena|non appena|"
+    r"assim que|zodra|als|wanneer)\b",
     re.IGNORECASE,
 )
-# Instructions and corrections the English rules of ._rules miss, in a few languages.
+# Instructions and corrections the English rules of ._rules miss: an instruction or a
+# change of mind, in English, German, Spanish, French, Italian, Portuguese and Dutch.
 _INSTRUCTS = re.compile(
     r"^(scratch that|on second thought|change of plan|wait\b|let'?s not|let'?s|forget|rather|"
-    r"from now on|make (?:it|sure)|switch|go with|stick with|stop|skip|"
-    r"bitte|doch|lieber|stattdessen|nein|kein|verwende|nimm|"
-    r"mejor|por favor|no (?:uses|envíes|hagas)|usa|en (?:vez|lugar)|"
-    r"plutôt|finalement|non[,.]|n'utilise|utilise|ne (?:pas|jamais))\b"
-    r"|\b(instead|statt|stattdessen|en lugar de|en vez de|au lieu de|à la place)\b",
+    r"from now on|make (?:it|sure)|switch|go with|stick with|stop|skip|never mind|"
+    r"bitte|doch|lieber|stattdessen|nein|kein|verwende|nimm|vergiss|korrektur|"
+    r"mejor|por favor|no (?:uses|envíes|hagas|la|lo|las|los)|usa|en (?:vez|lugar)|olvida|"
+    r"corrección|pensándolo|pensandolo|"
+    r"plutôt|finalement|non[,.]|n'utilise|utilise|ne (?:pas|jamais)|oublie|réflexion faite|"
+    r"anzi|invece|meglio|ripensandoci|lascia perdere|non (?:usare|fare|mandare)|"
+    r"pensando melhor|na verdade|melhor não|esquece|não (?:use|faça|mande)|"
+    r"bij nader inzien|toch niet|liever|niet)\b"
+    r"|\b(instead|changed my mind|statt|stattdessen|anders überlegt|doch nicht|"
+    r"en lugar de|en vez de|cambio de planes|au lieu de|à la place|tout compte fait|"
+    r"invece di|ho cambiato idea|em vez de|mudei de ideia|in plaats van)\b",
     re.IGNORECASE,
 )
 _AGENT_NEXT = re.compile(r"\b(I will|I'll|I am going to|next,? I|then I)\b", re.IGNORECASE)
@@ -124,15 +137,40 @@ _STATE_WORDS: Final[dict[str, tuple[str, ...]]] = {
 }
 _ID_KEYS = re.compile(
     r"(^|_)(id|ids|sha|hash|commit|ref|tag|image|version|code|error|url|uri|name|key|number|"
-    r"no|digest|uid|uuid)$",
+    r"no|digest|uid|uuid|reference|referencia|référence|riferimento|numero|número|nummer)"
+    r"(_|$)",
     re.IGNORECASE,
 )
+
+
+def _id_key(key: object) -> bool:
+    """Whether a JSON field named ``key`` holds an id (``job_id``, ``databaseId``...)."""
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", str(key))
+    return bool(_ID_KEYS.search(snake))
+
+
+# A figure with its unit or currency, in either notation (1,234.5 or 1.234,5).
 _FIGURE = re.compile(
-    r"(?<![\w.])(?:[$€£¥]\s?)?\d[\d,]*(?:\.\d+)?\s?(?:%|ms|µs|ns|s|sec|min|h|KB|MB|GB|TB|KiB|"
-    r"MiB|GiB|TiB|kg|g|km|m|cm|mm|USD|EUR|GBP|req/s|rps|qps)(?![\w/])"
+    r"(?<![\w.,])(?:[$€£¥]\s?\d[\d,.]*\d|\d[\d,.]*\s?(?:%|ms|µs|ns|s|sec|min|h|KB|MB|GB|TB|"
+    r"KiB|MiB|GiB|TiB|kB|kg|g|km|m|cm|mm|USD|EUR|GBP|CHF|JPY|req/s|rps|qps|€|\$|£))(?![\w/])"
+)
+# Ids the rules of ._rules do not know: UUIDs, IBANs, long numbers, prefixed tokens.
+_MORE_IDS = re.compile(
+    r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"
+    r"|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b"
+    r"|(?<![\w.,])\d{8,}(?![\w]|[.,]\d)"
+    r"|\b[A-Za-z]{2,}_(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{8,}\b"
+)
+_STATUS_KEYS = re.compile(
+    r"^(status|state|estado|estatus|statut|stato|zustand|situação|situacao)$", re.IGNORECASE
 )
 _DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"'<>()\[\]`]+")
-_TOOL_ID_LINES: Final = 3
+_ERROR_LINES: Final = 8
+_STATUS_SAID = re.compile(
+    r"\b(status|state|estado|estatus|statut|stato|zustand|situação)\b\s*:?\s*"
+    r"([^\W\d_][^.,;()\n]{1,39})",
+    re.IGNORECASE,
+)
 _FENCE = re.compile(r"^```[^\n]*\n.*?^```[ \t]*$", re.MULTILINE | re.DOTALL)
 _EDIT_BLOCK = re.compile(
     r"^([^\s`][^\n`]*\.[\w]+)[ \t]*\n```[^\n]*\n<<<<<<< SEARCH\n", re.MULTILINE
@@ -389,6 +427,7 @@ def _identifiers(text: str) -> list[str]:
     for match in _FIGURE.finditer(text):
         if any(c in match.group() for c in ".,$€£¥%") or " " in match.group():
             found.append(match.group())
+    found += [m.group() for m in _MORE_IDS.finditer(text)]
     for match in PATH.finditer(text):
         if match.group().startswith(("http://", "https://")):  # files are file facts
             found.append(match.group().rstrip(".,:;"))
@@ -421,7 +460,7 @@ def _json_ids(text: str) -> Iterator[tuple[str, str]]:
                 if isinstance(child, str | int) and not isinstance(child, bool):
                     found = str(child)
                     if (
-                        _ID_KEYS.search(str(key))
+                        _id_key(key)
                         and 3 <= len(found) <= 120
                         and "`" not in found
                         and not PATH.fullmatch(found)
@@ -429,6 +468,42 @@ def _json_ids(text: str) -> Iterator[tuple[str, str]]:
                         yield found, f"{key}: {found}"
                 else:
                     stack.append(child)
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+
+
+def _json_records(text: str) -> Iterator[tuple[str, str]]:
+    """``(id, status)`` for each object of a JSON tool output that has both an id-like
+    field and a status (``status``, ``state``, ``estado``, ``statut`` ...)."""
+    stripped = text.strip()
+    if not stripped.startswith(("{", "[")):
+        return
+    try:
+        value = json.loads(stripped)
+    except ValueError:
+        return
+    stack: list[object] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            status = next(
+                (v for k, v in item.items() if _STATUS_KEYS.match(str(k)) and isinstance(v, str)),
+                None,
+            )
+            key = next(
+                (
+                    str(v)
+                    for k, v in item.items()
+                    if _id_key(k)
+                    and isinstance(v, str | int)
+                    and not isinstance(v, bool)
+                    and 3 <= len(str(v)) <= 120
+                ),
+                None,
+            )
+            if status and key and "`" not in key and len(status) <= 80:
+                yield key, " ".join(status.split())
+            stack.extend(v for v in item.values() if isinstance(v, dict | list))
         elif isinstance(item, list):
             stack.extend(reversed(item))
 
@@ -478,7 +553,8 @@ def build_ledger(
     builder = _Builder()
     for fact in carried:
         if fact.kind == "file" and "deleted" in fact.state.lower():
-            continue  # reported once already
+            # a deleted file keeps only that: its earlier states are superseded
+            fact = Fact("file", fact.key, TIERS["changed"], state="deleted")
         builder.add(fact)
     if previous:
         for fact in _summary_facts(without_recallable(previous)):
@@ -495,14 +571,19 @@ def _summary_facts(summary: str) -> Iterator[Fact]:
     are carried by the ledger section's list of what the summary kept)."""
     for line in summary.splitlines():
         lowered = line.lower()
-        for path in PATH.findall(line):
+        ticked = [t for t in _TICKED.findall(line) if "/" in t and " " not in t]
+        for path in dict.fromkeys([*PATH.findall(line), *ticked]):
             path = path.rstrip(".,:;")
+            if path.startswith(("http://", "https://")):
+                continue
             states = [s for s in ("created", "modified", "deleted") if _said(lowered, s)]
             if _said(lowered, "failed"):
                 states.append("tests failed")
             elif _said(lowered, "passed"):
                 states.append("tests passed")
-            if states and "deleted" not in states:  # a deletion is reported once
+            if "deleted" in states:  # its earlier states are superseded
+                yield Fact("file", path, TIERS["changed"], state="deleted")
+            elif states:
                 yield Fact("file", path, TIERS["changed"], state=", ".join(states))
 
 
@@ -520,7 +601,9 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         who: Literal["user", "agent"] = "user" if entry.role == "user" else "agent"
         if who == "agent":
             edited += [m.group(1) for m in _EDIT_BLOCK.finditer(entry.text)]
-        for sentence in SENTENCE.split(_prose(entry.text)):
+        prose = _prose(entry.text)
+        instructed = False
+        for sentence in SENTENCE.split(prose):
             sentence = sentence.strip()
             if len(sentence.split()) < 3 or sentence.endswith("?"):
                 continue
@@ -529,8 +612,11 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 yield Fact("next", clipped, TIERS["user next"])
             elif who == "agent" and _AGENT_NEXT.search(sentence):
                 yield Fact("next", clipped, TIERS["agent next"], who="agent")
-            if who == "user" and _instructs(sentence, facts.instructions):
-                yield Fact("instruction", clipped, TIERS["instruction"])
+            if who == "user" and not instructed and _instructs(sentence, facts.instructions):
+                # the whole message: a correction's reason and its new rule often sit in
+                # sentences of their own ("Wait, I misread it. Include them.")
+                instructed = True
+                yield Fact("instruction", _clip(prose), TIERS["instruction"])
             source = "user id" if who == "user" else "agent id"
             for token in _plain_ids(sentence):
                 yield Fact("id", token, TIERS[source], context=_context(sentence, token))
@@ -588,13 +674,24 @@ def _instructs(sentence: str, instructions: Sequence[str]) -> bool:
 
 def _output_facts(text: str, *, reads: bool) -> Iterator[Fact]:
     lines = [ln for ln in text.splitlines() if ln.strip()]
-    errors = [ln for ln in lines if ERROR_LINE.search(ln)][:_TOOL_ID_LINES]
+    # An error's own lines and the details under it (a lock id, the failing test).
+    first_error = next((i for i, ln in enumerate(lines) if ERROR_LINE.search(ln)), None)
+    errors = [] if first_error is None else lines[first_error : first_error + _ERROR_LINES]
     structured = text.lstrip().startswith(("{", "["))  # JSON: its id-like fields, below
     for line in errors if reads or structured else lines[:1] + errors:
         for token in _plain_ids(line):
             yield Fact("id", token, TIERS["tool id"], context=_context(line, token))
     if reads:
         return
+    head = lines[0] if lines else ""
+    said = _STATUS_SAID.search(head)
+    if said is not None and not structured:  # "Claim REC-1 filed. Status: IN REVIEW."
+        named = [t for t in _plain_ids(head[: said.start()]) if not _FIGURE.fullmatch(t)]
+        if named:
+            state = " ".join(said.group(2).split()).lower()
+            yield Fact("record", named[-1], TIERS["changed"], state=f"status {state}")
+    for record, state in _json_records(text):
+        yield Fact("record", record, TIERS["changed"], state=f"status {state}")
     for value, context in _json_ids(text):
         yield Fact("id", value, TIERS["tool id"], context=_clip(context, _CONTEXT_CHARS))
 

@@ -35,7 +35,9 @@ _PART = re.compile(r"^\[(tool call (?P<name>[^\]]+)|tool result|tool error)\] ?"
 PATH = re.compile(
     r"(?<![\w@/.-])(?:https?://[^\s'\"`<>)\]]+|(?:\.{0,2}/)?(?:[\w@-]+(?:\.[\w-]+)*/)*"
     r"[\w@-]+(?:\.[\w-]+)*\.(?:py|pyi|js|jsx|ts|tsx|json|jsonl|ya?ml|toml|ini|cfg|md|rst|txt|"
-    r"csv|sql|sh|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|html|css|lock|env|log|db|xml))(?![\w/])"
+    r"csv|sql|sh|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|html|css|lock|env|log|db|xml|tf|tfvars|hcl|"
+    r"vue|svelte|scss|less|ipynb|proto|gradle|swift|scala|ex|exs|lua|dart|cs|ps1|mjs|cjs|"
+    r"conf|properties|tsv|parquet|graphql|mdx))(?![\w/])"
 )
 ERROR_LINE = re.compile(
     r"(\b\w*(Error|Exception)\b|Traceback|\bFAIL(ED)?\b|\bfailed\b|\berror:|\bpanic\b"
@@ -82,6 +84,19 @@ _ACTIONS = (
     (re.compile(r"write|create|new|touch|save"), "created"),
     (re.compile(r"edit|patch|replace|update|modify|apply|append|insert|rename|move"), "modified"),
     (re.compile(r"read|view|open|cat|fetch|get|load|show|list|search|grep|find|lookup"), "read"),
+)
+# The ``command`` of an editor tool (str_replace_editor and its kin) says what it did.
+_EDITOR_VERBS = {
+    "create": "created",
+    "str_replace": "modified",
+    "insert": "modified",
+    "delete": "deleted",
+    "view": "read",
+}
+_SHELL_DELETE = re.compile(
+    r"(?:^|[;&|]\s*)(?:git\s+)?rm\s+((?:-\S+\s+)*)([^;&|\n]+)"
+    r"|\b(?:kubectl|oc)\s+delete\s+(?:-\S+\s+)*([\w.-]+)\s+([\w./-]+)"
+    r"|\bhelm\s+(?:uninstall|delete)\s+([\w./-]+)"
 )
 _PATH_KEYS = ("path", "file", "file_path", "filename", "target", "dest", "url")
 _RECORD_KEYS = ("id", "ticket_id", "record_id", "issue", "key")
@@ -203,10 +218,21 @@ def tool_action(tool: str) -> str:
 def _call(facts: Facts, entry: Entry, changed: list[str]) -> str | None:
     """File what a tool call does; returns the test command when it runs tests."""
     args = _arguments(entry.text)
-    command = " ".join(str(v) for k, v in args.items() if k in ("command", "cmd", "script"))
-    if command and _TEST_RUN.search(command):
-        return command
-    action = tool_action(entry.tool)
+    verb = args.get("command")
+    editor = _EDITOR_VERBS.get(verb) if isinstance(verb, str) else None
+    command = " ".join(
+        " ".join(map(str, v)) if isinstance(v, list) else str(v)
+        for k, v in args.items()
+        if k in ("command", "cmd", "script", "args", "argv")
+    )
+    if command and editor is None:
+        if _TEST_RUN.search(command):
+            return command
+        for deleted in shell_deletions(f"{entry.tool.lower()} {command}", command):
+            facts.act(deleted, "deleted")
+            if deleted not in changed:
+                changed.append(deleted)
+    action = editor or tool_action(entry.tool)
     for key in _PATH_KEYS:
         value = args.get(key)
         if isinstance(value, str) and value and len(value) < 300:
@@ -220,6 +246,21 @@ def _call(facts: Facts, entry: Entry, changed: list[str]) -> str | None:
     for token in _identifiers(entry.text):
         _add(facts.identifiers["agent"], token)
     return None
+
+
+def shell_deletions(*commands: str) -> list[str]:
+    """What shell ``commands`` delete: the operands of ``rm``/``git rm``, the resource of
+    ``kubectl delete KIND NAME``, the release of ``helm uninstall``."""
+    found: list[str] = []
+    for command in commands:
+        for match in _SHELL_DELETE.finditer(command):
+            if match.group(2):
+                found += [p.strip("'\"") for p in match.group(2).split() if not p.startswith("-")]
+            elif match.group(4):
+                found.append(match.group(4))
+            elif match.group(5):
+                found.append(match.group(5))
+    return list(dict.fromkeys(f for f in found if f and len(f) < 300))
 
 
 def _covers(command: str, path: str) -> bool:

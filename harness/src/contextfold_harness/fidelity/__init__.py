@@ -39,6 +39,7 @@ from contextfold.compaction._engine import compact_history
 from contextfold.messages import Message
 from contextfold.tokens import approx_token_counter, count_tokens
 from contextfold.transports.base import CompletionTransport, complete_with_cap, model_of
+from contextfold_harness.fidelity._heldout import HELDOUT_KINDS, generate_heldout
 from contextfold_harness.fidelity._lossy import LossySummarizer
 from contextfold_harness.fidelity._sessions import (
     PROBE_KINDS,
@@ -51,6 +52,7 @@ from contextfold_harness.fidelity._sessions import (
 )
 
 __all__ = [
+    "HELDOUT_KINDS",
     "PROBE_KINDS",
     "SESSION_KINDS",
     "FidelityReport",
@@ -59,7 +61,10 @@ __all__ = [
     "ProbeKind",
     "Session",
     "SessionKind",
+    "generate",
+    "generate_heldout",
     "generate_session",
+    "history_text",
     "judge_probe",
     "probe_survives",
     "run_fidelity",
@@ -181,8 +186,14 @@ class FidelityReport:
 
 
 def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
-    """The session of ``kind`` (one of :data:`SESSION_KINDS`) for ``seed``."""
-    return generate_session(kind, seed, segments=segments)  # type: ignore[arg-type]
+    """The session of ``kind`` for ``seed``: one of the tuned :data:`SESSION_KINDS` or
+    of the held-out :data:`HELDOUT_KINDS`."""
+    if kind in HELDOUT_KINDS:
+        return generate_heldout(kind, seed, segments=segments)
+    if kind not in SESSION_KINDS:
+        choices = ", ".join((*SESSION_KINDS, *HELDOUT_KINDS))
+        raise ValueError(f"unknown session kind {kind!r}; choose from {choices}")
+    return generate_session(kind, seed, segments=segments)
 
 
 async def run_fidelity(
