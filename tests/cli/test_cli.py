@@ -553,6 +553,26 @@ def test_fidelity_json_reports_survival_per_probe_kind_and_depth() -> None:
     assert again.stdout == result.stdout
 
 
+def test_fidelity_runs_the_held_out_sessions_with_a_lossy_stub_and_the_ledger() -> None:
+    def survival(*options: str) -> dict[str, dict[str, float]]:
+        result = run("fidelity", "--json", "--seeds", "1", "--depths", "3", *options)
+        assert result.returncode == 0, result.stderr
+        report = json.loads(result.stdout)
+        assert report["summarizer"] == "lossy-35"
+        assert report["probes"]["identifier"] == 3 * len(report["sessions"])
+        assert {s["kind"] for s in report["sessions"]} >= {"incident", "finance"}
+        survival: dict[str, dict[str, float]] = report["survival"]
+        return survival
+
+    common = ("--kinds", "heldout", "--lossy", "0.35", "--user-message-budget", "0")
+    bare = survival(*common, "--fact-budget", "0")
+    ledger = survival(*common)
+    assert ledger["identifier"]["3"] > bare["identifier"]["3"] + 0.5
+    assert ledger["artifact"]["3"] > bare["artifact"]["3"] + 0.5
+    assert "--lossy" in assert_one_line_error(run("fidelity", "--lossy", "2"))
+    assert "--fact-budget" in assert_one_line_error(run("fidelity", "--fact-budget", "-5"))
+
+
 def test_fidelity_prints_a_table_and_refuses_bad_options() -> None:
     result = run("fidelity", "--seeds", "1", "--kinds", "support", "--depths", "1")
     assert result.returncode == 0, result.stderr

@@ -35,7 +35,9 @@ def add_fidelity_parser(commands: Any, provider_args: Any) -> None:
     )
     fidelity.add_argument(
         "--kinds",
-        help="session kinds, comma-separated (default: all of them: coding, support, research)",
+        help="session kinds, comma-separated, or 'heldout' for the held-out kinds the "
+        "summarizer and the fact ledger were not written against (default: the tuned "
+        "kinds: coding, support, research)",
     )
     fidelity.add_argument("--seeds", type=int, default=5, help="sessions per kind (default 5)")
     fidelity.add_argument("--seed-start", type=int, default=0, help="first seed (default 0)")
@@ -48,18 +50,38 @@ def add_fidelity_parser(commands: Any, provider_args: Any) -> None:
         default=2_000,
         help="tokens of the user's messages kept verbatim (default 2000; 0: summary only)",
     )
+    fidelity.add_argument(
+        "--fact-budget",
+        type=int,
+        default=1_000,
+        help="tokens of facts the fact ledger restores after a summary (default 1000; "
+        "0: the summary alone)",
+    )
+    fidelity.add_argument(
+        "--lossy",
+        type=float,
+        metavar="SHARE",
+        help="offline: summarize with a stub that keeps only this share (0-1) of the facts "
+        "it is shown, like a model that drops details",
+    )
     fidelity.add_argument("--instructions", help="compaction instructions for the summarizer")
     provider_args(fidelity)
     fidelity.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _kinds(text: str | None, known: Sequence[str]) -> list[str]:
+def _kinds(text: str | None, tuned: Sequence[str], heldout: Sequence[str]) -> list[str]:
     if text is None:
-        return list(known)
+        return list(tuned)
+    known = [*tuned, *heldout]
     kinds: list[str] = []
     for name in (k.strip() for k in text.split(",") if k.strip()):
+        if name == "heldout":
+            kinds += heldout
+            continue
         if name not in known:
-            raise CLIError(f"--kinds: unknown kind {name!r} (choose from {', '.join(known)})")
+            raise CLIError(
+                f"--kinds: unknown kind {name!r} (choose from {', '.join(known)}, or heldout)"
+            )
         kinds.append(name)
     if not kinds:
         raise CLIError("--kinds needs at least one kind")
@@ -79,7 +101,13 @@ def _depths(text: str) -> list[int]:
 async def cmd_fidelity(args: argparse.Namespace) -> int:
     depths = _depths(args.depths)
     harness = load_harness("fidelity", "fidelity")
-    kinds = _kinds(args.kinds, harness.SESSION_KINDS)
+    kinds = _kinds(args.kinds, harness.SESSION_KINDS, harness.HELDOUT_KINDS)
+    if args.fact_budget < 0:
+        raise CLIError(f"--fact-budget must be >= 0, got {args.fact_budget}")
+    if args.lossy is not None and not 0 <= args.lossy <= 1:
+        raise CLIError(f"--lossy must be a share from 0 to 1, got {args.lossy}")
+    if args.lossy is not None and args.provider:
+        raise CLIError("--lossy is an offline stub; leave out --provider")
     if not 1 <= args.seeds <= 100:
         raise CLIError(f"--seeds must be between 1 and 100, got {args.seeds}")
     if args.user_message_budget < 0:
@@ -90,6 +118,8 @@ async def cmd_fidelity(args: argparse.Namespace) -> int:
     judge: CompletionTransport | None = None
     if args.provider:
         summarizer = judge = make_transport(args.provider, args.model)
+    elif args.lossy is not None:
+        summarizer = harness.LossySummarizer(keep=args.lossy)
     else:
         summarizer = ExtractiveSummarizer()
     sessions = len(kinds) * args.seeds
@@ -102,6 +132,7 @@ async def cmd_fidelity(args: argparse.Namespace) -> int:
                 depths=depths,
                 judge=judge,
                 user_message_budget=args.user_message_budget,
+                fact_budget=args.fact_budget,
                 instructions=args.instructions,
             )
     finally:
@@ -114,6 +145,9 @@ async def cmd_fidelity(args: argparse.Namespace) -> int:
     judged = f", judged by {report.judge}" if report.judge else ""
     title = f"Probes surviving compaction: {len(report.sessions)} sessions, {report.summarizer}"
     title += judged
+    if report.ledger_tokens and args.fact_budget:
+        mean = sum(report.ledger_tokens) / len(report.ledger_tokens)
+        title += f"; fact ledger ~{mean:,.0f} tokens per summary"
     header = ["probe", *(f"after {d}" for d in report.depths)]
     print_table(title, header, report.rows())
     return 0
