@@ -321,7 +321,8 @@ async def compact_history(
 
     first_kept = next((m for m in recent if m.role != "system"), None)
     # The handles of what this summary replaces, so the model can recall the originals.
-    written, _ = split_ledger(run.text)  # a ledger is ours to write
+    # a ledger is ours to write (also one hidden behind a copied list of handles)
+    written, _ = split_ledger(without_recallable(run.text))
     if opts.recall:
         summary = recallable_section(written, body, previous)
     else:  # no recall tool is offered: a list of handles would name a phantom tool

@@ -25,10 +25,12 @@ re-reads the facts the previous summary itself kept, so a fact survives any numb
 compactions, until it ages out:
 
 * a file or record's newer state replaces its older one (a later line wins);
-* a deleted file is reported once, then dropped;
+* a deleted file keeps only "deleted" (one written again is not deleted);
+* a state the ledger corrected wins over what the previous summary said;
 * only the newest :data:`MAX_INSTRUCTIONS` instructions and :data:`MAX_NEXT_STEPS`
   next steps are carried;
-* past the budget, the least important facts go first, and of equal ones the oldest.
+* past the budget, the least important facts go first, and of equal ones the newest
+  (once carried, the agent's and the tools' identifiers rank together, oldest first).
 
 :class:`FactCoverage` counts found, kept, restored and dropped; every compaction event
 carries it.
@@ -36,6 +38,8 @@ carries it.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -87,6 +91,11 @@ TIERS: Final[dict[str, int]] = {
     "read": 5,  # files only read
 }
 
+_ID_SOURCES: Final = {
+    TIERS["user id"]: "user",
+    TIERS["agent id"]: "agent",
+    TIERS["tool id"]: "tool",
+}
 _OPEN: Final = "<ledger>"
 _CLOSE: Final = "</ledger>"
 _HEADER: Final = (
@@ -95,7 +104,7 @@ _HEADER: Final = (
 )
 _LINE = re.compile(
     r"^- (?:(?P<kind>file|record) `(?P<key>[^`\n]+)`: (?P<state>.+)"
-    r"|id `(?P<id>[^`\n]+)`(?:: (?P<context>.*))?"
+    r"|id `(?P<id>[^`\n]+)`(?: \((?P<source>user|agent|tool)\))?(?:: (?P<context>.*))?"
     r"|(?P<said>instruction|next step) \((?P<who>user|agent)\): (?P<text>.+))$"
 )
 # What comes next: named as such, or work the user puts after a condition ("When CI
@@ -105,7 +114,7 @@ _NEXT = re.compile(
     r"afterwards|todo|don'?t start|before (?:you|we) (?:start|move|begin)|"
     r"nächster schritt|danach|als nächstes|siguiente paso|después|luego|prochaine étape|"
     r"ensuite|prossimo passo|poi|dopo|próximo passo|depois|volgende stap|daarna)\b"
-    r"|^(once|when(?:ever)?|after|as soon as|sobald|wenn|nachdem|cuando|"
+    r"|^(once|when(?:ever)?|after|as soon as|if|first|sobald|wenn|nachdem|cuando|"
     r"una vez|en cuanto|quand|dès que|lorsque|une fois|quando|appena|non appena|"
     r"assim que|zodra|als|wanneer)\b",
     re.IGNORECASE,
@@ -114,6 +123,8 @@ _NEXT = re.compile(
 # change of mind, in English, German, Spanish, French, Italian, Portuguese and Dutch.
 _INSTRUCTS = re.compile(
     r"^(scratch that|on second thought|change of plan|wait\b|let'?s not|let'?s|forget|rather|"
+    r"sorry,? i meant|i meant|no,? wait|eigentlich|en realidad|de hecho|en fait|in realtà|"
+    r"eigenlijk|na verdade|"
     r"from now on|make (?:it|sure)|switch|go with|stick with|stop|skip|never mind|"
     r"bitte|doch|lieber|stattdessen|nein|kein|verwende|nimm|vergiss|korrektur|"
     r"mejor|por favor|no (?:uses|envíes|hagas|la|lo|las|los)|usa|en (?:vez|lugar)|olvida|"
@@ -166,6 +177,7 @@ _STATUS_KEYS = re.compile(
 )
 _DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"'<>()\[\]`]+")
 _ERROR_LINES: Final = 8
+_IDS_PER_LINE: Final = 12
 _STATUS_SAID = re.compile(
     r"\b(status|state|estado|estatus|statut|stato|zustand|situação)\b\s*:?\s*"
     r"([^\W\d_][^.,;()\n]{1,39})",
@@ -180,7 +192,7 @@ _INJECTED = re.compile(
     r".*?</\1>",
     re.DOTALL | re.IGNORECASE,
 )
-_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
+
 _TICKED = re.compile(r"`([^`\n]+)`")
 
 
@@ -201,14 +213,16 @@ class Fact:
         if self.kind in ("file", "record"):
             return f"- {self.kind} `{self.key}`: {self.state}"
         if self.kind == "id":
-            return f"- id `{self.key}`" + (f": {self.context}" if self.context else "")
+            source = _ID_SOURCES.get(self.tier)
+            label = f" ({source})" if source else ""
+            return f"- id `{self.key}`{label}" + (f": {self.context}" if self.context else "")
         said = "instruction" if self.kind == "instruction" else "next step"
         return f"- {said} ({self.who}): {self.key}"
 
     def kept_in(self, seen: Seen) -> bool:
         """Whether the model still reads this fact in ``seen``."""
         if self.kind == "id":
-            return self.key in seen.text
+            return _names(seen.text, self.key)
         if self.kind in ("instruction", "next"):
             said = " ".join(self.key.removesuffix("...").split())
             if self.who == "user":  # word for word: the user's words are not the model's
@@ -217,9 +231,25 @@ class Fact:
         key = self.key.lower()
         groups = [_STATE_WORDS.get(word, (word,)) for word in _state_words(self.state)]
         return any(
-            key in line and all(any(w in line for w in group) for group in groups)
+            key in line
+            and _names(line, key)
+            and all(any(w in line for w in group) for group in groups)
             for line in seen.lines
         )
+
+
+def _names(text: str, key: str) -> bool:
+    """Whether ``text`` names ``key`` as a whole: ``A-1`` is not named by ``A-10``, nor
+    ``src/pay.py`` by ``old/src/pay.py``."""
+    start = text.find(key)
+    while start >= 0:
+        end = start + len(key)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before in "_/-") and not (after.isalnum() or after in "_/"):
+            return True
+        start = text.find(key, start + 1)
+    return False
 
 
 class Seen:
@@ -320,6 +350,18 @@ class Ledger:
                 used += cost
         rendered = [shown[i] for i in sorted(chosen)]
         section = render_section(rendered, listed) if budget else ""
+        # The estimate above sums lines; a counter that counts the whole differently
+        # decides: the least important facts go until the section fits.
+        by_rank = sorted(rendered, key=lambda f: (f.tier, -rendered.index(f)))
+        while section and counter(section) > budget:
+            if by_rank:
+                rendered.remove(by_rank.pop())
+            elif listed:
+                listed.pop()
+            else:
+                section = ""
+                break
+            section = render_section(rendered, listed)
         lost = {id(f) for f in missing}
         restored = sum(1 for f in rendered if id(f) in lost) if section else 0
         coverage = FactCoverage(
@@ -393,7 +435,10 @@ def _parse_line(line: str) -> Fact | None:
         tier = TIERS["changed"] if _state_words(state) else TIERS["read"]
         return Fact(kind, match.group("key"), tier, state=state)
     if match.group("id"):
-        return Fact("id", match.group("id"), TIERS["summary id"], context=match["context"] or "")
+        # Carried, the user's ids stay above the rest; the agent's and the tools' are
+        # ranked together, oldest first: the task's ids outlive later noise.
+        tier = TIERS["agent id"] if match["source"] == "user" else TIERS["summary id"]
+        return Fact("id", match.group("id"), tier, context=match["context"] or "")
     who: Literal["user", "agent"] = "user" if match.group("who") == "user" else "agent"
     if match.group("said") == "instruction":
         return Fact("instruction", match.group("text"), TIERS["instruction"], who=who)
@@ -407,6 +452,9 @@ def _clip(text: str, limit: int = MAX_FACT_CHARS) -> str:
 
 def _context(line: str, key: str) -> str:
     """The words around ``key`` on ``line``, at most :data:`_CONTEXT_CHARS` long."""
+    if len(line) > 4 * _CONTEXT_CHARS:  # only the neighbourhood is read, however long
+        at = max(line.find(key), 0)
+        line = line[max(0, at - 2 * _CONTEXT_CHARS) : at + 2 * _CONTEXT_CHARS]
     line = " ".join(line.split())
     if len(line) <= _CONTEXT_CHARS:
         return line
@@ -419,27 +467,41 @@ def _context(line: str, key: str) -> str:
 def _identifiers(text: str) -> list[str]:
     """The identifiers of ``text`` (URLs, DOIs, figures with units and the rules'
     identifiers), without those that are part of a longer one found there."""
-    found: list[str] = [m.group().rstrip(".,;:") for m in _DOI.finditer(text)]
+    spans: list[tuple[int, int, str]] = []
+    for match in _DOI.finditer(text):
+        token = match.group().rstrip(".,;:")
+        spans.append((match.start(), match.start() + len(token), token))
     for match in IDENTIFIER.finditer(text):
-        token = next(g for g in match.groups() if g)
+        group = next(i for i, g in enumerate(match.groups(), 1) if g)
+        token = match.group(group)
         if "`" not in token and len(token) >= 3:
-            found.append(token)
+            spans.append((match.start(group), match.end(group), token))
     for match in _FIGURE.finditer(text):
         if any(c in match.group() for c in ".,$€£¥%") or " " in match.group():
-            found.append(match.group())
-    found += [m.group() for m in _MORE_IDS.finditer(text)]
+            spans.append((match.start(), match.end(), match.group()))
+    spans += [(m.start(), m.end(), m.group()) for m in _MORE_IDS.finditer(text)]
     for match in PATH.finditer(text):
         if match.group().startswith(("http://", "https://")):  # files are file facts
-            found.append(match.group().rstrip(".,:;"))
-    unique = list(dict.fromkeys(found))
-    return [t for t in unique if not any(t != o and t in o for o in unique)]
+            token = match.group().rstrip(".,:;")
+            spans.append((match.start(), match.start() + len(token), token))
+    # A token inside a longer one found at the same place is part of it (one sweep).
+    spans.sort(key=lambda s: (s[0], -s[1]))
+    kept: list[str] = []
+    reach = -1
+    for _start, end, token in spans:
+        if end <= reach:
+            continue
+        reach = end
+        kept.append(token)
+    return list(dict.fromkeys(kept))
 
 
 def _plain_ids(text: str) -> Iterator[str]:
     """The identifiers of ``text`` that are not file paths (those are file facts)."""
     paths = {p.rstrip(".,:;") for p in PATH.findall(text) if not p.startswith("http")}
+    parts = "\x00".join(paths)
     for token in _identifiers(text):
-        if token not in paths and not any(token in path for path in paths):
+        if token not in paths and (not paths or token not in parts):
             yield token
 
 
@@ -515,8 +577,16 @@ class _Builder:
         self.facts: dict[tuple[str, str], Fact] = {}
 
     def add(self, fact: Fact) -> None:
+        ticked = fact.kind in ("file", "record", "id")  # rendered between backticks
         if not fact.key or "\n" in fact.key or len(fact.key) > MAX_FACT_CHARS:
             return
+        if ticked and "`" in fact.key:
+            return
+        # one line each: a state or a context holding a newline would write a line of
+        # its own into the section (a fact no one found)
+        fact = dataclasses.replace(
+            fact, state=_clip(fact.state, 120), context=_clip(fact.context, _CONTEXT_CHARS + 6)
+        )
         group = "item" if fact.kind in ("file", "record") else fact.kind
         slot = (group, fact.key)
         old = self.facts.pop(slot, None)
@@ -551,14 +621,14 @@ def build_ledger(
     ledger section, those the ``previous`` summary kept, and those of the user's words
     it ``quoted`` (see the module doc)."""
     builder = _Builder()
+    if previous:  # what the summary said, unless the ledger checked and corrected it
+        for fact in _summary_facts(without_recallable(previous)):
+            builder.add(fact)
     for fact in carried:
         if fact.kind == "file" and "deleted" in fact.state.lower():
             # a deleted file keeps only that: its earlier states are superseded
             fact = Fact("file", fact.key, TIERS["changed"], state="deleted")
         builder.add(fact)
-    if previous:
-        for fact in _summary_facts(without_recallable(previous)):
-            builder.add(fact)
     entries = [Entry("user", "text", text) for text in quoted]
     entries += entries_from_messages([m for m in body if m.role != "system"])
     for fact in _entry_facts(entries):
@@ -605,6 +675,9 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         instructed = False
         for sentence in SENTENCE.split(prose):
             sentence = sentence.strip()
+            source = "user id" if who == "user" else "agent id"
+            for token in _plain_ids(sentence):  # a question or a short line names ids too
+                yield Fact("id", token, TIERS[source], context=_context(sentence, token))
             if len(sentence.split()) < 3 or sentence.endswith("?"):
                 continue
             clipped = _clip(sentence)
@@ -617,15 +690,16 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 # sentences of their own ("Wait, I misread it. Include them.")
                 instructed = True
                 yield Fact("instruction", _clip(prose), TIERS["instruction"])
-            source = "user id" if who == "user" else "agent id"
-            for token in _plain_ids(sentence):
-                yield Fact("id", token, TIERS[source], context=_context(sentence, token))
     # Files and records, in the order they were last touched.
     for path in edited:  # edit blocks in the agent's text (aider's SEARCH/REPLACE)
         facts.act(path, "modified")
     for path, actions in facts.artifacts.items():
         changes = [a for a in actions if a in ("created", "modified", "deleted")]
-        status = [a for a in actions if a.startswith("status ")]
+        if changes and changes[-1] == "deleted":
+            changes = ["deleted"]  # gone: its earlier states are superseded
+        elif "deleted" in changes:  # deleted, then written again
+            changes = changes[changes.index("deleted") + 1 :]
+        status = [a for a in actions if a.startswith("status ") or "(set by " in a]
         if changes:
             tested = facts.tests.get(path, "")
             state = ", ".join(changes)
@@ -635,10 +709,8 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 state += "; tests failed"
             yield Fact("file", path, TIERS["changed"], state=state)
         elif status:
-            yield Fact("record", path, TIERS["changed"], state=_clip(status[-1], 120))
-        elif any(a.endswith(")") and "set by" in a for a in actions):
-            state = next(a for a in reversed(actions) if "set by" in a)
-            yield Fact("record", path, TIERS["changed"], state="status " + state.split(" (")[0])
+            latest = status[-1].split(" (set by ")[0].removeprefix("status ")
+            yield Fact("record", path, TIERS["changed"], state=_clip("status " + latest, 120))
         elif "read" in actions:
             yield Fact("file", path, TIERS["read"], state="read")
     # Identifiers in the id-like arguments of tool calls and in tool outputs (not in
@@ -655,11 +727,10 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
 
 def _prose(text: str) -> str:
     """``text`` without what is not anyone's words: fenced code (a file's content, an
-    edit), the context a client injects (``<system-reminder>``,
-    ``<environment_context>`` ...) and the markup of tags."""
+    edit) and the context a client injects (``<system-reminder>``,
+    ``<environment_context>`` ...)."""
     text = _FENCE.sub("\n", text)
-    text = _INJECTED.sub("\n", text)
-    return _TAG.sub(" ", text)
+    return _INJECTED.sub("\n", text)
 
 
 def _names_file(arguments: str) -> bool:
@@ -679,7 +750,8 @@ def _output_facts(text: str, *, reads: bool) -> Iterator[Fact]:
     errors = [] if first_error is None else lines[first_error : first_error + _ERROR_LINES]
     structured = text.lstrip().startswith(("{", "["))  # JSON: its id-like fields, below
     for line in errors if reads or structured else lines[:1] + errors:
-        for token in _plain_ids(line):
+        # a line of thousands of ids (a hash list, a minified blob) is bulk: its first few
+        for token in itertools.islice(_plain_ids(line), _IDS_PER_LINE):
             yield Fact("id", token, TIERS["tool id"], context=_context(line, token))
     if reads:
         return

@@ -141,8 +141,9 @@ class Facts:
 
     def act(self, path: str, action: str) -> None:
         actions = self.artifacts.setdefault(path, [])
-        if action not in actions:
-            actions.append(action)
+        if action in actions:  # the latest comes last: created, deleted, created again
+            actions.remove(action)
+        actions.append(action)
         if action in ("created", "modified", "deleted"):
             self.tests[path] = "not tested since the change"
 
@@ -288,7 +289,7 @@ def _result(facts: Facts, entry: Entry, test: str | None, changed: list[str]) ->
         summary = (errors or lines or [""])[-1].strip()
         for path in [p for p in changed if _covers(test, p)]:
             facts.tests[path] = f"tests {outcome} after the change (`{test}`: {summary})"
-            changed.remove(path)
+            # it stays: a later run of its tests (failing after passing) is its state
     for line in (lines[:1] + errors)[:4]:
         for token in _identifiers(line):
             _add(facts.identifiers["tool"], token)
