@@ -15,7 +15,9 @@ their expected words on one line).
 Two sets of sessions: the three *tuned* kinds (coding, support, research; the summarizer
 and the fact ledger were written against them) and the *held-out* kinds (written by
 someone who had not seen the summarizer nor the ledger; see
-``contextfold_harness.fidelity._heldout``). Two summarizers: the offline extractive
+``contextfold_harness.fidelity._heldout``; the ledger's rules were widened once after a
+first run on them) and a *second held-out* set (``_heldout2``: written, and first run,
+after the rules last changed). Two summarizers: the offline extractive
 one, and a *lossy* stub that behaves like a model dropping details (it keeps a random
 35 % of the facts it is shown, drawn afresh per request). Each with the user's words kept
 verbatim (``user_message_budget=2000``) or not (``0``), and the fact ledger on
@@ -39,6 +41,7 @@ from contextfold.compaction import CompactionSettings
 from contextfold.compaction._engine import compact_history
 from contextfold.transports.base import CompletionTransport
 from contextfold_harness.fidelity import (
+    HELDOUT2_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -120,6 +123,7 @@ async def cost() -> None:
 async def main() -> None:
     await survival("Tuned sessions", SESSION_KINDS)
     await survival("Held-out sessions", HELDOUT_KINDS)
+    await survival("Second held-out sessions (never run before the ledger froze)", HELDOUT2_KINDS)
     await cost()
 
 

@@ -569,6 +569,9 @@ def test_fidelity_runs_the_held_out_sessions_with_a_lossy_stub_and_the_ledger() 
     ledger = survival(*common)
     assert ledger["identifier"]["3"] > bare["identifier"]["3"] + 0.5
     assert ledger["artifact"]["3"] > bare["artifact"]["3"] + 0.5
+    second = run("fidelity", "--json", "--seeds", "1", "--depths", "1", "--kinds", "heldout2")
+    assert second.returncode == 0, second.stderr
+    assert {s["kind"] for s in json.loads(second.stdout)["sessions"]} >= {"legal", "payroll"}
     assert "--lossy" in assert_one_line_error(run("fidelity", "--lossy", "2"))
     assert "--fact-budget" in assert_one_line_error(run("fidelity", "--fact-budget", "-5"))
 

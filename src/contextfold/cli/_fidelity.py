@@ -35,9 +35,9 @@ def add_fidelity_parser(commands: Any, provider_args: Any) -> None:
     )
     fidelity.add_argument(
         "--kinds",
-        help="session kinds, comma-separated, or 'heldout' for the held-out kinds the "
-        "summarizer and the fact ledger were not written against (default: the tuned "
-        "kinds: coding, support, research)",
+        help="session kinds, comma-separated, or 'heldout' / 'heldout2' for the held-out "
+        "kinds the summarizer and the fact ledger were not written against (default: the "
+        "tuned kinds: coding, support, research)",
     )
     fidelity.add_argument("--seeds", type=int, default=5, help="sessions per kind (default 5)")
     fidelity.add_argument("--seed-start", type=int, default=0, help="first seed (default 0)")
@@ -69,18 +69,19 @@ def add_fidelity_parser(commands: Any, provider_args: Any) -> None:
     fidelity.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _kinds(text: str | None, tuned: Sequence[str], heldout: Sequence[str]) -> list[str]:
+def _kinds(text: str | None, tuned: Sequence[str], sets: dict[str, Sequence[str]]) -> list[str]:
     if text is None:
         return list(tuned)
-    known = [*tuned, *heldout]
+    known = [*tuned, *(kind for kinds in sets.values() for kind in kinds)]
     kinds: list[str] = []
     for name in (k.strip() for k in text.split(",") if k.strip()):
-        if name == "heldout":
-            kinds += heldout
+        if name in sets:
+            kinds += sets[name]
             continue
         if name not in known:
             raise CLIError(
-                f"--kinds: unknown kind {name!r} (choose from {', '.join(known)}, or heldout)"
+                f"--kinds: unknown kind {name!r} (choose from {', '.join(known)}, or "
+                f"{', '.join(sets)})"
             )
         kinds.append(name)
     if not kinds:
@@ -101,7 +102,11 @@ def _depths(text: str) -> list[int]:
 async def cmd_fidelity(args: argparse.Namespace) -> int:
     depths = _depths(args.depths)
     harness = load_harness("fidelity", "fidelity")
-    kinds = _kinds(args.kinds, harness.SESSION_KINDS, harness.HELDOUT_KINDS)
+    kinds = _kinds(
+        args.kinds,
+        harness.SESSION_KINDS,
+        {"heldout": harness.HELDOUT_KINDS, "heldout2": harness.HELDOUT2_KINDS},
+    )
     if args.fact_budget < 0:
         raise CLIError(f"--fact-budget must be >= 0, got {args.fact_budget}")
     if args.lossy is not None and not 0 <= args.lossy <= 1:

@@ -40,6 +40,7 @@ from contextfold.messages import Message
 from contextfold.tokens import approx_token_counter, count_tokens
 from contextfold.transports.base import CompletionTransport, complete_with_cap, model_of
 from contextfold_harness.fidelity._heldout import HELDOUT_KINDS, generate_heldout
+from contextfold_harness.fidelity._heldout2 import HELDOUT2_KINDS, generate_heldout2
 from contextfold_harness.fidelity._lossy import LossySummarizer
 from contextfold_harness.fidelity._sessions import (
     PROBE_KINDS,
@@ -52,6 +53,7 @@ from contextfold_harness.fidelity._sessions import (
 )
 
 __all__ = [
+    "HELDOUT2_KINDS",
     "HELDOUT_KINDS",
     "PROBE_KINDS",
     "SESSION_KINDS",
@@ -63,6 +65,7 @@ __all__ = [
     "SessionKind",
     "generate",
     "generate_heldout",
+    "generate_heldout2",
     "generate_session",
     "history_text",
     "judge_probe",
@@ -186,12 +189,15 @@ class FidelityReport:
 
 
 def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
-    """The session of ``kind`` for ``seed``: one of the tuned :data:`SESSION_KINDS` or
-    of the held-out :data:`HELDOUT_KINDS`."""
+    """The session of ``kind`` for ``seed``: one of the tuned :data:`SESSION_KINDS`, of
+    the held-out :data:`HELDOUT_KINDS` or of the second held-out set
+    :data:`HELDOUT2_KINDS` (written after the ledger's rules last changed)."""
     if kind in HELDOUT_KINDS:
         return generate_heldout(kind, seed, segments=segments)
+    if kind in HELDOUT2_KINDS:
+        return generate_heldout2(kind, seed, segments=segments)
     if kind not in SESSION_KINDS:
-        choices = ", ".join((*SESSION_KINDS, *HELDOUT_KINDS))
+        choices = ", ".join((*SESSION_KINDS, *HELDOUT_KINDS, *HELDOUT2_KINDS))
         raise ValueError(f"unknown session kind {kind!r}; choose from {choices}")
     return generate_session(kind, seed, segments=segments)
 
