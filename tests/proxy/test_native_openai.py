@@ -101,6 +101,32 @@ async def test_compact_is_answered_by_the_proxy_for_an_upstream_without_it(
     assert "Fix bug #3 in src/mod3.py" in summarized
 
 
+async def test_an_emulated_compaction_restores_the_facts_its_summary_left_out(
+    app: Starlette, upstream: Upstream
+) -> None:
+    """The summary the upstream writes ("SUMMARY-1") names no fact; the fact ledger
+    restores the ticket id and the user's correction after it, in the item the later
+    request expands."""
+    client = client_for(app)
+    history = [
+        {"role": "user", "content": "Deploy service-a for ticket OPS-7731 to production."},
+        {"role": "assistant", "content": "Deploying service-a now."},
+        {"role": "user", "content": "Scratch that: deploy to staging first, never to prod."},
+        {"role": "assistant", "content": "Understood, staging first."},
+    ]
+    compacted = await client.responses.compact(model=MODEL, input=history)
+    follow = [*as_input(compacted.output), {"role": "user", "content": "go on"}]
+    await client.responses.create(model=MODEL, input=follow)
+    texts = json.dumps(last_input(upstream))
+    assert "SUMMARY-1" in texts
+    assert "OPS-7731" in texts
+    assert "Scratch that: deploy to staging first, never to prod." in texts
+    assert "<ledger>" in texts
+    metrics = (await client_for(app)._client.get("http://proxy.test/metrics")).text
+    assert 'contextfold_proxy_summary_facts_total{result="restored"} ' in metrics
+    assert 'contextfold_proxy_summary_facts_total{result="restored"} 0' not in metrics
+
+
 async def test_a_later_request_gets_the_summary_in_the_items_place(
     app: Starlette, upstream: Upstream
 ) -> None:

@@ -49,6 +49,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from contextfold._history import compaction_cut_points
+from contextfold._masking import without_recallable
 from contextfold._secrets import Secrets
 from contextfold.compaction._backoff import BackOff
 from contextfold.compaction._engine import (
@@ -59,6 +60,7 @@ from contextfold.compaction._engine import (
     within_summary_timeout,
     words_of,
 )
+from contextfold.compaction._ledger import build_ledger, split_ledger
 from contextfold.compaction._plan import count_scale
 from contextfold.compaction._relief import relief_point, relieve
 from contextfold.compaction._summarizer import (
@@ -697,7 +699,10 @@ class Planner:
         written for ``model``'s requests with the proxy's prompts, verdict and
         ``summary_timeout``: what the emulated compaction APIs return (:mod:`._native`).
         The user's standing instructions among ``messages`` reach the summarizer, after
-        ``instructions`` (the request's own) or the configured ones."""
+        ``instructions`` (the request's own) or the configured ones. The summary is
+        checked against the fact ledger of ``messages`` (and of ``previous``'s own
+        ledger section) as every other summary is: what it left out is restored after
+        it, within ``fact_budget``."""
         opts = self.options(model)
         users = [m for m in messages if m.role == "user"]
         given = instructions.strip() if instructions and instructions.strip() else None
@@ -705,10 +710,19 @@ class Planner:
             given or opts.instructions, standing_instructions(words_of(users))
         )
         self.summarizations += 1
-        return await within_summary_timeout(
+        run = await within_summary_timeout(
             self.summary_timeout,
             make_summarizer(transport, opts).summarize(messages, previous, instructions=extra),
         )
+        if not opts.fact_budget:
+            return run
+        anchor, carried = split_ledger(previous) if previous is not None else (None, [])
+        ledger = build_ledger(messages, previous=anchor, carried=carried)
+        written, _ = split_ledger(without_recallable(run.text))  # a ledger is ours to write
+        # Nothing is kept verbatim beside it: a compaction block replaces all it covers.
+        section, coverage = ledger.restore(written, "", opts.fact_budget, opts.counter)
+        self.metrics.fact_coverage(coverage)
+        return replace(run, text=f"{written}\n\n{section}" if section else written)
 
     async def summarize(
         self,
