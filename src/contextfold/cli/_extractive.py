@@ -29,7 +29,13 @@ import re
 from collections.abc import Sequence
 
 from contextfold.blocks import TextBlock
-from contextfold.compaction._rules import Facts, entries_from_messages, extract, read_entries
+from contextfold.compaction._rules import (
+    Facts,
+    entries_from_messages,
+    extract,
+    read_entries,
+    shorten,
+)
 from contextfold.messages import Message
 from contextfold.tokens import approx_token_counter, count_tokens
 from contextfold.transports.base import Completion, ModelInfo, ToolSpec, Usage
@@ -60,11 +66,6 @@ _LATEST = "latest user request: "
 _TAG = "<{0}>\n(?P<body>.*?)\n</{0}>"
 _FILE_LINE = re.compile(r"^`(?P<path>[^`]+)`: (?P<actions>[^;]*)(?:; (?P<tests>.*))?$")
 _TICKED = re.compile(r"`([^`]+)`")
-
-
-def _shorten(text: str, limit: int = _ITEM_CHARS) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
 
 
 def _newest(items: list[str], cap: int, *, keep_first: bool = False) -> list[str]:
@@ -178,14 +179,17 @@ def _render(facts: Facts, scale: float) -> str:
         return max(1, int(_CAPS[name] * scale))
 
     bodies = [
-        [_shorten(i) for i in _newest(facts.requests, cap("requests"), keep_first=True)],
-        [_shorten(i) for i in _newest(facts.instructions, cap("instructions"))],
-        [_shorten(i) for i in _newest(facts.decisions, cap("decisions"))],
+        [
+            shorten(i, _ITEM_CHARS)
+            for i in _newest(facts.requests, cap("requests"), keep_first=True)
+        ],
+        [shorten(i, _ITEM_CHARS) for i in _newest(facts.instructions, cap("instructions"))],
+        [shorten(i, _ITEM_CHARS) for i in _newest(facts.decisions, cap("decisions"))],
         _files(facts, cap("files")),
-        [_shorten(i) for i in _newest(facts.errors, cap("errors"))],
-        [_shorten(i) for i in _newest(facts.commitments, cap("commitments"))],
-        [_shorten(i) for i in facts.state],
-        [_shorten(_pointer(i, facts.requests)) for i in facts.pending[:4]],
+        [shorten(i, _ITEM_CHARS) for i in _newest(facts.errors, cap("errors"))],
+        [shorten(i, _ITEM_CHARS) for i in _newest(facts.commitments, cap("commitments"))],
+        [shorten(i, _ITEM_CHARS) for i in facts.state],
+        [shorten(_pointer(i, facts.requests), _ITEM_CHARS) for i in facts.pending[:4]],
         _identifiers(facts, cap("identifiers")),
     ]
     out = []

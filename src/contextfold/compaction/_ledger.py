@@ -44,7 +44,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 from contextfold._masking import without_recallable
 from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
@@ -56,6 +56,7 @@ from contextfold.compaction._rules import (
     Entry,
     entries_from_messages,
     extract,
+    shorten,
     tool_action,
 )
 from contextfold.messages import Message
@@ -445,11 +446,6 @@ def _parse_line(line: str) -> Fact | None:
     return Fact("next", match.group("text"), TIERS[f"{who} next"], who=who)
 
 
-def _clip(text: str, limit: int = MAX_FACT_CHARS) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
-
-
 def _context(line: str, key: str) -> str:
     """The words around ``key`` on ``line``, at most :data:`_CONTEXT_CHARS` long."""
     if len(line) > 4 * _CONTEXT_CHARS:  # only the neighbourhood is read, however long
@@ -505,69 +501,64 @@ def _plain_ids(text: str) -> Iterator[str]:
             yield token
 
 
-def _json_ids(text: str) -> Iterator[tuple[str, str]]:
-    """``(value, "key: value")`` for the id-like fields of a JSON tool output."""
+def _json_objects(text: str) -> list[dict[Any, Any]]:
+    """The objects of a JSON ``text`` (a tool's output or arguments), outermost first,
+    each before the objects nested in it; ``[]`` when ``text`` is not JSON."""
     stripped = text.strip()
     if not stripped.startswith(("{", "[")):
-        return
+        return []
     try:
         value = json.loads(stripped)
     except ValueError:
-        return
+        return []
+    objects: list[dict[Any, Any]] = []
     stack: list[object] = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
-            for key, child in item.items():
-                if isinstance(child, str | int) and not isinstance(child, bool):
-                    found = str(child)
-                    if (
-                        _id_key(key)
-                        and 3 <= len(found) <= 120
-                        and "`" not in found
-                        and not PATH.fullmatch(found)
-                    ) or (isinstance(child, str) and found.startswith(("http://", "https://"))):
-                        yield found, f"{key}: {found}"
-                else:
-                    stack.append(child)
-        elif isinstance(item, list):
-            stack.extend(reversed(item))
-
-
-def _json_records(text: str) -> Iterator[tuple[str, str]]:
-    """``(id, status)`` for each object of a JSON tool output that has both an id-like
-    field and a status (``status``, ``state``, ``estado``, ``statut`` ...)."""
-    stripped = text.strip()
-    if not stripped.startswith(("{", "[")):
-        return
-    try:
-        value = json.loads(stripped)
-    except ValueError:
-        return
-    stack: list[object] = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            status = next(
-                (v for k, v in item.items() if _STATUS_KEYS.match(str(k)) and isinstance(v, str)),
-                None,
-            )
-            key = next(
-                (
-                    str(v)
-                    for k, v in item.items()
-                    if _id_key(k)
-                    and isinstance(v, str | int)
-                    and not isinstance(v, bool)
-                    and 3 <= len(str(v)) <= 120
-                ),
-                None,
-            )
-            if status and key and "`" not in key and len(status) <= 80:
-                yield key, " ".join(status.split())
+            objects.append(item)
             stack.extend(v for v in item.values() if isinstance(v, dict | list))
         elif isinstance(item, list):
             stack.extend(reversed(item))
+    return objects
+
+
+def _json_ids(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]]:
+    """``(value, "key: value")`` for the id-like fields of JSON ``objects``."""
+    for item in objects:
+        for key, child in item.items():
+            if isinstance(child, str | int) and not isinstance(child, bool):
+                found = str(child)
+                if (
+                    _id_key(key)
+                    and 3 <= len(found) <= 120
+                    and "`" not in found
+                    and not PATH.fullmatch(found)
+                ) or (isinstance(child, str) and found.startswith(("http://", "https://"))):
+                    yield found, f"{key}: {found}"
+
+
+def _json_records(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]]:
+    """``(id, status)`` for each of the JSON ``objects`` that has both an id-like field
+    and a status (``status``, ``state``, ``estado``, ``statut`` ...)."""
+    for item in objects:
+        status = next(
+            (v for k, v in item.items() if _STATUS_KEYS.match(str(k)) and isinstance(v, str)),
+            None,
+        )
+        key = next(
+            (
+                str(v)
+                for k, v in item.items()
+                if _id_key(k)
+                and isinstance(v, str | int)
+                and not isinstance(v, bool)
+                and 3 <= len(str(v)) <= 120
+            ),
+            None,
+        )
+        if status and key and "`" not in key and len(status) <= 80:
+            yield key, " ".join(status.split())
 
 
 class _Builder:
@@ -585,7 +576,7 @@ class _Builder:
         # one line each: a state or a context holding a newline would write a line of
         # its own into the section (a fact no one found)
         fact = dataclasses.replace(
-            fact, state=_clip(fact.state, 120), context=_clip(fact.context, _CONTEXT_CHARS + 6)
+            fact, state=shorten(fact.state, 120), context=shorten(fact.context, _CONTEXT_CHARS + 6)
         )
         group = "item" if fact.kind in ("file", "record") else fact.kind
         slot = (group, fact.key)
@@ -680,7 +671,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 yield Fact("id", token, TIERS[source], context=_context(sentence, token))
             if len(sentence.split()) < 3 or sentence.endswith("?"):
                 continue
-            clipped = _clip(sentence)
+            clipped = shorten(sentence, MAX_FACT_CHARS)
             if who == "user" and _NEXT.search(sentence):
                 yield Fact("next", clipped, TIERS["user next"])
             elif who == "agent" and _AGENT_NEXT.search(sentence):
@@ -689,7 +680,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 # the whole message: a correction's reason and its new rule often sit in
                 # sentences of their own ("Wait, I misread it. Include them.")
                 instructed = True
-                yield Fact("instruction", _clip(prose), TIERS["instruction"])
+                yield Fact("instruction", shorten(prose, MAX_FACT_CHARS), TIERS["instruction"])
     # Files and records, in the order they were last touched.
     for path in edited:  # edit blocks in the agent's text (aider's SEARCH/REPLACE)
         facts.act(path, "modified")
@@ -710,7 +701,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             yield Fact("file", path, TIERS["changed"], state=state)
         elif status:
             latest = status[-1].split(" (set by ")[0].removeprefix("status ")
-            yield Fact("record", path, TIERS["changed"], state=_clip("status " + latest, 120))
+            yield Fact("record", path, TIERS["changed"], state=shorten("status " + latest, 120))
         elif "read" in actions:
             yield Fact("file", path, TIERS["read"], state="read")
     # Identifiers in the id-like arguments of tool calls and in tool outputs (not in
@@ -719,7 +710,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     for entry in entries:
         if entry.kind == "call":
             calls.append(tool_action(entry.tool) == "read" and _names_file(entry.text))
-            for value, context in _json_ids(entry.text):
+            for value, context in _json_ids(_json_objects(entry.text)):
                 yield Fact("id", value, TIERS["agent id"], context=f"{entry.tool} {context}")
         elif entry.kind in ("result", "error"):
             yield from _output_facts(entry.text, reads=calls.pop(0) if calls else False)
@@ -762,10 +753,11 @@ def _output_facts(text: str, *, reads: bool) -> Iterator[Fact]:
         if named:
             state = " ".join(said.group(2).split()).lower()
             yield Fact("record", named[-1], TIERS["changed"], state=f"status {state}")
-    for record, state in _json_records(text):
+    objects = _json_objects(text) if structured else []
+    for record, state in _json_records(objects):
         yield Fact("record", record, TIERS["changed"], state=f"status {state}")
-    for value, context in _json_ids(text):
-        yield Fact("id", value, TIERS["tool id"], context=_clip(context, _CONTEXT_CHARS))
+    for value, context in _json_ids(objects):
+        yield Fact("id", value, TIERS["tool id"], context=shorten(context, _CONTEXT_CHARS))
 
 
 def seen_text(messages: Iterable[Message]) -> str:

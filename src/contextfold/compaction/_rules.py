@@ -28,7 +28,15 @@ from dataclasses import dataclass, field
 from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.messages import Message
 
-__all__ = ["Entry", "Facts", "entries_from_messages", "extract", "read_entries", "tool_action"]
+__all__ = [
+    "Entry",
+    "Facts",
+    "entries_from_messages",
+    "extract",
+    "read_entries",
+    "shorten",
+    "tool_action",
+]
 
 _ENTRY = re.compile(r"\n\n(?=\[(?:user|assistant|system)\] )")
 _PART = re.compile(r"^\[(tool call (?P<name>[^\]]+)|tool result|tool error)\] ?", re.MULTILINE)
@@ -184,6 +192,13 @@ def entries_from_messages(messages: Sequence[Message]) -> list[Entry]:
                     text = "\n".join(p.text for p in block.content if isinstance(p, TextBlock))
                 entries.append(Entry(message.role, "error" if block.is_error else "result", text))
     return entries
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` on one line (its whitespace collapsed), cut to ``limit`` characters with
+    an ellipsis."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
 
 
 def _arguments(text: str) -> dict[str, object]:
