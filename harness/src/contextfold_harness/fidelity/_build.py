@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
@@ -24,6 +24,8 @@ __all__ = [
     "ProbeKind",
     "Session",
     "SessionKind",
+    "Template",
+    "build_session",
     "hexits",
     "noise_lines",
     "prose",
@@ -140,3 +142,26 @@ def segments_of(
 
 Parts: TypeAlias = tuple[list[Message], list[list[Message]], list[Probe]]
 """What a session kind writes: the opening, the filler segments, the probes."""
+
+Template: TypeAlias = Callable[[random.Random, "Builder", int], Parts]
+"""A session kind: it writes a session's :data:`Parts` from a seeded generator."""
+
+
+def build_session(
+    templates: Mapping[str, Template],
+    kind: str,
+    seed: int,
+    segments: int,
+    *,
+    seed_prefix: str,
+    label: str,
+) -> Session:
+    """The session ``templates[kind]`` writes, from a generator seeded with
+    ``f"{seed_prefix}{kind}:{seed}"``: the same seed always gives the same session. An
+    unknown ``kind`` raises :class:`ValueError` ("unknown {label} kind ...") naming the
+    kinds to choose from."""
+    if kind not in templates:
+        raise ValueError(f"unknown {label} kind {kind!r}; choose from {', '.join(templates)}")
+    rng = random.Random(f"{seed_prefix}{kind}:{seed}")
+    opening, filler, probes = templates[kind](rng, Builder(rng), segments)
+    return Session(kind, seed, opening, filler, probes)

@@ -42,6 +42,7 @@ from contextfold_harness.fidelity._build import (
     Parts,
     Probe,
     Session,
+    build_session,
     hexits,
     noise_lines,
     segments_of,
@@ -2160,8 +2161,4 @@ HELDOUT_KINDS: tuple[str, ...] = tuple(_KINDS)
 def generate_heldout(kind: str, seed: int, *, segments: int = 10) -> Session:
     """The held-out session of ``kind`` for ``seed``: the same seed always gives the same
     session."""
-    if kind not in _KINDS:
-        raise ValueError(f"unknown held-out kind {kind!r}; choose from {', '.join(HELDOUT_KINDS)}")
-    rng = random.Random(f"heldout:{kind}:{seed}")
-    opening, filler, probes = _KINDS[kind](rng, Builder(rng), segments)
-    return Session(kind, seed, opening, filler, probes)
+    return build_session(_KINDS, kind, seed, segments, seed_prefix="heldout:", label="held-out")

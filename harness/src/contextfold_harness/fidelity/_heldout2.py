@@ -36,6 +36,7 @@ from contextfold_harness.fidelity._build import (
     Parts,
     Probe,
     Session,
+    build_session,
     hexits,
     noise_lines,
     segments_of,
@@ -1593,10 +1594,6 @@ HELDOUT2_KINDS: tuple[str, ...] = tuple(_KINDS)
 def generate_heldout2(kind: str, seed: int, *, segments: int = 10) -> Session:
     """The second held-out session of ``kind`` for ``seed``; the same seed always gives the
     same session."""
-    if kind not in _KINDS:
-        raise ValueError(
-            f"unknown held-out session kind {kind!r}; choose from {', '.join(HELDOUT2_KINDS)}"
-        )
-    rng = random.Random(f"heldout2:{kind}:{seed}")
-    opening, filler, probes = _KINDS[kind](rng, Builder(rng), segments)
-    return Session(kind, seed, opening, filler, probes)
+    return build_session(
+        _KINDS, kind, seed, segments, seed_prefix="heldout2:", label="held-out session"
+    )

@@ -21,6 +21,7 @@ from contextfold_harness.fidelity._build import (
     ProbeKind,
     Session,
     SessionKind,
+    build_session,
     hexits,
     noise_lines,
     prose,
@@ -411,8 +412,4 @@ _KINDS = {"coding": _coding, "support": _support, "research": _research}
 
 def generate_session(kind: SessionKind, seed: int, *, segments: int = 10) -> Session:
     """The session of ``kind`` for ``seed``: the same seed always gives the same session."""
-    if kind not in _KINDS:
-        raise ValueError(f"unknown session kind {kind!r}; choose from {', '.join(SESSION_KINDS)}")
-    rng = random.Random(f"{kind}:{seed}")
-    opening, filler, probes = _KINDS[kind](rng, Builder(rng), segments)
-    return Session(kind, seed, opening, filler, probes)
+    return build_session(_KINDS, kind, seed, segments, seed_prefix="", label="session")
