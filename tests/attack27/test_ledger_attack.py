@@ -11,7 +11,6 @@ import json
 import random
 import re
 import signal
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -499,22 +498,26 @@ def test_extraction_is_not_quadratic_in_the_identifiers_of_one_line() -> None:
     ``_context`` re-splits the whole line for each token: ~100 KB on one line (8,000
     commit hashes from ``git rev-list --all | xargs``, a minified blob) takes ~8 s,
     2 MB would take hours, and it runs on every compaction. The rules' own extraction
-    of the same line takes 0.05 s."""
+    of the same line takes 0.05 s.
+
+    Not a timing test (the cost is measured in ``bench/fidelity.py``): a line of 32,000
+    hashes, four times that one, takes ~0.5 s when extraction is linear and over two
+    minutes when it is quadratic; the deadline catches only the latter, so a loaded CI
+    machine cannot fail it."""
     rnd = random.Random(1)
-    line = " ".join(f"{rnd.getrandbits(48):012x}" for _ in range(8_000))
+    line = " ".join(f"{rnd.getrandbits(48):012x}" for _ in range(32_000))
     history = [
         Message.user("List every commit hash, please."),
         *call(1, "run", {"command": "git rev-list --all | xargs"}, line),
     ]
-    start = time.perf_counter()
-    with deadline(2.0):
+    with deadline(30.0):
         build_ledger(history)
-    assert time.perf_counter() - start < 1.0
 
 
 def test_a_thousand_message_history_and_a_2mb_output_are_extracted_quickly() -> None:
     """*Holding*: 1,000 messages of ordinary tool traffic and a 2 MB multi-line tool
-    output are extracted in about half a second."""
+    output are extracted in about half a second; the deadline (60x that) catches a
+    catastrophic regex or a quadratic scan, not a loaded machine."""
     history = [Message.user("Start the big migration now.")]
     for n in range(500):
         output = f"job-{n:06x}a done in {n}.5 ms, ERROR code E{n:04d}"
@@ -522,10 +525,8 @@ def test_a_thousand_message_history_and_a_2mb_output_are_extracted_quickly() -> 
     big = "\n".join(f"row {n} value {n * 7919:08x} ok" for n in range(80_000))
     history += call(9999, "run", {"command": "make export"}, big)
     assert len(big) > 2_000_000
-    start = time.perf_counter()
-    with deadline(5.0):
+    with deadline(30.0):
         build_ledger(history)
-    assert time.perf_counter() - start < 1.5  # ~0.5 s here; margin for a loaded machine
 
 
 # -- holding properties -----------------------------------------------------------------
