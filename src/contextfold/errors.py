@@ -25,6 +25,7 @@ Errors that report invalid input also derive from :class:`ValueError`.
     │   ├── SchemaVersionError         the database was written by a newer contextfold
     │   ├── CorruptRecordError         a stored row cannot be decoded (also ValueError)
     │   ├── HistoryConflictError       the history changed since it was read; nothing written
+    │   ├── NothingToUndoError         undo() found no compaction left to undo
     │   └── RecallError                nothing archived under a handle, .handle (also LookupError)
     ├── CompactionError                compaction could not produce a valid history
     │   └── SummaryRejectedError       the summarizer's reply was unusable (.reason)
@@ -50,6 +51,7 @@ __all__ = [
     "HistoryConflictError",
     "HistoryValidationError",
     "MaxIterationsError",
+    "NothingToUndoError",
     "PromptError",
     "ProviderUnavailableError",
     "RateLimitError",
@@ -174,6 +176,11 @@ class HistoryConflictError(StoreError):
     are no longer the ones the caller read (another process rewrote them meanwhile);
     nothing was written. Read the history again and decide anew.
     """
+
+
+class NothingToUndoError(StoreError, LookupError):
+    """``undo()`` found no compaction left to undo (none yet, or all undone already),
+    or the one named cannot be undone; nothing was written."""
 
 
 class RecallError(StoreError, LookupError):

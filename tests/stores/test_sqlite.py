@@ -183,7 +183,7 @@ async def test_fork_copies_inside_the_database(conn: aiosqlite.Connection) -> No
     forked = await store.fork()
     await conn.set_trace_callback(None)
     copies = [s for s in statements if s.startswith("INSERT INTO")]
-    assert len(copies) == 4
+    assert len(copies) == 5  # the session row, then messages, records, archive, journal
     assert all("SELECT" in s for s in copies)
     assert await forked.get_history() == await store.get_history()
     assert await forked.get_full_transcript() == _turns(6)

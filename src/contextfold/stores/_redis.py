@@ -112,13 +112,15 @@ end
 return seq
 """)
 
-# KEYS: meta, log, archive, compactions.
+# KEYS: meta, log, archive, compactions, journal.
 # ARGV: 1 version read, 2 last_seq read ('' = appends since do not matter),
 #       3 rows kept in front, 4 rows archived after them, 5 their tokens,
 #       6 tokens of the inserted rows, 7 new last_seq ('' = unchanged), 8 now (ISO),
-#       9 preview of the inserted rows, 10.. inserted rows in order.
+#       9 preview of the inserted rows, 10 journal note ('' = none),
+#       11.. inserted rows in order.
 # Returns nil (nothing written) when the snapshot is stale, else the compaction
-# record written ('' when nothing was archived).
+# record written ('' when nothing was archived). A note is journaled as
+# "<record number or -> <now> <note>".
 REWRITE: Final = Script("""
 local meta, log = KEYS[1], KEYS[2]
 if (redis.call('HGET', meta, 'version') or '0') ~= ARGV[1] then return false end
@@ -126,7 +128,7 @@ if ARGV[2] ~= '' and (redis.call('HGET', meta, 'last_seq') or '0') ~= ARGV[2] th
   return false
 end
 local front, archived = tonumber(ARGV[3]), tonumber(ARGV[4])
-local stop, inserted = front + archived, #ARGV - 9
+local stop, inserted = front + archived, #ARGV - 10
 local count = redis.call('LLEN', log)
 local tokens = tonumber(redis.call('HGET', meta, 'live_tokens') or '0')
 local head = {}
@@ -138,13 +140,18 @@ if archived > 0 then
   for i = front + 1, stop do
     redis.call('RPUSH', KEYS[3], string.format('%d:', number) .. head[i])
   end
-  record = string.format('%d %s %d %d %d %d %d', number, ARGV[8], count,
+  record = string.format('%d %s %d %d %d %d %d %d', number, ARGV[8], count,
     count - archived + inserted, tokens, tokens - tonumber(ARGV[5]) + tonumber(ARGV[6]),
-    archived)
+    archived, front)
   redis.call('RPUSH', KEYS[4], record)
+  if ARGV[10] ~= '' then
+    redis.call('RPUSH', KEYS[5], string.format('%d %s ', number, ARGV[8]) .. ARGV[10])
+  end
+elseif ARGV[10] ~= '' then
+  redis.call('RPUSH', KEYS[5], '- ' .. ARGV[8] .. ' ' .. ARGV[10])
 end
 if stop > 0 then redis.call('LTRIM', log, stop, -1) end
-for i = #ARGV, 10, -1 do redis.call('LPUSH', log, ARGV[i]) end
+for i = #ARGV, 11, -1 do redis.call('LPUSH', log, ARGV[i]) end
 for i = front, 1, -1 do redis.call('LPUSH', log, head[i]) end
 redis.call('HINCRBY', meta, 'live_tokens', tonumber(ARGV[6]) - tonumber(ARGV[5]))
 redis.call('HINCRBY', meta, 'version', 1)
@@ -173,16 +180,16 @@ end
 return 1
 """)
 
-# KEYS: the source session's meta, log, archive, compactions; the same for the new
-# session; the session index. ARGV: created_at (ISO), created_at (Unix), new id.
+# KEYS: the source session's meta, log, archive, compactions, journal; the same for
+# the new session; the session index. ARGV: created_at (ISO), created_at (Unix), new id.
 # Returns 1 when copied, 0 when the source session was never written.
 FORK: Final = Script("""
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-for i = 1, 4 do
-  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('COPY', KEYS[i], KEYS[i + 4], 'REPLACE') end
+for i = 1, 5 do
+  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('COPY', KEYS[i], KEYS[i + 5], 'REPLACE') end
 end
-redis.call('HSET', KEYS[5], 'created_at', ARGV[1])
-redis.call('ZADD', KEYS[9], 'NX', ARGV[2], ARGV[3])
+redis.call('HSET', KEYS[6], 'created_at', ARGV[1])
+redis.call('ZADD', KEYS[11], 'NX', ARGV[2], ARGV[3])
 return 1
 """)
 
@@ -216,7 +223,7 @@ class Keyspace:
     def __init__(self, client: Redis, prefix: str, session_id: str) -> None:
         self.client, self.prefix, self.session_id = client, prefix, session_id
         self.index = f"{prefix}:sessions"
-        self.meta, self.log, self.archive, self.compactions = self.keys(session_id)
+        self.meta, self.log, self.archive, self.compactions, self.journal = self.keys(session_id)
         self.lock = self.key("lock")
         # redis-py leaves execute_command unannotated; this is the signature relied on.
         self._execute: Callable[..., Awaitable[Any]] = client.execute_command
@@ -225,8 +232,9 @@ class Keyspace:
         return f"{self.prefix}:{{{session_id or self.session_id}}}:{name}"
 
     def keys(self, session_id: str) -> list[str]:
-        """The meta, log, archive and compactions keys of ``session_id``."""
-        return [self.key(n, session_id) for n in ("meta", "log", "archive", "compactions")]
+        """The meta, log, archive, compactions and journal keys of ``session_id``."""
+        names = ("meta", "log", "archive", "compactions", "journal")
+        return [self.key(n, session_id) for n in names]
 
     async def call(self, *args: Any) -> Any:
         """One command."""

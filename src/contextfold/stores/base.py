@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol, Self, runtime_checkable
+from typing import Any, Literal, Protocol, Self, runtime_checkable
 
 from contextfold.blocks import TextBlock
 from contextfold.messages import Message, check_messages
@@ -46,6 +46,8 @@ __all__ = [
     "CompactionLocking",
     "CompactionRecord",
     "ContextStore",
+    "JournalEntry",
+    "Journaling",
     "PrefixReplacing",
     "SessionInfo",
     "SnapshotReplacing",
@@ -84,6 +86,65 @@ class CompactionRecord:
     tokens_before: int
     tokens_after: int
     archived: int
+    kept_before: int | None = None
+    """How many live messages before the archived ones the rewrite kept in place
+    (``None`` in a record written before contextfold kept it); with the counts above
+    it locates the messages the rewrite wrote, which :meth:`Journaling.undo` needs."""
+
+    @property
+    def inserted(self) -> int:
+        """How many messages the rewrite wrote in place of the archived ones."""
+        return self.messages_after - self.messages_before + self.archived
+
+
+JournalKind = Literal["compaction", "undo", "attempt"]
+
+
+@dataclass(frozen=True, slots=True)
+class JournalEntry:
+    """One line of a session's compaction journal (see :class:`Journaling`).
+
+    ``kind`` is ``compaction`` (a rewrite of the history: a summary, masking, any
+    ``replace_*`` call), ``undo`` (an :meth:`Journaling.undo`, which names the
+    rewrite it reverted in ``undoes``) or ``attempt`` (a compaction attempt that
+    changed nothing: ``failed``, ``rejected``, ``conflict``, ``discarded``).
+    ``compaction`` is the :class:`CompactionRecord` number the entry's rewrite wrote
+    (``None`` when nothing was archived); the counts ``messages_*`` and the estimates
+    ``tokens_*`` come from that record. The rest is what the compactor saw:
+    ``real_tokens_before`` the model-reported prompt size that triggered,
+    ``summary`` the summary text committed, the summarizer's model, usage and
+    requests, ``duration_s`` of the attempt, ``waited_s`` the caller's wait, and
+    ``facts`` the fact ledger's coverage (``found``, ``kept``, ``restored``,
+    ``dropped``, ``tokens``). A rewrite no compactor described (a direct
+    ``replace_history``) has ``outcome`` ``None`` and no summarizer figures.
+    """
+
+    number: int
+    created_at: str
+    kind: JournalKind
+    outcome: str | None = None
+    trigger: str | None = None
+    compaction: int | None = None
+    undoes: int | None = None
+    messages_before: int | None = None
+    messages_after: int | None = None
+    tokens_before: int | None = None
+    tokens_after: int | None = None
+    real_tokens_before: int | None = None
+    summarized_messages: int = 0
+    summary: str | None = None
+    summarizer_model: str | None = None
+    summarizer_input_tokens: int = 0
+    summarizer_output_tokens: int = 0
+    summarizer_requests: int = 0
+    duration_s: float | None = None
+    waited_s: float | None = None
+    facts: dict[str, int] | None = None
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as JSON data (every field, ``None`` included)."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +365,38 @@ class Archiving(Protocol):
     """
 
     async def get_archive(self) -> list[ArchivedMessage]: ...
+
+
+@runtime_checkable
+class Journaling(Protocol):
+    """A store that keeps a journal of its compactions and can undo the last one.
+
+    Every store contextfold ships is one. ``journal()`` lists the session's
+    :class:`JournalEntry` lines, oldest first: one per rewrite (written in the same
+    transaction as the rewrite, so a rewrite is never missing from it) and one per
+    failed attempt or undo. ``replace_snapshot(..., note=)`` commits a compaction and
+    its journal line together; ``write_journal(note)`` adds a line for an attempt
+    that changed nothing. ``undo()`` puts back the history as it was before the last
+    rewrite not yet undone: the archived originals in place of what it wrote,
+    followed by everything appended since, as one compare-and-swap; it raises
+    :class:`~contextfold.errors.NothingToUndoError` when there is nothing to undo and
+    :class:`~contextfold.errors.HistoryConflictError` when another rewrite committed
+    meanwhile (``number=`` pins which rewrite the caller means).
+    """
+
+    async def journal(self) -> list[JournalEntry]: ...
+
+    async def write_journal(self, note: JournalEntry) -> None: ...
+
+    async def replace_snapshot(
+        self,
+        snapshot: Sequence[Message],
+        messages: Sequence[Message],
+        *,
+        note: JournalEntry | None = None,
+    ) -> bool: ...
+
+    async def undo(self, *, number: int | None = None) -> JournalEntry: ...
 
 
 _token_locks: weakref.WeakKeyDictionary[ContextStore, asyncio.Lock] = weakref.WeakKeyDictionary()

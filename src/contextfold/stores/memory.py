@@ -15,7 +15,16 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
 from contextfold.messages import Message, check_message, check_messages
-from contextfold.stores.base import ArchivedMessage, ContextStore, SessionInfo, preview_of
+from contextfold.stores._journal import JournalLine, build_journal, encode_note, undo_last
+from contextfold.stores.base import (
+    ArchivedMessage,
+    CompactionRecord,
+    ContextStore,
+    JournalEntry,
+    SessionInfo,
+    preview_of,
+)
+from contextfold.tokens import count_message_tokens
 
 __all__ = ["MemoryContextStore"]
 
@@ -28,13 +37,15 @@ class MemoryContextStore(ContextStore):
     It is :class:`~contextfold.stores.base.Archiving`: what a rewrite replaces is kept
     in memory (for the life of the store, so a long session's archive grows with every
     compaction); the ``seq`` of an archived message is its index in the history at that
-    rewrite (and ``synthetic`` is not tracked: always ``False``).
+    rewrite (and ``synthetic`` is not tracked: always ``False``). It is
+    :class:`~contextfold.stores.base.Journaling` too, for the life of the object.
     """
 
     def __init__(self, history: Iterable[Message] | None = None) -> None:
         self._messages: list[Message] = [m.copy() for m in history or ()]
         self._archive: list[ArchivedMessage] = []
-        self._rewrites = 0
+        self._records: list[CompactionRecord] = []
+        self._journal: list[JournalLine] = []
         self._input_tokens = 0
         self._output_tokens = 0
         self._created_at = datetime.now(UTC).isoformat()
@@ -56,11 +67,16 @@ class MemoryContextStore(ContextStore):
     async def clear(self) -> None:
         self._messages = []
         self._archive = []
+        self._records = []
+        self._journal = []
         self._preview = ""
 
-    def _archive_replaced(self, count: int, messages: Sequence[Message]) -> None:
+    def _archive_replaced(
+        self, count: int, messages: Sequence[Message], note: JournalEntry | None = None
+    ) -> None:
         """Archive what replacing the first ``count`` messages with ``messages`` removes:
-        the span between the messages it starts and ends with unchanged."""
+        the span between the messages it starts and ends with unchanged; record the
+        rewrite, and journal it with ``note``."""
         old = self._messages[:count]
         width = min(len(old), len(messages))
         front = 0
@@ -72,12 +88,28 @@ class MemoryContextStore(ContextStore):
         ):
             back += 1
         removed = range(front, len(old) - back)
-        if not removed:
-            return
-        self._rewrites += 1
-        self._archive.extend(
-            ArchivedMessage(i, self._rewrites, False, old[i].copy()) for i in removed
-        )
+        number: int | None = None
+        if removed:
+            number = len(self._records) + 1
+            before = sum(count_message_tokens(m) for m in self._messages)
+            gone = sum(count_message_tokens(old[i]) for i in removed)
+            written = messages[front : len(messages) - back]
+            self._records.append(
+                CompactionRecord(
+                    self.session_id,
+                    number,
+                    _now(),
+                    len(self._messages),
+                    len(self._messages) - len(removed) + len(written),
+                    before,
+                    before - gone + sum(count_message_tokens(m) for m in written),
+                    len(removed),
+                    kept_before=front,
+                )
+            )
+            self._archive.extend(ArchivedMessage(i, number, False, old[i].copy()) for i in removed)
+        if note is not None:
+            self._journal.append((_now(), number, encode_note(note)))
 
     async def get_archive(self) -> list[ArchivedMessage]:
         """Every message a rewrite removed, oldest rewrite first (see
@@ -105,17 +137,21 @@ class MemoryContextStore(ContextStore):
         self._note_preview(messages)
 
     async def replace_snapshot(
-        self, snapshot: Sequence[Message], messages: Sequence[Message]
+        self,
+        snapshot: Sequence[Message],
+        messages: Sequence[Message],
+        *,
+        note: JournalEntry | None = None,
     ) -> bool:
         """Put ``messages`` in place of ``snapshot`` if the history still starts with it.
 
         See :class:`~contextfold.stores.base.SnapshotReplacing`; returns ``False`` and
-        changes nothing otherwise.
+        changes nothing otherwise. ``note`` is journaled with the rewrite.
         """
         check_messages(messages)
         if self._messages[: len(snapshot)] != list(snapshot):
             return False
-        self._archive_replaced(len(snapshot), messages)
+        self._archive_replaced(len(snapshot), messages, note)
         self._messages[: len(snapshot)] = [m.copy() for m in messages]
         self._note_preview(messages)
         return True
@@ -128,8 +164,26 @@ class MemoryContextStore(ContextStore):
             ArchivedMessage(a.seq, a.compaction, a.synthetic, a.message.copy())
             for a in self._archive
         ]
-        forked._rewrites = self._rewrites
+        forked._records = list(self._records)
+        forked._journal = list(self._journal)
         return forked
+
+    async def get_compactions(self) -> list[CompactionRecord]:
+        """The session's rewrite records, oldest first."""
+        return list(self._records)
+
+    async def journal(self) -> list[JournalEntry]:
+        """The compaction journal (see :class:`~contextfold.stores.base.Journaling`)."""
+        return build_journal(self.session_id, self._records, self._journal)
+
+    async def write_journal(self, note: JournalEntry) -> None:
+        """Add a journal line for an attempt that changed nothing."""
+        self._journal.append((_now(), None, encode_note(note)))
+
+    async def undo(self, *, number: int | None = None) -> JournalEntry:
+        """Put back the history before the last compaction (see
+        :class:`~contextfold.stores.base.Journaling`)."""
+        return await undo_last(self, number=number)
 
     async def list_sessions(self) -> list[SessionInfo]:
         return [
@@ -155,3 +209,7 @@ class MemoryContextStore(ContextStore):
 
     def __len__(self) -> int:
         return len(self._messages)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()

@@ -49,7 +49,12 @@ with requires_extra("postgres", "contextfold.postgres"):
 
 from contextfold.errors import StoreError
 from contextfold.stores._connection_state import state_of
-from contextfold.stores._sql.schema import SCHEMA_VERSION, SQLSession, install_schema
+from contextfold.stores._sql.schema import (
+    SCHEMA_VERSION,
+    SQLSession,
+    install_schema,
+    upgrade_to_3,
+)
 from contextfold.stores._sql.store import SQLStore
 from contextfold.stores.base import ArchivedMessage, CompactionRecord
 
@@ -75,6 +80,7 @@ _UPGRADES = {  # schema version -> statements to the next one
         f"ALTER TABLE {table} ALTER COLUMN content TYPE TEXT USING content::text"
         for table in ("contextfold_messages", "contextfold_archive")
     ),
+    2: upgrade_to_3("BIGINT"),
 }
 
 

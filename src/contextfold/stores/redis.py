@@ -31,7 +31,8 @@ so one session's keys share a slot)::
     P:{SID}:log             list, live history: "seq:synthetic:tokens:role:content"
     P:{SID}:archive         list, replaced rows: "compaction:" + a live row
     P:{SID}:compactions     list: "number created_at messages_before messages_after
-                            tokens_before tokens_after archived"
+                            tokens_before tokens_after archived kept_before"
+    P:{SID}:journal         list: "<record number or -> created_at <note JSON>"
     P:{SID}:lock            string: the compaction lease holder's token (expires)
 
 ``content`` is the message's JSON (see :func:`contextfold.stores._rows.encode_message`).
@@ -57,6 +58,7 @@ with requires_extra("redis", "contextfold.redis"):
 
 from contextfold.errors import CorruptRecordError, HistoryConflictError, StoreError
 from contextfold.messages import Message, check_messages
+from contextfold.stores._journal import JournalLine, build_journal, encode_note, undo_last
 from contextfold.stores._redis import (
     APPEND,
     FORK,
@@ -76,7 +78,13 @@ from contextfold.stores._rows import (
     rewrite_window,
     storable_text,
 )
-from contextfold.stores.base import ArchivedMessage, CompactionRecord, ContextStore, SessionInfo
+from contextfold.stores.base import (
+    ArchivedMessage,
+    CompactionRecord,
+    ContextStore,
+    JournalEntry,
+    SessionInfo,
+)
 
 __all__ = ["ArchivedMessage", "CompactionRecord", "RedisContextStore"]
 
@@ -157,7 +165,7 @@ class RedisContextStore(ContextStore):
         """Remove the live history, its archive and compaction records; tokens are kept."""
         r = self._redis
         await r.batch(
-            ("DEL", r.log, r.archive, r.compactions),
+            ("DEL", r.log, r.archive, r.compactions, r.journal),
             ("HDEL", r.meta, "compactions", "live_tokens"),
             ("HSET", r.meta, "preview", ""),
             ("HINCRBY", r.meta, "version", 1),
@@ -249,7 +257,7 @@ class RedisContextStore(ContextStore):
         from another client lands wholly before the rewrite (and is replaced) or
         after it (and is kept).
         """
-        await self._rewrite(None, _checked_copies(messages), None)
+        await self._rewrite(None, _checked_copies(messages), None, None)
 
     async def replace_prefix(
         self,
@@ -267,17 +275,22 @@ class RedisContextStore(ContextStore):
         nothing is written and :class:`~contextfold.errors.HistoryConflictError` is
         raised. Returns the record written, or ``None`` when nothing was archived.
         """
-        return await self._rewrite(count, _checked_copies(messages), expected)
+        return await self._rewrite(count, _checked_copies(messages), expected, None)
 
     async def replace_snapshot(
-        self, snapshot: Sequence[Message], messages: Sequence[Message]
+        self,
+        snapshot: Sequence[Message],
+        messages: Sequence[Message],
+        *,
+        note: JournalEntry | None = None,
     ) -> bool:
         """Compare-and-swap (:class:`~contextfold.stores.base.SnapshotReplacing`): replace
         ``snapshot`` with ``messages`` if the history still starts with it, keeping every
-        later message; ``False`` (nothing written) if any of it changed or moved."""
+        later message; ``False`` (nothing written) if any of it changed or moved.
+        ``note`` is journaled by the same script, naming the record written."""
         check_messages(messages)  # a message it could not read back is an error, not a race
         try:
-            await self.replace_prefix(len(snapshot), messages, expected=snapshot)
+            await self._rewrite(len(snapshot), _checked_copies(messages), snapshot, note)
         except HistoryConflictError:
             return False
         except ValueError:  # the history is shorter than the snapshot now
@@ -294,7 +307,11 @@ class RedisContextStore(ContextStore):
         return r.text(version or "0"), r.integer(last_seq, "last_seq"), rows
 
     async def _rewrite(
-        self, count: int | None, new: list[Message], expected: Sequence[Message] | None
+        self,
+        count: int | None,
+        new: list[Message],
+        expected: Sequence[Message] | None,
+        note: JournalEntry | None,
     ) -> CompactionRecord | None:
         """Replace the first ``count`` rows (all when ``None``); see the module docstring.
 
@@ -323,7 +340,7 @@ class RedisContextStore(ContextStore):
                 old = {i: self._message(rows[i]) for i in (*head, *tail)}
             seqs = [row.seq for row in rows]
             plan = plan_rewrite(seqs, n, old, new, last_seq + 1)  # ValueError: bad count
-            if not plan.archive_count and not plan.inserts:
+            if not plan.archive_count and not plan.inserts and note is None:
                 return None
             front = bisect.bisect_left(seqs, plan.archive_from)
             stop = front + plan.archive_count
@@ -332,7 +349,7 @@ class RedisContextStore(ContextStore):
             await self._ensure_indexed(time.time())
             result = await r.run(
                 REWRITE,
-                [r.meta, r.log, r.archive, r.compactions],
+                [r.meta, r.log, r.archive, r.compactions, r.journal],
                 (
                     version,
                     last_seq if count is None or n == len(rows) else "",
@@ -343,6 +360,7 @@ class RedisContextStore(ContextStore):
                     plan.next_seq - 1 if plan.next_seq != last_seq + 1 else "",
                     iso(time.time()),
                     _preview(plan.inserts),
+                    "" if note is None else encode_note(note),
                     *(
                         f"{plan.first_seq + i}:{flag}:{tokens}:{role}:{content}"
                         for i, (role, content, tokens) in enumerate(inserts)
@@ -361,7 +379,20 @@ class RedisContextStore(ContextStore):
         try:
             number, created, *counts = self._redis.text(raw).split(" ")
             values = [int(x) for x in (number, *counts)]
-            return CompactionRecord(self._session_id, values[0], created, *values[1:])
+            if len(values) not in (6, 7):  # 6: written before kept_before was
+                raise ValueError(f"{len(values)} numbers")
+            number_, before, after, tokens_before, tokens_after, archived = values[:6]
+            return CompactionRecord(
+                self._session_id,
+                number_,
+                created,
+                before,
+                after,
+                tokens_before,
+                tokens_after,
+                archived,
+                kept_before=values[6] if len(values) == 7 else None,
+            )
         except (ValueError, TypeError) as exc:
             raise CorruptRecordError(
                 f"session {self._session_id!r}: a stored compaction record cannot be parsed "
@@ -374,6 +405,37 @@ class RedisContextStore(ContextStore):
         """The session's rewrite records, oldest first."""
         r = self._redis
         return [self._record(raw) for raw in await r.call("LRANGE", r.compactions, 0, -1)]
+
+    async def journal(self) -> list[JournalEntry]:
+        """The compaction journal (see :class:`~contextfold.stores.base.Journaling`),
+        read in one ``MULTI``/``EXEC``."""
+        r = self._redis
+        records, raw = await r.batch(
+            ("LRANGE", r.compactions, 0, -1), ("LRANGE", r.journal, 0, -1), atomic=True
+        )
+        lines: list[JournalLine] = []
+        for item in raw:
+            number, created, note = [*r.text(item).split(" ", 2), "", ""][:3]
+            try:
+                compaction = None if number == "-" else int(number)
+            except ValueError as exc:
+                raise CorruptRecordError(
+                    f"session {self._session_id!r}: a stored journal line cannot be parsed "
+                    f"({exc}); it was written by something other than contextfold or was "
+                    "damaged"
+                ) from exc
+            lines.append((created, compaction, note))
+        return build_journal(self._session_id, [self._record(x) for x in records], lines)
+
+    async def write_journal(self, note: JournalEntry) -> None:
+        """Add a journal line for an attempt that changed nothing."""
+        r = self._redis
+        await r.call("RPUSH", r.journal, f"- {iso(time.time())} {encode_note(note)}")
+
+    async def undo(self, *, number: int | None = None) -> JournalEntry:
+        """Put back the history before the last compaction (see
+        :class:`~contextfold.stores.base.Journaling`)."""
+        return await undo_last(self, number=number)
 
     async def get_archive(self) -> list[ArchivedMessage]:
         """Every message a rewrite removed from the live history, oldest rewrite first."""

@@ -48,7 +48,13 @@ import aiosqlite
 from contextfold._cancel import finish
 from contextfold.stores._connection_state import state_of
 from contextfold.stores._sql.lease import LEASE_TABLE, hold_lease
-from contextfold.stores._sql.schema import SCHEMA_VERSION, SQLSession, Statement, install_schema
+from contextfold.stores._sql.schema import (
+    SCHEMA_VERSION,
+    SQLSession,
+    Statement,
+    install_schema,
+    upgrade_to_3,
+)
 from contextfold.stores._sql.store import SQLStore
 from contextfold.stores.base import ArchivedMessage, CompactionRecord
 
@@ -139,7 +145,11 @@ async def ensure_schema(conn: aiosqlite.Connection) -> None:
         if state.schema_ready:
             return
         async with _transaction(conn):
-            await install_schema(_Driver(conn), integer="INTEGER", upgrades={})  # 1 -> 2: no change
+            # 1 -> 2: no change here; 2 -> 3: the column undo needs, unless it is there.
+            columns = await conn.execute_fetchall("PRAGMA table_info(contextfold_compactions)")
+            has_column = any(c[1] == "kept_before" for c in columns) or not list(columns)
+            upgrades = {} if has_column else {2: upgrade_to_3("INTEGER", if_not_exists=False)}
+            await install_schema(_Driver(conn), integer="INTEGER", upgrades=upgrades)
             await conn.execute(LEASE_TABLE)
         state.schema_ready = True
 

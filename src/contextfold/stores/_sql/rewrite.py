@@ -12,9 +12,11 @@ replaces move to the archive under a new :class:`~contextfold.stores.base.Compac
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 
 from contextfold.messages import Message
+from contextfold.stores._journal import encode_note
 from contextfold.stores._rows import (
     RewritePlan,
     decode_message,
@@ -26,9 +28,9 @@ from contextfold.stores._rows import (
     storable_text,
 )
 from contextfold.stores._sql.schema import SQLSession, now_iso
-from contextfold.stores.base import CompactionRecord, preview_of
+from contextfold.stores.base import CompactionRecord, JournalEntry, preview_of
 
-__all__ = ["HISTORY", "holds_snapshot", "lock_session", "rewrite"]
+__all__ = ["HISTORY", "add_journal_line", "holds_snapshot", "lock_session", "rewrite"]
 
 HISTORY = "SELECT seq, role, content FROM contextfold_messages WHERE session_id = ? ORDER BY seq"
 """The live rows of a session, in order."""
@@ -83,11 +85,13 @@ async def rewrite(
     new: Sequence[Message],
     *,
     for_update: str,
+    note: JournalEntry | None = None,
 ) -> CompactionRecord | None:
     """Replace the first ``count`` live rows (all when ``None``) with ``new``.
 
-    Returns the record written, or ``None`` when nothing was archived. Raises
-    :class:`ValueError` when the session has fewer than ``count`` rows.
+    Returns the record written, or ``None`` when nothing was archived. ``note`` is
+    journaled with the rewrite, naming its record. Raises :class:`ValueError` when
+    the session has fewer than ``count`` rows.
     """
     sid = session_id
     next_seq = await lock_session(db, sid, for_update)
@@ -107,10 +111,28 @@ async def rewrite(
             (sid, seqs[head[-1]], seqs[tail[0]], seqs[tail[-1]]),
         )
         old = {index[row[0]]: decode_message(sid, *row) for row in rows}
-    return await _apply(db, sid, plan_rewrite(seqs, count, old, new, next_seq))
+    plan = plan_rewrite(seqs, count, old, new, next_seq)
+    record = await _apply(db, sid, plan, bisect.bisect_left(seqs, plan.archive_from))
+    if note is not None:
+        await add_journal_line(db, sid, note, record.number if record is not None else None)
+    return record
 
 
-async def _apply(db: SQLSession, sid: str, plan: RewritePlan) -> CompactionRecord | None:
+async def add_journal_line(
+    db: SQLSession, sid: str, note: JournalEntry, compaction: int | None
+) -> None:
+    """Write a journal line for ``note`` (naming record ``compaction``, if any)."""
+    await db.execute(
+        "INSERT INTO contextfold_journal (session_id, number, created_at, compaction, note) "
+        "SELECT ?, COALESCE(MAX(number), 0) + 1, ?, ?, ? FROM contextfold_journal "
+        "WHERE session_id = ?",
+        (sid, now_iso(), compaction, encode_note(note), sid),
+    )
+
+
+async def _apply(
+    db: SQLSession, sid: str, plan: RewritePlan, front: int
+) -> CompactionRecord | None:
     encoded = [encode_message(m) for m in plan.inserts]
     span = (plan.archive_from, plan.archive_to)
     record: CompactionRecord | None = None
@@ -131,11 +153,12 @@ async def _apply(db: SQLSession, sid: str, plan: RewritePlan) -> CompactionRecor
             tokens_before=int(tokens_before),
             tokens_after=int(tokens_before - tokens_archived) + sum(e[2] for e in encoded),
             archived=plan.archive_count,
+            kept_before=front,
         )
         await db.execute(
             "INSERT INTO contextfold_compactions (session_id, number, created_at, "
-            "messages_before, messages_after, tokens_before, tokens_after, archived) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "messages_before, messages_after, tokens_before, tokens_after, archived, "
+            "kept_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 sid,
                 record.number,
@@ -145,6 +168,7 @@ async def _apply(db: SQLSession, sid: str, plan: RewritePlan) -> CompactionRecor
                 record.tokens_before,
                 record.tokens_after,
                 record.archived,
+                record.kept_before,
             ),
         )
         await db.execute(

@@ -11,7 +11,12 @@ prefixed so the stores can share a database with other software:
   rows written by a history rewrite (a summary, say) rather than by ``append``.
 * ``contextfold_archive`` — rows a rewrite removed from the live history, with the
   number of the compaction that removed them. Nothing is ever deleted by a rewrite.
-* ``contextfold_compactions`` — one record per rewrite (when, counts, token estimates).
+* ``contextfold_compactions`` — one record per rewrite (when, counts, token estimates,
+  how many live rows it kept before the archived ones).
+* ``contextfold_journal`` — the compaction journal: one line per rewrite a compactor
+  described (written in the rewrite's transaction, naming its record), per undo, and
+  per attempt that changed nothing; the line's note is JSON
+  (:mod:`contextfold.stores._journal`).
 
 A ``contextfold_meta`` table records :data:`SCHEMA_VERSION`.
 :func:`install_schema` creates and upgrades the tables; :class:`SQLSession` is the
@@ -37,13 +42,15 @@ __all__ = [
     "int64",
     "now_iso",
     "schema",
+    "upgrade_to_3",
 ]
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 """The schema version this code writes; a database reporting a higher one is refused.
 
 Version 2 stores message content as ``TEXT`` holding JSON in both databases (version 1
-used ``JSONB`` in PostgreSQL, which cannot hold the character U+0000).
+used ``JSONB`` in PostgreSQL, which cannot hold the character U+0000). Version 3 adds
+the journal table and ``contextfold_compactions.kept_before`` (:func:`upgrade_to_3`).
 """
 
 Statement = tuple[str, Sequence[Any]]
@@ -106,6 +113,15 @@ def schema(*, integer: str) -> tuple[str, ...]:
             tokens_before {integer} NOT NULL,
             tokens_after {integer} NOT NULL,
             archived {integer} NOT NULL,
+            kept_before {integer},
+            PRIMARY KEY (session_id, number))""",
+        f"""CREATE TABLE IF NOT EXISTS contextfold_journal (
+            session_id TEXT NOT NULL
+                REFERENCES contextfold_sessions (session_id) ON DELETE CASCADE,
+            number {integer} NOT NULL,
+            created_at TEXT NOT NULL,
+            compaction {integer},
+            note TEXT NOT NULL,
             PRIMARY KEY (session_id, number))""",
         f"""CREATE TABLE IF NOT EXISTS contextfold_archive (
             session_id TEXT NOT NULL,
@@ -133,7 +149,12 @@ def int64(value: int, name: str) -> int:
 
 
 # Kept beside the tables so that a column added to them is added here too.
-SESSION_TABLES: Final = ("contextfold_archive", "contextfold_messages", "contextfold_compactions")
+SESSION_TABLES: Final = (
+    "contextfold_archive",
+    "contextfold_messages",
+    "contextfold_compactions",
+    "contextfold_journal",
+)
 """The tables holding a session's rows besides its ``contextfold_sessions`` row."""
 
 FORK_COLUMNS: Final = (
@@ -141,12 +162,24 @@ FORK_COLUMNS: Final = (
     (
         "contextfold_compactions",
         "number, created_at, messages_before, messages_after, tokens_before, tokens_after, "
-        "archived",
+        "archived, kept_before",
     ),
     ("contextfold_archive", "compaction, seq, role, content, tokens, synthetic"),
+    ("contextfold_journal", "number, created_at, compaction, note"),
 )
 """What a fork copies after the session row: each table, in an order that satisfies
 the foreign keys, with every column but ``session_id``."""
+
+
+def upgrade_to_3(integer: str, *, if_not_exists: bool = True) -> tuple[str, ...]:
+    """The statements taking a version-2 database to version 3 (the journal table is
+    created by :func:`schema`; records written before keep ``kept_before`` NULL).
+
+    SQLite has no ``ADD COLUMN IF NOT EXISTS``: its caller checks the column first and
+    passes ``if_not_exists=False``, or no upgrade at all when the column is there.
+    """
+    guard = "IF NOT EXISTS " if if_not_exists else ""
+    return (f"ALTER TABLE contextfold_compactions ADD COLUMN {guard}kept_before {integer}",)
 
 
 async def install_schema(

@@ -17,13 +17,20 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Self
 
 from contextfold.messages import Message, check_messages
+from contextfold.stores._journal import JournalLine, build_journal, undo_last
 from contextfold.stores._rows import (
     decode_message,
     encode_message,
     integer_column,
     storable_text,
 )
-from contextfold.stores._sql.rewrite import HISTORY, holds_snapshot, lock_session, rewrite
+from contextfold.stores._sql.rewrite import (
+    HISTORY,
+    add_journal_line,
+    holds_snapshot,
+    lock_session,
+    rewrite,
+)
 from contextfold.stores._sql.schema import (
     FORK_COLUMNS,
     SESSION_TABLES,
@@ -36,6 +43,7 @@ from contextfold.stores.base import (
     ArchivedMessage,
     CompactionRecord,
     ContextStore,
+    JournalEntry,
     SessionInfo,
     preview_of,
 )
@@ -247,7 +255,11 @@ class SQLStore(ContextStore):
             return await rewrite(db, self.session_id, count, new, for_update=self._FOR_UPDATE)
 
     async def replace_snapshot(
-        self, snapshot: Sequence[Message], messages: Sequence[Message]
+        self,
+        snapshot: Sequence[Message],
+        messages: Sequence[Message],
+        *,
+        note: JournalEntry | None = None,
     ) -> bool:
         """Compare-and-swap: replace ``snapshot`` with ``messages`` if the history starts with it.
 
@@ -258,6 +270,7 @@ class SQLStore(ContextStore):
         does (archived under a new record; later rows kept). Otherwise nothing is
         written and ``False`` is returned: another compaction committed since the
         snapshot was read, and its summary did not cover what this one would replace.
+        ``note`` is journaled in the same transaction, naming the record written.
         """
         check_messages(messages)
         expected, new = list(snapshot), [m.copy() for m in messages]
@@ -265,7 +278,9 @@ class SQLStore(ContextStore):
             await lock_session(db, self.session_id, self._FOR_UPDATE)
             if not await holds_snapshot(db, self.session_id, expected):
                 return False
-            await rewrite(db, self.session_id, len(expected), new, for_update=self._FOR_UPDATE)
+            await rewrite(
+                db, self.session_id, len(expected), new, for_update=self._FOR_UPDATE, note=note
+            )
         return True
 
     async def get_compactions(self) -> list[CompactionRecord]:
@@ -273,20 +288,61 @@ class SQLStore(ContextStore):
         async with self._transaction(write=False) as db:
             rows = await db.fetch(
                 "SELECT session_id, number, created_at, messages_before, messages_after, "
-                "tokens_before, tokens_after, archived FROM contextfold_compactions "
-                "WHERE session_id = ? ORDER BY number",
+                "tokens_before, tokens_after, archived, kept_before FROM "
+                "contextfold_compactions WHERE session_id = ? ORDER BY number",
                 (self.session_id,),
             )
+        return [self._record(r) for r in rows]
+
+    def _record(self, r: Sequence[Any]) -> CompactionRecord:
         sid = self.session_id
-        return [
-            CompactionRecord(
-                r[0],
-                integer_column(sid, "compaction number", r[1]),
-                r[2],
-                *(integer_column(sid, f"compaction {r[1]!r} counts", x) for x in r[3:]),
+        before, after, tokens_before, tokens_after, archived = (
+            integer_column(sid, f"compaction {r[1]!r} counts", x) for x in r[3:8]
+        )
+        return CompactionRecord(
+            r[0],
+            integer_column(sid, "compaction number", r[1]),
+            r[2],
+            before,
+            after,
+            tokens_before,
+            tokens_after,
+            archived,
+            kept_before=None if r[8] is None else integer_column(sid, "kept_before", r[8]),
+        )
+
+    async def journal(self) -> list[JournalEntry]:
+        """The compaction journal (see :class:`~contextfold.stores.base.Journaling`),
+        read in one transaction."""
+        sid = self.session_id
+        async with self._transaction(write=False) as db:
+            records = await db.fetch(
+                "SELECT session_id, number, created_at, messages_before, messages_after, "
+                "tokens_before, tokens_after, archived, kept_before FROM "
+                "contextfold_compactions WHERE session_id = ? ORDER BY number",
+                (sid,),
             )
-            for r in rows
+            rows = await db.fetch(
+                "SELECT created_at, compaction, note FROM contextfold_journal "
+                "WHERE session_id = ? ORDER BY number",
+                (sid,),
+            )
+        lines: list[JournalLine] = [
+            (str(c), None if n is None else integer_column(sid, "journal compaction", n), t)
+            for c, n, t in rows
         ]
+        return build_journal(sid, [self._record(r) for r in records], lines)
+
+    async def write_journal(self, note: JournalEntry) -> None:
+        """Add a journal line for an attempt that changed nothing."""
+        async with self._transaction(write=True) as db:
+            await lock_session(db, self.session_id, self._FOR_UPDATE)
+            await add_journal_line(db, self.session_id, note, None)
+
+    async def undo(self, *, number: int | None = None) -> JournalEntry:
+        """Put back the history before the last compaction (see
+        :class:`~contextfold.stores.base.Journaling`)."""
+        return await undo_last(self, number=number)
 
     async def get_archive(self) -> list[ArchivedMessage]:
         """Every message a rewrite removed from the live history, oldest rewrite first."""
