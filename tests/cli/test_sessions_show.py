@@ -53,7 +53,17 @@ async def test_show_prints_the_size_and_the_compactions(tmp_path: Path) -> None:
     table = run("sessions", "show", str(db), session)
     assert table.returncode == 0, table.stderr
     assert "6 messages" in table.stdout
-    assert "20 -> 6" in table.stdout
+    assert "20->6" in table.stdout
+    assert "compacted" in table.stdout
+    [entry] = data["journal"]
+    assert (entry["kind"], entry["outcome"], entry["trigger"]) == (
+        "compaction",
+        "compacted",
+        "forced",
+    )
+    assert entry["summary"] == SUMMARY
+    assert entry["summarizer_requests"] == 1
+    assert (entry["messages_before"], entry["messages_after"]) == (20, 6)
     assert db.read_bytes() == before  # only read
 
 
@@ -87,3 +97,53 @@ async def test_unknown_session_and_the_listing(tmp_path: Path) -> None:
     assert "never compacted" in plain.stdout
     bad = assert_one_line_error(run("sessions", "show", str(db)))
     assert "usage" in bad
+
+
+async def test_undo_puts_the_history_back_and_journals_it(tmp_path: Path) -> None:
+    db, session = await compacted_db(tmp_path)
+    conn = await connect(db)
+    await SQLiteContextStore(conn, session).append(Message.user("appended after"))
+    await conn.close()
+    undone = run("sessions", "undo", str(db), session, "--json")
+    assert undone.returncode == 0, undone.stderr
+    data = json.loads(undone.stdout)
+    assert data["messages"] == 21
+    assert (data["undo"]["kind"], data["undo"]["undoes"]) == ("undo", 1)
+    conn = await connect(db)
+    history = await SQLiteContextStore(conn, session).get_history()
+    await conn.close()
+    assert history[0].text.startswith("check invoice 0")
+    assert history[-1] == Message.user("appended after")
+    shown = json.loads(run("sessions", "show", str(db), session, "--json").stdout)
+    assert [e["kind"] for e in shown["journal"]] == ["compaction", "undo"]
+    again = assert_one_line_error(run("sessions", "undo", str(db), session))
+    assert "no compaction to undo" in again
+    diff = run("sessions", "diff", str(db), session)
+    assert "every compaction is undone" in diff.stdout
+
+
+async def test_an_older_database_is_refused_until_upgraded(tmp_path: Path) -> None:
+    db, session = await compacted_db(tmp_path)
+    conn = await connect(db)
+    await conn.execute("DROP TABLE contextfold_journal")
+    await conn.execute("ALTER TABLE contextfold_compactions DROP COLUMN kept_before")
+    await conn.execute("UPDATE contextfold_meta SET value = '2' WHERE key = 'schema_version'")
+    await conn.commit()
+    await conn.close()
+    before = db.read_bytes()
+    line = assert_one_line_error(run("sessions", "show", str(db), session))
+    assert "older contextfold" in line
+    assert "sessions upgrade" in line
+    assert db.read_bytes() == before  # refused without writing
+    upgraded = run("sessions", "upgrade", str(db))
+    assert upgraded.returncode == 0, upgraded.stderr
+    assert "from schema version 2 to 3" in upgraded.stdout
+    shown = json.loads(run("sessions", "show", str(db), session, "--json").stdout)
+    [entry] = shown["journal"]
+    assert (entry["kind"], entry["outcome"], entry["compaction"]) == ("compaction", None, 1)
+    # Where the old summary went was not recorded: it cannot be undone, and says so.
+    line = assert_one_line_error(run("sessions", "undo", str(db), session))
+    assert "older contextfold" in line
+    not_db = tmp_path / "notes.txt"
+    not_db.write_text("hello")
+    assert_one_line_error(run("sessions", "upgrade", str(not_db)))

@@ -168,15 +168,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     sessions = commands.add_parser(
         "sessions",
-        help="list the sessions in a database, show one, or what its last summary replaced",
-        usage="contextfold sessions DB | show DB SESSION [--json] | diff DB SESSION",
+        help="list the sessions in a database; show one's journal, diff or undo its last "
+        "compaction",
+        usage="contextfold sessions DB | show DB SESSION [--json] | diff DB SESSION | "
+        "undo DB SESSION [--json] | upgrade DB",
         description="List the sessions in a contextfold SQLite database (sessions DB); "
-        "show one's size and compactions (sessions show DB SESSION); or print what its "
-        "last compaction replaced beside the summary (sessions diff DB SESSION). The "
-        "database is only read.",
+        "show one's size and compaction journal (sessions show DB SESSION); print what "
+        "its last compaction replaced beside the summary (sessions diff DB SESSION); put "
+        "back the history as it was before that compaction, keeping everything appended "
+        "since (sessions undo DB SESSION); or upgrade a database written by an older "
+        "contextfold in place (sessions upgrade DB). Only undo and upgrade write.",
     )
     sessions.add_argument(
-        "words", nargs="+", metavar="ARG", help="DB, or show|diff followed by DB SESSION"
+        "words",
+        nargs="+",
+        metavar="ARG",
+        help="DB; show|diff|undo followed by DB SESSION; or upgrade DB",
     )
     sessions.add_argument("--json", action="store_true", help="print JSON")
 

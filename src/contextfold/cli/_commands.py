@@ -28,6 +28,8 @@ from contextfold.cli._databases import (
     check_writable_database,
     read_session,
     read_sessions,
+    upgrade_database,
+    write_session,
 )
 from contextfold.cli._extractive import ExtractiveSummarizer
 from contextfold.cli._output import PlainView, make_view, print_table
@@ -41,8 +43,10 @@ from contextfold.cli._transcripts import (
 from contextfold.compaction import CompactionSettings, FactCoverage
 from contextfold.compaction._engine import compact_history
 from contextfold.compaction._summarizer import parse_summary_message
+from contextfold.errors import HistoryConflictError, NothingToUndoError
 from contextfold.messages import Message
 from contextfold.prompts import load_prompt
+from contextfold.stores.base import JournalEntry, last_undoable
 from contextfold.tokens import count_tokens
 from contextfold.transports.base import (
     CompletionTransport,
@@ -315,10 +319,47 @@ def _message_text(message: Message, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _when(created_at: str) -> str:
+    return created_at[:19].replace("T", " ")
+
+
+def _journal_row(e: JournalEntry) -> tuple[str, ...]:
+    """One journal entry as a table row."""
+    what = e.outcome or e.kind
+    if e.undoes is not None:
+        what += f" #{e.undoes}"
+    if e.trigger and e.kind != "undo":
+        what += f" ({e.trigger})"
+    tokens = (
+        f"{e.tokens_before:,}->{e.tokens_after:,}"
+        if e.tokens_before is not None and e.tokens_after is not None
+        else ""
+    )
+    summarizer = (
+        f"{e.summarizer_input_tokens + e.summarizer_output_tokens:,}"
+        if e.summarizer_requests
+        else ""
+    )
+    facts = ""
+    if e.facts:
+        facts = f"{e.facts.get('kept', 0) + e.facts.get('restored', 0)}/{e.facts.get('found', 0)}"
+    return (
+        str(e.number),
+        _when(e.created_at)[11:],
+        what,
+        f"{e.messages_before}->{e.messages_after}" if e.messages_before is not None else "",
+        tokens,
+        summarizer,
+        f"{e.waited_s:.2f}s" if e.waited_s is not None else "",
+        facts,
+    )
+
+
 async def _session_show(path: Path, session_id: str, as_json: bool) -> int:
     async with read_session(path, session_id) as store:
         history = await store.get_history()
         records = await store.get_compactions()
+        journal = await store.journal()
         archived = await store.get_archive()
         tokens = await store.get_context_tokens()
     data = {
@@ -329,6 +370,7 @@ async def _session_show(path: Path, session_id: str, as_json: bool) -> int:
         "output_tokens": tokens[1],
         "archived_messages": len(archived),
         "compactions": [dataclasses.asdict(record) for record in records],
+        "journal": [entry.to_json() for entry in journal],
     }
     if as_json:
         print(json.dumps(data, indent=2))
@@ -337,20 +379,11 @@ async def _session_show(path: Path, session_id: str, as_json: bool) -> int:
         f"session {session_id} in {path}: {len(history)} messages (~{data['tokens']:,} "
         f"tokens), {len(records)} compaction(s), {len(archived)} message(s) archived"
     )
-    if records:
+    if journal:
         print_table(
-            "compactions",
-            ("#", "when", "messages", "tokens", "archived"),
-            [
-                (
-                    str(r.number),
-                    r.created_at[:19].replace("T", " "),
-                    f"{r.messages_before} -> {r.messages_after}",
-                    f"{r.tokens_before:,} -> {r.tokens_after:,}",
-                    str(r.archived),
-                )
-                for r in records
-            ],
+            "journal",
+            ("#", "time", "what", "msgs", "tokens", "summ. tok", "wait", "facts"),
+            [_journal_row(e) for e in journal],
         )
     return 0
 
@@ -360,40 +393,84 @@ async def _session_diff(path: Path, session_id: str) -> int:
         records = await store.get_compactions()
         archived = await store.get_archive()
         history = await store.get_history()
-    if not records:
-        print(f"session {session_id} in {path} was never compacted")
+        journal = await store.journal()
+    found = last_undoable(journal)
+    number = None if found is None else found.compaction
+    if number is None:
+        state = "never compacted" if not records else "every compaction is undone"
+        print(f"session {session_id} in {path}: {state}")
         return 0
-    last = records[-1]
-    replaced = [a.message for a in archived if a.compaction == last.number]
-    summaries = [m for m in history if parse_summary_message(m) is not None]
+    last = next(r for r in records if r.number == number)
+    entry = found
+    replaced = [a.message for a in archived if a.compaction == number]
+    summary = entry.summary if entry is not None else None
+    if summary is None:  # a rewrite nothing journaled: read what it wrote
+        front = last.kept_before
+        written = history[front : front + last.inserted] if front is not None else history[:1]
+        parsed = [parse_summary_message(m) for m in written]
+        summary = "\n".join(
+            p[0] if p is not None else m.text for p, m in zip(parsed, written, strict=True)
+        )
     print(
-        f"compaction #{last.number} of session {session_id} "
-        f"({last.created_at[:19].replace('T', ' ')}): {len(replaced)} message(s), "
-        f"~{count_tokens(replaced):,} tokens, replaced by the summary below"
+        f"compaction #{number} of session {session_id} ({_when(last.created_at)}): "
+        f"{len(replaced)} message(s), ~{count_tokens(replaced):,} tokens, replaced by "
+        "the summary below"
     )
     for message in replaced:
         print(f"- {message.role}: {_message_text(message)}")
-    for message in summaries[-1:]:
-        parsed = parse_summary_message(message)
-        summary = parsed[0] if parsed is not None else message.text
-        print("+ summary:")
-        for line in summary.strip().splitlines():
-            print(f"+   {line}")
+    print("+ summary:")
+    for line in summary.strip().splitlines():
+        print(f"+   {line}")
     return 0
+
+
+async def _session_undo(path: Path, session_id: str, as_json: bool) -> int:
+    async with write_session(path, session_id) as store:
+        before = len(await store.get_history())
+        try:
+            entry = await store.undo()
+        except (NothingToUndoError, HistoryConflictError) as exc:
+            raise CLIError(f"{path}: {exc}") from None
+        after = len(await store.get_history())
+    if as_json:
+        print(json.dumps({"session_id": session_id, "messages": after, "undo": entry.to_json()}))
+        return 0
+    print(
+        f"undid compaction #{entry.undoes} of session {session_id}: {before} -> {after} "
+        f"messages (journal entry #{entry.number}; the summary stays in the archive)"
+    )
+    return 0
+
+
+async def _upgrade(path: Path) -> int:
+    before, after = await upgrade_database(path)
+    if before == after:
+        print(f"{path}: already at schema version {after}")
+    else:
+        print(f"{path}: upgraded from schema version {before} to {after}")
+    return 0
+
+
+_SESSIONS_USAGE = (
+    "usage: contextfold sessions DB | sessions show DB SESSION [--json] | "
+    "sessions diff DB SESSION | sessions undo DB SESSION [--json] | sessions upgrade DB"
+)
 
 
 async def cmd_sessions(args: argparse.Namespace) -> int:
     words: list[str] = args.words
-    if words[0] in ("show", "diff") and len(words) == 3:
+    if words[0] in ("show", "diff", "undo") and len(words) == 3:
         check_database_path(Path(words[1]), must_exist=True)
         if words[0] == "show":
             return await _session_show(Path(words[1]), words[2], args.json)
+        if words[0] == "undo":
+            return await _session_undo(Path(words[1]), words[2], args.json)
         return await _session_diff(Path(words[1]), words[2])
+    if words[0] == "upgrade" and len(words) == 2:
+        check_database_path(Path(words[1]), must_exist=True)
+        return await _upgrade(Path(words[1]))
     if len(words) != 1:
-        raise CLIError(
-            "usage: contextfold sessions DB | sessions show DB SESSION [--json] | "
-            "sessions diff DB SESSION"
-        )
+        raise CLIError(_SESSIONS_USAGE)
     path = Path(words[0])
     rows = await read_sessions(path)
     if args.json:

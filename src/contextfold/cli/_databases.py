@@ -26,7 +26,7 @@ from typing import Any
 
 import aiosqlite
 
-from contextfold.stores.sqlite import SCHEMA_VERSION, SQLiteContextStore, assume_schema
+from contextfold.stores.sqlite import SCHEMA_VERSION, SQLiteContextStore, assume_schema, connect
 
 __all__ = ["check_database_path", "check_writable_database", "read_sessions"]
 
@@ -125,9 +125,9 @@ async def check_writable_database(path: Path) -> None:
     )
 
 
-async def _check_contextfold(conn: aiosqlite.Connection, path: Path) -> None:
+async def _check_contextfold(conn: aiosqlite.Connection, path: Path) -> int:
     """:class:`ValueError` naming ``path`` unless ``conn`` holds contextfold's tables of
-    a schema this version reads."""
+    a schema this version reads; the schema version found (0 when none is recorded)."""
     tables = await _table_names(conn)
     if not tables >= _TABLES:
         raise ValueError(f"{path}: not a contextfold database")
@@ -143,6 +143,8 @@ async def _check_contextfold(conn: aiosqlite.Connection, path: Path) -> None:
                 f"{path}: written by a newer contextfold (schema version {version}; "
                 f"this one reads up to {SCHEMA_VERSION}); upgrade contextfold"
             )
+        return int(version)
+    return 0
 
 
 @asynccontextmanager
@@ -153,7 +155,7 @@ async def read_session(path: Path, session_id: str) -> AsyncIterator[SQLiteConte
     conn = await aiosqlite.connect(_read_only_uri(path), uri=True)
     try:
         try:
-            await _check_contextfold(conn, path)
+            version = await _check_contextfold(conn, path)
             found = await conn.execute_fetchall(
                 "SELECT 1 FROM contextfold_sessions WHERE session_id = ?", (session_id,)
             )
@@ -163,10 +165,61 @@ async def read_session(path: Path, session_id: str) -> AsyncIterator[SQLiteConte
             raise ValueError(
                 f"{path}: no session {session_id!r} (contextfold sessions {path} lists them)"
             )
+        if version < SCHEMA_VERSION:
+            raise ValueError(
+                f"{path}: written by an older contextfold (schema version {version}, before "
+                f"the compaction journal of version {SCHEMA_VERSION}); `contextfold sessions "
+                f"upgrade {path}` upgrades it in place (nothing is lost; older contextfold "
+                "versions cannot open it afterwards)"
+            )
         assume_schema(conn)  # checked above; a read-only connection could not create them
         yield SQLiteContextStore(conn, session_id)
     finally:
         await conn.close()
+
+
+@asynccontextmanager
+async def write_session(path: Path, session_id: str) -> AsyncIterator[SQLiteContextStore]:
+    """The session ``session_id`` of the contextfold database at ``path``, for writing
+    (its schema upgraded in place if older). :class:`ValueError` naming ``path`` when it
+    is not such a database or holds no such session; nothing is written then."""
+    conn = await aiosqlite.connect(_read_only_uri(path), uri=True)
+    try:
+        try:
+            await _check_contextfold(conn, path)
+            found = await conn.execute_fetchall(
+                "SELECT 1 FROM contextfold_sessions WHERE session_id = ?", (session_id,)
+            )
+        except sqlite3.DatabaseError as exc:
+            raise ValueError(f"{path}: not a contextfold database ({exc})") from None
+    finally:
+        await conn.close()
+    if not list(found):
+        raise ValueError(
+            f"{path}: no session {session_id!r} (contextfold sessions {path} lists them)"
+        )
+    writer = await connect(path)
+    try:
+        yield SQLiteContextStore(writer, session_id)
+    finally:
+        await writer.close()
+
+
+async def upgrade_database(path: Path) -> tuple[int, int]:
+    """Upgrade the contextfold database at ``path`` to this version's schema, in place;
+    ``(version before, version after)``. :class:`ValueError` naming ``path`` when it is
+    not a contextfold database (nothing is written then)."""
+    conn = await aiosqlite.connect(_read_only_uri(path), uri=True)
+    try:
+        try:
+            before = await _check_contextfold(conn, path)
+        except sqlite3.DatabaseError as exc:
+            raise ValueError(f"{path}: not a contextfold database ({exc})") from None
+    finally:
+        await conn.close()
+    writer = await connect(path)  # installs and upgrades the tables
+    await writer.close()
+    return before, SCHEMA_VERSION
 
 
 async def read_sessions(path: Path) -> list[dict[str, Any]]:

@@ -39,6 +39,7 @@ from contextfold.compaction._trigger import TriggerCheck, due
 from contextfold.context import CompactionLocking, ContextStore
 from contextfold.errors import CompactionError, SummaryRejectedError
 from contextfold.messages import Message
+from contextfold.stores.base import JournalEntry, Journaling
 from contextfold.tokens import count_tokens
 from contextfold.transports.base import CompletionTransport, Usage, model_of
 
@@ -252,7 +253,53 @@ class Compactor:
             error,
             self.backoff.skips,
         )
+        await self.journal_attempt(attempt, outcome, error)
         await self.report.after(attempt, outcome, error=error)
+
+    async def journal_attempt(
+        self,
+        attempt: Attempt,
+        outcome: Outcome,
+        error: str,
+        *,
+        usage: Usage | None = None,
+        requests: int | None = None,
+    ) -> None:
+        """Journal an attempt that changed nothing (a store that keeps no journal: skip).
+
+        Best effort: the journal must never turn a failed attempt into an error of the
+        agent's turn, so a store that fails here is logged and the attempt goes on.
+        """
+        if not isinstance(self.inner, Journaling):
+            return
+        usage = attempt.usage if usage is None else usage
+        summarizer = attempt.summarizer
+        note = JournalEntry(
+            0,
+            "",
+            "attempt",
+            outcome=outcome,
+            trigger=attempt.trigger,
+            real_tokens_before=attempt.tokens or None,
+            summarizer_model=model_of(self.summary_transport).name,
+            summarizer_input_tokens=usage.input_tokens,
+            summarizer_output_tokens=usage.output_tokens,
+            summarizer_requests=(
+                requests
+                if requests is not None
+                else summarizer.requests
+                if summarizer is not None
+                else 0
+            ),
+            duration_s=time.monotonic() - attempt.started,
+            error=error,
+        )
+        try:
+            await self.inner.write_journal(note)
+        except Exception:
+            logger.exception(
+                "could not journal a %s attempt of session %s", outcome, self.session_id
+            )
 
     async def _compact_once(self, attempt: Attempt, summarizer: Summarizer) -> bool:
         snapshot = await self.inner.get_history()
@@ -277,15 +324,37 @@ class Compactor:
                 return False
             plan = found
         new_messages, result = plan.messages, plan.result
-        appended = await self._commit(snapshot, new_messages)
-        if appended is None:
-            await self.report.after(
-                attempt, "conflict", error="the history changed underneath the compaction"
-            )
-            return False
-        after = plan.estimate([*new_messages, *appended])
         # A prepared summary is "committed"; masking (no model call) is "masked" either way.
         outcome = "committed" if prepared is not None and plan.outcome != "masked" else plan.outcome
+        usage, requests = (
+            (prepared.usage, prepared.requests)
+            if prepared is not None
+            else (attempt.usage, summarizer.requests)
+        )
+        note = JournalEntry(
+            0,
+            "",
+            "compaction",
+            outcome=outcome,
+            trigger=attempt.trigger,
+            real_tokens_before=tokens,
+            summarized_messages=result.summarized_messages if result else 0,
+            summary=result.summary if result and result.summary else None,
+            summarizer_model=model_of(self.summary_transport).name if result else None,
+            summarizer_input_tokens=usage.input_tokens,
+            summarizer_output_tokens=usage.output_tokens,
+            summarizer_requests=requests,
+            duration_s=time.monotonic() - attempt.started,
+            waited_s=time.monotonic() - attempt.started,
+            facts=result.facts.to_json() if result and result.summary else None,
+        )
+        appended = await self._commit(snapshot, new_messages, note)
+        if appended is None:
+            error = "the history changed underneath the compaction"
+            await self.journal_attempt(attempt, "conflict", error)
+            await self.report.after(attempt, "conflict", error=error)
+            return False
+        after = plan.estimate([*new_messages, *appended])
         self.compactions += 1
         self.backoff = BackOff()
         self.anchor.rebase(after, count_tokens([*new_messages, *appended], self.opts.counter))
@@ -502,6 +571,13 @@ class Compactor:
         if prepared is None:
             return
         logger.info("prepared summary of session %s discarded: %s", self.session_id, why)
+        await self.journal_attempt(
+            Attempt("prepare", 0, messages=len(prepared.snapshot)),
+            "discarded",
+            why,
+            usage=prepared.usage,
+            requests=prepared.requests,
+        )
         event = self.report.event(
             "after",
             "prepare",
@@ -515,7 +591,7 @@ class Compactor:
         await self.report.emit(event, attempt=False)
 
     async def _commit(
-        self, snapshot: list[Message], new_messages: list[Message]
+        self, snapshot: list[Message], new_messages: list[Message], note: JournalEntry
     ) -> list[Message] | None:
         """Splice ``new_messages`` in place of ``snapshot`` (see :func:`splice`)."""
         async with self.splice_lock:
@@ -526,7 +602,7 @@ class Compactor:
             # A commit is never left half-done: cancelling the caller lets it finish
             # (or roll back) before the cancellation goes on. (An interrupt in the store
             # reaches the caller as itself, like one in the summarizer: see trigger.)
-            commit = asyncio.ensure_future(carry(splice(self.inner, snapshot, new_messages)))
+            commit = asyncio.ensure_future(carry(splice(self.inner, snapshot, new_messages, note)))
             try:
                 appended = await joined(commit)
             except asyncio.CancelledError:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from contextfold.context import ContextStore, PrefixReplacing, SnapshotReplacing
 from contextfold.messages import Message
+from contextfold.stores.base import JournalEntry, Journaling
 
 logger = logging.getLogger("contextfold.compaction")
 
@@ -26,7 +27,10 @@ def common_suffix(old: Sequence[Message], new: Sequence[Message]) -> int:
 
 
 async def splice(
-    store: ContextStore, snapshot: Sequence[Message], new_messages: Sequence[Message]
+    store: ContextStore,
+    snapshot: Sequence[Message],
+    new_messages: Sequence[Message],
+    note: JournalEntry | None = None,
 ) -> list[Message] | None:
     """Replace ``snapshot`` (a prefix of the store's history) with ``new_messages``.
 
@@ -37,7 +41,8 @@ async def splice(
     :class:`~contextfold.context.PrefixReplacing` ones rewrite only the summarized
     rows, atomically; for others the whole history goes through ``replace_history``
     and, if that fails part-way, the old history is put back before the error
-    propagates.
+    propagates. A :class:`~contextfold.stores.base.Journaling` store journals ``note``
+    with the commit, in the same transaction.
     """
     current = await store.get_history()
     if current[: len(snapshot)] != list(snapshot):
@@ -45,7 +50,11 @@ async def splice(
     appended = current[len(snapshot) :]
     if isinstance(store, SnapshotReplacing):
         # Another connection or process may commit between the read above and the write.
-        return appended if await store.replace_snapshot(snapshot, new_messages) else None
+        if note is not None and isinstance(store, Journaling):
+            done = await store.replace_snapshot(snapshot, new_messages, note=note)
+        else:
+            done = await store.replace_snapshot(snapshot, new_messages)
+        return appended if done else None
     if isinstance(store, PrefixReplacing):
         # The kept tail (when verbatim) and later appends, even from other processes,
         # stay where they are.

@@ -21,6 +21,7 @@ from contextfold.context import (
     SessionInfo,
 )
 from contextfold.messages import Message
+from contextfold.stores.base import JournalEntry, Journaling
 from contextfold.transports.base import CompletionTransport, Usage
 
 _LEGACY_SETTINGS: Final = (
@@ -367,6 +368,49 @@ class AutoCompactStore(ContextStore):
             core.backoff = core.backoff.skipped()
             return False
         return await core.trigger("forced" if force else "manual", tokens, force=True)
+
+    # -- the journal -------------------------------------------------------------------
+
+    async def journal(self) -> list[JournalEntry]:
+        """The session's compaction journal, oldest first (see
+        :class:`~contextfold.stores.base.Journaling`): every compaction with its trigger,
+        outcome, tokens before and after (estimated, and the real usage that triggered),
+        the summary, the summarizer's usage, the duration and the caller's wait, and the
+        fact coverage; failed attempts, discarded summaries and undos too. Read from the
+        inner store, so it lists what every process did to the session. Raises
+        :class:`TypeError` when the inner store keeps no journal."""
+        return await _journaling(self.inner, "journal").journal()
+
+    async def undo(self, *, number: int | None = None) -> JournalEntry:
+        """Put back the history as it was before the last compaction, and journal that.
+
+        The archived originals return in place of the summary, followed by everything
+        appended since, as one compare-and-swap of the inner store (appends racing it
+        are kept; a compaction committing meanwhile makes it raise
+        :class:`~contextfold.errors.HistoryConflictError` and change nothing).
+        ``number`` pins which compaction (the journal's ``compaction``). Raises
+        :class:`~contextfold.errors.NothingToUndoError` when none is left to undo.
+        A summary being prepared is dropped; the next request over the limit
+        compacts again (the restored history is as large as before).
+        """
+        store = _journaling(self.inner, "undo")
+        core = self._core
+        await core.forget("the history was restored by undo")
+        async with core.splice_lock:
+            entry = await store.undo(number=number)
+        # The restored history is estimated anew; the old usage says nothing about it.
+        core.anchor.reset(await self.inner.get_history())
+        core.floor = None
+        return entry
+
+
+def _journaling(store: ContextStore, what: str) -> Journaling:
+    if not isinstance(store, Journaling):
+        raise TypeError(
+            f"{type(store).__name__} keeps no compaction journal, so {what}() is not "
+            "available; wrap a store contextfold ships (memory, SQLite, PostgreSQL, Redis)"
+        )
+    return store
 
 
 def _can_rewrite(store: ContextStore) -> bool:

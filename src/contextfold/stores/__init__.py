@@ -44,6 +44,7 @@ from contextfold.stores.base import (
     PrefixReplacing,
     SessionInfo,
     SnapshotReplacing,
+    last_undoable,
 )
 from contextfold.stores.memory import MemoryContextStore
 from contextfold.stores.sqlite import SQLiteContextStore
@@ -68,6 +69,7 @@ __all__ = [
     "SQLiteContextStore",
     "SessionInfo",
     "SnapshotReplacing",
+    "last_undoable",
 ]
 
 

@@ -26,7 +26,12 @@ from typing import Any, Final, Protocol
 
 from contextfold.errors import CorruptRecordError, HistoryConflictError, NothingToUndoError
 from contextfold.messages import Message
-from contextfold.stores.base import ArchivedMessage, CompactionRecord, JournalEntry
+from contextfold.stores.base import (
+    ArchivedMessage,
+    CompactionRecord,
+    JournalEntry,
+    last_undoable,
+)
 
 __all__ = ["JournalLine", "build_journal", "decode_note", "encode_note", "undo_last"]
 
@@ -119,16 +124,6 @@ class _Undoable(Protocol):
     ) -> bool: ...
 
 
-def undoable(records: Sequence[CompactionRecord], journal: Sequence[JournalEntry]) -> int | None:
-    """The number of the last rewrite that is neither undone nor itself an undo."""
-    undone = {e.undoes for e in journal if e.kind == "undo"}
-    undos = {e.compaction for e in journal if e.kind == "undo"}
-    for record in reversed(records):
-        if record.number not in undone and record.number not in undos:
-            return record.number
-    return None
-
-
 async def undo_last(store: _Undoable, *, number: int | None = None) -> JournalEntry:
     """Put back the history as it was before the last rewrite not yet undone.
 
@@ -143,8 +138,8 @@ async def undo_last(store: _Undoable, *, number: int | None = None) -> JournalEn
     target = number
     for _ in range(_ATTEMPTS):
         records = await store.get_compactions()
-        journal = await store.journal()
-        last = undoable(records, journal)
+        found = last_undoable(await store.journal())
+        last = None if found is None else found.compaction
         if last is None:
             raise NothingToUndoError(
                 f"session {sid!r} has no compaction to undo"

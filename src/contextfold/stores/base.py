@@ -51,6 +51,7 @@ __all__ = [
     "PrefixReplacing",
     "SessionInfo",
     "SnapshotReplacing",
+    "last_undoable",
     "preview_of",
 ]
 
@@ -145,6 +146,18 @@ class JournalEntry:
     def to_json(self) -> dict[str, Any]:
         """The entry as JSON data (every field, ``None`` included)."""
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+def last_undoable(journal: Sequence[JournalEntry]) -> JournalEntry | None:
+    """The journal's entry of the last rewrite that is neither undone nor an undo (the
+    one :meth:`Journaling.undo` would revert), or ``None``."""
+    undone = {e.undoes for e in journal if e.kind == "undo"}
+    candidates = [
+        e
+        for e in journal
+        if e.kind == "compaction" and e.compaction is not None and e.compaction not in undone
+    ]
+    return max(candidates, key=lambda e: e.compaction or 0, default=None)
 
 
 @dataclass(frozen=True, slots=True)
