@@ -25,7 +25,7 @@ Errors that report invalid input also derive from :class:`ValueError`.
     │   ├── SchemaVersionError         the database was written by a newer contextfold
     │   ├── CorruptRecordError         a stored row cannot be decoded (also ValueError)
     │   ├── HistoryConflictError       the history changed since it was read; nothing written
-    │   ├── NothingToUndoError         undo() found no compaction left to undo
+    │   ├── NothingToUndoError         undo() found nothing left to undo (also LookupError)
     │   └── RecallError                nothing archived under a handle, .handle (also LookupError)
     ├── CompactionError                compaction could not produce a valid history
     │   └── SummaryRejectedError       the summarizer's reply was unusable (.reason)

@@ -150,3 +150,28 @@ async def test_undo_drops_a_summary_prepared_for_the_old_history() -> None:
     assert wrapped._core.prep.ready is None  # the stale preparation was dropped
     assert await inner.get_history() == alternating(12)
     await wrapped.close()
+
+
+async def test_a_subclass_with_the_older_replace_snapshot_still_compacts() -> None:
+    """A store subclassing a shipped one and overriding ``replace_snapshot`` without
+    ``note=`` keeps working: its commits are journaled as bare rewrites, and undo says
+    why it cannot journal itself instead of failing half-way."""
+
+    class Older(MemoryContextStore):
+        async def replace_snapshot(self, snapshot: Any, messages: Any) -> bool:  # type: ignore[override]
+            return await super().replace_snapshot(snapshot, messages)
+
+    inner = Older(alternating(12))
+    wrapped = AutoCompactStore(
+        inner,
+        StubTransport(model=WINDOW),
+        summary_transport=_summarizer(),
+        settings=CompactionSettings(keep_recent=2, prepare_threshold=None),
+    )
+    await wrapped.add_context_tokens(3_500, 10)
+    assert wrapped.compactions == 1
+    [entry] = await wrapped.journal()
+    assert (entry.kind, entry.outcome, entry.compaction) == ("compaction", None, 1)
+    with pytest.raises(TypeError, match="does not take note="):
+        await wrapped.undo()
+    assert len(await inner.get_history()) < 12  # nothing was touched by the refusal

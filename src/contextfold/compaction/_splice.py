@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from contextfold.context import ContextStore, PrefixReplacing, SnapshotReplacing
 from contextfold.messages import Message
-from contextfold.stores.base import JournalEntry, Journaling
+from contextfold.stores.base import JournalEntry, journals_commits
 
 logger = logging.getLogger("contextfold.compaction")
 
@@ -50,7 +50,7 @@ async def splice(
     appended = current[len(snapshot) :]
     if isinstance(store, SnapshotReplacing):
         # Another connection or process may commit between the read above and the write.
-        if note is not None and isinstance(store, Journaling):
+        if note is not None and journals_commits(store):
             done = await store.replace_snapshot(snapshot, new_messages, note=note)
         else:
             done = await store.replace_snapshot(snapshot, new_messages)

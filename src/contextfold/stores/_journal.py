@@ -30,6 +30,7 @@ from contextfold.stores.base import (
     ArchivedMessage,
     CompactionRecord,
     JournalEntry,
+    journals_commits,
     last_undoable,
 )
 
@@ -135,6 +136,12 @@ async def undo_last(store: _Undoable, *, number: int | None = None) -> JournalEn
     rewrite cannot be undone (a record from before contextfold kept its place).
     """
     sid = store.session_id
+    checked: object = store  # checked without narrowing ``store`` to Journaling
+    if not journals_commits(checked):
+        raise TypeError(
+            f"{type(store).__name__}.replace_snapshot does not take note=, so an undo "
+            "could not be journaled with its commit; accept note= and pass it on"
+        )
     target = number
     for _ in range(_ATTEMPTS):
         records = await store.get_compactions()

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
+import inspect
 import uuid
 import weakref
 from abc import ABC, abstractmethod
@@ -34,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal, Protocol, Self, runtime_checkable
+from typing import Any, Literal, Protocol, Self, TypeGuard, runtime_checkable
 
 from contextfold.blocks import TextBlock
 from contextfold.messages import Message, check_messages
@@ -51,6 +53,7 @@ __all__ = [
     "PrefixReplacing",
     "SessionInfo",
     "SnapshotReplacing",
+    "journals_commits",
     "last_undoable",
     "preview_of",
 ]
@@ -410,6 +413,24 @@ class Journaling(Protocol):
     ) -> bool: ...
 
     async def undo(self, *, number: int | None = None) -> JournalEntry: ...
+
+
+def journals_commits(store: object) -> TypeGuard[Journaling]:
+    """Whether ``store`` is :class:`Journaling` and its ``replace_snapshot`` takes
+    ``note=`` (a subclass of a shipped store may override it with the older
+    signature: its commits are then journaled as bare rewrites, and it cannot undo)."""
+    return isinstance(store, Journaling) and _takes_note(type(store))
+
+
+@functools.cache
+def _takes_note(kind: type) -> bool:
+    try:
+        parameters = inspect.signature(kind.replace_snapshot).parameters  # type: ignore[attr-defined]
+    except (AttributeError, TypeError, ValueError):
+        return False
+    return "note" in parameters or any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()
+    )
 
 
 _token_locks: weakref.WeakKeyDictionary[ContextStore, asyncio.Lock] = weakref.WeakKeyDictionary()
