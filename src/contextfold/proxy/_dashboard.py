@@ -24,8 +24,8 @@ outcome, and the model name the request gave, cut to :data:`MODEL_CHARS` charact
 
 Bounded: at most ``conversations`` conversations (when one more arrives, the one
 active least recently is dropped), and per conversation the last ``points`` requests
-and ``compactions`` compactions. With the defaults (100, 400, 100) that is at most
-about 8 MiB (``tests/proxy/test_dashboard.py`` measures it).
+and ``compactions`` compactions. With the defaults (100, 200, 50) that is at most
+about 5.3 MiB, every conversation full (``tests/proxy/test_dashboard.py`` measures it).
 
 Fed where the proxy counts (:mod:`._metrics`): each chat request's plan by the
 forwarder, each summary by the planner, the upstream's reported usage by the relay.
@@ -57,8 +57,8 @@ __all__ = [
 ]
 
 DEFAULT_CONVERSATIONS: Final = 100
-DEFAULT_POINTS: Final = 400
-DEFAULT_COMPACTIONS: Final = 100
+DEFAULT_POINTS: Final = 200
+DEFAULT_COMPACTIONS: Final = 50
 MODEL_CHARS: Final = 64
 """The longest model name kept (a request names its model: it is the client's text)."""
 
