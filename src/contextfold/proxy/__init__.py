@@ -646,7 +646,7 @@ def _is_loopback(host: str) -> bool:
     if host.strip().lower() == "localhost":
         return True
     try:
-        return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
+        return ipaddress.ip_address(host.strip()).is_loopback
     except ValueError:  # a host name: it may resolve to anything
         return False
 
