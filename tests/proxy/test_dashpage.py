@@ -126,7 +126,7 @@ def test_the_table_says_when_older_requests_are_not_drawn() -> None:
     for n in range(5):
         numbered(recorder, n, n, "not_needed")
     page = render_page(recorder, now=recorder.started)
-    assert "(the last 3 of 5 requests)" in page
+    assert "The last 3 of 5 requests." in page
     assert 'class="num requests">5<' in page
 
 

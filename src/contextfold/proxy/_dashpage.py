@@ -185,12 +185,12 @@ def _conversation_section(index: int, record: ConversationRecord) -> str:
     shown = len(record.points)
     note = ""
     if shown < record.requests:
-        note = f" (the last {_n(shown)} of {_n(record.requests)} requests)"
+        note = f'<p class="meta">The last {_n(shown)} of {_n(record.requests)} requests.</p>'
     return (
         f'<section class="conversation" id="conversation-{index}">'
         f"<h2>{title}</h2>{legend}"
         f"{render_chart(list(record.points), list(record.events), record.limit)}"
-        f'<p class="meta">Token timeline{note}.</p>'
+        f"{note}"
         f"{_compaction_table(list(record.events))}</section>"
     )
 
@@ -217,8 +217,8 @@ def _compaction_table(events: Sequence[Compaction]) -> str:
     for event in events:
         usage = event.usage
         facts = event.facts
-        found = "-"
-        if facts is not None:
+        found = "-" if facts is None else "none found"
+        if facts is not None and facts.found:
             shares = (facts.kept, facts.restored, facts.dropped)
             found = f"{' / '.join(map(_n, shares))} of {_n(facts.found)}"
         cells = [
