@@ -27,6 +27,12 @@ Routes:
     misses, summarizer tokens, upstream errors, and a histogram of the latency the
     proxy adds; see :mod:`._metrics`). No label carries a path, a model name or
     anything a request sent.
+``GET /dashboard`` (with ``options.dashboard``; ``--dashboard``)
+    A page of the proxy's conversations, their compactions and token timelines,
+    rendered by the proxy (:mod:`._dashpage`, from the bounded recorder of
+    :mod:`._dashboard`), behind ``options.dashboard_token`` when one is set. Off by
+    default: ``/dashboard`` and every path below it are then a local 404, never
+    forwarded; on, another method than ``GET`` or ``HEAD`` gets a 405.
 ``POST /v1/responses`` (OpenAI Responses API)
     Compacted like chat completions when ``input`` is a list of items (messages,
     ``function_call`` / ``function_call_output``, ``reasoning``) and
@@ -186,6 +192,7 @@ The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialec
 and usage anchors), :mod:`._pgcache` (both, and the single-flight, shared on
 PostgreSQL), :mod:`._bound` (the byte-size fast path), :mod:`._config`
 (per-model settings and limits), :mod:`._metrics` (counters and ``/metrics``),
+:mod:`._dashboard` and :mod:`._dashpage` (the dashboard's recorder and its page),
 :mod:`._prepare` (summaries made ahead of the limit), :mod:`._tenant` (tenant
 keys), :mod:`._budget` (the memory budget), :mod:`._mask` and
 :mod:`._recall` (masking first and the recall loop). (The local stand-in for the APIs
@@ -333,8 +340,9 @@ def create_app(
     ``cache_friendly``, ``agent_system``, ``agent_tools``) are a :class:`ValueError`.
     ``options`` (a :class:`~contextfold.proxy.ProxyOptions`) holds the proxy's own:
     ``max_body_bytes``, ``timeout`` (each upstream read, seconds),
-    ``summary_max_retries``, ``secret_headers``, ``tenant_header``, ``memory_budget``
-    and ``recall``. ``models`` maps model names (matched like the registry's: exact, or
+    ``summary_max_retries``, ``secret_headers``, ``tenant_header``, ``memory_budget``,
+    ``recall``, ``native_compaction``, ``compaction_key``, ``dashboard`` and
+    ``dashboard_token``. ``models`` maps model names (matched like the registry's: exact, or
     a prefix followed by ``-``) to :class:`ModelSettings` (or plain mappings of its
     fields): that model's window, output limit, threshold, ``keep_recent`` and summary
     model, each winning over the proxy-wide value. The keywords this function took for
