@@ -47,15 +47,12 @@ class Page(HTMLParser):
         ]
 
 
-def numbered(
-    recorder: DashboardRecorder, before: int, after: int, outcome: Any, **fields: Any
-) -> Plan:
+def numbered(recorder: DashboardRecorder, before: int, after: int, outcome: Any) -> Plan:
+    """A request of conversation ``r`` of tenant ``t`` recorded under ``outcome``."""
     summary = {"created": "created", "cached": "cached"}.get(outcome, "none")
     body = None if outcome in ("not_needed", "error") else {}
-    planned = Plan(
-        body, "k", before, after, summary, **{"tenant": "t", "conversation": "r", **fields}
-    )
-    return recorder.request(planned, outcome, model=fields.pop("model", MODEL), limit=4096)
+    planned = Plan(body, "k", before, after, summary, tenant="t", conversation="r")
+    return recorder.request(planned, outcome, model=MODEL, limit=4096)
 
 
 # -- the page -----------------------------------------------------------------------------
