@@ -116,6 +116,8 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
         "CONTEXTFOLD_SUMMARY_TIMEOUT": "30",
         "CONTEXTFOLD_NATIVE_COMPACTION": "Emulate",
         "CONTEXTFOLD_COMPACTION_KEY": "a-fleet-wide-secret-0123",
+        "CONTEXTFOLD_DASHBOARD": "on",
+        "CONTEXTFOLD_DASHBOARD_TOKEN": "a-dashboard-token-4567",
     }
     assert {option.env for option in OPTIONS} == set(given)
     got = options([], given)
@@ -138,6 +140,9 @@ def test_every_option_has_its_environment_variable(tmp_path: Path) -> None:
     assert arguments["options"].native_compaction == "emulate"
     assert (got.fact_budget, arguments["settings"].fact_budget) == (400, 400)
     assert "a-fleet-wide-secret" not in repr(arguments["options"])  # kept out of repr
+    assert (got.dashboard, arguments["options"].dashboard) == (True, True)
+    assert arguments["options"].dashboard_token == "a-dashboard-token-4567"
+    assert "a-dashboard-token" not in repr(arguments["options"])
 
 
 def test_a_short_compaction_key_is_refused_without_echoing_it() -> None:

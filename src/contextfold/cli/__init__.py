@@ -194,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(needs the 'proxy' extra). Every option can also come from the environment "
         "variable in [brackets] or from the --config TOML file; the command line wins "
         "over the environment, which wins over the file. GET /healthz and GET /metrics "
-        "(Prometheus) are answered by the proxy itself.",
+        "(Prometheus) are answered by the proxy itself, and GET /dashboard with --dashboard.",
     )
     add_serve_arguments(serve)
 

@@ -349,6 +349,22 @@ OPTIONS: tuple[Option, ...] = (
         "SECRET",
     ),
     Option(
+        "dashboard",
+        _switch,
+        None,
+        "serve GET /dashboard: conversations, compactions and token timelines, on the "
+        "proxy's own address (off: /dashboard is a 404, never forwarded)",
+        switch=True,
+    ),
+    Option(
+        "dashboard_token",
+        _secret,
+        None,
+        "the token /dashboard asks for (Authorization: Bearer or ?token=; 16+ bytes); "
+        "required when --host is not a loopback address",
+        "TOKEN",
+    ),
+    Option(
         "header_timeout",
         _seconds,
         None,

@@ -27,6 +27,12 @@ Routes:
     misses, summarizer tokens, upstream errors, and a histogram of the latency the
     proxy adds; see :mod:`._metrics`). No label carries a path, a model name or
     anything a request sent.
+``GET /dashboard`` (with ``options.dashboard``; ``--dashboard``)
+    A page of the proxy's conversations, their compactions and token timelines,
+    rendered by the proxy (:mod:`._dashpage`, from the bounded recorder of
+    :mod:`._dashboard`), behind ``options.dashboard_token`` when one is set. Off by
+    default: ``/dashboard`` and every path below it are then a local 404, never
+    forwarded; on, another method than ``GET`` or ``HEAD`` gets a 405.
 ``POST /v1/responses`` (OpenAI Responses API)
     Compacted like chat completions when ``input`` is a list of items (messages,
     ``function_call`` / ``function_call_output``, ``reasoning``) and
@@ -186,6 +192,7 @@ The room: :mod:`._forward` (routes, forwarding, streaming relay), :mod:`._dialec
 and usage anchors), :mod:`._pgcache` (both, and the single-flight, shared on
 PostgreSQL), :mod:`._bound` (the byte-size fast path), :mod:`._config`
 (per-model settings and limits), :mod:`._metrics` (counters and ``/metrics``),
+:mod:`._dashboard` and :mod:`._dashpage` (the dashboard's recorder and its page),
 :mod:`._prepare` (summaries made ahead of the limit), :mod:`._tenant` (tenant
 keys), :mod:`._budget` (the memory budget), :mod:`._mask` and
 :mod:`._recall` (masking first and the recall loop). (The local stand-in for the APIs
@@ -198,6 +205,7 @@ import everything below it (compaction, transports, formats, stores), never ``cl
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import logging
 import os
 import sys
@@ -230,6 +238,8 @@ from contextfold.proxy._budget import DEFAULT_MEMORY_BUDGET, MemoryBudget
 from contextfold.proxy._cache import CacheBackend, SummaryCache, UsageAnchors
 from contextfold.proxy._compact import Planner
 from contextfold.proxy._config import ModelSettings, ModelTable
+from contextfold.proxy._dashboard import DashboardRecorder
+from contextfold.proxy._dashpage import dashboard_endpoint
 from contextfold.proxy._forward import Forwarder
 from contextfold.proxy._guard import SafetyNet, http_error
 from contextfold.proxy._metrics import CONTENT_TYPE, MetricsMiddleware, ProxyMetrics
@@ -330,8 +340,9 @@ def create_app(
     ``cache_friendly``, ``agent_system``, ``agent_tools``) are a :class:`ValueError`.
     ``options`` (a :class:`~contextfold.proxy.ProxyOptions`) holds the proxy's own:
     ``max_body_bytes``, ``timeout`` (each upstream read, seconds),
-    ``summary_max_retries``, ``secret_headers``, ``tenant_header``, ``memory_budget``
-    and ``recall``. ``models`` maps model names (matched like the registry's: exact, or
+    ``summary_max_retries``, ``secret_headers``, ``tenant_header``, ``memory_budget``,
+    ``recall``, ``native_compaction``, ``compaction_key``, ``dashboard`` and
+    ``dashboard_token``. ``models`` maps model names (matched like the registry's: exact, or
     a prefix followed by ``-``) to :class:`ModelSettings` (or plain mappings of its
     fields): that model's window, output limit, threshold, ``keep_recent`` and summary
     model, each winning over the proxy-wide value. The keywords this function took for
@@ -407,6 +418,7 @@ def create_app(
     )
     budget = MemoryBudget(memory_budget)
     metrics = ProxyMetrics()
+    recorder = DashboardRecorder() if options.dashboard else None
     planner = Planner(
         _cache_backend(db, db_path, budget.share("summary_rows")),
         UsageAnchors(budget.share("anchors")),
@@ -423,6 +435,7 @@ def create_app(
         summary_timeout=settings.summary_timeout,
         max_backoff=settings.max_backoff,
         should_compact=settings.should_compact,
+        dashboard=recorder,
     )
     owns_client = http_client is None
     upstream: Upstream
@@ -449,6 +462,7 @@ def create_app(
         budget=budget,
         seal=Seal(options.compaction_key),
         native=cast("NativeMode", options.native_compaction),
+        dashboard=recorder,
     )
 
     @asynccontextmanager
@@ -495,7 +509,19 @@ def create_app(
         # a local route under another method: refused, never forwarded upstream
         raise HTTPException(405, headers={"Allow": "GET, HEAD"})
 
+    async def not_found(request: Request) -> Response:
+        # the dashboard's paths are the proxy's own, whether it is on or not
+        raise HTTPException(404)
+
     refused = [method for method in _METHODS if method != "GET"]
+    if recorder is None:
+        dashboard = [Route("/dashboard", not_found, methods=_METHODS)]
+    else:
+        page = dashboard_endpoint(recorder, options.dashboard_token)
+        dashboard = [
+            Route("/dashboard", page, methods=["GET"]),
+            Route("/dashboard", local_only, methods=refused),
+        ]
 
     app = Starlette(
         routes=[
@@ -508,6 +534,8 @@ def create_app(
             Route("/metrics", scrape, methods=["GET"]),
             Route("/healthz", local_only, methods=refused),
             Route("/metrics", local_only, methods=refused),
+            *dashboard,
+            Route("/dashboard/{rest:path}", not_found, methods=_METHODS),
             Route("/{path:path}", other, methods=_METHODS),
         ],
         middleware=[Middleware(MetricsMiddleware, metrics=metrics), Middleware(SafetyNet)],
@@ -518,6 +546,7 @@ def create_app(
     app.state.options = options
     app.state.forwarder = forwarder
     app.state.metrics = metrics
+    app.state.dashboard = recorder
     return app
 
 
@@ -564,6 +593,10 @@ def serve(
     :func:`create_app` and run under another server has that server's timeouts.
     Either timeout that is not a positive number is a :class:`ValueError`.
 
+    A dashboard (``options=ProxyOptions(dashboard=True)``) on a ``host`` that is not
+    loopback (``127.0.0.0/8``, ``::1``, ``localhost``) must have a ``dashboard_token``:
+    without one, a :class:`ValueError` before anything is bound.
+
     ``log_level`` (one of :data:`LOG_LEVELS`) applies to uvicorn and to the proxy's
     own records (logger ``contextfold``: each compaction and summary cache hit at
     ``INFO``, failed summarizations at ``WARNING``), which go to stderr unless the
@@ -579,6 +612,17 @@ def serve(
     if log_level not in LOG_LEVELS:
         raise ValueError(f"log_level must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}")
     http_protocol(header_timeout=header_timeout, body_timeout=body_timeout)  # checks them
+    options = create_app_kwargs.get("options")
+    if (
+        isinstance(options, ProxyOptions)
+        and options.dashboard
+        and options.dashboard_token is None
+        and not _is_loopback(host)
+    ):
+        raise ValueError(
+            f"the dashboard on {host}, not a loopback address, needs a token: give "
+            "dashboard_token (--dashboard-token, CONTEXTFOLD_DASHBOARD_TOKEN)"
+        )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         app = create_app(**create_app_kwargs)
@@ -603,6 +647,16 @@ def serve(
         server.run()
     if not server.started:  # the port was taken, say: uvicorn logged why
         sys.exit(3)  # uvicorn.run's exit status for a failed start
+
+
+def _is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine only (an address, or ``localhost``)."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip()).is_loopback
+    except ValueError:  # a host name: it may resolve to anything
+        return False
 
 
 def _log_to_stderr(level: LogLevel) -> None:

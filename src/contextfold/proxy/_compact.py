@@ -84,6 +84,7 @@ from contextfold.proxy._cache import (
     chain_hashes,
 )
 from contextfold.proxy._config import ModelTable
+from contextfold.proxy._dashboard import DashboardRecorder
 from contextfold.proxy._dialects import Conversation, Rebuilt, rebuild
 from contextfold.proxy._layout import Layout, Layouts, shape
 from contextfold.proxy._mask import masked_body
@@ -97,7 +98,7 @@ from contextfold.tokens import TokenCounter, count_tokens
 from contextfold.transports.base import CompletionTransport
 from contextfold.validation import history_problems
 
-__all__ = ["MEANINGFUL_SHARE", "NO_CREDENTIALS", "Plan", "Planner"]
+__all__ = ["MEANINGFUL_SHARE", "NO_CREDENTIALS", "Plan", "Planner", "conversation_root"]
 
 logger = logging.getLogger("contextfold.proxy")
 
@@ -154,8 +155,10 @@ class Planner:
         summary_timeout: float | None = 120.0,
         max_backoff: int = 32,
         should_compact: TriggerHook | None = None,
+        dashboard: DashboardRecorder | None = None,
     ) -> None:
         budget = budget or MemoryBudget()
+        self.dashboard = dashboard  # what GET /dashboard shows, when it is on
         self.should_compact = should_compact  # the user's trigger hook (see compaction._trigger)
         self.summary_timeout = summary_timeout  # bounds every summary (preparations too)
         self.max_backoff = max_backoff  # failed: skip 1, 2, 4 ... up to this many requests
@@ -373,17 +376,32 @@ class Planner:
         forced: bool = False,
         recall: bool = False,
     ) -> Plan:
-        """:meth:`plan` once the history is hashed (``forced``: after an overflow)."""
-        secrets = Secrets() if secrets is None else secrets
-        history = conv.messages
-        extra = _extra_tokens(conv, self.opts.counter)
+        """:meth:`plan` once the history is hashed (``forced``: after an overflow); the
+        plan names the conversation (:func:`conversation_root`)."""
         limit = self.limit(conv.model, conv.tenant, conv.window)
         layout = self.layout(conv, chain, limit)
         conv = replace(conv, pinned=layout[0], tail=layout[1], recall=recall)
+        secrets = Secrets() if secrets is None else secrets
+        plan = await self._decide(conv, chain, limit, make_transport, secrets, forced=forced)
+        return replace(plan, conversation=conversation_root(conv, chain))
+
+    async def _decide(
+        self,
+        conv: Conversation,
+        chain: list[str],
+        limit: int,
+        make_transport: Callable[[], CompletionTransport | None],
+        secrets: Secrets,
+        *,
+        forced: bool,
+    ) -> Plan:
+        """:meth:`_plan` once the layout is known (``conv.pinned``, ``conv.tail``)."""
+        history = conv.messages
+        extra = _extra_tokens(conv, self.opts.counter)
         if len(history) <= conv.pinned:
             tokens = self.estimate(history, chain, extra)
             return Plan(None, chain[-1], tokens, tokens)
-        root = _flavoured(chain[conv.pinned], self._flavour + ("+recall" if recall else ""))
+        root = _flavoured(chain[conv.pinned], self._flavour + ("+recall" if conv.recall else ""))
         remote_waits = 0
         while True:
             waits = 0
@@ -770,6 +788,10 @@ class Planner:
             return Plan(None, original[-1], before, before)
         self.metrics.summarized(result.usage.input_tokens, result.usage.output_tokens)
         self.metrics.fact_coverage(result.facts)
+        if self.dashboard is not None:
+            self.dashboard.summarized(
+                conv.tenant, conversation_root(conv, original), result.usage, result.facts
+            )
         result = _scrubbed(result, secrets)
         start = len(history) - result.kept_messages
         chain = chain_hashes(conv.scope, history[:start])
@@ -805,6 +827,13 @@ class Planner:
             limit,
         )
         return Plan(rebuilt.body, forwarded, before, after, summary="created")
+
+
+def conversation_root(conv: Conversation, chain: Sequence[str]) -> str:
+    """What names ``conv`` on the dashboard: the prefix hash (``chain``) of its prompt
+    and task, the messages the layout pinned (its whole history while it is no longer),
+    seeded with tenant and model; the same for every request of one conversation."""
+    return chain[min(conv.pinned, len(conv.messages))]
 
 
 def _wire_of(conv: Conversation) -> tuple[list[Any], Any]:

@@ -34,6 +34,7 @@ from contextfold.proxy import _json
 from contextfold.proxy._bound import SizeBound, model_named
 from contextfold.proxy._budget import Cache, MemoryBudget
 from contextfold.proxy._compact import Plan, Planner
+from contextfold.proxy._dashboard import DashboardRecorder
 from contextfold.proxy._dialects import (
     Dialect,
     conversation,
@@ -151,6 +152,7 @@ class Forwarder(Relaying):
         budget: MemoryBudget | None = None,
         seal: Seal | None = None,
         native: NativeMode = "auto",
+        dashboard: DashboardRecorder | None = None,
     ) -> None:
         self.client = client  # the summarizers' and the model list's (the SDKs' stack)
         self.upstream = upstream  # what requests are forwarded on
@@ -168,6 +170,7 @@ class Forwarder(Relaying):
         )
         self.windows = WindowAsker(client, planner.models.learn)
         self.metrics = planner.metrics
+        self.dashboard = dashboard  # what GET /dashboard shows (see ._dashboard), when on
         self.tenant_header = tenant_header  # see ._tenant
         self.seal = seal or Seal(None)  # signs the compaction items it issues (._native)
         self.native = native
@@ -424,7 +427,7 @@ class Forwarder(Relaying):
             if decoded is None:
                 reason = f"not compacted: request body is {', '.join(codings(coding))}-encoded"
                 plan = replace(Plan.unchanged(reason, "encoded_body"), learn=False)
-                self.metrics.compaction(_outcome(plan), plan.why)
+                plan = self._counted(request, dialect, plan, "")
                 return await self._forward(request, dialect, raw, plan)
             raw = decoded
             request.state.contextfold_decoded = True  # _send drops Content-Encoding
@@ -434,8 +437,9 @@ class Forwarder(Relaying):
             if isinstance(emulated, Response):
                 return emulated
             raw = emulated
-        # With a should_compact hook every chat request is read, so the hook is asked.
-        hooked = self.planner.should_compact is not None
+        # With a should_compact hook every chat request is read, so the hook is asked;
+        # with the dashboard, so the request is counted in its conversation.
+        hooked = self.planner.should_compact is not None or self.dashboard is not None
         bound = None if hooked else self.bound.far_under(raw, tenant, dialect)
         if bound is not None:  # no need to parse: forwarded as it is
             self._observe(raw, dialect, tenant)
@@ -460,7 +464,7 @@ class Forwarder(Relaying):
             reason = f"not compacted: internal error ({type(exc).__name__}); forwarded unchanged"
             forwarded, plan = raw, Plan.unchanged(reason, "internal_error")
         plan = replace(plan, tenant=tenant)  # what its answer teaches is the tenant's
-        self.metrics.compaction(_outcome(plan), plan.why)
+        plan = self._counted(request, dialect, plan, model)
         if self.recall and plan.compacted:
             answered = await answer_with_recall(
                 lambda sent, at: self._forward(request, dialect, sent, at),
@@ -877,6 +881,18 @@ class Forwarder(Relaying):
                 plan, body=None, usage_key="", error=_UNSERIALIZABLE, why="unserializable"
             )
 
+    def _counted(self, request: Request, dialect: Dialect, plan: Plan, model: str) -> Plan:
+        """Count ``plan`` of a chat request for ``model`` in the metrics and on the
+        dashboard (numbered there: see :mod:`._dashboard`)."""
+        outcome = _outcome(plan)
+        self.metrics.compaction(outcome, plan.why)
+        if self.dashboard is None:
+            return plan
+        limit = None
+        if plan.conversation:
+            limit = self.planner.limit(model, plan.tenant, window_hint(request, dialect))
+        return self.dashboard.request(plan, outcome, model=model, limit=limit)
+
     async def passthrough(self, request: Request) -> Response:
         """Any other route: forwarded as is to the upstream of its dialect."""
         dialect = self._dialect_of(request)
@@ -999,8 +1015,10 @@ class Forwarder(Relaying):
             why = forced.error or "there was nothing to summarize"
             return f"the forced compaction made nothing to retry with ({why})"
         forwarded = text.encode()
-        forced = replace(forced, tenant=plan.tenant)
+        forced = replace(forced, tenant=plan.tenant, seen=plan.seen)
         self.metrics.compaction(_outcome(forced))  # its first plan was counted already
+        if self.dashboard is not None:
+            self.dashboard.retried(forced, _outcome(forced))
         logger.info("retrying a %s request compacted after a context overflow", model)
         reply = await self._send(request, dialect, forwarded)
         if isinstance(reply, Response):

@@ -47,9 +47,11 @@ ROUTES: Final = {
     ("HEAD", "/healthz"): "/healthz",
     ("GET", "/metrics"): "/metrics",
     ("HEAD", "/metrics"): "/metrics",
+    ("GET", "/dashboard"): "/dashboard",
+    ("HEAD", "/dashboard"): "/dashboard",
 }
 """(method, path) -> route label; every other request is ``other`` (forwarded as is)."""
-_LOCAL_ROUTES: Final = frozenset({"/healthz", "/metrics"})
+_LOCAL_ROUTES: Final = frozenset({"/healthz", "/metrics", "/dashboard"})
 
 Outcome = Literal["not_needed", "masked", "cached", "created", "relieved", "error"]
 OUTCOMES: Final[tuple[Outcome, ...]] = (

@@ -47,6 +47,14 @@ class ProxyOptions:
             least 16 bytes; kept out of ``repr``). Replicas that share one expand each
             other's items, also after a restart; without one, a key is made when the
             app starts and its items expire with the process.
+        dashboard: serve ``GET /dashboard``, a page of conversations, compactions and
+            token timelines (see :mod:`contextfold.proxy._dashpage`); off by default,
+            when ``/dashboard`` is a local 404, never forwarded. With it on, every chat
+            request is read (the byte-size fast path is off), so that each is counted
+            in its conversation.
+        dashboard_token: the token ``/dashboard`` asks for (``Authorization: Bearer``
+            or ``?token=``; at least 16 bytes; kept out of ``repr``). :func:`serve`
+            refuses a dashboard without one on an address that is not loopback.
 
     Bad values raise :class:`ValueError` when the options are made.
     """
@@ -60,6 +68,8 @@ class ProxyOptions:
     recall: bool = False
     native_compaction: str = "auto"
     compaction_key: str | None = field(default=None, repr=False)
+    dashboard: bool = False
+    dashboard_token: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not _is_int(self.max_body_bytes) or self.max_body_bytes < 1:
@@ -98,6 +108,11 @@ class ProxyOptions:
         if key is not None and (not isinstance(key, str) or len(key.encode()) < 16):
             # the key itself is never echoed
             raise ValueError("compaction_key must be a string of at least 16 bytes")
+        if not isinstance(self.dashboard, bool):
+            raise ValueError(f"dashboard must be True or False, got {self.dashboard!r}")
+        token = self.dashboard_token
+        if token is not None and (not isinstance(token, str) or len(token.encode()) < 16):
+            raise ValueError("dashboard_token must be a string of at least 16 bytes")
 
     def replace(self, **changes: Any) -> ProxyOptions:
         """A copy with ``changes``."""

@@ -33,6 +33,11 @@ class Plan:
     learn: bool = True  # False: the upstream's usage report says nothing of these bytes
     tenant: str = ""  # whose request (:mod:`._tenant`): what its answer teaches is theirs
     why: Unplaced | None = None  # with ``error``: the reason /metrics counts it under
+    # The conversation's root: the prefix hash of its prompt and task (what the planner
+    # pins), "" when the request was not read as a history; and the request's number in
+    # that conversation on the dashboard (0: not recorded). See :mod:`._dashboard`.
+    conversation: str = ""
+    seen: int = 0
 
     @property
     def compacted(self) -> bool:

@@ -37,6 +37,7 @@ from contextfold._secrets import Secrets
 from contextfold.proxy import _json
 from contextfold.proxy._bound import SizeBound
 from contextfold.proxy._compact import Plan, Planner
+from contextfold.proxy._dashboard import DashboardRecorder
 from contextfold.proxy._dialects import Dialect, SSEUsageScanner, usage_input_tokens
 from contextfold.proxy._guard import BrokeOff, json_error
 from contextfold.proxy._metrics import ProxyMetrics, upstream_time
@@ -103,6 +104,7 @@ class Relaying:
     planner: Planner
     metrics: ProxyMetrics
     bound: SizeBound
+    dashboard: DashboardRecorder | None
 
     def _report(self, plan: Plan, secrets: Secrets) -> list[tuple[str, str]]:
         headers = [("x-contextfold-compacted", "true" if plan.compacted else "false")]
@@ -238,6 +240,8 @@ class Relaying:
             self.planner.record_usage(plan.usage_key, input_tokens)
         if plan.learn:
             self.bound.learn(forwarded, input_tokens, plan.tenant)
+        if self.dashboard is not None:
+            self.dashboard.reported(plan, input_tokens)
 
     def _record_json(self, dialect: Dialect, content: bytes, plan: Plan, forwarded: bytes) -> None:
         try:
