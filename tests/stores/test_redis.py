@@ -279,7 +279,8 @@ async def test_random_rewrites_match_a_memory_model(make: Callable[..., RedisCon
     assert await store.get_full_transcript() == appended
     live_texts = [m.text for m in await store.get_history()]
     for record in await store.get_compactions():
-        assert record.archived > 0
+        # a record archives rows, or moves them by writing before live ones
+        assert record.archived > 0 or (record.inserted > 0 and record.kept_before is not None)
     archived = [a.message.text for a in await store.get_archive() if not a.synthetic]
     originals = [m.text for m in appended]
     assert sorted(archived + [t for t in live_texts if t in originals]) == sorted(originals)

@@ -912,7 +912,10 @@ async def test_replace_history_leaves_the_kept_tail_rows_in_place(
         Message.user("summary"),
         *turns[3:],
     ]
-    assert len(await store.get_compactions()) == 1  # the prepend archived nothing
+    # The prepend archived nothing, but moved every live row: it is recorded (undo
+    # counts on a record for every rewrite that moves rows), with nothing archived.
+    [_, prepend] = await store.get_compactions()
+    assert (prepend.archived, prepend.inserted, prepend.kept_before) == (0, 1, 0)
     await store.replace_history([])
     assert await store.get_history() == []
     assert await store.get_full_transcript() == turns

@@ -400,7 +400,12 @@ async def _session_diff(path: Path, session_id: str) -> int:
         state = "never compacted" if not records else "every compaction is undone"
         print(f"session {session_id} in {path}: {state}")
         return 0
-    last = next(r for r in records if r.number == number)
+    last = next((r for r in records if r.number == number), None)
+    if last is None:
+        raise CLIError(
+            f"{path}: the journal of session {session_id!r} names compaction {number}, "
+            "which has no record; the database was damaged"
+        )
     entry = found
     replaced = [a.message for a in archived if a.compaction == number]
     summary = entry.summary if entry is not None else None

@@ -180,24 +180,12 @@ async def read_session(path: Path, session_id: str) -> AsyncIterator[SQLiteConte
 
 @asynccontextmanager
 async def write_session(path: Path, session_id: str) -> AsyncIterator[SQLiteContextStore]:
-    """The session ``session_id`` of the contextfold database at ``path``, for writing
-    (its schema upgraded in place if older). :class:`ValueError` naming ``path`` when it
-    is not such a database or holds no such session; nothing is written then."""
-    conn = await aiosqlite.connect(_read_only_uri(path), uri=True)
-    try:
-        try:
-            await _check_contextfold(conn, path)
-            found = await conn.execute_fetchall(
-                "SELECT 1 FROM contextfold_sessions WHERE session_id = ?", (session_id,)
-            )
-        except sqlite3.DatabaseError as exc:
-            raise ValueError(f"{path}: not a contextfold database ({exc})") from None
-    finally:
-        await conn.close()
-    if not list(found):
-        raise ValueError(
-            f"{path}: no session {session_id!r} (contextfold sessions {path} lists them)"
-        )
+    """The session ``session_id`` of the contextfold database at ``path``, for writing.
+    :class:`ValueError` naming ``path`` when it is not such a database, holds no such
+    session, or was written by an older contextfold (``sessions upgrade`` first);
+    nothing is written then."""
+    async with read_session(path, session_id):
+        pass  # the same checks, read-only: a database to upgrade is refused unwritten
     writer = await connect(path)
     try:
         yield SQLiteContextStore(writer, session_id)

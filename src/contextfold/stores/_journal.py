@@ -48,18 +48,54 @@ _ATTEMPTS: Final = 5
 
 
 def encode_note(note: JournalEntry) -> str:
-    """The JSON a store keeps for ``note``: its own fields, not the record's."""
+    """The JSON a store keeps for ``note``: its own fields, not the record's.
+
+    Text a database cannot store raw (unpaired surrogates) is written as JSON escapes,
+    as message content is, so a summary holding one is journaled, not refused.
+    """
     data = {name: getattr(note, name) for name in _NOTE_FIELDS}
-    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(data, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+    return text
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_CHECKS: Final[dict[str, Any]] = {
+    "kind": lambda v: v in ("compaction", "undo", "attempt"),
+    "undoes": lambda v: v is None or _is_int(v),
+    "real_tokens_before": lambda v: v is None or _is_int(v),
+    "summarized_messages": _is_int,
+    "summarizer_input_tokens": _is_int,
+    "summarizer_output_tokens": _is_int,
+    "summarizer_requests": _is_int,
+    "duration_s": lambda v: v is None or (isinstance(v, int | float) and not isinstance(v, bool)),
+    "waited_s": lambda v: v is None or (isinstance(v, int | float) and not isinstance(v, bool)),
+    "facts": lambda v: (
+        v is None
+        or (isinstance(v, dict) and all(isinstance(k, str) and _is_int(x) for k, x in v.items()))
+    ),
+}
+"""What each stored note field may hold; the text fields hold a string or ``None``."""
 
 
 def decode_note(session_id: str, text: Any) -> dict[str, Any]:
     """A stored note's fields; :class:`CorruptRecordError` when it is not one."""
     try:
         data = json.loads(text)
-        if not isinstance(data, dict) or data.get("kind") not in ("compaction", "undo", "attempt"):
+        if not isinstance(data, dict) or "kind" not in data:
             raise ValueError("not a journal note")
-        return {name: data[name] for name in _NOTE_FIELDS if name in data}
+        note = {name: data[name] for name in _NOTE_FIELDS if name in data}
+        for name, value in note.items():
+            check = _CHECKS.get(name, lambda v: v is None or isinstance(v, str))
+            if not check(value):
+                raise ValueError(f"its {name} is {value!r}")
+        return note
     except (ValueError, TypeError, RecursionError) as exc:
         raise CorruptRecordError(
             f"session {session_id!r}: a stored journal line cannot be decoded ({exc}); it "
@@ -70,24 +106,32 @@ def decode_note(session_id: str, text: Any) -> dict[str, Any]:
 def build_journal(
     session_id: str, records: Sequence[CompactionRecord], lines: Sequence[JournalLine]
 ) -> list[JournalEntry]:
-    """The journal: ``lines`` joined with the ``records`` they name, plus a bare entry
-    for each record no line names, oldest first, numbered from 1."""
+    """The journal: ``lines`` (in the order they were written) joined with the
+    ``records`` they name, and a bare entry for each record no line names, placed by
+    its number before the first line of a later record; numbered from 1.
+
+    The order is the stores' commit order, not the lines' clocks: processes whose
+    clocks disagree still list compaction 1 before compaction 2.
+    """
     by_number = {r.number: r for r in records}
-    named: set[int] = set()
-    dated: list[tuple[str, int, JournalEntry]] = []
-    for order, (created_at, compaction, text) in enumerate(lines):
+    named = {compaction for _, compaction, _ in lines if compaction is not None}
+    bare = sorted(n for n in by_number if n not in named)
+    entries: list[JournalEntry] = []
+
+    def flush(below: int | None) -> None:
+        while bare and (below is None or bare[0] < below):
+            record = by_number[bare.pop(0)]
+            entry = JournalEntry(0, record.created_at, "compaction", compaction=record.number)
+            entries.append(_with_record(entry, record))
+
+    for created_at, compaction, text in lines:
         note = decode_note(session_id, text)
-        record = by_number.get(compaction) if compaction is not None else None
         if compaction is not None:
-            named.add(compaction)
+            flush(compaction)
         entry = JournalEntry(number=0, created_at=created_at, compaction=compaction, **note)
-        dated.append((created_at, order, _with_record(entry, record)))
-    for record in records:
-        if record.number not in named:
-            bare = JournalEntry(0, record.created_at, "compaction", compaction=record.number)
-            dated.append((record.created_at, -1, _with_record(bare, record)))
-    dated.sort(key=lambda item: (item[0], item[1]))
-    return [replace(entry, number=i) for i, (_, _, entry) in enumerate(dated, 1)]
+        entries.append(_with_record(entry, by_number.get(compaction) if compaction else None))
+    flush(None)
+    return [replace(entry, number=i) for i, entry in enumerate(entries, 1)]
 
 
 def _with_record(entry: JournalEntry, record: CompactionRecord | None) -> JournalEntry:
@@ -122,6 +166,7 @@ class _Undoable(Protocol):
         messages: Sequence[Message],
         *,
         note: JournalEntry | None = None,
+        last_compaction: int | None = None,
     ) -> bool: ...
 
 
@@ -144,13 +189,17 @@ async def undo_last(store: _Undoable, *, number: int | None = None) -> JournalEn
         )
     target = number
     for _ in range(_ATTEMPTS):
-        records = await store.get_compactions()
-        found = last_undoable(await store.journal())
+        # Every record is in the journal (bare or described), read in one go: its
+        # highest number is the guard of the commit below, so nothing written since
+        # this read (a rewrite, another undo) can be undone over.
+        journal = await store.journal()
+        seen = max((e.compaction for e in journal if e.compaction is not None), default=0)
+        found = last_undoable(journal)
         last = None if found is None else found.compaction
         if last is None:
             raise NothingToUndoError(
                 f"session {sid!r} has no compaction to undo"
-                + (" (every one is undone already)" if records else "")
+                + (" (every one is undone already)" if seen else "")
             )
         if target is None:
             target = last
@@ -159,7 +208,13 @@ async def undo_last(store: _Undoable, *, number: int | None = None) -> JournalEn
                 f"session {sid!r}: the last compaction is number {last}, not {target}; "
                 "nothing was undone"
             )
-        record = next(r for r in records if r.number == last)
+        record = next((r for r in await store.get_compactions() if r.number == last), None)
+        if record is None:
+            raise CorruptRecordError(
+                f"session {sid!r}: the journal names compaction {last}, which has no "
+                "record; it was damaged or written by something other than contextfold "
+                "(nothing was undone)"
+            )
         if record.kept_before is None:
             raise NothingToUndoError(
                 f"session {sid!r}: compaction {last} was written by an older contextfold, "
@@ -167,14 +222,18 @@ async def undo_last(store: _Undoable, *, number: int | None = None) -> JournalEn
             )
         originals = [a.message for a in await store.get_archive() if a.compaction == last]
         history = await store.get_history()
-        if [r.number for r in await store.get_compactions()] != [r.number for r in records]:
-            continue  # a rewrite committed while we read: read again
         front, written = record.kept_before, record.inserted
-        if len(originals) != record.archived or len(history) < front + written:
+        if (
+            front < 0
+            or written < 0
+            or len(originals) != record.archived
+            or len(history) < front + written
+        ):
             raise CorruptRecordError(
                 f"session {sid!r}: compaction {last} archived {record.archived} messages "
                 f"and wrote {written} after {front}, but the archive holds "
-                f"{len(originals)} and the history {len(history)}; nothing was undone"
+                f"{len(originals)} and the history {len(history)}; the record was damaged "
+                "(nothing was undone)"
             )
         note = JournalEntry(
             0,
@@ -186,12 +245,13 @@ async def undo_last(store: _Undoable, *, number: int | None = None) -> JournalEn
             summarized_messages=written,
         )
         snapshot = history[: front + written]
-        if await store.replace_snapshot(snapshot, [*history[:front], *originals], note=note):
+        restored = [*history[:front], *originals]
+        if await store.replace_snapshot(snapshot, restored, note=note, last_compaction=seen):
             for entry in reversed(await store.journal()):
                 if entry.kind == "undo" and entry.undoes == last:
                     return entry
             return note  # pragma: no cover - the line was written with the rewrite
-        # The history's head changed under us (another rewrite): decide again.
+        # Another rewrite or undo committed since the read: decide again.
     raise HistoryConflictError(
         f"session {sid!r}: gave up undoing after {_ATTEMPTS} attempts; other clients kept "
         "rewriting the history"

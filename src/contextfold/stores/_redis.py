@@ -117,25 +117,30 @@ return seq
 #       3 rows kept in front, 4 rows archived after them, 5 their tokens,
 #       6 tokens of the inserted rows, 7 new last_seq ('' = unchanged), 8 now (ISO),
 #       9 preview of the inserted rows, 10 journal note ('' = none),
-#       11.. inserted rows in order.
-# Returns nil (nothing written) when the snapshot is stale, else the compaction
-# record written ('' when nothing was archived). A note is journaled as
-# "<record number or -> <now> <note>".
+#       11 '1' to write a record even when nothing is archived (the rewrite moves rows,
+#       or is journaled), 12 the last record number the caller read ('' = any),
+#       13.. inserted rows in order.
+# Returns nil (nothing written) when the snapshot is stale, '!moved' (nothing written)
+# when a record was written since the caller's, else the compaction record written
+# ('' when none). A note is journaled as "<record number or -> <now> <note>".
 REWRITE: Final = Script("""
 local meta, log = KEYS[1], KEYS[2]
 if (redis.call('HGET', meta, 'version') or '0') ~= ARGV[1] then return false end
 if ARGV[2] ~= '' and (redis.call('HGET', meta, 'last_seq') or '0') ~= ARGV[2] then
   return false
 end
+if ARGV[12] ~= '' and (redis.call('HGET', meta, 'compactions') or '0') ~= ARGV[12] then
+  return '!moved'
+end
 local front, archived = tonumber(ARGV[3]), tonumber(ARGV[4])
-local stop, inserted = front + archived, #ARGV - 10
+local stop, inserted = front + archived, #ARGV - 12
 local count = redis.call('LLEN', log)
 local tokens = tonumber(redis.call('HGET', meta, 'live_tokens') or '0')
 local head = {}
 if stop > 0 then head = redis.call('LRANGE', log, 0, stop - 1) end
 redis.call('HSETNX', meta, 'created_at', ARGV[8])
 local record = ''
-if archived > 0 then
+if archived > 0 or ARGV[11] == '1' then
   local number = redis.call('HINCRBY', meta, 'compactions', 1)
   for i = front + 1, stop do
     redis.call('RPUSH', KEYS[3], string.format('%d:', number) .. head[i])
@@ -151,7 +156,7 @@ elseif ARGV[10] ~= '' then
   redis.call('RPUSH', KEYS[5], '- ' .. ARGV[8] .. ' ' .. ARGV[10])
 end
 if stop > 0 then redis.call('LTRIM', log, stop, -1) end
-for i = #ARGV, 11, -1 do redis.call('LPUSH', log, ARGV[i]) end
+for i = #ARGV, 13, -1 do redis.call('LPUSH', log, ARGV[i]) end
 for i = front, 1, -1 do redis.call('LPUSH', log, head[i]) end
 redis.call('HINCRBY', meta, 'live_tokens', tonumber(ARGV[6]) - tonumber(ARGV[5]))
 redis.call('HINCRBY', meta, 'version', 1)

@@ -392,8 +392,10 @@ class Journaling(Protocol):
     transaction as the rewrite, so a rewrite is never missing from it) and one per
     failed attempt or undo. ``replace_snapshot(..., note=)`` commits a compaction and
     its journal line together; ``write_journal(note)`` adds a line for an attempt
-    that changed nothing. ``undo()`` puts back the history as it was before the last
-    rewrite not yet undone: the archived originals in place of what it wrote,
+    that changed nothing; ``last_compaction=N`` makes the compare-and-swap also require
+    that N is still the session's last record (every rewrite that moves live messages,
+    and every journaled one, writes a record). ``undo()`` puts back the history as it
+    was before the last rewrite not yet undone: the archived originals in place of what it wrote,
     followed by everything appended since, as one compare-and-swap; it raises
     :class:`~contextfold.errors.NothingToUndoError` when there is nothing to undo and
     :class:`~contextfold.errors.HistoryConflictError` when another rewrite committed
@@ -410,6 +412,7 @@ class Journaling(Protocol):
         messages: Sequence[Message],
         *,
         note: JournalEntry | None = None,
+        last_compaction: int | None = None,
     ) -> bool: ...
 
     async def undo(self, *, number: int | None = None) -> JournalEntry: ...

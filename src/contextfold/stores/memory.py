@@ -88,12 +88,16 @@ class MemoryContextStore(ContextStore):
         ):
             back += 1
         removed = range(front, len(old) - back)
+        written = messages[front : len(messages) - back]
         number: int | None = None
-        if removed:
+        # A rewrite that moves live messages (not a plain append after them all) is
+        # recorded even when it archives nothing, and so is every journaled one: undo
+        # relies on "no record since N" meaning "nothing moved since N".
+        moved = bool(written) and front < len(self._messages)
+        if removed or moved or note is not None:
             number = len(self._records) + 1
             before = sum(count_message_tokens(m) for m in self._messages)
             gone = sum(count_message_tokens(old[i]) for i in removed)
-            written = messages[front : len(messages) - back]
             self._records.append(
                 CompactionRecord(
                     self.session_id,
@@ -142,14 +146,19 @@ class MemoryContextStore(ContextStore):
         messages: Sequence[Message],
         *,
         note: JournalEntry | None = None,
+        last_compaction: int | None = None,
     ) -> bool:
         """Put ``messages`` in place of ``snapshot`` if the history still starts with it.
 
         See :class:`~contextfold.stores.base.SnapshotReplacing`; returns ``False`` and
-        changes nothing otherwise. ``note`` is journaled with the rewrite.
+        changes nothing otherwise, or when ``last_compaction`` is given and is not the
+        number of the session's last record. ``note`` is journaled with the rewrite.
         """
         check_messages(messages)
         if self._messages[: len(snapshot)] != list(snapshot):
+            return False
+        last = self._records[-1].number if self._records else 0
+        if last_compaction is not None and last != last_compaction:
             return False
         self._archive_replaced(len(snapshot), messages, note)
         self._messages[: len(snapshot)] = [m.copy() for m in messages]

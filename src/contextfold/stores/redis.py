@@ -257,7 +257,7 @@ class RedisContextStore(ContextStore):
         from another client lands wholly before the rewrite (and is replaced) or
         after it (and is kept).
         """
-        await self._rewrite(None, _checked_copies(messages), None, None)
+        await self._rewrite(None, _checked_copies(messages), None, None, None)
 
     async def replace_prefix(
         self,
@@ -275,7 +275,7 @@ class RedisContextStore(ContextStore):
         nothing is written and :class:`~contextfold.errors.HistoryConflictError` is
         raised. Returns the record written, or ``None`` when nothing was archived.
         """
-        return await self._rewrite(count, _checked_copies(messages), expected, None)
+        return await self._rewrite(count, _checked_copies(messages), expected, None, None)
 
     async def replace_snapshot(
         self,
@@ -283,14 +283,18 @@ class RedisContextStore(ContextStore):
         messages: Sequence[Message],
         *,
         note: JournalEntry | None = None,
+        last_compaction: int | None = None,
     ) -> bool:
         """Compare-and-swap (:class:`~contextfold.stores.base.SnapshotReplacing`): replace
         ``snapshot`` with ``messages`` if the history still starts with it, keeping every
-        later message; ``False`` (nothing written) if any of it changed or moved.
+        later message; ``False`` (nothing written) if any of it changed or moved, or
+        when ``last_compaction`` is given and is not the session's last record number.
         ``note`` is journaled by the same script, naming the record written."""
         check_messages(messages)  # a message it could not read back is an error, not a race
         try:
-            await self._rewrite(len(snapshot), _checked_copies(messages), snapshot, note)
+            await self._rewrite(
+                len(snapshot), _checked_copies(messages), snapshot, note, last_compaction
+            )
         except HistoryConflictError:
             return False
         except ValueError:  # the history is shorter than the snapshot now
@@ -312,6 +316,7 @@ class RedisContextStore(ContextStore):
         new: list[Message],
         expected: Sequence[Message] | None,
         note: JournalEntry | None,
+        last_compaction: int | None,
     ) -> CompactionRecord | None:
         """Replace the first ``count`` rows (all when ``None``); see the module docstring.
 
@@ -344,7 +349,10 @@ class RedisContextStore(ContextStore):
                 return None
             front = bisect.bisect_left(seqs, plan.archive_from)
             stop = front + plan.archive_count
-            flag = "1" if plan.synthetic else "0"
+            # Recorded even when nothing is archived: a rewrite that moves live rows,
+            # and every journaled one (whose inserts are rewrite products).
+            record = note is not None or (bool(plan.inserts) and front < len(rows))
+            flag = "1" if plan.synthetic or note is not None else "0"
             inserts = [encoded[id(m)] for m in plan.inserts]
             await self._ensure_indexed(time.time())
             result = await r.run(
@@ -361,6 +369,8 @@ class RedisContextStore(ContextStore):
                     iso(time.time()),
                     _preview(plan.inserts),
                     "" if note is None else encode_note(note),
+                    "1" if record else "0",
+                    "" if last_compaction is None else str(last_compaction),
                     *(
                         f"{plan.first_seq + i}:{flag}:{tokens}:{role}:{content}"
                         for i, (role, content, tokens) in enumerate(inserts)
@@ -368,6 +378,11 @@ class RedisContextStore(ContextStore):
                 ),
             )
             if result is not None:
+                if r.text(result) == "!moved":
+                    raise HistoryConflictError(
+                        f"session {self._session_id!r}: another rewrite committed since "
+                        "it was read; nothing was replaced"
+                    )
                 return self._record(result) if result else None
         raise StoreError(
             f"session {self._session_id!r}: gave up rewriting after {_ATTEMPTS} attempts; "

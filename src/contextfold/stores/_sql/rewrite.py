@@ -89,9 +89,9 @@ async def rewrite(
 ) -> CompactionRecord | None:
     """Replace the first ``count`` live rows (all when ``None``) with ``new``.
 
-    Returns the record written, or ``None`` when nothing was archived. ``note`` is
-    journaled with the rewrite, naming its record. Raises :class:`ValueError` when
-    the session has fewer than ``count`` rows.
+    Returns the record written, or ``None`` when none was (nothing archived or moved,
+    no ``note``). ``note`` is journaled with the rewrite, naming its record. Raises
+    :class:`ValueError` when the session has fewer than ``count`` rows.
     """
     sid = session_id
     next_seq = await lock_session(db, sid, for_update)
@@ -112,7 +112,13 @@ async def rewrite(
         )
         old = {index[row[0]]: decode_message(sid, *row) for row in rows}
     plan = plan_rewrite(seqs, count, old, new, next_seq)
-    record = await _apply(db, sid, plan, bisect.bisect_left(seqs, plan.archive_from))
+    front = bisect.bisect_left(seqs, plan.archive_from)
+    # A rewrite that moves live rows (not a plain append after them all) is recorded
+    # even when it archives nothing, and so is every journaled one, whose inserts are
+    # rewrite products: undo relies on "no record since N" meaning "nothing moved".
+    journaled = note is not None
+    moved = bool(plan.inserts) and front < len(seqs)
+    record = await _apply(db, sid, plan, front, record=moved or journaled, synthetic=journaled)
     if note is not None:
         await add_journal_line(db, sid, note, record.number if record is not None else None)
     return record
@@ -131,12 +137,12 @@ async def add_journal_line(
 
 
 async def _apply(
-    db: SQLSession, sid: str, plan: RewritePlan, front: int
+    db: SQLSession, sid: str, plan: RewritePlan, front: int, *, record: bool, synthetic: bool
 ) -> CompactionRecord | None:
     encoded = [encode_message(m) for m in plan.inserts]
     span = (plan.archive_from, plan.archive_to)
-    record: CompactionRecord | None = None
-    if plan.archive_count:
+    written: CompactionRecord | None = None
+    if plan.archive_count or record:
         [(count_before, tokens_before, tokens_archived, number)] = await db.fetch(
             "SELECT COUNT(*), COALESCE(SUM(tokens), 0), COALESCE(SUM(CASE WHEN seq >= ? "
             "AND seq < ? THEN tokens END), 0), (SELECT COALESCE(MAX(number), 0) + 1 FROM "
@@ -144,7 +150,7 @@ async def _apply(
             "WHERE session_id = ?",
             (*span, sid, sid),
         )
-        record = CompactionRecord(
+        written = CompactionRecord(
             session_id=sid,
             number=int(number),
             created_at=now_iso(),
@@ -161,37 +167,37 @@ async def _apply(
             "kept_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 sid,
-                record.number,
-                record.created_at,
-                record.messages_before,
-                record.messages_after,
-                record.tokens_before,
-                record.tokens_after,
-                record.archived,
-                record.kept_before,
+                written.number,
+                written.created_at,
+                written.messages_before,
+                written.messages_after,
+                written.tokens_before,
+                written.tokens_after,
+                written.archived,
+                written.kept_before,
             ),
         )
         await db.execute(
             "INSERT INTO contextfold_archive (session_id, compaction, seq, role, content, "
             "tokens, synthetic) SELECT session_id, ?, seq, role, content, tokens, synthetic "
             "FROM contextfold_messages WHERE session_id = ? AND seq >= ? AND seq < ?",
-            (record.number, sid, *span),
+            (written.number, sid, *span),
         )
         await db.execute(
             "DELETE FROM contextfold_messages WHERE session_id = ? AND seq >= ? AND seq < ?",
             (sid, *span),
         )
-    if not encoded and record is None:
+    if not encoded and written is None:
         return None  # nothing replaced, nothing new: leave the session as it is
-    synthetic = 1 if plan.synthetic else 0
+    flag = 1 if plan.synthetic or synthetic else 0
     if encoded:
         await db.executemany(
             _INSERT_MESSAGE,
-            [(sid, plan.first_seq + i, *e, synthetic) for i, e in enumerate(encoded)],
+            [(sid, plan.first_seq + i, *e, flag) for i, e in enumerate(encoded)],
         )
     await db.execute(
         "UPDATE contextfold_sessions SET next_seq = ?, preview = CASE WHEN preview = '' "
         "THEN ? ELSE preview END WHERE session_id = ?",
         (plan.next_seq, storable_text(preview_of(plan.inserts)), sid),
     )
-    return record
+    return written

@@ -260,6 +260,7 @@ class SQLStore(ContextStore):
         messages: Sequence[Message],
         *,
         note: JournalEntry | None = None,
+        last_compaction: int | None = None,
     ) -> bool:
         """Compare-and-swap: replace ``snapshot`` with ``messages`` if the history starts with it.
 
@@ -270,12 +271,22 @@ class SQLStore(ContextStore):
         does (archived under a new record; later rows kept). Otherwise nothing is
         written and ``False`` is returned: another compaction committed since the
         snapshot was read, and its summary did not cover what this one would replace.
-        ``note`` is journaled in the same transaction, naming the record written.
+        ``note`` is journaled in the same transaction, naming the record written. With
+        ``last_compaction``, it is also ``False`` unless that is the number of the
+        session's last record (no rewrite committed since the caller read it).
         """
         check_messages(messages)
         expected, new = list(snapshot), [m.copy() for m in messages]
         async with self._transaction(write=True) as db:
             await lock_session(db, self.session_id, self._FOR_UPDATE)
+            if last_compaction is not None:
+                [(last,)] = await db.fetch(
+                    "SELECT COALESCE(MAX(number), 0) FROM contextfold_compactions "
+                    "WHERE session_id = ?",
+                    (self.session_id,),
+                )
+                if last != last_compaction:
+                    return False
             if not await holds_snapshot(db, self.session_id, expected):
                 return False
             await rewrite(
