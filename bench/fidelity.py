@@ -12,17 +12,18 @@ is compacted ten times in a row with unrelated work appended in between; a cell 
 share of probes still in the compacted history (identifiers by exact match, the rest by
 their expected words on one line).
 
-Two sets of sessions: the three *tuned* kinds (coding, support, research; the summarizer
-and the fact ledger were written against them) and the *held-out* kinds (written by
-someone who had not seen the summarizer nor the ledger; see
+Four sets of sessions: the three *tuned* kinds (coding, support, research; the
+summarizer and the fact ledger were written against them), the *held-out* kinds
+(written by someone who had not seen the summarizer nor the ledger; see
 ``contextfold_harness.fidelity._heldout``; the ledger's rules were widened once after a
-first run on them) and a *second held-out* set (``_heldout2``: written, and first run,
-after the rules last changed). Two summarizers: the offline extractive
-one, and a *lossy* stub that behaves like a model dropping details (it keeps a random
-35 % of the facts it is shown, drawn afresh per request). Each with the user's words kept
-verbatim (``user_message_budget=2000``) or not (``0``), and the fact ledger on
-(``fact_budget=1000``) or off (``0``). ``tokens`` is the mean compacted history after 3
-compactions; ``ledger`` the mean ledger section per compaction.
+first run on them), a *second held-out* set (``_heldout2``: written, and first run,
+after the rules last changed) and a *third held-out* set (``_heldout3``: written by
+someone who saw neither the compaction code nor the other sets). Two summarizers: the
+offline extractive one, and a *lossy* stub that behaves like a model dropping details
+(it keeps a random 35 % of the facts it is shown, drawn afresh per request). Each with
+the user's words kept verbatim (``user_message_budget=2000``) or not (``0``), and the
+fact ledger on (``fact_budget=1000``) or off (``0``). ``tokens`` is the mean compacted
+history after 3 compactions; ``ledger`` the mean ledger section per compaction.
 
 The last table is what the ledger costs: CPU per compaction with the ledger and without
 (the same compactions, side by side), and the tokens it adds.
@@ -42,6 +43,7 @@ from contextfold.compaction._engine import compact_history
 from contextfold.transports.base import CompletionTransport
 from contextfold_harness.fidelity import (
     HELDOUT2_KINDS,
+    HELDOUT3_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -124,6 +126,9 @@ async def main() -> None:
     await survival("Tuned sessions", SESSION_KINDS)
     await survival("Held-out sessions", HELDOUT_KINDS)
     await survival("Second held-out sessions (never run before the ledger froze)", HELDOUT2_KINDS)
+    await survival(
+        "Third held-out sessions (written without seeing the compaction code)", HELDOUT3_KINDS
+    )
     await cost()
 
 

@@ -35,9 +35,9 @@ def add_fidelity_parser(commands: Any, provider_args: Any) -> None:
     )
     fidelity.add_argument(
         "--kinds",
-        help="session kinds, comma-separated, or 'heldout' / 'heldout2' for the held-out "
-        "kinds the summarizer and the fact ledger were not written against (default: the "
-        "tuned kinds: coding, support, research)",
+        help="session kinds, comma-separated, or 'heldout' / 'heldout2' / 'heldout3' for "
+        "the held-out kinds the summarizer and the fact ledger were not written against "
+        "(default: the tuned kinds: coding, support, research)",
     )
     fidelity.add_argument("--seeds", type=int, default=5, help="sessions per kind (default 5)")
     fidelity.add_argument("--seed-start", type=int, default=0, help="first seed (default 0)")
@@ -105,7 +105,11 @@ async def cmd_fidelity(args: argparse.Namespace) -> int:
     kinds = _kinds(
         args.kinds,
         harness.SESSION_KINDS,
-        {"heldout": harness.HELDOUT_KINDS, "heldout2": harness.HELDOUT2_KINDS},
+        {
+            "heldout": harness.HELDOUT_KINDS,
+            "heldout2": harness.HELDOUT2_KINDS,
+            "heldout3": harness.HELDOUT3_KINDS,
+        },
     )
     if args.fact_budget < 0:
         raise CLIError(f"--fact-budget must be >= 0, got {args.fact_budget}")

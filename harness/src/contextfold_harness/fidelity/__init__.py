@@ -41,6 +41,7 @@ from contextfold.tokens import approx_token_counter, count_tokens
 from contextfold.transports.base import CompletionTransport, complete_with_cap, model_of
 from contextfold_harness.fidelity._heldout import HELDOUT_KINDS, generate_heldout
 from contextfold_harness.fidelity._heldout2 import HELDOUT2_KINDS, generate_heldout2
+from contextfold_harness.fidelity._heldout3 import HELDOUT3_KINDS, generate_heldout3
 from contextfold_harness.fidelity._lossy import LossySummarizer
 from contextfold_harness.fidelity._sessions import (
     PROBE_KINDS,
@@ -54,6 +55,7 @@ from contextfold_harness.fidelity._sessions import (
 
 __all__ = [
     "HELDOUT2_KINDS",
+    "HELDOUT3_KINDS",
     "HELDOUT_KINDS",
     "PROBE_KINDS",
     "SESSION_KINDS",
@@ -66,6 +68,7 @@ __all__ = [
     "generate",
     "generate_heldout",
     "generate_heldout2",
+    "generate_heldout3",
     "generate_session",
     "history_text",
     "judge_probe",
@@ -190,14 +193,17 @@ class FidelityReport:
 
 def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
     """The session of ``kind`` for ``seed``: one of the tuned :data:`SESSION_KINDS`, of
-    the held-out :data:`HELDOUT_KINDS` or of the second held-out set
-    :data:`HELDOUT2_KINDS` (written after the ledger's rules last changed)."""
+    the held-out :data:`HELDOUT_KINDS`, of the second held-out set
+    :data:`HELDOUT2_KINDS` (written after the ledger's rules last changed) or of the third
+    :data:`HELDOUT3_KINDS` (written without seeing the compaction code or the other sets)."""
     if kind in HELDOUT_KINDS:
         return generate_heldout(kind, seed, segments=segments)
     if kind in HELDOUT2_KINDS:
         return generate_heldout2(kind, seed, segments=segments)
+    if kind in HELDOUT3_KINDS:
+        return generate_heldout3(kind, seed, segments=segments)
     if kind not in SESSION_KINDS:
-        choices = ", ".join((*SESSION_KINDS, *HELDOUT_KINDS, *HELDOUT2_KINDS))
+        choices = ", ".join((*SESSION_KINDS, *HELDOUT_KINDS, *HELDOUT2_KINDS, *HELDOUT3_KINDS))
         raise ValueError(f"unknown session kind {kind!r}; choose from {choices}")
     return generate_session(kind, seed, segments=segments)
 
