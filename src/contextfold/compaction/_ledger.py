@@ -65,6 +65,7 @@ from contextfold.tokens import TokenCounter
 __all__ = [
     "MAX_INSTRUCTIONS",
     "MAX_NEXT_STEPS",
+    "MAX_REQUESTS",
     "TIERS",
     "Fact",
     "FactCoverage",
@@ -77,6 +78,8 @@ FactKind: TypeAlias = Literal["instruction", "next", "file", "record", "id"]
 
 MAX_INSTRUCTIONS: Final = 12
 MAX_NEXT_STEPS: Final = 3
+MAX_REQUESTS: Final = 6
+"""Of the :data:`MAX_INSTRUCTIONS`, at most this many plain requests (no change of mind)."""
 MAX_FACT_CHARS: Final = 300
 _CONTEXT_CHARS: Final = 100
 
@@ -132,8 +135,10 @@ _INSTRUCTS = re.compile(
     r"corrección|pensándolo|pensandolo|"
     r"plutôt|finalement|non[,.]|n'utilise|utilise|ne (?:pas|jamais)|oublie|réflexion faite|"
     r"anzi|invece|meglio|ripensandoci|lascia perdere|non (?:usare|fare|mandare)|"
-    r"pensando melhor|na verdade|melhor não|esquece|não (?:use|faça|mande)|"
-    r"bij nader inzien|toch niet|liever|niet)\b"
+    r"pensando melhor|pensando bem|na verdade|melhor não|esquece|deixa|não (?:use|faça|mande)|"
+    r"pensandoci (?:meglio|bene)|lascia stare|olvídalo|olvida eso|déjalo|laisse tomber|"
+    r"oublie ça|lass (?:das|es)|vergiss es|"
+    r"bij nader inzien|toch niet|laat maar|vergeet (?:dat|het)|liever|niet|nee|no)\b"
     r"|\b(instead|changed my mind|statt|stattdessen|anders überlegt|doch nicht|"
     r"en lugar de|en vez de|cambio de planes|au lieu de|à la place|tout compte fait|"
     r"invece di|ho cambiato idea|em vez de|mudei de ideia|in plaats van)\b",
@@ -148,17 +153,18 @@ _STATE_WORDS: Final[dict[str, tuple[str, ...]]] = {
     "failed": ("fail",),
 }
 _ID_KEYS = re.compile(
-    r"(^|_)(id|ids|sha|hash|commit|ref|tag|image|version|code|error|url|uri|name|key|number|"
-    r"no|digest|uid|uuid|reference|referencia|référence|riferimento|numero|número|nummer)"
-    r"(_|$)",
+    r"(^|_)(id|ids|sha|hash|commit|ref|tag|image|version|build|guid|code|error|url|uri|name|"
+    r"key|number|no|nr|digest|uid|uuid|reference|referencia|référence|riferimento|numero|"
+    r"número|nummer|receipt|recibo|ricevuta|reçu|quittung|beleg|kvitto)(_|$)",
     re.IGNORECASE,
 )
 
 
 def _id_key(key: object) -> bool:
-    """Whether a JSON field named ``key`` holds an id (``job_id``, ``databaseId``...)."""
+    """Whether a field named ``key`` holds an id (``job_id``, ``databaseId``,
+    ``Message-ID``, ``nrRecibo``...)."""
     snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", str(key))
-    return bool(_ID_KEYS.search(snake))
+    return bool(_ID_KEYS.search(re.sub(r"[-.\s]+", "_", snake)))
 
 
 # A figure with its unit or currency, in either notation (1,234.5 or 1.234,5).
@@ -172,6 +178,61 @@ _MORE_IDS = re.compile(
     r"|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b"
     r"|(?<![\w.,])\d{8,}(?![\w]|[.,]\d)"
     r"|\b[A-Za-z]{2,}_(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{8,}\b"
+    # an id of three or more dash-joined parts (FOL-202411-0ZD7O, INC-2024-0042)
+    r"|\b[A-Z0-9]{2,}(?:-[A-Z0-9]{2,}){2,}\b"
+    # a case or docket number (R.G. 2733/2023, expediente 1234/2024)
+    r"|(?<![\w./-])\d{3,6}/(?:19|20)\d{2}(?![\w/])"
+    # a number written in groups (tax ids such as 07.080.257/0001-61, receipts such as
+    # 1.2.8711875067460316117): ten digits or more, so no date or version
+    r"|(?<![\w./-])(?=(?:[./-]?\d){10})\d+(?:[./-]\d+){2,}(?![\w]|[./-]\d)"
+)
+# A value after its label on a line of a tool's output: "guid: 5f1c...", "BuildID=1405",
+# "<nrRecibo>1.2.87</nrRecibo>", "Message-ID: <a.b@c>"; the label decides (see _id_key).
+_LABELLED = re.compile(
+    r"(?:^|[\s{,;(\[])(?P<key>[A-Za-z][\w.-]{0,40})\s*[:=]\s*[\"']?<?(?P<value>[^\s,;{}()\[\]<>\"']{3,120})"
+    r"|<(?P<tag>[A-Za-z][\w.-]{0,40})>\s*(?P<text>[^<>\s]{3,120})\s*</(?P=tag)>"
+)
+_LABELLED_PER_OUTPUT: Final = 12
+# A line telling where the tool put what it made: "saving checkpoint to s3://...",
+# "uploaded to gs://...", "wrote report.pdf".
+_PRODUCED = re.compile(
+    r"\b(?:sav(?:e|ed|ing)|wr(?:ote|itten|iting)|upload(?:ed|ing)?|push(?:ed|ing)|"
+    r"export(?:ed|ing)|stor(?:ed|ing)|publish(?:ed|ing)|creat(?:ed|ing)|generat(?:ed|ing)|"
+    r"copied|moved)\b[^\n]*?\b(?:to|as|at|into|in)\s+[\"'<]?(?P<target>[a-z][\w+.-]*://[^\s\"'<>]+)",
+    re.IGNORECASE,
+)
+# A state of a record that matters when it turns up in a row of a listing: it failed,
+# was refused or cancelled (said in English, German, Spanish, French, Italian,
+# Portuguese or Dutch). Routine states in a listing are bulk.
+_EXCEPTIONAL = re.compile(
+    r"(?<![\w-])(rejected|refused|declined|cancel+ed\+?|failed|error|aborted|timed? ?out|"
+    r"abgelehnt|storniert|abgebrochen|fehlgeschlagen|rechazad[oa]|cancelad[oa]|fallid[oa]|"
+    r"rejet[ée]e?|refus[ée]e?|annul[ée]e?|[ée]chou[ée]e?|rifiutat[oa]|respint[oa]|"
+    r"annullat[oa]|fallit[oa]|rejeitad[oa]|recusad[oa]|falhou|afgewezen|geannuleerd|"
+    r"mislukt)(?![\w-])",
+    re.IGNORECASE,
+)
+# The agent says where a record went: "HOLLOW-3559 moved to Ready for QA", "REQ-7 is
+# now approved", "marked INC-2 as resolved".
+_MOVED = re.compile(
+    r"\b(?:moved to|set to|is now|now in|transitioned to|marked as|changed to|resolved as|"
+    r"closed as|went to)\s+(?P<state>[^.;:,()\n]{2,40})",
+    re.IGNORECASE,
+)
+# The header Codex puts on a command's output (captured from Codex CLI): no one's facts.
+_EXEC_HEADER = re.compile(
+    r"\A\s*Chunk ID: \S+\nWall time: [^\n]*\n(?:Process exited with code -?\d+\n)?"
+    r"(?:Original token count: \d+\n)?Output:\n?"
+)
+# A read that searches (a grep, a pattern): what it returns are findings, not bulk.
+_SEARCHES = re.compile(r'"(?:grep|pattern|regex|query|search|match)"\s*:', re.IGNORECASE)
+# Words that open a sentence without saying anything ("Hmm no, ...", "ok scratch that"),
+# stripped before the sentence is read as an instruction or a change of mind.
+_OPENER = re.compile(
+    r"^(?:(?:hmm+|hm+|ok(?:ay|é|e|ej|ey|i)?|oh|ah|uh|um+|er+m?|well|so|right|alright|sorry|hey|"
+    r"ja|jo|nee|nou|tja|also|na|bueno|vale|pues|bon|alors|eh|allora|ecco|beh|boh|bom|"
+    r"olha|então|ehm)\b[\s,.!:;…—–-]*)+",
+    re.IGNORECASE,
 )
 _STATUS_KEYS = re.compile(
     r"^(status|state|estado|estatus|statut|stato|zustand|situação|situacao)$", re.IGNORECASE
@@ -343,17 +404,37 @@ class Ledger:
                 break
             listed.append(fact)
             used += cost
+        # Two passes: first no kind may take more than its share of what is left
+        # (files and records, identifiers), so a long run of changes cannot crowd out
+        # every identifier, nor ids every change; then what is left goes by rank.
+        # The user's instructions and next steps are few (capped when built): no share.
         chosen: set[int] = set()
-        for index in sorted(range(len(shown)), key=lambda i: (shown[i].tier, i)):
-            cost = counter(shown[index].render()) + 1
-            if used + cost <= budget:
+        order = sorted(range(len(shown)), key=lambda i: (_rank(shown[i]), i))
+        costs = {i: counter(shown[i].render()) + 1 for i in order}
+        left = max(budget - used, 0)
+        shares = {
+            "item": left * _ITEM_SHARE // 100,
+            "user id": left * _USER_ID_SHARE // 100,
+            "id": left * _ID_SHARE // 100,
+        }
+        taken = dict.fromkeys(shares, 0)
+        for index in order:
+            group = _share_group(shown[index])
+            fits = group is None or taken[group] + costs[index] <= shares[group]
+            if fits and used + costs[index] <= budget:
                 chosen.add(index)
-                used += cost
+                used += costs[index]
+                if group is not None:
+                    taken[group] += costs[index]
+        for index in order:
+            if index not in chosen and used + costs[index] <= budget:
+                chosen.add(index)
+                used += costs[index]
         rendered = [shown[i] for i in sorted(chosen)]
         section = render_section(rendered, listed) if budget else ""
         # The estimate above sums lines; a counter that counts the whole differently
         # decides: the least important facts go until the section fits.
-        by_rank = sorted(rendered, key=lambda f: (f.tier, -rendered.index(f)))
+        by_rank = sorted(rendered, key=lambda f: (_rank(f), -rendered.index(f)))
         while section and counter(section) > budget:
             if by_rank:
                 rendered.remove(by_rank.pop())
@@ -373,6 +454,30 @@ class Ledger:
             tokens=counter(section) if section else 0,
         )
         return section, coverage
+
+
+_ITEM_SHARE: Final = 50  # percent of the section's room for files and records, at first
+_USER_ID_SHARE: Final = 15  # percent for the user's identifiers (fresh or carried), at first
+_ID_SHARE: Final = 30  # percent for the agent's and the tools' identifiers, at first
+
+
+def _rank(fact: Fact) -> int:
+    """A fact's rank for the section's room: its tier, except that the agent's and the
+    tools' identifiers rank together (with those carried from earlier summaries),
+    oldest first, so the task's early ids are not pushed out by every later turn's.
+    (A carried user's id keeps the agent's tier and its place above them.)"""
+    if fact.kind == "id" and fact.tier == TIERS["agent id"] and fact.who == "agent":
+        return TIERS["tool id"]
+    return fact.tier
+
+
+def _share_group(fact: Fact) -> str | None:
+    if fact.kind in ("file", "record"):
+        return "item"
+    if fact.kind != "id":
+        return None
+    carried_users = fact.tier == TIERS["agent id"] and fact.who == "user"
+    return "user id" if fact.tier <= TIERS["user id"] or carried_users else "id"
 
 
 _SOURCES: Final = {TIERS["user id"]: "the user", TIERS["agent id"]: "the agent"}
@@ -417,7 +522,8 @@ def split_ledger(summary: str) -> tuple[str, list[Fact]]:
             tier = {"the user": TIERS["user id"], "the agent": TIERS["agent id"]}.get(
                 kept.group(1), TIERS["tool id"]
             )
-            facts += [Fact("id", key, tier) for key in _TICKED.findall(kept.group(2))]
+            who: Literal["user", "agent"] = "user" if kept.group(1) == "the user" else "agent"
+            facts += [Fact("id", key, tier, who=who) for key in _TICKED.findall(kept.group(2))]
             continue
         fact = _parse_line(line)
         if fact is None:
@@ -557,6 +663,18 @@ def _json_records(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]
             ),
             None,
         )
+        if status and key is None:  # {"mrn": "23NLUV...", "status": ...}: an id by shape
+            key = next(
+                (
+                    v
+                    for v in item.values()
+                    if isinstance(v, str)
+                    and v != status
+                    and _identifiers(v) == [v]
+                    and any(c.isdigit() for c in v)
+                ),
+                None,
+            )
         if status and key and "`" not in key and len(status) <= 80:
             yield key, " ".join(status.split())
 
@@ -582,13 +700,18 @@ class _Builder:
         slot = (group, fact.key)
         old = self.facts.pop(slot, None)
         if old is not None and fact.kind == "id" and old.tier < fact.tier:
-            fact = Fact("id", fact.key, old.tier, context=old.context or fact.context)
+            fact = Fact("id", fact.key, old.tier, context=old.context or fact.context, who=old.who)
         self.facts[slot] = fact
 
     def ledger(self) -> Ledger:
         facts = list(self.facts.values())
         items = {f.key for f in facts if f.kind in ("file", "record")}
         facts = [f for f in facts if not (f.kind == "id" and f.key in items)]
+        # A change of mind outlives later requests: plain requests are capped on their
+        # own, so a run of "do X" messages cannot age the user's corrections out.
+        requests = [f for f in facts if f.kind == "instruction" and not _changes_mind(f.key)]
+        gone = {id(f) for f in requests[: max(len(requests) - MAX_REQUESTS, 0)]}
+        facts = [f for f in facts if id(f) not in gone]
         facts = _newest(facts, "instruction", "user", MAX_INSTRUCTIONS)
         facts = _newest(facts, "next", "user", MAX_NEXT_STEPS)
         facts = _newest(facts, "next", "agent", 1)
@@ -668,9 +791,11 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             sentence = sentence.strip()
             source = "user id" if who == "user" else "agent id"
             for token in _plain_ids(sentence):  # a question or a short line names ids too
-                yield Fact("id", token, TIERS[source], context=_context(sentence, token))
+                yield Fact("id", token, TIERS[source], context=_context(sentence, token), who=who)
             if len(sentence.split()) < 3 or sentence.endswith("?"):
                 continue
+            if who == "agent":
+                yield from _moved_records(sentence)
             clipped = shorten(sentence, MAX_FACT_CHARS)
             if who == "user" and _NEXT.search(sentence):
                 yield Fact("next", clipped, TIERS["user next"])
@@ -698,6 +823,10 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 state += "; tests passed"
             elif tested.startswith("tests failed"):
                 state += "; tests failed"
+            elif "(tests passed before it)" in tested:
+                state += "; tests passed before the last change"
+            elif "(tests failed before it)" in tested:
+                state += "; tests failed before the last change"
             yield Fact("file", path, TIERS["changed"], state=state)
         elif status:
             latest = status[-1].split(" (set by ")[0].removeprefix("status ")
@@ -709,9 +838,14 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     calls: list[bool] = []  # per call: whether it reads a file (its output is content)
     for entry in entries:
         if entry.kind == "call":
-            calls.append(tool_action(entry.tool) == "read" and _names_file(entry.text))
+            calls.append(
+                tool_action(entry.tool) == "read"
+                and _names_file(entry.text)
+                and not _SEARCHES.search(entry.text)  # a search's hits are findings
+            )
             for value, context in _json_ids(_json_objects(entry.text)):
-                yield Fact("id", value, TIERS["agent id"], context=f"{entry.tool} {context}")
+                context = f"{entry.tool} {context}"
+                yield Fact("id", value, TIERS["agent id"], context=context, who="agent")
         elif entry.kind in ("result", "error"):
             yield from _output_facts(entry.text, reads=calls.pop(0) if calls else False)
 
@@ -725,27 +859,68 @@ def _prose(text: str) -> str:
 
 
 def _names_file(arguments: str) -> bool:
-    """Whether a tool call's ``arguments`` name a file (not a URL)."""
-    return any(not p.startswith("http") for p in PATH.findall(arguments))
+    """Whether a tool call's ``arguments`` name a file (not a URL) other than a log: a
+    file's content is bulk, a log (``.log``, ``.out``, ``.err``) is the record of what a
+    run did, read like any tool's output."""
+    return any(
+        not p.startswith("http") and not p.endswith((".log", ".out", ".err"))
+        for p in PATH.findall(arguments)
+    )
+
+
+# A change of mind, at the start of a sentence (after an opener) or anywhere in it.
+_CHANGE = re.compile(
+    r"^(actually|correction|scratch that|on second thought|change of plan|wait|no|nope|"
+    r"never mind|forget|i meant|sorry,? i meant|eigentlich|doch|nein|warte|korrektur|"
+    r"vergiss|en realidad|de hecho|no|espera|mejor|olvida|pensándolo|pensandolo|en fait|"
+    r"non|attends|finalement|plutôt|oublie|réflexion faite|in realtà|anzi|aspetta|"
+    r"ripensandoci|pensandoci|lascia|na verdade|não|espera|pensando (?:bem|melhor)|"
+    r"esquece|deixa|eigenlijk|nee|wacht|laat maar|bij nader inzien|vergeet|nie|czekaj|"
+    r"poczekaj|jednak|nej|vänta|förresten|glöm|ne|počkej|ei|odota|moment)\b"
+    r"|\b(instead|changed my mind|rather than|statt|stattdessen|anders überlegt|"
+    r"doch nicht|en lugar de|en vez de|cambio de planes|au lieu de|à la place|"
+    r"tout compte fait|invece|ho cambiato idea|em vez de|mudei de ideia|in plaats van|"
+    r"zamiast|istället|i stället)\b",
+    re.IGNORECASE,
+)
+
+
+def _changes_mind(text: str) -> bool:
+    """Whether the user's ``text`` changes an earlier instruction (in any sentence)."""
+    return any(
+        _CHANGE.search(_OPENER.sub("", " ".join(sentence.split())))
+        for sentence in SENTENCE.split(text)
+    )
 
 
 def _instructs(sentence: str, instructions: Sequence[str]) -> bool:
     flat = " ".join(sentence.split())
-    return bool(_INSTRUCTS.search(flat)) or any(flat in item for item in instructions)
+    bare = _OPENER.sub("", flat)
+    return (
+        bool(_INSTRUCTS.search(flat))
+        or (bare != flat and bool(_INSTRUCTS.search(bare)))
+        or bool(_CHANGE.search(bare))
+        or any(flat in item for item in instructions)
+    )
 
 
 def _output_facts(text: str, *, reads: bool) -> Iterator[Fact]:
+    text = _EXEC_HEADER.sub("", text, count=1)  # the client's wrapping, not the tool's
     lines = [ln for ln in text.splitlines() if ln.strip()]
     # An error's own lines and the details under it (a lock id, the failing test).
     first_error = next((i for i, ln in enumerate(lines) if ERROR_LINE.search(ln)), None)
     errors = [] if first_error is None else lines[first_error : first_error + _ERROR_LINES]
     structured = text.lstrip().startswith(("{", "["))  # JSON: its id-like fields, below
-    for line in errors if reads or structured else lines[:1] + errors:
+    # Where a tool reports: its first and last lines, and the lines of an error.
+    reported = lines[:1] + lines[-1:] + errors if len(lines) > 1 else lines[:1] + errors
+    for line in errors if reads or structured else list(dict.fromkeys(reported)):
         # a line of thousands of ids (a hash list, a minified blob) is bulk: its first few
         for token in itertools.islice(_plain_ids(line), _IDS_PER_LINE):
             yield Fact("id", token, TIERS["tool id"], context=_context(line, token))
     if reads:
         return
+    if not structured:
+        yield from _labelled_facts(lines)
     head = lines[0] if lines else ""
     said = _STATUS_SAID.search(head)
     if said is not None and not structured:  # "Claim REC-1 filed. Status: IN REVIEW."
@@ -758,6 +933,43 @@ def _output_facts(text: str, *, reads: bool) -> Iterator[Fact]:
         yield Fact("record", record, TIERS["changed"], state=f"status {state}")
     for value, context in _json_ids(objects):
         yield Fact("id", value, TIERS["tool id"], context=shorten(context, _CONTEXT_CHARS))
+
+
+def _labelled_facts(lines: Sequence[str]) -> Iterator[Fact]:
+    """Facts anywhere in a tool's plain output (logs, YAML, XML, tables, headers): ids
+    after an id-like label, where the tool put what it made, and records in a failed,
+    refused or cancelled state."""
+    labelled = 0
+    for line in lines:
+        if len(line) > 4_000:  # a minified blob: bulk
+            continue
+        for match in _LABELLED.finditer(line):
+            key = match.group("key") or match.group("tag")
+            value = (match.group("value") or match.group("text") or "").strip(".,:;'\"")
+            if labelled >= _LABELLED_PER_OUTPUT or not _id_key(key) or len(value) < 3:
+                continue
+            if not any(c.isdigit() for c in value) or PATH.fullmatch(value):
+                continue  # a name or a word, not an id; a file is a file fact
+            labelled += 1
+            yield Fact("id", value, TIERS["tool id"], context=_context(line, value))
+        for match in _PRODUCED.finditer(line):
+            target = match.group("target").rstrip(".,:;")
+            yield Fact("id", target, TIERS["tool id"], context=_context(line, target))
+        state = _EXCEPTIONAL.search(line)
+        if state is not None:
+            named = [t for t in _plain_ids(line[: state.start()]) if not _FIGURE.fullmatch(t)]
+            if named:
+                word = state.group(1).lower().rstrip("+")
+                yield Fact("record", named[0], TIERS["changed"], state=f"status {word}")
+
+
+def _moved_records(sentence: str) -> Iterator[Fact]:
+    """A record the agent says it moved: "HOLLOW-3559 moved to Ready for QA"."""
+    for match in _MOVED.finditer(sentence):
+        named = [t for t in _plain_ids(sentence[: match.start()]) if not _FIGURE.fullmatch(t)]
+        if named:
+            state = " ".join(match.group("state").split())
+            yield Fact("record", named[-1], TIERS["changed"], state=f"status {state}")
 
 
 def seen_text(messages: Iterable[Message]) -> str:

@@ -24,6 +24,7 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.messages import Message
@@ -45,7 +46,9 @@ PATH = re.compile(
     r"[\w@-]+(?:\.[\w-]+)*\.(?:py|pyi|js|jsx|ts|tsx|json|jsonl|ya?ml|toml|ini|cfg|md|rst|txt|"
     r"csv|sql|sh|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|html|css|lock|env|log|db|xml|tf|tfvars|hcl|"
     r"vue|svelte|scss|less|ipynb|proto|gradle|swift|scala|ex|exs|lua|dart|cs|ps1|mjs|cjs|"
-    r"conf|properties|tsv|parquet|graphql|mdx))(?![\w/])"
+    r"conf|properties|tsv|parquet|graphql|mdx|docx?|pdf|xlsx?|pptx?|odt|ods|rtf|png|jpe?g|"
+    r"gif|svg|webp|zip|tgz|gz|safetensors|ckpt|onnx|pt|asset|prefab|unity|plist|m|mm|"
+    r"out|err|patch|diff))(?![\w/])"
 )
 ERROR_LINE = re.compile(
     r"(\b\w*(Error|Exception)\b|Traceback|\bFAIL(ED)?\b|\bfailed\b|\berror:|\bpanic\b"
@@ -82,11 +85,35 @@ IDENTIFIER = re.compile(
 )
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _TEST_RUN = re.compile(
-    r"\b(pytest|unittest|tox|nox|jest|vitest|mocha|go test|cargo test|npm (?:run )?test|"
-    r"yarn test|make test|rspec|phpunit)\b"
+    r"\b(pytest|unittest|tox|nox|jest|vitest|mocha|go test|cargo test|"
+    r"(?:npm|pnpm|yarn|bun|deno) (?:run )?test|make test|rspec|phpunit|xcodebuild\b.*\btest|"
+    r"swift test|dotnet test|gradlew? (?:\S+ )*test|mvn (?:\S+ )*test|ctest|bazel test|"
+    r"mix test|rake test|playwright test|runTests)\b"
 )
-_FAILED = re.compile(r"\b(\d+ failed|FAILED|FAIL|failures?|errors? during)\b")
-_PASSED = re.compile(r"\b(\d+ passed|passed|PASS|OK)\b")
+_TEST_TOOL = re.compile(r"(^|_|-|\b)tests?($|_|-|\b)", re.IGNORECASE)
+_FAILED = re.compile(
+    r"\b([1-9]\d* (?:failed|failures?|errors?)|FAILED|Failed|FAIL|failures?:|errors? during|"
+    r"TEST FAILED)(?!\w)"
+)
+_PASSED = re.compile(
+    r"\b(\d+ passed|[Pp]assed|PASS|OK|\d+ passing|TEST SUCCEEDED|succeeded|0 failures|"
+    r"\d+/\d+ (?:passed|tests passed))\b"
+)
+# Patch text in a tool's arguments (Codex's apply_patch, unified diffs): the files it
+# adds, updates, deletes.
+_PATCH_FILE = re.compile(
+    r"^\*\*\* (Add|Update|Delete) File: (\S[^\n]*?)\s*$|^\*\*\* Move to: (\S[^\n]*?)\s*$"
+    r"|^--- (?:a/)?(\S+)[^\n]*\n\+\+\+ (?:b/)?(\S+)",
+    re.MULTILINE,
+)
+_PATCH_VERBS: Final = {"Add": "created", "Update": "modified", "Delete": "deleted"}
+# Arguments naming what a tool writes (a report, a converted document).
+_OUTPUT_KEYS = ("output", "out", "output_path", "output_file", "outfile", "save_as", "destination")
+# Jobs a command cancels: a batch scheduler's job, a CI run.
+_SHELL_CANCEL = re.compile(
+    r"\b(?:scancel|qdel|bkill|condor_rm)\s+(?:-\S+\s+)*([\w.-]+)"
+    r"|\bgh\s+run\s+cancel\s+(\d+)"
+)
 _ACTIONS = (
     (re.compile(r"delete|remove|\brm\b|unlink"), "deleted"),
     (re.compile(r"write|create|new|touch|save"), "created"),
@@ -153,7 +180,15 @@ class Facts:
             actions.remove(action)
         actions.append(action)
         if action in ("created", "modified", "deleted"):
-            self.tests[path] = "not tested since the change"
+            before = self.tests.get(path, "")
+            outcome = before.split(" after")[0] if before.startswith("tests ") else ""
+            if not outcome:  # changed again: what the last run said still counts
+                outcome = next(
+                    (o for o in ("tests passed", "tests failed") if f"({o} before it)" in before),
+                    "",
+                )
+            note = f" ({outcome} before it)" if outcome else ""
+            self.tests[path] = "not tested since the change" + note
 
 
 def read_entries(body: str) -> list[Entry]:
@@ -248,8 +283,35 @@ def _call(facts: Facts, entry: Entry, changed: list[str]) -> str | None:
             facts.act(deleted, "deleted")
             if deleted not in changed:
                 changed.append(deleted)
+        for match in _SHELL_CANCEL.finditer(command):
+            facts.act(match.group(1) or match.group(2), "status cancelled")
+    elif not command and _TEST_TOOL.search(entry.tool):  # unity_test, run_tests ...
+        return f"{entry.tool} {entry.text}"
+    for value in args.values():  # patch text: the files it adds, updates, deletes
+        if isinstance(value, str) and ("*** " in value or "\n+++ " in value):
+            for path, action in patched_files(value):
+                facts.act(path, action)
+                if path not in changed:
+                    changed.append(path)
+    for key in _OUTPUT_KEYS:
+        value = args.get(key)
+        if isinstance(value, str) and value and len(value) < 300 and PATH.fullmatch(value):
+            facts.act(value, "created")
+            if value not in changed:
+                changed.append(value)
     action = editor or tool_action(entry.tool)
-    for key in _PATH_KEYS:
+    # The files a tool acts on: under a known key, or any argument that is a path (a
+    # tool's own language: "arquivo", "fichier", "Datei").
+    named = [k for k in _PATH_KEYS if k in args] + [
+        k
+        for k, v in args.items()
+        if k not in _PATH_KEYS
+        and k not in _OUTPUT_KEYS
+        and isinstance(v, str)
+        and PATH.fullmatch(v)
+        and not v.startswith("http")
+    ]
+    for key in named:
         value = args.get(key)
         if isinstance(value, str) and value and len(value) < 300:
             facts.act(value, action)
@@ -262,6 +324,25 @@ def _call(facts: Facts, entry: Entry, changed: list[str]) -> str | None:
     for token in _identifiers(entry.text):
         _add(facts.identifiers["agent"], token)
     return None
+
+
+def patched_files(patch: str) -> list[tuple[str, str]]:
+    """``(path, created|modified|deleted)`` for each file a patch touches, in either
+    Codex's ``*** Update File:`` form or a unified diff (``/dev/null`` on one side
+    marks a file added or deleted)."""
+    found: list[tuple[str, str]] = []
+    for match in _PATCH_FILE.finditer(patch):
+        if match.group(1):
+            found.append((match.group(2), _PATCH_VERBS[match.group(1)]))
+        elif match.group(3):
+            found.append((match.group(3), "created"))
+        else:
+            old, new = match.group(4), match.group(5)
+            if new == "/dev/null":
+                found.append((old, "deleted"))
+            else:
+                found.append((new, "created" if old == "/dev/null" else "modified"))
+    return [(p, a) for p, a in dict.fromkeys(found) if p and len(p) < 300]
 
 
 def shell_deletions(*commands: str) -> list[str]:

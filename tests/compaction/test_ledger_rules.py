@@ -1,0 +1,258 @@
+"""The fact ledger's rules for where agents really find facts (issue 27, second round):
+patches, output arguments, ids deep in logs and listings, records said in prose or in a
+listing's row, corrections opened with a discourse marker, and the room each kind of
+fact gets in the section. Each case failed on the rules before this round."""
+
+from __future__ import annotations
+
+import json
+
+from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
+from contextfold.compaction._ledger import (
+    MAX_REQUESTS,
+    TIERS,
+    Fact,
+    Ledger,
+    build_ledger,
+)
+from contextfold.messages import Message
+from contextfold.tokens import approx_token_counter
+
+
+def call(n: int, name: str, args: dict[str, object], output: str) -> list[Message]:
+    return [
+        Message("assistant", [TextBlock(f"step {n}"), ToolUseBlock(f"c{n}", name, args)]),
+        Message("user", [ToolResultBlock(f"c{n}", output)]),
+    ]
+
+
+def facts_of(messages: list[Message]) -> dict[str, Fact]:
+    return {f.key: f for f in build_ledger(messages).facts}
+
+
+def test_patches_in_either_form_say_what_they_did_to_each_file() -> None:
+    codex = (
+        "*** Begin Patch\n*** Update File: svc/api/handlers.go\n@@\n-a\n+b\n"
+        "*** Add File: svc/api/limits.go\n+package api\n*** Delete File: svc/api/old.go\n"
+        "*** End Patch"
+    )
+    unified = (
+        "--- a/deploy/values.yaml\n+++ b/deploy/values.yaml\n@@ -1 +1 @@\n-x: 1\n+x: 2\n"
+        "--- /dev/null\n+++ b/deploy/extra.yaml\n@@ -0,0 +1 @@\n+y: 3\n"
+    )
+    facts = facts_of(
+        [
+            Message.user("Tighten the rate limits."),
+            *call(1, "apply_patch", {"input": codex}, "Done!"),
+            *call(2, "apply_patch", {"patch": unified}, "patching file deploy/values.yaml"),
+        ]
+    )
+    assert facts["svc/api/handlers.go"].state.startswith("modified")
+    assert facts["svc/api/limits.go"].state.startswith("created")
+    assert facts["svc/api/old.go"].state == "deleted"
+    assert facts["deploy/values.yaml"].state.startswith("modified")
+    assert facts["deploy/extra.yaml"].state.startswith("created")
+
+
+def test_a_tools_output_argument_and_any_path_argument_name_its_files() -> None:
+    facts = facts_of(
+        [
+            Message.user("Convert the minutes and fix the budget sheet."),
+            *call(
+                1, "pdf_render", {"source": "notes/minutes.md", "output": "out/minutes.pdf"}, "ok"
+            ),
+            *call(2, "tabela_editar", {"ficheiro": "contas/orcamento.xlsx", "celula": "B4"}, "ok"),
+        ]
+    )
+    assert facts["out/minutes.pdf"].state.startswith("created")
+    assert facts["contas/orcamento.xlsx"].state.startswith("modified")
+
+
+def test_a_test_tool_and_more_runners_report_on_the_changed_files() -> None:
+    facts = facts_of(
+        [
+            Message.user("Fix the parser."),
+            *call(1, "edit_file", {"path": "lib/parse.swift", "old": "a", "new": "b"}, "ok"),
+            *call(
+                2,
+                "shell",
+                {"command": "swift test --filter ParseTests"},
+                "Executed 12 tests, with 0 failures",
+            ),
+            *call(3, "edit_file", {"path": "game/Boss.cs", "old": "a", "new": "b"}, "ok"),
+            *call(
+                4,
+                "run_tests",
+                {"suite": "EditMode"},
+                "Test run: Boss\n  Passed  Boss.a\n  Passed  Boss.b",
+            ),
+        ]
+    )
+    assert facts["lib/parse.swift"].state == "modified; tests passed"  # "0 failures" passed
+    assert facts["game/Boss.cs"].state == "modified; tests passed"
+
+
+def test_a_file_changed_again_after_its_tests_keeps_what_they_said() -> None:
+    facts = facts_of(
+        [
+            Message.user("Fix the parser."),
+            *call(1, "edit_file", {"path": "lib/tok.py", "old": "a", "new": "b"}, "ok"),
+            *call(2, "shell", {"command": "pytest tests/test_tok.py"}, "3 passed in 0.1s"),
+            *call(3, "edit_file", {"path": "lib/tok.py", "old": "b", "new": "c"}, "ok"),
+        ]
+    )
+    assert facts["lib/tok.py"].state == "modified; tests passed before the last change"
+
+
+def test_ids_deep_in_plain_output_after_their_label_or_where_a_run_saved_its_work() -> None:
+    log = "\n".join(
+        [
+            "step 100 | loss 2.1",
+            "uploading artifact to gs://team-bucket/runs/r-77/model.bin",
+            "step 200 | loss 1.9",
+            "  artifactDigest: 9f86d081884c7d659a2feaa0c55ad015",
+            "<receiptNo>4.4.0012345678</receiptNo>",
+            "step 300 | loss 1.8",
+            "finished: deployment window 2024-W17 closed",
+        ]
+    )
+    facts = facts_of(
+        [
+            Message.user("How did the run go?"),
+            *call(1, "shell", {"command": "tail -n 50 run.txt"}, log),
+        ]
+    )
+    assert "gs://team-bucket/runs/r-77/model.bin" in facts
+    assert "9f86d081884c7d659a2feaa0c55ad015" in facts
+    assert "4.4.0012345678" in facts
+    assert "2024-W17" in facts  # the last line, where a tool reports
+    assert not any(k.startswith("step") for k in facts)  # unlabelled rows are bulk
+
+
+def test_a_log_file_read_is_output_but_a_source_file_read_is_content() -> None:
+    facts = facts_of(
+        [
+            Message.user("Check the nightly."),
+            *call(
+                1,
+                "read_file",
+                {"path": "logs/nightly.log"},
+                "start\nwrote report to s3://qa/nightly/884.html\nend",
+            ),
+            *call(
+                2,
+                "read_file",
+                {"path": "src/upload.py"},
+                "start\nlog('saved to s3://qa/tmpl/{n}.html')\nend",
+            ),
+        ]
+    )
+    assert "s3://qa/nightly/884.html" in facts
+    assert not any("tmpl" in k for k in facts)
+
+
+def test_a_search_read_returns_findings() -> None:
+    facts = facts_of(
+        [
+            Message.user("Which script does the prefab use?"),
+            *call(
+                1,
+                "read_file",
+                {"path": "Assets/Door.prefab", "grep": "m_Script"},
+                "  m_Script: {fileID: 115, guid: 0b6f5a2c91d84e7fa3c2d1e0f9a8b7c6, type: 3}",
+            ),
+        ]
+    )
+    assert "0b6f5a2c91d84e7fa3c2d1e0f9a8b7c6" in facts
+
+
+def test_a_row_in_a_failed_or_refused_state_is_a_record_routine_rows_are_not() -> None:
+    listing = "\n".join(
+        [
+            "ref              type   state",
+            "TX-20240501-0001 pay    BOOKED",
+            "TX-20240501-0002 pay    BOOKED",
+            "TX-20240501-0003 pay    ABGELEHNT   limit exceeded",
+            "TX-20240501-0004 pay    BOOKED",
+        ]
+    )
+    facts = facts_of(
+        [
+            Message.user("Any problems with the batch?"),
+            *call(1, "bank_cli", {"batch": "7"}, listing),
+        ]
+    )
+    assert facts["TX-20240501-0003"].kind == "record"
+    assert facts["TX-20240501-0003"].state == "status abgelehnt"
+    assert "TX-20240501-0002" not in facts or facts["TX-20240501-0002"].kind == "id"
+
+
+def test_a_json_record_without_an_id_key_is_found_by_its_ids_shape() -> None:
+    output = json.dumps({"awb": "176-44512093KL", "status": "CLEARED"})
+    facts = facts_of(
+        [Message.user("Is the shipment through?"), *call(1, "cargo_api", {"q": "x"}, output)]
+    )
+    assert facts["176-44512093KL"].kind == "record"
+    assert facts["176-44512093KL"].state == "status CLEARED"
+
+
+def test_a_record_the_agent_says_it_moved_and_a_job_it_cancelled() -> None:
+    facts = facts_of(
+        [
+            Message.user("Move the ticket on and stop the stuck job."),
+            Message.assistant("PAY-8812 moved to Awaiting Review; the patch is merged."),
+            *call(1, "shell", {"command": "scancel 9917342"}, ""),
+        ]
+    )
+    assert facts["PAY-8812"].state == "status Awaiting Review"
+    assert facts["9917342"].state == "status cancelled"
+
+
+def test_a_correction_opened_by_a_discourse_marker_is_the_users_instruction() -> None:
+    for opener in ("Hmm, no,", "ok wait,", "Nee,", "Bon alors, non:", "Hm, nie,", "Okej, nej,"):
+        text = f"{opener} keep the retry budget at 3 attempts, the partner API throttles us."
+        facts = build_ledger(
+            [
+                Message.user("Set the retry budget to 5."),
+                Message.assistant("Done."),
+                Message.user(text),
+            ]
+        ).facts
+        said = [f.key for f in facts if f.kind == "instruction"]
+        assert any("retry budget at 3" in s for s in said), opener
+
+
+def test_requests_do_not_age_out_a_correction() -> None:
+    history = [
+        Message.user("Use the blue theme."),
+        Message.assistant("Ok."),
+        Message.user("Actually, use the green theme instead, the brand changed."),
+        Message.assistant("Ok."),
+    ]
+    for n in range(MAX_REQUESTS + 20):
+        history += [Message.user(f"Please rename column c{n} to d{n}."), Message.assistant("Done.")]
+    said = [f.key for f in build_ledger(history).facts if f.kind == "instruction"]
+    assert any("green theme" in s for s in said)
+    assert sum("rename column" in s for s in said) <= MAX_REQUESTS
+
+
+def test_codex_command_headers_are_not_facts() -> None:
+    output = (
+        "Chunk ID: 4be1c0\nWall time: 0.0021 seconds\nProcess exited with code 0\n"
+        "Original token count: 12\nOutput:\nbuilt release 7f3e9a1c2b"
+    )
+    facts = facts_of([Message.user("Build it."), *call(1, "exec_command", {"cmd": "make"}, output)])
+    assert "4be1c0" not in facts
+    assert "7f3e9a1c2b" in facts
+
+
+def test_no_kind_of_fact_crowds_out_the_others_in_the_section() -> None:
+    changes = [
+        Fact("file", f"src/mod_{n:03d}.py", TIERS["changed"], state="modified") for n in range(200)
+    ]
+    ids = [Fact("id", f"RUN-{n:05d}", TIERS["tool id"]) for n in range(50)]
+    section, coverage = Ledger([*ids, *changes]).restore("", "", 600, approx_token_counter)
+    assert coverage.restored > 0
+    assert "RUN-00000" in section  # the oldest ids keep their share
+    assert "src/mod_000.py" in section
+    assert approx_token_counter(section) <= 600
