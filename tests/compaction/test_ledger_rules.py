@@ -256,3 +256,139 @@ def test_no_kind_of_fact_crowds_out_the_others_in_the_section() -> None:
     assert "RUN-00000" in section  # the oldest ids keep their share
     assert "src/mod_000.py" in section
     assert approx_token_counter(section) <= 600
+
+
+# -- third round (developed on the third held-out set) --------------------------------
+
+
+def test_test_runners_lines_are_records_and_a_later_pass_clears_a_failure() -> None:
+    first = "\n".join(
+        [f"tests/test_io.py::test_case_{n} PASSED" for n in range(8)]
+        + ["tests/test_io.py::test_unicode_names FAILED", "1 failed, 8 passed"]
+    )
+    second = "\n".join(
+        [f"tests/test_io.py::test_case_{n} PASSED" for n in range(8)]
+        + ["tests/test_io.py::test_unicode_names PASSED", "9 passed"]
+    )
+    jest = "PASS src/cart/total.test.ts\nFAIL src/cart/coupon.test.ts\n  ● coupon › applies once"
+    cargo = (
+        "running 2 tests\ntest store::tests::keeps_order ... ok\n"
+        "test store::tests::evicts ... FAILED"
+    )
+    facts = facts_of(
+        [
+            Message.user("Run the tests."),
+            *call(1, "shell", {"command": "python -m pytest -v"}, first),
+            *call(2, "shell", {"command": "python -m pytest -v"}, second),
+            *call(3, "shell", {"command": "npx jest"}, jest),
+            *call(4, "shell", {"command": "cargo test"}, cargo),
+        ]
+    )
+    assert facts["tests/test_io.py::test_unicode_names"].state == "status tests passed"
+    assert "tests/test_io.py::test_case_3" not in facts  # a long listing of passes is bulk
+    assert facts["src/cart/coupon.test.ts"].state == "tests failed"
+    assert facts["store::tests::evicts"].state == "status tests failed"
+
+
+def test_status_set_in_sql_and_dependencies_bumped() -> None:
+    diff = (
+        "diff --git a/go.mod b/go.mod\n--- a/go.mod\n+++ b/go.mod\n@@ -5,2 +5,2 @@\n"
+        "-\tgithub.com/acme/wire v1.4.0 // indirect\n+\tgithub.com/acme/wire v1.6.2 // indirect\n"
+    )
+    facts = facts_of(
+        [
+            Message.user("Close bay 4 and bump the wire library."),
+            *call(
+                1, "sql", {"sql": "UPDATE bays SET status = 'closed' WHERE code = 'BAY-4'"}, "1 row"
+            ),
+            *call(2, "shell", {"command": "git diff go.mod"}, diff),
+            *call(
+                3,
+                "shell",
+                {"command": "cargo update -p serde"},
+                "    Updating serde v1.0.190 -> v1.0.193",
+            ),
+        ]
+    )
+    assert facts["BAY-4"].state == "status closed"
+    assert facts["github.com/acme/wire"].state == "bumped from 1.4.0 to 1.6.2"
+    assert facts["serde"].state == "bumped from 1.0.190 to 1.0.193"
+
+
+def test_files_moved_by_a_shell_or_seen_renamed_in_git_status() -> None:
+    facts = facts_of(
+        [
+            Message.user("Tidy the layout."),
+            *call(
+                1, "shell", {"command": ["bash", "-lc", "git mv lib/util.rs lib/helpers.rs"]}, ""
+            ),
+            *call(2, "shell", {"command": "mv -v data/in.csv archive/"}, "renamed 'data/in.csv'"),
+            *call(
+                3, "shell", {"command": "git status --short"}, "R  docs/a.md -> docs/b.md\n M x.py"
+            ),
+        ]
+    )
+    assert facts["lib/util.rs"].state == "moved to lib/helpers.rs"
+    assert facts["data/in.csv"].state == "moved to archive/"
+    assert facts["docs/a.md"].state == "moved to docs/b.md"
+
+
+def test_json_lines_and_id_lists_and_a_line_that_only_looks_like_json() -> None:
+    stream = "\n".join(
+        json.dumps({"finding": {"id": f"GO-2024-{n}", "aliases": [f"CVE-2024-{7000 + n}"]}})
+        for n in range(3)
+    )
+    facts = facts_of(
+        [
+            Message.user("Scan it."),
+            *call(1, "shell", {"command": "scanner -json ./..."}, stream),
+            *call(
+                2,
+                "shell",
+                {"command": "git commit -am fix"},
+                "[hotfix/retry 4f2a9c1d7] Retry\n 1 file changed",
+            ),
+        ]
+    )
+    assert "CVE-2024-7001" in facts
+    assert "4f2a9c1d7" in facts  # "[branch sha] msg" is a line, not a JSON array
+
+
+def test_ids_a_command_names_and_an_argument_that_is_one_id() -> None:
+    facts = facts_of(
+        [
+            Message.user("Where did it crash?"),
+            *call(1, "shell", {"command": "addr2line -e build/fw.elf 0x0800A1F4"}, "main.c:88"),
+            *call(2, "http", {"body": {"mrn": "5502918834", "when": "2024-05-02T10:00:00Z"}}, "ok"),
+        ]
+    )
+    assert "0x0800A1F4" in facts
+    assert "5502918834" in facts
+    assert not any(k.startswith("2024-05-02") for k in facts)
+
+
+def test_codex_exit_code_header_and_a_status_that_moved() -> None:
+    output = (
+        "Exit code: 0\nWall time: 0.2 seconds\nOutput:\n"
+        "Claim CL/2024/0077 (cracked windscreen): status OPEN → APPROVED"
+    )
+    facts = facts_of([Message.user("Approve it."), *call(1, "claims", {"op": "approve"}, output)])
+    record = facts["CL/2024/0077"]
+    assert record.state.startswith("status approved")
+    assert "cracked windscreen" in record.state
+
+
+def test_a_plan_in_several_sentences_and_an_announced_decision() -> None:
+    ledger = build_ledger(
+        [
+            Message.user("Set the export to run at 02:00."),
+            Message.assistant("Ok."),
+            Message.user("Plan: if ./check.sh passes. Then ship it to the canary ring tonight."),
+            Message.assistant("Ok."),
+            Message.user("The board has decided: exports run at 04:00 from now on."),
+        ]
+    )
+    steps = [f.key for f in ledger.facts if f.kind == "next"]
+    said = [f.key for f in ledger.facts if f.kind == "instruction"]
+    assert any("canary ring" in s for s in steps)
+    assert any("04:00" in s for s in said)

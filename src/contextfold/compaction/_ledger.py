@@ -118,9 +118,10 @@ _NEXT = re.compile(
     r"afterwards|todo|don'?t start|before (?:you|we) (?:start|move|begin)|"
     r"nächster schritt|danach|als nächstes|siguiente paso|después|luego|prochaine étape|"
     r"ensuite|prossimo passo|poi|dopo|próximo passo|depois|volgende stap|daarna)\b"
-    r"|^(once|when(?:ever)?|after|as soon as|if|first|sobald|wenn|nachdem|cuando|"
-    r"una vez|en cuanto|quand|dès que|lorsque|une fois|quando|appena|non appena|"
-    r"assim que|zodra|als|wanneer)\b",
+    r"|(?:^|[:;]\s*)(once|when(?:ever)?|after|as soon as|if|first|sobald|wenn|nachdem|"
+    r"cuando|una vez|en cuanto|quand|dès que|lorsque|une fois|quando|appena|non appena|"
+    r"assim que|zodra|als|wanneer|jeśli|jeżeli|gdy|kiedy|om|när|hvis|når|pokud|jestli|"
+    r"až|jos|kun)\b",
     re.IGNORECASE,
 )
 # Instructions and corrections the English rules of ._rules miss: an instruction or a
@@ -155,7 +156,7 @@ _STATE_WORDS: Final[dict[str, tuple[str, ...]]] = {
 _ID_KEYS = re.compile(
     r"(^|_)(id|ids|sha|hash|commit|ref|tag|image|version|build|guid|code|error|url|uri|name|"
     r"key|number|no|nr|digest|uid|uuid|reference|referencia|référence|riferimento|numero|"
-    r"número|nummer|receipt|recibo|ricevuta|reçu|quittung|beleg|kvitto)(_|$)",
+    r"número|nummer|receipt|recibo|ricevuta|reçu|quittung|beleg|kvitto|alias|aliases)(_|$)",
     re.IGNORECASE,
 )
 
@@ -178,6 +179,11 @@ _MORE_IDS = re.compile(
     r"|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b"
     r"|(?<![\w.,])\d{8,}(?![\w]|[.,]\d)"
     r"|\b[A-Za-z]{2,}_(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{8,}\b"
+    # an address or a register value (0x08018168), a content digest (sha256:...), a hash
+    # longer than a git id, a lot or batch number (KB1037395), a slash-joined number
+    # (RK/2024/0264)
+    r"|\b0x[0-9A-Fa-f]{4,16}\b|\b(?:sha256|sha512|sha1|md5):[0-9a-f]{32,128}\b"
+    r"|\b[0-9a-f]{41,128}\b|\b[A-Z]{1,4}\d{5,}\b|\b[A-Z]{1,5}/\d{2,4}/\d{1,6}\b"
     # an id of three or more dash-joined parts (FOL-202411-0ZD7O, INC-2024-0042)
     r"|\b[A-Z0-9]{2,}(?:-[A-Z0-9]{2,}){2,}\b"
     # a case or docket number (R.G. 2733/2023, expediente 1234/2024)
@@ -221,8 +227,8 @@ _MOVED = re.compile(
 )
 # The header Codex puts on a command's output (captured from Codex CLI): no one's facts.
 _EXEC_HEADER = re.compile(
-    r"\A\s*Chunk ID: \S+\nWall time: [^\n]*\n(?:Process exited with code -?\d+\n)?"
-    r"(?:Original token count: \d+\n)?Output:\n?"
+    r"\A\s*(?:Chunk ID: \S+\n)?(?:(?:Exit code: -?\d+|Process exited with code -?\d+|"
+    r"Wall time: [^\n]*|Original token count: \d+)\n){1,4}Output:\n?"
 )
 # A read that searches (a grep, a pattern): what it returns are findings, not bulk.
 _SEARCHES = re.compile(r'"(?:grep|pattern|regex|query|search|match)"\s*:', re.IGNORECASE)
@@ -607,18 +613,33 @@ def _plain_ids(text: str) -> Iterator[str]:
             yield token
 
 
+_JSON_VALUES: Final = 10_000
+
+
 def _json_objects(text: str) -> list[dict[Any, Any]]:
     """The objects of a JSON ``text`` (a tool's output or arguments), outermost first,
     each before the objects nested in it; ``[]`` when ``text`` is not JSON."""
     stripped = text.strip()
     if not stripped.startswith(("{", "[")):
         return []
+    values: list[object] = []
     try:
-        value = json.loads(stripped)
+        values.append(json.loads(stripped))
     except ValueError:
-        return []
+        # JSON Lines, or objects one after another (govulncheck -json, docker events)
+        decoder, at = json.JSONDecoder(), 0
+        while at < len(stripped) and len(values) < _JSON_VALUES:
+            try:
+                value, at = decoder.raw_decode(stripped, at)
+            except ValueError:
+                return []
+            values.append(value)
+            while at < len(stripped) and stripped[at].isspace():
+                at += 1
+        if at < len(stripped):
+            return []
     objects: list[dict[Any, Any]] = []
-    stack: list[object] = [value]
+    stack: list[object] = list(reversed(values))
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
@@ -632,8 +653,14 @@ def _json_objects(text: str) -> list[dict[Any, Any]]:
 def _json_ids(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]]:
     """``(value, "key: value")`` for the id-like fields of JSON ``objects``."""
     for item in objects:
-        for key, child in item.items():
-            if isinstance(child, str | int) and not isinstance(child, bool):
+        for key, value in item.items():
+            # a list of ids under an id-like key: "aliases": ["CVE-...", "GHSA-..."]
+            children = (
+                value[:_IDS_PER_LINE] if isinstance(value, list) and _id_key(key) else [value]
+            )
+            for child in children:
+                if not isinstance(child, str | int) or isinstance(child, bool):
+                    continue
                 found = str(child)
                 if (
                     _id_key(key)
@@ -642,6 +669,38 @@ def _json_ids(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]]:
                     and not PATH.fullmatch(found)
                 ) or (isinstance(child, str) and found.startswith(("http://", "https://"))):
                     yield found, f"{key}: {found}"
+
+
+_COMMAND_KEYS: Final = frozenset({"command", "cmd", "script", "args", "argv", "query", "sql"})
+_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}.*)?$")
+
+
+def _strong_id(token: str) -> bool:
+    """Whether ``token`` has the shape of an id on its own (a digit, six characters or
+    more, not a figure, a date or a file)."""
+    return (
+        len(token) >= 6
+        and any(c.isdigit() for c in token)
+        and not _FIGURE.fullmatch(token)
+        and not _DATETIME.match(token)
+        and not PATH.fullmatch(token)
+    )
+
+
+def _argument_ids(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]]:
+    """``(value, "key: value")`` for what a tool call's arguments name by their shape
+    alone: a value that is one id (``{"ipp": "9483403802"}``) and the ids a command
+    line names (``addr2line -e app.elf 0x08018168``). The agent chose them."""
+    for item in objects:
+        for key, child in item.items():
+            if _id_key(key) or not isinstance(child, str) or not 6 <= len(child) <= 2_000:
+                continue  # an id-like key is read by _json_ids
+            if str(key).lower() in _COMMAND_KEYS:
+                for token in itertools.islice(_plain_ids(child), _IDS_PER_LINE):
+                    if _strong_id(token):
+                        yield token, f"{key}: {shorten(child, _CONTEXT_CHARS)}"
+            elif len(child) <= 120 and _identifiers(child) == [child] and _strong_id(child):
+                yield child, f"{key}: {child}"
 
 
 def _json_records(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]]:
@@ -700,7 +759,7 @@ class _Builder:
         slot = (group, fact.key)
         old = self.facts.pop(slot, None)
         if old is not None and fact.kind == "id" and old.tier < fact.tier:
-            fact = Fact("id", fact.key, old.tier, context=old.context or fact.context, who=old.who)
+            fact = Fact("id", fact.key, old.tier, context=fact.context or old.context, who=old.who)
         self.facts[slot] = fact
 
     def ledger(self) -> Ledger:
@@ -786,7 +845,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         if who == "agent":
             edited += [m.group(1) for m in _EDIT_BLOCK.finditer(entry.text)]
         prose = _prose(entry.text)
-        instructed = False
+        instructed = planned = False
         for sentence in SENTENCE.split(prose):
             sentence = sentence.strip()
             source = "user id" if who == "user" else "agent id"
@@ -797,8 +856,11 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             if who == "agent":
                 yield from _moved_records(sentence)
             clipped = shorten(sentence, MAX_FACT_CHARS)
-            if who == "user" and _NEXT.search(sentence):
-                yield Fact("next", clipped, TIERS["user next"])
+            if who == "user" and not planned and _NEXT.search(sentence):
+                # the whole message, as for an instruction: a plan's condition and its
+                # steps often sit in sentences of their own
+                planned = True
+                yield Fact("next", shorten(prose, MAX_FACT_CHARS), TIERS["user next"])
             elif who == "agent" and _AGENT_NEXT.search(sentence):
                 yield Fact("next", clipped, TIERS["agent next"], who="agent")
             if who == "user" and not instructed and _instructs(sentence, facts.instructions):
@@ -810,9 +872,13 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     for path in edited:  # edit blocks in the agent's text (aider's SEARCH/REPLACE)
         facts.act(path, "modified")
     for path, actions in facts.artifacts.items():
-        changes = [a for a in actions if a in ("created", "modified", "deleted")]
-        if changes and changes[-1] == "deleted":
-            changes = ["deleted"]  # gone: its earlier states are superseded
+        changes = [
+            a
+            for a in actions
+            if a in ("created", "modified", "deleted") or a.startswith("moved to ")
+        ]
+        if changes and (changes[-1] == "deleted" or changes[-1].startswith("moved to ")):
+            changes = changes[-1:]  # gone from here: its earlier states are superseded
         elif "deleted" in changes:  # deleted, then written again
             changes = changes[changes.index("deleted") + 1 :]
         status = [a for a in actions if a.startswith("status ") or "(set by " in a]
@@ -836,6 +902,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     # Identifiers in the id-like arguments of tool calls and in tool outputs (not in
     # what a tool only read: a file's or a page's content is bulk, not facts).
     calls: list[bool] = []  # per call: whether it reads a file (its output is content)
+    failing: set[str] = set()  # tests a run reported failing, until one reports them passing
     for entry in entries:
         if entry.kind == "call":
             calls.append(
@@ -843,11 +910,17 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 and _names_file(entry.text)
                 and not _SEARCHES.search(entry.text)  # a search's hits are findings
             )
-            for value, context in _json_ids(_json_objects(entry.text)):
+            objects = _json_objects(entry.text)
+            for item in objects:  # an SQL statement, a patch bumping a dependency
+                for value in item.values():
+                    if isinstance(value, str) and len(value) < 20_000:
+                        yield from _changed_records(value)
+            for value, context in [*_json_ids(objects), *_argument_ids(objects)]:
                 context = f"{entry.tool} {context}"
                 yield Fact("id", value, TIERS["agent id"], context=context, who="agent")
         elif entry.kind in ("result", "error"):
-            yield from _output_facts(entry.text, reads=calls.pop(0) if calls else False)
+            reads = calls.pop(0) if calls else False
+            yield from _output_facts(entry.text, reads=reads, failing=failing)
 
 
 def _prose(text: str) -> str:
@@ -877,7 +950,10 @@ _CHANGE = re.compile(
     r"ripensandoci|pensandoci|lascia|na verdade|não|espera|pensando (?:bem|melhor)|"
     r"esquece|deixa|eigenlijk|nee|wacht|laat maar|bij nader inzien|vergeet|nie|czekaj|"
     r"poczekaj|jednak|nej|vänta|förresten|glöm|ne|počkej|ei|odota|moment)\b"
-    r"|\b(instead|changed my mind|rather than|statt|stattdessen|anders überlegt|"
+    r"|\b(decided|has decided|have decided|a tranché|a décidé|ont décidé|hat entschieden|"
+    r"haben entschieden|ha decidido|han decidido|ha deciso|hanno deciso|heeft besloten|"
+    r"hebben besloten|decidiu|decidiram|zdecydował[aoy]?|har beslutat|har bestemt|"
+    r"instead|changed my mind|rather than|statt|stattdessen|anders überlegt|"
     r"doch nicht|en lugar de|en vez de|cambio de planes|au lieu de|à la place|"
     r"tout compte fait|invece|ho cambiato idea|em vez de|mudei de ideia|in plaats van|"
     r"zamiast|istället|i stället)\b",
@@ -904,13 +980,16 @@ def _instructs(sentence: str, instructions: Sequence[str]) -> bool:
     )
 
 
-def _output_facts(text: str, *, reads: bool) -> Iterator[Fact]:
+def _output_facts(text: str, *, reads: bool, failing: set[str] | None = None) -> Iterator[Fact]:
     text = _EXEC_HEADER.sub("", text, count=1)  # the client's wrapping, not the tool's
     lines = [ln for ln in text.splitlines() if ln.strip()]
     # An error's own lines and the details under it (a lock id, the failing test).
     first_error = next((i for i, ln in enumerate(lines) if ERROR_LINE.search(ln)), None)
     errors = [] if first_error is None else lines[first_error : first_error + _ERROR_LINES]
-    structured = text.lstrip().startswith(("{", "["))  # JSON: its id-like fields, below
+    # JSON (that parses: "[main 6ebdb31] Fix" is a line, not an array): its id-like
+    # fields, below
+    objects = _json_objects(text)
+    structured = bool(objects) or text.lstrip().startswith(("{", "[{"))
     # Where a tool reports: its first and last lines, and the lines of an error.
     reported = lines[:1] + lines[-1:] + errors if len(lines) > 1 else lines[:1] + errors
     for line in errors if reads or structured else list(dict.fromkeys(reported)):
@@ -921,14 +1000,23 @@ def _output_facts(text: str, *, reads: bool) -> Iterator[Fact]:
         return
     if not structured:
         yield from _labelled_facts(lines)
+        yield from _test_results(lines, set() if failing is None else failing)
+        for line in lines:  # git status: "R  old -> new"
+            renamed = _RENAMED.match(line)
+            if renamed is not None:
+                yield Fact("file", renamed[1], TIERS["changed"], state=f"moved to {renamed[2]}")
+    yield from _changed_records(text)
     head = lines[0] if lines else ""
     said = _STATUS_SAID.search(head)
     if said is not None and not structured:  # "Claim REC-1 filed. Status: IN REVIEW."
         named = [t for t in _plain_ids(head[: said.start()]) if not _FIGURE.fullmatch(t)]
         if named:
-            state = " ".join(said.group(2).split()).lower()
-            yield Fact("record", named[-1], TIERS["changed"], state=f"status {state}")
-    objects = _json_objects(text) if structured else []
+            # "status OPEN → ACCEPTED": where it went is its state
+            moved = re.split(r"\s*(?:→|->|=>)\s*", said.group(2))[-1]
+            state = " ".join(moved.split()).lower()
+            # what the record is, as the line names it: "Claim REC-1 (broken blender)"
+            about = shorten(head[: said.start()].strip(" :;,-"), _CONTEXT_CHARS)
+            yield Fact("record", named[-1], TIERS["changed"], state=f"status {state}; {about}")
     for record, state in _json_records(objects):
         yield Fact("record", record, TIERS["changed"], state=f"status {state}")
     for value, context in _json_ids(objects):
@@ -956,11 +1044,93 @@ def _labelled_facts(lines: Sequence[str]) -> Iterator[Fact]:
             target = match.group("target").rstrip(".,:;")
             yield Fact("id", target, TIERS["tool id"], context=_context(line, target))
         state = _EXCEPTIONAL.search(line)
-        if state is not None:
+        if state is not None and not _TEST_LINE.match(line):  # a test's line: see below
             named = [t for t in _plain_ids(line[: state.start()]) if not _FIGURE.fullmatch(t)]
             if named:
                 word = state.group(1).lower().rstrip("+")
                 yield Fact("record", named[0], TIERS["changed"], state=f"status {word}")
+
+
+# A test runner's line about one test or suite: pytest, jest/vitest, go test, cargo test,
+# ctest, NUnit-style listings.
+_TEST_LINE = re.compile(
+    r"^\s*(?P<a>\S+::\S+)\s+(?P<as>PASSED|FAILED|ERROR)\b"
+    r"|^\s*(?P<bs>FAILED|ERROR)\s+(?P<b>\S+::\S+)"
+    r"|^\s*(?P<cs>PASS|FAIL)\s+(?P<c>\S+\.(?:test|spec)\.[cm]?[jt]sx?)\b"
+    r"|^\s*--- (?P<ds>PASS|FAIL): (?P<d>\S+)"
+    r"|^\s*test (?P<e>\S+) \.\.\. (?P<es>ok|FAILED)\b"
+    r"|^\s*\d+/\d+ Test\s+#\d+: (?P<f>\S+) \.+\s*(?P<fs>Passed|\*+Failed)"
+)
+_TEST_LINES_SHOWN: Final = 5  # a run listing more passes than this: only failures count
+_RENAMED = re.compile(r"^\s*R[ M]?\s+(\S+) -> (\S+)\s*$")
+# A record's status set in SQL: UPDATE rooms SET status = 'closed' WHERE name = 'B-2'.
+_SQL_STATUS = re.compile(
+    r"\bUPDATE\s+[\w.\"]+\s+SET\s+(?:[^;]*?,\s*)?\"?(?:status|state|etat|état|estado|stato|"
+    r"zustand|statut|stav|tila)\"?\s*=\s*'(?P<state>[^']{1,40})'[^;]*?\bWHERE\s+[\w.\"]+\s*=\s*"
+    r"'?(?P<key>[^'\s;]{1,80})",
+    re.IGNORECASE,
+)
+# A dependency's version in a diff or a manifest line: "-\tgithub.com/x/y v0.37.0".
+_DEP_LINE = re.compile(
+    r"^(?P<sign>[-+])\s*\"?(?P<name>[@\w][\w@./-]*[\w])\"?\s*[:=]?\s*\"?[~^>=v]*"
+    r"(?P<version>\d+\.\d+[\w.+-]*)\"?,?\s*(?://.*|#.*)?$"
+)
+# A package manager saying what it changed: "go: upgraded github.com/x/y v0.37.0 => v0.48.0",
+# "Updating serde v1.0.1 -> v1.0.2", "bumped lodash from 4.17.20 to 4.17.21".
+_BUMPED = re.compile(
+    r"\b(?:upgraded|downgraded|updated|updating|upgrading|bumped|bumping)\s+(?P<name>[@\w][\w@./-]*)"
+    r"\s+(?:from\s+)?v?(?P<old>\d+\.\d+[\w.+-]*)\s*(?:=>|->|→|to)\s*v?(?P<new>\d+\.\d+[\w.+-]*)",
+    re.IGNORECASE,
+)
+
+
+def _test_results(lines: Sequence[str], failing: set[str]) -> Iterator[Fact]:
+    """What a test run's lines say of each test or suite: failures always, passes from
+    a short, targeted run or of a test that failed before (``failing``, kept up to date
+    across the outputs); a long listing of passes is bulk."""
+    found: list[tuple[str, bool]] = []
+    for line in lines:
+        match = _TEST_LINE.match(line)
+        if match is None:
+            continue
+        groups = match.groupdict()
+        name = next(groups[k] for k in "abcdef" if groups[k])
+        state = next(groups[k + "s"] for k in "abcdef" if groups[k])
+        found.append((name, state.strip("*").lower() in ("passed", "pass", "ok")))
+    passes = sum(ok for _, ok in found)
+    for name, ok in found:
+        if ok and passes > _TEST_LINES_SHOWN and name not in failing:
+            continue
+        if ok:
+            failing.discard(name)
+        else:
+            failing.add(name)
+        state = "tests passed" if ok else "tests failed"
+        kind: FactKind = "file" if PATH.fullmatch(name) else "record"
+        yield Fact(
+            kind, name, TIERS["changed"], state=state if kind == "file" else f"status {state}"
+        )
+
+
+def _changed_records(text: str) -> Iterator[Fact]:
+    """Records whose status an SQL statement sets, and dependencies a diff bumps."""
+    for match in _SQL_STATUS.finditer(text):
+        key = match.group("key").strip("'\"")
+        yield Fact("record", key, TIERS["changed"], state=f"status {match.group('state')}")
+    for match in _BUMPED.finditer(text):
+        state = f"bumped from {match['old']} to {match['new']}"
+        yield Fact("record", match["name"], TIERS["changed"], state=state)
+    removed: dict[str, str] = {}
+    for line in text.splitlines():
+        dep = _DEP_LINE.match(line)
+        if dep is None:
+            continue
+        name, version = dep.group("name"), dep.group("version")
+        if dep.group("sign") == "-":
+            removed[name] = version
+        elif name in removed and removed[name] != version:
+            state = f"bumped from {removed.pop(name)} to {version}"
+            yield Fact("record", name, TIERS["changed"], state=state)
 
 
 def _moved_records(sentence: str) -> Iterator[Fact]:

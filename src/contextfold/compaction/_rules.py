@@ -129,9 +129,13 @@ _EDITOR_VERBS = {
     "view": "read",
 }
 _SHELL_DELETE = re.compile(
-    r"(?:^|[;&|]\s*)(?:git\s+)?rm\s+((?:-\S+\s+)*)([^;&|\n]+)"
+    r"(?:^|[;&|]\s*|\s-l?c\s+)(?:git\s+)?rm\s+((?:-\S+\s+)*)([^;&|\n]+)"
     r"|\b(?:kubectl|oc)\s+delete\s+(?:-\S+\s+)*([\w.-]+)\s+([\w./-]+)"
     r"|\bhelm\s+(?:uninstall|delete)\s+([\w./-]+)"
+)
+# A file moved or renamed: mv (or git mv) SOURCE DESTINATION.
+_SHELL_MOVE = re.compile(
+    r"(?:^|[;&|]\s*|\s-l?c\s+)(?:git\s+)?mv\s+(?:-\S+\s+)*([^\s;&|]+)\s+([^\s;&|]+)"
 )
 _PATH_KEYS = ("path", "file", "file_path", "filename", "target", "dest", "url")
 _RECORD_KEYS = ("id", "ticket_id", "record_id", "issue", "key")
@@ -285,6 +289,12 @@ def _call(facts: Facts, entry: Entry, changed: list[str]) -> str | None:
                 changed.append(deleted)
         for match in _SHELL_CANCEL.finditer(command):
             facts.act(match.group(1) or match.group(2), "status cancelled")
+        for match in _SHELL_MOVE.finditer(command):
+            source, target = (m.strip("'\"") for m in match.groups())
+            if source and target and len(source) < 300 and len(target) < 300:
+                facts.act(source, f"moved to {target}")
+                if source not in changed:
+                    changed.append(source)
     elif not command and _TEST_TOOL.search(entry.tool):  # unity_test, run_tests ...
         return f"{entry.tool} {entry.text}"
     for value in args.values():  # patch text: the files it adds, updates, deletes
