@@ -35,8 +35,9 @@ def add_fidelity_parser(commands: Any, provider_args: Any) -> None:
     )
     fidelity.add_argument(
         "--kinds",
-        help="session kinds, comma-separated, or 'heldout' / 'heldout2' / 'heldout3' for "
-        "the held-out kinds the summarizer and the fact ledger were not written against "
+        help="session kinds, comma-separated, or 'heldout' / 'heldout2' / 'heldout3' / "
+        "'heldout4' for the held-out kinds the summarizer and the fact ledger were not "
+        "written against "
         "(default: the tuned kinds: coding, support, research)",
     )
     fidelity.add_argument("--seeds", type=int, default=5, help="sessions per kind (default 5)")
@@ -109,6 +110,7 @@ async def cmd_fidelity(args: argparse.Namespace) -> int:
             "heldout": harness.HELDOUT_KINDS,
             "heldout2": harness.HELDOUT2_KINDS,
             "heldout3": harness.HELDOUT3_KINDS,
+            "heldout4": harness.HELDOUT4_KINDS,
         },
     )
     if args.fact_budget < 0:

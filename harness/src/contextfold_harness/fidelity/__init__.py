@@ -42,6 +42,7 @@ from contextfold.transports.base import CompletionTransport, complete_with_cap, 
 from contextfold_harness.fidelity._heldout import HELDOUT_KINDS, generate_heldout
 from contextfold_harness.fidelity._heldout2 import HELDOUT2_KINDS, generate_heldout2
 from contextfold_harness.fidelity._heldout3 import HELDOUT3_KINDS, generate_heldout3
+from contextfold_harness.fidelity._heldout4 import HELDOUT4_KINDS, generate_heldout4
 from contextfold_harness.fidelity._lossy import LossySummarizer
 from contextfold_harness.fidelity._sessions import (
     PROBE_KINDS,
@@ -56,6 +57,7 @@ from contextfold_harness.fidelity._sessions import (
 __all__ = [
     "HELDOUT2_KINDS",
     "HELDOUT3_KINDS",
+    "HELDOUT4_KINDS",
     "HELDOUT_KINDS",
     "PROBE_KINDS",
     "SESSION_KINDS",
@@ -69,6 +71,7 @@ __all__ = [
     "generate_heldout",
     "generate_heldout2",
     "generate_heldout3",
+    "generate_heldout4",
     "generate_session",
     "history_text",
     "judge_probe",
@@ -194,16 +197,21 @@ class FidelityReport:
 def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
     """The session of ``kind`` for ``seed``: one of the tuned :data:`SESSION_KINDS`, of
     the held-out :data:`HELDOUT_KINDS`, of the second held-out set
-    :data:`HELDOUT2_KINDS` (written after the ledger's rules last changed) or of the third
-    :data:`HELDOUT3_KINDS` (written without seeing the compaction code or the other sets)."""
+    :data:`HELDOUT2_KINDS` (written after the ledger's rules last changed), of the third
+    :data:`HELDOUT3_KINDS` or of the fourth :data:`HELDOUT4_KINDS` (each written without
+    seeing the compaction code or the other sets)."""
     if kind in HELDOUT_KINDS:
         return generate_heldout(kind, seed, segments=segments)
     if kind in HELDOUT2_KINDS:
         return generate_heldout2(kind, seed, segments=segments)
     if kind in HELDOUT3_KINDS:
         return generate_heldout3(kind, seed, segments=segments)
+    if kind in HELDOUT4_KINDS:
+        return generate_heldout4(kind, seed, segments=segments)
     if kind not in SESSION_KINDS:
-        choices = ", ".join((*SESSION_KINDS, *HELDOUT_KINDS, *HELDOUT2_KINDS, *HELDOUT3_KINDS))
+        choices = ", ".join(
+            (*SESSION_KINDS, *HELDOUT_KINDS, *HELDOUT2_KINDS, *HELDOUT3_KINDS, *HELDOUT4_KINDS)
+        )
         raise ValueError(f"unknown session kind {kind!r}; choose from {choices}")
     return generate_session(kind, seed, segments=segments)
 
