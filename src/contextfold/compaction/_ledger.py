@@ -38,6 +38,7 @@ carries it.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import itertools
 import json
@@ -56,6 +57,7 @@ from contextfold.compaction._rules import (
     Entry,
     entries_from_messages,
     extract,
+    patched_files,
     shorten,
     tool_action,
 )
@@ -251,15 +253,12 @@ _STATUS_SAID = re.compile(
     r"([^\W\d_][^.,;()\n]{1,39})",
     re.IGNORECASE,
 )
-_FENCE = re.compile(r"^```[^\n]*\n.*?^```[ \t]*$", re.MULTILINE | re.DOTALL)
 _EDIT_BLOCK = re.compile(
     r"^([^\s`][^\n`]*\.[\w]+)[ \t]*\n```[^\n]*\n<<<<<<< SEARCH\n", re.MULTILINE
 )
-_INJECTED = re.compile(
-    r"<([\w:-]*(?:reminder|context|instructions|environment|permissions)[\w:-]*)\b[^>]*>"
-    r".*?</\1>",
-    re.DOTALL | re.IGNORECASE,
-)
+_INJECTED_NAME = r"([\w:-]*(?:reminder|context|instructions|environment|permissions)[\w:-]*)"
+_OPENING = re.compile(r"<" + _INJECTED_NAME + r"\b[^<>]{0,500}>", re.IGNORECASE)
+_CLOSING = re.compile(r"</" + _INJECTED_NAME + r">", re.IGNORECASE)
 
 _TICKED = re.compile(r"`([^`\n]+)`")
 
@@ -336,7 +335,9 @@ def _state_words(state: str) -> list[str]:
     """The words that must accompany a file or record for its ``state`` to be kept."""
     lowered = state.lower()
     if lowered.startswith("status "):
-        return [lowered.removeprefix("status ").split("(")[0].strip()]
+        return [lowered.removeprefix("status ").split("(")[0].split(";")[0].strip()]
+    if lowered.startswith(("moved to ", "bumped from ")):
+        return [lowered.rsplit(" ", 1)[-1]]  # where it went, the version it is at
     words = [w for w in ("created", "modified", "deleted") if w in lowered]
     if "tests passed" in lowered:
         words.append("passed")
@@ -625,13 +626,15 @@ def _json_objects(text: str) -> list[dict[Any, Any]]:
     values: list[object] = []
     try:
         values.append(json.loads(stripped))
+    except RecursionError:
+        return []  # nested deeper than anyone writes facts
     except ValueError:
         # JSON Lines, or objects one after another (govulncheck -json, docker events)
         decoder, at = json.JSONDecoder(), 0
         while at < len(stripped) and len(values) < _JSON_VALUES:
             try:
                 value, at = decoder.raw_decode(stripped, at)
-            except ValueError:
+            except (ValueError, RecursionError):
                 return []
             values.append(value)
             while at < len(stripped) and stripped[at].isspace():
@@ -914,6 +917,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             for item in objects:  # an SQL statement, a patch bumping a dependency
                 for value in item.values():
                     if isinstance(value, str) and len(value) < 20_000:
+                        yield from _sql_records(value)
                         yield from _changed_records(value)
             for value, context in [*_json_ids(objects), *_argument_ids(objects)]:
                 context = f"{entry.tool} {context}"
@@ -926,9 +930,48 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
 def _prose(text: str) -> str:
     """``text`` without what is not anyone's words: fenced code (a file's content, an
     edit) and the context a client injects (``<system-reminder>``,
-    ``<environment_context>`` ...)."""
-    text = _FENCE.sub("\n", text)
-    return _INJECTED.sub("\n", text)
+    ``<environment_context>`` ...). Linear in ``text``: a fence or a tag never closed
+    is left as it is."""
+    kept: list[str] = []
+    opened: int | None = None  # where in ``kept`` the open fence's lines start
+    for line in text.split("\n"):
+        if line.startswith("```"):
+            if opened is None:
+                opened = len(kept)
+                kept.append(line)
+            elif not line[3:].strip():  # a closing fence: the block goes
+                del kept[opened:]
+                kept.append("")
+                opened = None
+            else:
+                kept.append(line)
+        else:
+            kept.append(line)
+    return _without_injected("\n".join(kept))
+
+
+def _without_injected(text: str) -> str:
+    """``text`` without ``<...reminder|context|...>`` blocks, each opening matched with
+    the first closing of its name after it (found once per name: linear)."""
+    closes: dict[str, list[int]] = {}
+    for match in _CLOSING.finditer(text):
+        closes.setdefault(match.group(1).lower(), []).append(match.start())
+    if not closes:
+        return text
+    parts: list[str] = []
+    at = 0
+    for match in _OPENING.finditer(text):
+        if match.start() < at:
+            continue
+        ends = closes.get(match.group(1).lower(), [])
+        i = bisect.bisect_left(ends, match.end())
+        if i == len(ends):
+            continue
+        parts.append(text[at : match.start()])
+        parts.append("\n")
+        at = ends[i] + len(match.group(1)) + 3
+    parts.append(text[at:])
+    return "".join(parts)
 
 
 def _names_file(arguments: str) -> bool:
@@ -961,11 +1004,22 @@ _CHANGE = re.compile(
 )
 
 
+# The same in languages whose words \b does not separate (Japanese, Chinese, Korean) or
+# whose markers the list above lacks (Arabic, Russian, Turkish, Hindi).
+_CHANGE_MORE = re.compile(
+    r"^(?:いや|いいえ|やっぱり|やはり|不对|不是|算了|还是|아니|아뇨|لا[،,]|нет\b|hayır|nahin|nahi\b)"
+    r"|やっぱり|ではなく|じゃなくて|の代わりに|不要用|改成|改用|而不是|말고|대신|بدلا|بدلاً|"
+    r"بل |вместо|передумал|лучше используй|yerine|vazgeç|aslında|ki jagah",
+    re.IGNORECASE,
+)
+
+
 def _changes_mind(text: str) -> bool:
     """Whether the user's ``text`` changes an earlier instruction (in any sentence)."""
     return any(
-        _CHANGE.search(_OPENER.sub("", " ".join(sentence.split())))
+        _CHANGE.search(bare) or _CHANGE_MORE.search(bare)
         for sentence in SENTENCE.split(text)
+        for bare in (_OPENER.sub("", " ".join(sentence.split())),)
     )
 
 
@@ -976,6 +1030,7 @@ def _instructs(sentence: str, instructions: Sequence[str]) -> bool:
         bool(_INSTRUCTS.search(flat))
         or (bare != flat and bool(_INSTRUCTS.search(bare)))
         or bool(_CHANGE.search(bare))
+        or bool(_CHANGE_MORE.search(bare))
         or any(flat in item for item in instructions)
     )
 
@@ -1005,6 +1060,10 @@ def _output_facts(text: str, *, reads: bool, failing: set[str] | None = None) ->
             renamed = _RENAMED.match(line)
             if renamed is not None:
                 yield Fact("file", renamed[1], TIERS["changed"], state=f"moved to {renamed[2]}")
+        if "rename from " in text:  # git diff, git show: "rename from a / rename to b"
+            for path, action in patched_files(text):
+                if action.startswith("moved to "):
+                    yield Fact("file", path, TIERS["changed"], state=action)
     yield from _changed_records(text)
     head = lines[0] if lines else ""
     said = _STATUS_SAID.search(head)
@@ -1044,7 +1103,8 @@ def _labelled_facts(lines: Sequence[str]) -> Iterator[Fact]:
             target = match.group("target").rstrip(".,:;")
             yield Fact("id", target, TIERS["tool id"], context=_context(line, target))
         state = _EXCEPTIONAL.search(line)
-        if state is not None and not _TEST_LINE.match(line):  # a test's line: see below
+        is_test = len(line) <= _TEST_LINE_CHARS and _TEST_LINE.match(line)
+        if state is not None and not is_test:  # a test's line: see _test_results
             named = [t for t in _plain_ids(line[: state.start()]) if not _FIGURE.fullmatch(t)]
             if named:
                 word = state.group(1).lower().rstrip("+")
@@ -1061,14 +1121,18 @@ _TEST_LINE = re.compile(
     r"|^\s*test (?P<e>\S+) \.\.\. (?P<es>ok|FAILED)\b"
     r"|^\s*\d+/\d+ Test\s+#\d+: (?P<f>\S+) \.+\s*(?P<fs>Passed|\*+Failed)"
 )
+_TEST_LINE_CHARS: Final = 400
 _TEST_LINES_SHOWN: Final = 5  # a run listing more passes than this: only failures count
 _RENAMED = re.compile(r"^\s*R[ M]?\s+(\S+) -> (\S+)\s*$")
 # A record's status set in SQL: UPDATE rooms SET status = 'closed' WHERE name = 'B-2'.
 _SQL_STATUS = re.compile(
-    r"\bUPDATE\s+[\w.\"]+\s+SET\s+(?:[^;]*?,\s*)?\"?(?:status|state|etat|état|estado|stato|"
-    r"zustand|statut|stav|tila)\"?\s*=\s*'(?P<state>[^']{1,40})'[^;]*?\bWHERE\s+[\w.\"]+\s*=\s*"
-    r"'?(?P<key>[^'\s;]{1,80})",
+    r"\bUPDATE\s+[\w.\"`\[\]]{1,80}\s+SET\s+(?:[^;]{0,300}?,\s*)?[\"`\[]?(?:status|state|etat|"
+    r"état|estado|stato|zustand|statut|stav|tila)[\"`\]]?\s*=\s*'(?P<state>[^']{1,40})'"
+    r"[^;]{0,300}?\bWHERE\s+(?P<where>[^;]{1,300})",
     re.IGNORECASE,
+)
+_SQL_CONDITION = re.compile(
+    r"[\"`\[]?(?P<column>\w+)[\"`\]]?\s*=\s*(?:'(?P<quoted>[^']{1,80})'|(?P<bare>[\w.-]{1,80}))"
 )
 # A dependency's version in a diff or a manifest line: "-\tgithub.com/x/y v0.37.0".
 _DEP_LINE = re.compile(
@@ -1078,9 +1142,10 @@ _DEP_LINE = re.compile(
 # A package manager saying what it changed: "go: upgraded github.com/x/y v0.37.0 => v0.48.0",
 # "Updating serde v1.0.1 -> v1.0.2", "bumped lodash from 4.17.20 to 4.17.21".
 _BUMPED = re.compile(
-    r"\b(?:upgraded|downgraded|updated|updating|upgrading|bumped|bumping)\s+(?P<name>[@\w][\w@./-]*)"
+    r"^[ \t]*(?:[\w-]{1,20}:[ \t]+)?(?:upgraded|downgraded|updated|updating|upgrading|bumped|"
+    r"bumping)\s+(?P<name>[@\w][\w@./-]*)"
     r"\s+(?:from\s+)?v?(?P<old>\d+\.\d+[\w.+-]*)\s*(?:=>|->|→|to)\s*v?(?P<new>\d+\.\d+[\w.+-]*)",
-    re.IGNORECASE,
+    re.IGNORECASE | re.MULTILINE,
 )
 
 
@@ -1090,6 +1155,8 @@ def _test_results(lines: Sequence[str], failing: set[str]) -> Iterator[Fact]:
     across the outputs); a long listing of passes is bulk."""
     found: list[tuple[str, bool]] = []
     for line in lines:
+        if len(line) > _TEST_LINE_CHARS:  # a runner's line is short; a long one is bulk
+            continue
         match = _TEST_LINE.match(line)
         if match is None:
             continue
@@ -1112,11 +1179,20 @@ def _test_results(lines: Sequence[str], failing: set[str]) -> Iterator[Fact]:
         )
 
 
-def _changed_records(text: str) -> Iterator[Fact]:
-    """Records whose status an SQL statement sets, and dependencies a diff bumps."""
-    for match in _SQL_STATUS.finditer(text):
-        key = match.group("key").strip("'\"")
+def _sql_records(text: str) -> Iterator[Fact]:
+    """Records whose status an SQL statement the agent ran sets (the condition on an
+    id-like column names the record: ``WHERE tenant = 'a' AND id = 9`` is 9)."""
+    for match in itertools.islice(_SQL_STATUS.finditer(text), _IDS_PER_LINE):
+        conditions = list(_SQL_CONDITION.finditer(match.group("where")))
+        if not conditions:
+            continue
+        named = next((c for c in conditions if _id_key(c["column"])), conditions[-1])
+        key = named["quoted"] or named["bare"]
         yield Fact("record", key, TIERS["changed"], state=f"status {match.group('state')}")
+
+
+def _changed_records(text: str) -> Iterator[Fact]:
+    """Dependencies a package manager says it bumped, or a diff bumps."""
     for match in _BUMPED.finditer(text):
         state = f"bumped from {match['old']} to {match['new']}"
         yield Fact("record", match["name"], TIERS["changed"], state=state)
@@ -1134,12 +1210,17 @@ def _changed_records(text: str) -> Iterator[Fact]:
 
 
 def _moved_records(sentence: str) -> Iterator[Fact]:
-    """A record the agent says it moved: "HOLLOW-3559 moved to Ready for QA"."""
-    for match in _MOVED.finditer(sentence):
-        named = [t for t in _plain_ids(sentence[: match.start()]) if not _FIGURE.fullmatch(t)]
-        if named:
+    """A record the agent says it moved: "HOLLOW-3559 moved to Ready for QA" (the id
+    named last before each "moved to", found in one pass over the sentence)."""
+    moves = list(itertools.islice(_MOVED.finditer(sentence), _IDS_PER_LINE))
+    if not moves:
+        return
+    ids = [(sentence.find(t), t) for t in _plain_ids(sentence) if not _FIGURE.fullmatch(t)]
+    for match in moves:
+        before = [t for at, t in ids if 0 <= at < match.start()]
+        if before:
             state = " ".join(match.group("state").split())
-            yield Fact("record", named[-1], TIERS["changed"], state=f"status {state}")
+            yield Fact("record", before[-1], TIERS["changed"], state=f"status {state}")
 
 
 def seen_text(messages: Iterable[Message]) -> str:

@@ -92,8 +92,8 @@ _TEST_RUN = re.compile(
 )
 _TEST_TOOL = re.compile(r"(^|_|-|\b)tests?($|_|-|\b)", re.IGNORECASE)
 _FAILED = re.compile(
-    r"\b([1-9]\d* (?:failed|failures?|errors?)|FAILED|Failed|FAIL|failures?:|errors? during|"
-    r"TEST FAILED)(?!\w)"
+    r"\b([1-9]\d* (?:failed|failures?|errors?)|FAILED|Failed(?!:\s*0\b)|FAIL|"
+    r"failures?:(?!\s*0\b)|errors? during|TEST FAILED)(?!\w)"
 )
 _PASSED = re.compile(
     r"\b(\d+ passed|[Pp]assed|PASS|OK|\d+ passing|TEST SUCCEEDED|succeeded|0 failures|"
@@ -103,7 +103,8 @@ _PASSED = re.compile(
 # adds, updates, deletes.
 _PATCH_FILE = re.compile(
     r"^\*\*\* (Add|Update|Delete) File: (\S[^\n]*?)\s*$|^\*\*\* Move to: (\S[^\n]*?)\s*$"
-    r"|^--- (?:a/)?(\S+)[^\n]*\n\+\+\+ (?:b/)?(\S+)",
+    r"|^--- (?:a/)?(\S+)[^\n]*\n\+\+\+ (?:b/)?(\S+)"
+    r"|^rename from (\S+)\s*\nrename to (\S+)",
     re.MULTILINE,
 )
 _PATCH_VERBS: Final = {"Add": "created", "Update": "modified", "Delete": "deleted"}
@@ -131,12 +132,22 @@ _EDITOR_VERBS = {
 _SHELL_DELETE = re.compile(
     r"(?:^|[;&|]\s*|\s-l?c\s+)(?:git\s+)?rm\s+((?:-\S+\s+)*)([^;&|\n]+)"
     r"|\b(?:kubectl|oc)\s+delete\s+(?:-\S+\s+)*([\w.-]+)\s+([\w./-]+)"
-    r"|\bhelm\s+(?:uninstall|delete)\s+([\w./-]+)"
+    r"|\bhelm\s+(?:uninstall|delete)\s+([\w./-]+)",
+    re.MULTILINE,
+)
+# Text a command only carries (a commit message, what echo prints): no command in it runs.
+_QUOTED_TEXT = re.compile(
+    r"(?:\s-a?m\s+|\s--message[= ]|\b(?:echo|printf)\s+(?:-\w+\s+)*)(?:\"[^\"]*\"|'[^']*')"
 )
 # A file moved or renamed: mv (or git mv) SOURCE DESTINATION.
 _SHELL_MOVE = re.compile(
-    r"(?:^|[;&|]\s*|\s-l?c\s+)(?:git\s+)?mv\s+(?:-\S+\s+)*([^\s;&|]+)\s+([^\s;&|]+)"
+    r"(?:^|[;&|]\s*|\s-l?c\s+)(?:git\s+)?mv\s+(?:-\S+\s+)*([^\s;&|]+)\s+([^\s;&|]+)",
+    re.MULTILINE,
 )
+# A tool that moves or renames a file, and its arguments' names for the two paths.
+_MOVE_TOOL = re.compile(r"(^|_|-|\b)(mv|move|rename)", re.IGNORECASE)
+_MOVE_FROM = ("source", "src", "from", "old_path", "old", "path", "file")
+_MOVE_TO = ("destination", "dest", "to", "new_path", "new", "target", "new_name")
 _PATH_KEYS = ("path", "file", "file_path", "filename", "target", "dest", "url")
 _RECORD_KEYS = ("id", "ticket_id", "record_id", "issue", "key")
 _STATE_KEYS = ("status", "state")
@@ -243,7 +254,7 @@ def shorten(text: str, limit: int) -> str:
 def _arguments(text: str) -> dict[str, object]:
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}
 
@@ -283,6 +294,7 @@ def _call(facts: Facts, entry: Entry, changed: list[str]) -> str | None:
     if command and editor is None:
         if _TEST_RUN.search(command):
             return command
+        command = _QUOTED_TEXT.sub(" ", command)
         for deleted in shell_deletions(f"{entry.tool.lower()} {command}", command):
             facts.act(deleted, "deleted")
             if deleted not in changed:
@@ -298,7 +310,7 @@ def _call(facts: Facts, entry: Entry, changed: list[str]) -> str | None:
     elif not command and _TEST_TOOL.search(entry.tool):  # unity_test, run_tests ...
         return f"{entry.tool} {entry.text}"
     for value in args.values():  # patch text: the files it adds, updates, deletes
-        if isinstance(value, str) and ("*** " in value or "\n+++ " in value):
+        if isinstance(value, str) and any(m in value for m in ("*** ", "\n+++ ", "rename from ")):
             for path, action in patched_files(value):
                 facts.act(path, action)
                 if path not in changed:
@@ -309,6 +321,14 @@ def _call(facts: Facts, entry: Entry, changed: list[str]) -> str | None:
             facts.act(value, "created")
             if value not in changed:
                 changed.append(value)
+    if _MOVE_TOOL.search(entry.tool):
+        source = next((args[k] for k in _MOVE_FROM if isinstance(args.get(k), str)), None)
+        target = next((args[k] for k in _MOVE_TO if isinstance(args.get(k), str)), None)
+        if isinstance(source, str) and isinstance(target, str) and source != target:
+            facts.act(source, f"moved to {target}")
+            if source not in changed:
+                changed.append(source)
+            return None
     action = editor or tool_action(entry.tool)
     # The files a tool acts on: under a known key, or any argument that is a path (a
     # tool's own language: "arquivo", "fichier", "Datei").
@@ -345,7 +365,12 @@ def patched_files(patch: str) -> list[tuple[str, str]]:
         if match.group(1):
             found.append((match.group(2), _PATCH_VERBS[match.group(1)]))
         elif match.group(3):
+            # *** Move to: the file updated just before moves here
+            if found and found[-1][1] == "modified":
+                found[-1] = (found[-1][0], f"moved to {match.group(3)}")
             found.append((match.group(3), "created"))
+        elif match.group(6):
+            found.append((match.group(6), f"moved to {match.group(7)}"))
         else:
             old, new = match.group(4), match.group(5)
             if new == "/dev/null":
