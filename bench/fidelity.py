@@ -128,12 +128,17 @@ async def cost() -> None:
 async def main() -> None:
     await survival("Tuned sessions", SESSION_KINDS)
     await survival("Held-out sessions", HELDOUT_KINDS)
-    await survival("Second held-out sessions (never run before the ledger froze)", HELDOUT2_KINDS)
     await survival(
-        "Third held-out sessions (written without seeing the compaction code)", HELDOUT3_KINDS
+        "Second held-out sessions (the ledger's second round of rules was written against them)",
+        HELDOUT2_KINDS,
     )
     await survival(
-        "Fourth held-out sessions (written without seeing the compaction code)", HELDOUT4_KINDS
+        "Third held-out sessions (written blind; the development set of the third round)",
+        HELDOUT3_KINDS,
+    )
+    await survival(
+        "Fourth held-out sessions (written blind after the rules froze: the honest number)",
+        HELDOUT4_KINDS,
     )
     await cost()
 
