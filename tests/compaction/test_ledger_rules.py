@@ -392,3 +392,57 @@ def test_a_plan_in_several_sentences_and_an_announced_decision() -> None:
     said = [f.key for f in ledger.facts if f.kind == "instruction"]
     assert any("canary ring" in s for s in steps)
     assert any("04:00" in s for s in said)
+
+
+# -- fourth round (developed on the fourth held-out set, after its honest run) --------
+
+
+def test_headers_and_checksums_name_ids() -> None:
+    output = (
+        "HTTP/1.1 201 Created\nLocation: /api/v3/bookings/BKG-7QX2LM\n"
+        "X-Audit-Report-Id: QWERTYUIOPAS\n\n{}"
+    )
+    yaml = "dataset: ref\n  bundle_md5: 9e107d9d372bb6826bd81d3542a419d6\n  size: 3 GB"
+    facts = facts_of(
+        [
+            Message.user("Book it and check the bundle."),
+            *call(1, "http", {"method": "POST", "url": "https://x.test/api/v3/bookings"}, output),
+            *call(2, "shell", {"command": "cat manifest.txt"}, yaml),
+        ]
+    )
+    assert "BKG-7QX2LM" in facts
+    assert "QWERTYUIOPAS" in facts
+    assert "9e107d9d372bb6826bd81d3542a419d6" in facts
+
+
+def test_a_status_set_on_a_record_named_in_another_language() -> None:
+    facts = facts_of(
+        [
+            Message.user("Park the application."),
+            *call(1, "akte_status", {"aktenzeichen": "BA-2024-11873", "status": "ruht"}, "ok"),
+        ]
+    )
+    assert facts["BA-2024-11873"].state == "status ruht"
+
+
+def test_a_grouped_number_with_a_slash_is_one_id() -> None:
+    facts = facts_of([Message.user("Look up parcel 041122-003-00917/002 in the register.")])
+    assert "041122-003-00917/002" in facts
+
+
+def test_a_spanish_condition_and_a_czech_correction() -> None:
+    ledger = build_ledger(
+        [
+            Message.user("Prepara el cuadrante de diciembre."),
+            Message.assistant("Hecho."),
+            Message.user("Si nadie protesta antes del viernes, publica el cuadrante final."),
+            Message.assistant("De acuerdo."),
+            Message.user("Nastav fixaci na 5 let."),
+            Message.assistant("Ok."),
+            Message.user("Oprava: klient si to rozmyslel, chce fixaci na 3 roky."),
+        ]
+    )
+    steps = [f.key for f in ledger.facts if f.kind == "next"]
+    said = [f.key for f in ledger.facts if f.kind == "instruction"]
+    assert any("publica el cuadrante final" in s for s in steps)
+    assert any("3 roky" in s for s in said)

@@ -122,7 +122,7 @@ _NEXT = re.compile(
     r"ensuite|prossimo passo|poi|dopo|próximo passo|depois|volgende stap|daarna)\b"
     r"|(?:^|[:;]\s*)(once|when(?:ever)?|after|as soon as|if|first|sobald|wenn|nachdem|"
     r"cuando|una vez|en cuanto|quand|dès que|lorsque|une fois|quando|appena|non appena|"
-    r"assim que|zodra|als|wanneer|jeśli|jeżeli|gdy|kiedy|om|när|hvis|når|pokud|jestli|"
+    r"assim que|zodra|als|wanneer|jeśli|jeżeli|gdy|kiedy|om|när|hvis|når|pokud|jestli|si|se|"
     r"až|jos|kun)\b",
     re.IGNORECASE,
 )
@@ -158,7 +158,8 @@ _STATE_WORDS: Final[dict[str, tuple[str, ...]]] = {
 _ID_KEYS = re.compile(
     r"(^|_)(id|ids|sha|hash|commit|ref|tag|image|version|build|guid|code|error|url|uri|name|"
     r"key|number|no|nr|digest|uid|uuid|reference|referencia|référence|riferimento|numero|"
-    r"número|nummer|receipt|recibo|ricevuta|reçu|quittung|beleg|kvitto|alias|aliases)(_|$)",
+    r"número|nummer|receipt|recibo|ricevuta|reçu|quittung|beleg|kvitto|alias|aliases|md5|sha1|sha256|checksum|fingerprint|kennzeichen|"
+    r"aktenzeichen|location)(_|$)",
     re.IGNORECASE,
 )
 
@@ -186,13 +187,14 @@ _MORE_IDS = re.compile(
     # (RK/2024/0264)
     r"|\b0x[0-9A-Fa-f]{4,16}\b|\b(?:sha256|sha512|sha1|md5):[0-9a-f]{32,128}\b"
     r"|\b[0-9a-f]{41,128}\b|\b[A-Z]{1,4}\d{5,}\b|\b[A-Z]{1,5}/\d{2,4}/\d{1,6}\b"
-    # an id of three or more dash-joined parts (FOL-202411-0ZD7O, INC-2024-0042)
-    r"|\b[A-Z0-9]{2,}(?:-[A-Z0-9]{2,}){2,}\b"
     # a case or docket number (R.G. 2733/2023, expediente 1234/2024)
     r"|(?<![\w./-])\d{3,6}/(?:19|20)\d{2}(?![\w/])"
     # a number written in groups (tax ids such as 07.080.257/0001-61, receipts such as
     # 1.2.8711875067460316117): ten digits or more, so no date or version
     r"|(?<![\w./-])(?=(?:[./-]?\d){10})\d+(?:[./-]\d+){2,}(?![\w]|[./-]\d)"
+    # (after the grouped number, which may be longer at the same place) an id of three
+    # or more dash-joined parts (FOL-202411-0ZD7O, INC-2024-0042)
+    r"|\b[A-Z0-9]{2,}(?:-[A-Z0-9]{2,}){2,}\b"
 )
 # A value after its label on a line of a tool's output: "guid: 5f1c...", "BuildID=1405",
 # "<nrRecibo>1.2.87</nrRecibo>", "Message-ID: <a.b@c>"; the label decides (see _id_key).
@@ -992,14 +994,14 @@ _CHANGE = re.compile(
     r"non|attends|finalement|plutôt|oublie|réflexion faite|in realtà|anzi|aspetta|"
     r"ripensandoci|pensandoci|lascia|na verdade|não|espera|pensando (?:bem|melhor)|"
     r"esquece|deixa|eigenlijk|nee|wacht|laat maar|bij nader inzien|vergeet|nie|czekaj|"
-    r"poczekaj|jednak|nej|vänta|förresten|glöm|ne|počkej|ei|odota|moment)\b"
+    r"poczekaj|jednak|nej|vänta|förresten|glöm|ne|počkej|oprava|ei|odota|moment)\b"
     r"|\b(decided|has decided|have decided|a tranché|a décidé|ont décidé|hat entschieden|"
     r"haben entschieden|ha decidido|han decidido|ha deciso|hanno deciso|heeft besloten|"
     r"hebben besloten|decidiu|decidiram|zdecydował[aoy]?|har beslutat|har bestemt|"
     r"instead|changed my mind|rather than|statt|stattdessen|anders überlegt|"
     r"doch nicht|en lugar de|en vez de|cambio de planes|au lieu de|à la place|"
     r"tout compte fait|invece|ho cambiato idea|em vez de|mudei de ideia|in plaats van|"
-    r"zamiast|istället|i stället)\b",
+    r"zamiast|istället|i stället|rozmyslel[aiy]?|rozmysleli|místo toho|namiesto)\b",
     re.IGNORECASE,
 )
 
@@ -1095,8 +1097,14 @@ def _labelled_facts(lines: Sequence[str]) -> Iterator[Fact]:
             value = (match.group("value") or match.group("text") or "").strip(".,:;'\"")
             if labelled >= _LABELLED_PER_OUTPUT or not _id_key(key) or len(value) < 3:
                 continue
-            if not any(c.isdigit() for c in value) or PATH.fullmatch(value):
+            code = value.isupper() and value.isalpha() and len(value) >= 8  # CBYMNSGQOZGW
+            if not (code or any(c.isdigit() for c in value)) or PATH.fullmatch(value):
                 continue  # a name or a word, not an id; a file is a file fact
+            if value.startswith("/") and _id_key(key):  # Location: /api/v2/items/CMB-7X
+                for token in _plain_ids(value):
+                    labelled += 1
+                    yield Fact("id", token, TIERS["tool id"], context=_context(line, token))
+                continue
             labelled += 1
             yield Fact("id", value, TIERS["tool id"], context=_context(line, value))
         for match in _PRODUCED.finditer(line):

@@ -349,6 +349,20 @@ def _call(facts: Facts, entry: Entry, changed: list[str]) -> str | None:
                 changed.append(value)
     record = next((args[k] for k in _RECORD_KEYS if isinstance(args.get(k), str)), None)
     state = next((args[k] for k in _STATE_KEYS if isinstance(args.get(k), str)), None)
+    if record is None and isinstance(state, str):  # {"aktenzeichen": "BV-2025-9", "status": ...}
+        record = next(
+            (
+                v
+                for k, v in args.items()
+                if k not in _STATE_KEYS
+                and isinstance(v, str)
+                and 4 <= len(v) <= 80
+                and any(c.isdigit() for c in v)
+                and " " not in v
+                and not PATH.fullmatch(v)
+            ),
+            None,
+        )
     if isinstance(record, str) and isinstance(state, str):
         facts.act(record, f"{state} (set by {entry.tool})")
     for token in _identifiers(entry.text):
