@@ -43,6 +43,7 @@ from contextfold_harness.fidelity._heldout import HELDOUT_KINDS, generate_heldou
 from contextfold_harness.fidelity._heldout2 import HELDOUT2_KINDS, generate_heldout2
 from contextfold_harness.fidelity._heldout3 import HELDOUT3_KINDS, generate_heldout3
 from contextfold_harness.fidelity._heldout4 import HELDOUT4_KINDS, generate_heldout4
+from contextfold_harness.fidelity._heldout5 import HELDOUT5_KINDS, generate_heldout5
 from contextfold_harness.fidelity._lossy import LossySummarizer
 from contextfold_harness.fidelity._sessions import (
     PROBE_KINDS,
@@ -58,6 +59,7 @@ __all__ = [
     "HELDOUT2_KINDS",
     "HELDOUT3_KINDS",
     "HELDOUT4_KINDS",
+    "HELDOUT5_KINDS",
     "HELDOUT_KINDS",
     "PROBE_KINDS",
     "SESSION_KINDS",
@@ -72,6 +74,7 @@ __all__ = [
     "generate_heldout2",
     "generate_heldout3",
     "generate_heldout4",
+    "generate_heldout5",
     "generate_session",
     "history_text",
     "judge_probe",
@@ -198,8 +201,9 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
     """The session of ``kind`` for ``seed``: one of the tuned :data:`SESSION_KINDS`, of
     the held-out :data:`HELDOUT_KINDS`, of the second held-out set
     :data:`HELDOUT2_KINDS` (written after the ledger's rules last changed), of the third
-    :data:`HELDOUT3_KINDS` or of the fourth :data:`HELDOUT4_KINDS` (each written without
-    seeing the compaction code or the other sets)."""
+    :data:`HELDOUT3_KINDS`, of the fourth :data:`HELDOUT4_KINDS` or of the fifth
+    :data:`HELDOUT5_KINDS` (each written without seeing the compaction code or the other
+    sets)."""
     if kind in HELDOUT_KINDS:
         return generate_heldout(kind, seed, segments=segments)
     if kind in HELDOUT2_KINDS:
@@ -208,9 +212,18 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
         return generate_heldout3(kind, seed, segments=segments)
     if kind in HELDOUT4_KINDS:
         return generate_heldout4(kind, seed, segments=segments)
+    if kind in HELDOUT5_KINDS:
+        return generate_heldout5(kind, seed, segments=segments)
     if kind not in SESSION_KINDS:
         choices = ", ".join(
-            (*SESSION_KINDS, *HELDOUT_KINDS, *HELDOUT2_KINDS, *HELDOUT3_KINDS, *HELDOUT4_KINDS)
+            (
+                *SESSION_KINDS,
+                *HELDOUT_KINDS,
+                *HELDOUT2_KINDS,
+                *HELDOUT3_KINDS,
+                *HELDOUT4_KINDS,
+                *HELDOUT5_KINDS,
+            )
         )
         raise ValueError(f"unknown session kind {kind!r}; choose from {choices}")
     return generate_session(kind, seed, segments=segments)
