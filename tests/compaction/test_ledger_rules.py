@@ -446,3 +446,33 @@ def test_a_spanish_condition_and_a_czech_correction() -> None:
     said = [f.key for f in ledger.facts if f.kind == "instruction"]
     assert any("publica el cuadrante final" in s for s in steps)
     assert any("3 roky" in s for s in said)
+
+
+async def test_the_users_words_are_not_all_dropped_to_make_room_for_the_section() -> None:
+    """A compaction whose result would not be smaller than the history (a short one,
+    compacted explicitly, as the fidelity harness does) gives way on whichever takes
+    more room, the user's quoted words or the restored facts: before, the words were
+    halved to nothing while the section stayed whole (a fifth-held-out session kept 6
+    quoted messages without the ledger and 0 with it), and the user's correction was
+    gone."""
+    from contextfold.compaction import CompactionSettings
+    from contextfold.compaction._engine import compact_history
+    from contextfold.compaction._summarizer import parse_summary_message
+    from contextfold_harness.fidelity import LossySummarizer, generate
+
+    session = generate("port", 1, segments=1)
+    history = [*session.opening, *session.segments[0]]
+    quoted = {}
+    for budget in (0, 1_000):
+        opts = CompactionSettings(
+            keep_recent=4, kept_tool_chars=8_000, user_message_budget=2_000, fact_budget=budget
+        )
+        result = await compact_history(
+            history, LossySummarizer(keep=0.35), opts.options(), require_smaller=False
+        )
+        assert result is not None
+        parsed = parse_summary_message(result.messages[0])
+        assert parsed is not None
+        quoted[budget] = parsed[1]
+    assert quoted[0]  # the premise: without the ledger the user's words are quoted
+    assert quoted[1_000], "the ledger's section took the place of every quoted word"

@@ -371,7 +371,11 @@ async def compact_history(
         after = estimate(result)
         if after < before or not (kept_words or (coverage.tokens and require_smaller)):
             break
-        if kept_words:
+        # Whichever of the two takes more gives way: halving the user's words alone
+        # while the restored facts stayed whole dropped every quoted word (the user's
+        # corrections among them) as soon as a section filled the room.
+        words_tokens = sum(opts.counter(w) for w in kept_words)
+        if kept_words and (not coverage.tokens or words_tokens >= coverage.tokens):
             words_budget //= 2
         else:
             fact_budget //= 2
