@@ -126,25 +126,14 @@ _NEXT = re.compile(
     r"až|jos|kun)\b",
     re.IGNORECASE,
 )
-# Instructions and corrections the English rules of ._rules miss: an instruction or a
-# change of mind, in English, German, Spanish, French, Italian, Portuguese and Dutch.
+# Instructions the English rules of ._rules miss: a sentence opening with a request, in
+# English, German, Spanish, French, Italian, Portuguese and Dutch (a change of mind is
+# one too: _instructs also asks _CHANGE and _CHANGE_MORE, below).
 _INSTRUCTS = re.compile(
-    r"^(scratch that|on second thought|change of plan|wait\b|let'?s not|let'?s|forget|rather|"
-    r"sorry,? i meant|i meant|no,? wait|eigentlich|en realidad|de hecho|en fait|in realtà|"
-    r"eigenlijk|na verdade|"
-    r"from now on|make (?:it|sure)|switch|go with|stick with|stop|skip|never mind|"
-    r"bitte|doch|lieber|stattdessen|nein|kein|verwende|nimm|vergiss|korrektur|"
-    r"mejor|por favor|no (?:uses|envíes|hagas|la|lo|las|los)|usa|en (?:vez|lugar)|olvida|"
-    r"corrección|pensándolo|pensandolo|"
-    r"plutôt|finalement|non[,.]|n'utilise|utilise|ne (?:pas|jamais)|oublie|réflexion faite|"
-    r"anzi|invece|meglio|ripensandoci|lascia perdere|non (?:usare|fare|mandare)|"
-    r"pensando melhor|pensando bem|na verdade|melhor não|esquece|deixa|não (?:use|faça|mande)|"
-    r"pensandoci (?:meglio|bene)|lascia stare|olvídalo|olvida eso|déjalo|laisse tomber|"
-    r"oublie ça|lass (?:das|es)|vergiss es|"
-    r"bij nader inzien|toch niet|laat maar|vergeet (?:dat|het)|liever|niet|nee|no)\b"
-    r"|\b(instead|changed my mind|statt|stattdessen|anders überlegt|doch nicht|"
-    r"en lugar de|en vez de|cambio de planes|au lieu de|à la place|tout compte fait|"
-    r"invece di|ho cambiato idea|em vez de|mudei de ideia|in plaats van)\b",
+    r"^(let'?s not|let'?s|rather|from now on|make (?:it|sure)|switch|go with|stick with|stop|"
+    r"skip|bitte|lieber|kein|verwende|nimm|por favor|usa|en (?:vez|lugar)|"
+    r"corrección|n'utilise|utilise|meglio|melhor não|olvídalo|déjalo|laisse tomber|"
+    r"lass (?:das|es)|toch niet|liever|niet|nee|na verdade)\b",
     re.IGNORECASE,
 )
 _AGENT_NEXT = re.compile(r"\b(I will|I'll|I am going to|next,? I|then I)\b", re.IGNORECASE)
@@ -990,9 +979,9 @@ def _names_file(arguments: str) -> bool:
 _CHANGE = re.compile(
     r"^(actually|correction|scratch that|on second thought|change of plan|wait|no|nope|"
     r"never mind|forget|i meant|sorry,? i meant|eigentlich|doch|nein|warte|korrektur|"
-    r"vergiss|en realidad|de hecho|no|espera|mejor|olvida|pensándolo|pensandolo|en fait|"
+    r"vergiss|en realidad|de hecho|espera|mejor|olvida|pensándolo|pensandolo|en fait|"
     r"non|attends|finalement|plutôt|oublie|réflexion faite|in realtà|anzi|aspetta|"
-    r"ripensandoci|pensandoci|lascia|na verdade|não|espera|pensando (?:bem|melhor)|"
+    r"ripensandoci|pensandoci|lascia|na verdade|não|pensando (?:bem|melhor)|"
     r"esquece|deixa|eigenlijk|nee|wacht|laat maar|bij nader inzien|vergeet|nie|czekaj|"
     r"poczekaj|jednak|nej|vänta|förresten|glöm|ne|počkej|oprava|ei|odota|moment)\b"
     r"|\b(decided|has decided|have decided|a tranché|a décidé|ont décidé|hat entschieden|"
