@@ -331,6 +331,7 @@ class Compactor:
             if prepared is not None
             else (attempt.usage, summarizer.requests)
         )
+        elapsed = time.monotonic() - attempt.started
         note = JournalEntry(
             0,
             "",
@@ -344,8 +345,8 @@ class Compactor:
             summarizer_input_tokens=usage.input_tokens,
             summarizer_output_tokens=usage.output_tokens,
             summarizer_requests=requests,
-            duration_s=time.monotonic() - attempt.started,
-            waited_s=time.monotonic() - attempt.started,
+            duration_s=elapsed,
+            waited_s=elapsed,  # the caller awaits the attempt from its start
             facts=result.facts.to_json() if result and result.summary else None,
         )
         appended = await self._commit(snapshot, new_messages, note)

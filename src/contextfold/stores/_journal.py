@@ -26,10 +26,12 @@ from typing import Any, Final, Protocol
 
 from contextfold.errors import CorruptRecordError, HistoryConflictError, NothingToUndoError
 from contextfold.messages import Message
+from contextfold.stores._rows import json_text
 from contextfold.stores.base import (
     ArchivedMessage,
     CompactionRecord,
     JournalEntry,
+    Journaling,
     journals_commits,
     last_undoable,
 )
@@ -48,18 +50,9 @@ _ATTEMPTS: Final = 5
 
 
 def encode_note(note: JournalEntry) -> str:
-    """The JSON a store keeps for ``note``: its own fields, not the record's.
-
-    Text a database cannot store raw (unpaired surrogates) is written as JSON escapes,
-    as message content is, so a summary holding one is journaled, not refused.
-    """
-    data = {name: getattr(note, name) for name in _NOTE_FIELDS}
-    text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = json.dumps(data, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
-    return text
+    """The JSON a store keeps for ``note``: its own fields, not the record's (escaped
+    where a database could not store the text raw, as message content is)."""
+    return json_text({name: getattr(note, name) for name in _NOTE_FIELDS})
 
 
 def _is_int(value: object) -> bool:
@@ -146,8 +139,9 @@ def _with_record(entry: JournalEntry, record: CompactionRecord | None) -> Journa
     )
 
 
-class _Undoable(Protocol):
-    """What :func:`undo_last` needs of a store (every shipped store has it)."""
+class _Undoable(Journaling, Protocol):
+    """What :func:`undo_last` needs of a store besides its journal (every shipped store
+    has it)."""
 
     @property
     def session_id(self) -> str: ...
@@ -157,17 +151,6 @@ class _Undoable(Protocol):
     async def get_compactions(self) -> list[CompactionRecord]: ...
 
     async def get_archive(self) -> list[ArchivedMessage]: ...
-
-    async def journal(self) -> list[JournalEntry]: ...
-
-    async def replace_snapshot(
-        self,
-        snapshot: Sequence[Message],
-        messages: Sequence[Message],
-        *,
-        note: JournalEntry | None = None,
-        last_compaction: int | None = None,
-    ) -> bool: ...
 
 
 async def undo_last(store: _Undoable, *, number: int | None = None) -> JournalEntry:

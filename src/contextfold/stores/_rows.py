@@ -32,6 +32,7 @@ __all__ = [
     "encode_content",
     "encode_message",
     "integer_column",
+    "json_text",
     "plan_rewrite",
     "rewrite_window",
     "storable_text",
@@ -56,7 +57,7 @@ def encode_content(message: Message) -> str:
     """The JSON stored in a row's ``content`` column (``message`` already checked)."""
     blocks = message.to_dict()["content"]
     try:
-        content = json.dumps(blocks, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return json_text(blocks)
     except (ValueError, TypeError) as exc:  # check_message lets none through; kept as a guard
         raise ValueError(
             f"cannot store this {message.role} message: its content is not JSON data ({exc})"
@@ -65,10 +66,16 @@ def encode_content(message: Message) -> str:
         raise ValueError(
             f"cannot store this {message.role} message: its content is nested too deeply"
         ) from exc
-    if not content.isascii() and not _utf8_encodable(content):
-        # Unpaired surrogates: escape everything non-ASCII; json.loads restores them.
-        content = json.dumps(blocks, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
-    return content
+
+
+def json_text(value: Any) -> str:
+    """``value`` as compact JSON that any store can keep: raw text, except that text a
+    database cannot store raw (unpaired surrogates) makes it escape everything
+    non-ASCII (``json.loads`` restores it)."""
+    text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    if not text.isascii() and not _utf8_encodable(text):
+        text = json.dumps(value, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+    return text
 
 
 def _utf8_encodable(text: str) -> bool:
