@@ -33,12 +33,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from contextfold.blocks import TextBlock
 from contextfold.compaction import CompactionSettings
 from contextfold.compaction._engine import compact_history
 from contextfold.messages import Message
 from contextfold.tokens import approx_token_counter, count_tokens
 from contextfold.transports.base import CompletionTransport, complete_with_cap, model_of
+from contextfold_harness.fidelity._build import history_text, probe_survives
 from contextfold_harness.fidelity._heldout import HELDOUT_KINDS, generate_heldout
 from contextfold_harness.fidelity._heldout2 import HELDOUT2_KINDS, generate_heldout2
 from contextfold_harness.fidelity._heldout3 import HELDOUT3_KINDS, generate_heldout3
@@ -90,29 +90,6 @@ _JUDGE_SYSTEM = (
     "Reply YES if an agent that sees only this context would answer the question "
     "correctly, NO otherwise. Reply with the one word only."
 )
-
-
-def history_text(messages: Sequence[Message]) -> str:
-    """Every text a model sees in ``messages`` (tool outputs included)."""
-    parts: list[str] = []
-    for message in messages:
-        for block in message.content:
-            if isinstance(block, TextBlock):
-                parts.append(block.text)
-            else:
-                parts.append(str(getattr(block, "content", "") or getattr(block, "input", "")))
-    return "\n".join(parts)
-
-
-def probe_survives(probe: Probe, text: str) -> bool:
-    """The offline check: an identifier appears exactly; the needles of the other kinds
-    (each group's alternatives, case-insensitive) all appear on one line of ``text``."""
-    if probe.kind == "identifier":
-        return probe.needles[0][0] in text
-    for line in text.lower().splitlines():
-        if all(any(option.lower() in line for option in group) for group in probe.needles):
-            return True
-    return False
 
 
 async def judge_probe(judge: CompletionTransport, probe: Probe, text: str) -> bool:

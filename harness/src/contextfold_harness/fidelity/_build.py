@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
@@ -27,7 +27,9 @@ __all__ = [
     "Template",
     "build_session",
     "hexits",
+    "history_text",
     "noise_lines",
+    "probe_survives",
     "prose",
     "segments_of",
     "token",
@@ -165,3 +167,26 @@ def build_session(
     rng = random.Random(f"{seed_prefix}{kind}:{seed}")
     opening, filler, probes = templates[kind](rng, Builder(rng), segments)
     return Session(kind, seed, opening, filler, probes)
+
+
+def history_text(messages: Sequence[Message]) -> str:
+    """Every text a model sees in ``messages`` (tool outputs included)."""
+    parts: list[str] = []
+    for message in messages:
+        for block in message.content:
+            if isinstance(block, TextBlock):
+                parts.append(block.text)
+            else:
+                parts.append(str(getattr(block, "content", "") or getattr(block, "input", "")))
+    return "\n".join(parts)
+
+
+def probe_survives(probe: Probe, text: str) -> bool:
+    """The offline check: an identifier appears exactly; the needles of the other kinds
+    (each group's alternatives, case-insensitive) all appear on one line of ``text``."""
+    if probe.kind == "identifier":
+        return probe.needles[0][0] in text
+    for line in text.lower().splitlines():
+        if all(any(option.lower() in line for option in group) for group in probe.needles):
+            return True
+    return False

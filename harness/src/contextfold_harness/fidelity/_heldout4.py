@@ -22,7 +22,6 @@ import random
 import string
 from collections.abc import Callable, Sequence
 
-from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.messages import Message
 from contextfold_harness.fidelity._build import (
     Builder,
@@ -32,6 +31,8 @@ from contextfold_harness.fidelity._build import (
     Template,
     build_session,
     hexits,
+    history_text,
+    probe_survives,
     segments_of,
     token,
 )
@@ -62,33 +63,6 @@ def _pick(rng: random.Random, items: Sequence[str], k: int) -> list[str]:
     return rng.sample(list(items), k)
 
 
-def _text(messages: Sequence[Message]) -> str:
-    """What a model reads in ``messages``, as the fidelity checker's ``history_text``
-    renders it (text, tool outputs, tool arguments)."""
-    parts: list[str] = []
-    for message in messages:
-        for block in message.content:
-            if isinstance(block, TextBlock):
-                parts.append(block.text)
-            elif isinstance(block, ToolResultBlock):
-                parts.append(str(block.content))
-            elif isinstance(block, ToolUseBlock):
-                parts.append(str(block.input))
-    return "\n".join(parts)
-
-
-def _holds(probe: Probe, text: str) -> bool:
-    """The fidelity checker's ``probe_survives`` (it cannot be imported from here: the
-    package imports this module): an identifier verbatim, or every needle group on one
-    line, case-insensitive."""
-    if probe.kind == "identifier":
-        return probe.needles[0][0] in text
-    return any(
-        all(any(option.lower() in line for option in group) for group in probe.needles)
-        for line in text.lower().splitlines()
-    )
-
-
 def _guarded(write: Template) -> Template:
     """``write``, written again (same generator, fresh builder) while its filler would
     satisfy one of its probes' checks on its own; at most 40 tries."""
@@ -96,8 +70,8 @@ def _guarded(write: Template) -> Template:
     def template(rng: random.Random, b: Builder, segments: int) -> Parts:
         for _ in range(40):
             opening, filler, probes = write(rng, b, segments)
-            text = _text([m for segment in filler for m in segment])
-            if not any(_holds(p, text) for p in probes):
+            text = history_text([m for segment in filler for m in segment])
+            if not any(probe_survives(p, text) for p in probes):
                 return opening, filler, probes
             b = Builder(rng)
         raise RuntimeError("could not write filler free of the planted probes")
