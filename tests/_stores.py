@@ -1,7 +1,8 @@
 """How the store contract suite builds each kind of store.
 
 Add a kind to :data:`STORE_KINDS` and a branch to :func:`open_store` and every
-contract test in ``tests/stores/test_base.py`` runs against it.
+contract test in ``tests/stores/test_base.py`` runs against it. :func:`two_stores`
+opens two stores on one session through separate connections, for races.
 
 ``postgres`` uses the database named by ``CONTEXTFOLD_TEST_PG_DSN`` (default: the local
 ``test`` database), in a schema of this test session's own: :data:`PG_DSN` sets its
@@ -147,3 +148,57 @@ async def open_store(
             await client.aclose()
         return
     raise ValueError(f"unknown store kind {kind!r}")
+
+
+@asynccontextmanager
+async def two_stores(
+    kind: str, tmp_path: Path, require_service: Callable[[str], Any], name: str = "race"
+) -> AsyncIterator[tuple[Any, Any]]:
+    """Two stores of ``kind`` on one new session named after ``name``, each with its own
+    connection or client (the same object for ``memory``), for tests of races that
+    only the database keeps apart."""
+    if kind == "memory":
+        from contextfold.stores.memory import MemoryContextStore
+
+        one = MemoryContextStore()
+        yield one, one
+        return
+    if kind == "sqlite":
+        from contextfold.sqlite import SQLiteContextStore, connect
+
+        a, b = await connect(tmp_path / f"{name}.db"), await connect(tmp_path / f"{name}.db")
+        try:
+            yield SQLiteContextStore(a, name), SQLiteContextStore(b, name)
+        finally:
+            await a.close()
+            await b.close()
+        return
+    if kind == "postgres":
+        import psycopg
+
+        from contextfold.postgres import PostgresContextStore
+
+        first = await pg_connection_or_skip(require_service)
+        second = await psycopg.AsyncConnection.connect(PG_DSN, autocommit=True)
+        sid = f"{name}-{id(first)}"
+        try:
+            yield PostgresContextStore(first, sid), PostgresContextStore(second, sid)
+        finally:
+            await PostgresContextStore(first, sid).clear()
+            await first.close()
+            await second.close()
+        return
+    from contextfold.redis import RedisContextStore
+
+    c1 = await redis_client_or_skip(require_service)
+    c2 = await redis_client_or_skip(require_service)
+    prefix = redis_prefix()
+    try:
+        yield (
+            RedisContextStore(c1, name, prefix=prefix),
+            RedisContextStore(c2, name, prefix=prefix),
+        )
+    finally:
+        await drop_prefix(c1, prefix)
+        await c1.aclose()
+        await c2.aclose()

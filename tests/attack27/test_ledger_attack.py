@@ -19,7 +19,6 @@ import pytest
 
 from contextfold import AutoCompactStore, CompactionEvent, MemoryContextStore
 from contextfold._masking import RECALLABLE_HEADER
-from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.compaction import CompactionResult, CompactionSettings
 from contextfold.compaction._engine import compact_history
 from contextfold.compaction._ledger import Fact, build_ledger, render_section, split_ledger
@@ -29,15 +28,9 @@ from contextfold.stores.sqlite import SQLiteContextStore, connect
 from contextfold.testing import FunctionTransport, make_text_response
 from contextfold.tokens import HeuristicTokenCounter, approx_token_counter
 from contextfold_harness.fidelity import history_text
+from tests.compaction.test_ledger import call
 
 TAIL = [Message.user("recent one"), Message.assistant("recent two")]
-
-
-def call(n: int, name: str, args: dict[str, object], output: str) -> list[Message]:
-    return [
-        Message("assistant", [TextBlock(f"step {n}"), ToolUseBlock(f"c{n}", name, args)]),
-        Message("user", [ToolResultBlock(f"c{n}", output)]),
-    ]
 
 
 def edit(n: int, path: str) -> list[Message]:

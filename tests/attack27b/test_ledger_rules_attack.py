@@ -14,13 +14,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 
-from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.compaction import CompactionResult, CompactionSettings
 from contextfold.compaction._engine import compact_history
 from contextfold.compaction._ledger import (
@@ -33,27 +29,12 @@ from contextfold.compaction._ledger import (
     split_ledger,
 )
 from contextfold.messages import Message
-from contextfold.testing import FunctionTransport, make_text_response
 from contextfold.tokens import approx_token_counter
 from contextfold_harness.fidelity import history_text
+from tests.attack27.test_ledger_attack import deadline
+from tests.compaction.test_ledger import call, facts_of, poor
 
 TAIL = [Message.user("recent one"), Message.assistant("recent two")]
-
-
-def call(n: int, name: str, args: dict[str, object], output: str) -> list[Message]:
-    return [
-        Message("assistant", [TextBlock(f"step {n}"), ToolUseBlock(f"c{n}", name, args)]),
-        Message("user", [ToolResultBlock(f"c{n}", output)]),
-    ]
-
-
-def facts_of(messages: list[Message]) -> dict[str, Fact]:
-    return {f.key: f for f in build_ledger(messages).facts}
-
-
-def poor() -> FunctionTransport:
-    """A summarizer that keeps nothing."""
-    return FunctionTransport(lambda request: make_text_response("## Current state\nWorking."))
 
 
 async def compact(history: list[Message], **settings: object) -> CompactionResult:
@@ -64,20 +45,6 @@ async def compact(history: list[Message], **settings: object) -> CompactionResul
     result = await compact_history(history, poor(), opts, require_smaller=False)
     assert result is not None
     return result
-
-
-@contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    def expire(signum: int, frame: object) -> None:
-        raise TimeoutError(f"took more than {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def shell(n: int, command: str, output: str) -> list[Message]:

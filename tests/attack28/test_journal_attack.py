@@ -32,13 +32,9 @@ from contextfold.errors import (
 )
 from contextfold.stores import JournalEntry
 from tests._stores import (
-    PG_DSN,
     STORE_KINDS,
-    drop_prefix,
     open_store,
-    pg_connection_or_skip,
-    redis_client_or_skip,
-    redis_prefix,
+    two_stores,
 )
 from tests.conftest import require_service
 
@@ -58,56 +54,6 @@ def _note(summary: str) -> JournalEntry:
 
 def _texts(messages: list[Message]) -> list[str]:
     return [m.text for m in messages]
-
-
-@asynccontextmanager
-async def _two(kind: str, tmp_path: Path) -> AsyncIterator[tuple[Any, Any]]:
-    """Two stores on one new session, each with its own connection or client."""
-    if kind == "memory":
-        from contextfold.stores.memory import MemoryContextStore
-
-        one = MemoryContextStore()
-        yield one, one
-        return
-    if kind == "sqlite":
-        from contextfold.sqlite import SQLiteContextStore, connect
-
-        a, b = await connect(tmp_path / "race.db"), await connect(tmp_path / "race.db")
-        try:
-            yield SQLiteContextStore(a, "race"), SQLiteContextStore(b, "race")
-        finally:
-            await a.close()
-            await b.close()
-        return
-    if kind == "postgres":
-        import psycopg
-
-        from contextfold.postgres import PostgresContextStore
-
-        first = await pg_connection_or_skip(require_service)
-        second = await psycopg.AsyncConnection.connect(PG_DSN, autocommit=True)
-        sid = f"attack28-{id(first)}"
-        try:
-            yield PostgresContextStore(first, sid), PostgresContextStore(second, sid)
-        finally:
-            await PostgresContextStore(first, sid).clear()
-            await first.close()
-            await second.close()
-        return
-    from contextfold.redis import RedisContextStore
-
-    c1 = await redis_client_or_skip(require_service)
-    c2 = await redis_client_or_skip(require_service)
-    prefix = redis_prefix()
-    try:
-        yield (
-            RedisContextStore(c1, "race", prefix=prefix),
-            RedisContextStore(c2, "race", prefix=prefix),
-        )
-    finally:
-        await drop_prefix(c1, prefix)
-        await c1.aclose()
-        await c2.aclose()
 
 
 def _race_before_cas(store: Any, other: Any) -> None:
@@ -196,7 +142,7 @@ async def test_two_racing_undos_of_a_deletion_restore_once(kind: str, tmp_path: 
     has two ``undo`` lines for #1. The second should raise HistoryConflictError or
     NothingToUndoError (it undid the same rewrite) and change nothing.
     """
-    async with _two(kind, tmp_path) as (a, b):
+    async with two_stores(kind, tmp_path, require_service) as (a, b):
         msgs = _turns(6)
         for m in msgs:
             await a.append(m)
@@ -229,7 +175,7 @@ async def test_undo_racing_a_later_compaction_fails_rather_than_undoing_the_wron
     raises HistoryConflictError, or the later undo of #2 still ends on the original
     history.
     """
-    async with _two(kind, tmp_path) as (a, b):
+    async with two_stores(kind, tmp_path, require_service) as (a, b):
         msgs = _turns(8)
         for m in msgs:
             await a.append(m)
@@ -676,7 +622,7 @@ async def test_two_racing_undos_of_a_summary_conflict(kind: str, tmp_path: Path)
     """Passes: when the undone compaction wrote a summary, the loser of two racing undos
     raises (NothingToUndoError: it re-reads and finds #1 undone) and the history is
     restored once."""
-    async with _two(kind, tmp_path) as (a, b):
+    async with two_stores(kind, tmp_path, require_service) as (a, b):
         msgs = _turns(6)
         for m in msgs:
             await a.append(m)

@@ -7,24 +7,13 @@ from typing import Any
 
 import pytest
 
-from contextfold import ContextStore, MemoryContextStore, Message, ModelInfo
+from contextfold import ContextStore, MemoryContextStore, Message
 from contextfold.compaction import AutoCompactStore, CompactionSettings
 from contextfold.errors import NothingToUndoError
 from contextfold.testing import FunctionTransport, StubTransport, make_text_response
+from tests.compaction.test_compaction import SUMMARY, WINDOW, alternating
 
 pytestmark = pytest.mark.asyncio
-
-WINDOW = ModelInfo("small-model", 4_000, 500)
-SUMMARY = "## User requests and intent\nThe user asked questions.\n## Current state\nAnswered."
-
-
-def alternating(n: int, size: int = 80) -> list[Message]:
-    return [
-        Message.user(f"q{i} " + "u" * size)
-        if i % 2 == 0
-        else Message.assistant(f"a{i} " + "a" * size)
-        for i in range(n)
-    ]
 
 
 def _summarizer(text: str = SUMMARY) -> FunctionTransport:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 
-from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.compaction._ledger import (
     MAX_REQUESTS,
     TIERS,
@@ -17,17 +16,7 @@ from contextfold.compaction._ledger import (
 )
 from contextfold.messages import Message
 from contextfold.tokens import approx_token_counter
-
-
-def call(n: int, name: str, args: dict[str, object], output: str) -> list[Message]:
-    return [
-        Message("assistant", [TextBlock(f"step {n}"), ToolUseBlock(f"c{n}", name, args)]),
-        Message("user", [ToolResultBlock(f"c{n}", output)]),
-    ]
-
-
-def facts_of(messages: list[Message]) -> dict[str, Fact]:
-    return {f.key: f for f in build_ledger(messages).facts}
+from tests.compaction.test_ledger import call, facts_of
 
 
 def test_patches_in_either_form_say_what_they_did_to_each_file() -> None:

@@ -8,8 +8,6 @@ compare-and-swap of the database, not a lock of this process, keeps them apart.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +22,8 @@ from contextfold.errors import (
 )
 from contextfold.stores import JournalEntry, Journaling
 from tests._stores import (
-    PG_DSN,
     STORE_KINDS,
-    drop_prefix,
-    pg_connection_or_skip,
-    redis_client_or_skip,
-    redis_prefix,
+    two_stores,
 )
 from tests.conftest import require_service
 
@@ -180,59 +174,9 @@ async def test_fork_copies_the_journal_and_clear_drops_it(store: ContextStore) -
 # -- races, through two connections ---------------------------------------------------
 
 
-@asynccontextmanager
-async def _two(kind: str, tmp_path: Path) -> AsyncIterator[tuple[Any, Any]]:
-    """Two stores on one new session, each with its own connection or client."""
-    if kind == "memory":
-        from contextfold.stores.memory import MemoryContextStore
-
-        one = MemoryContextStore()
-        yield one, one
-        return
-    if kind == "sqlite":
-        from contextfold.sqlite import SQLiteContextStore, connect
-
-        a, b = await connect(tmp_path / "race.db"), await connect(tmp_path / "race.db")
-        try:
-            yield SQLiteContextStore(a, "race"), SQLiteContextStore(b, "race")
-        finally:
-            await a.close()
-            await b.close()
-        return
-    if kind == "postgres":
-        import psycopg
-
-        from contextfold.postgres import PostgresContextStore
-
-        first = await pg_connection_or_skip(require_service)
-        second = await psycopg.AsyncConnection.connect(PG_DSN, autocommit=True)
-        sid = f"race-{id(first)}"
-        try:
-            yield PostgresContextStore(first, sid), PostgresContextStore(second, sid)
-        finally:
-            await PostgresContextStore(first, sid).clear()
-            await first.close()
-            await second.close()
-        return
-    from contextfold.redis import RedisContextStore
-
-    c1 = await redis_client_or_skip(require_service)
-    c2 = await redis_client_or_skip(require_service)
-    prefix = redis_prefix()
-    try:
-        yield (
-            RedisContextStore(c1, "race", prefix=prefix),
-            RedisContextStore(c2, "race", prefix=prefix),
-        )
-    finally:
-        await drop_prefix(c1, prefix)
-        await c1.aclose()
-        await c2.aclose()
-
-
 @pytest.mark.parametrize("kind", STORE_KINDS)
 async def test_undo_racing_appends_keeps_them_all(kind: str, tmp_path: Path) -> None:
-    async with _two(kind, tmp_path) as (undoer, writer):
+    async with two_stores(kind, tmp_path, require_service) as (undoer, writer):
         for m in _turns(10):
             await undoer.append(m)
         await _compact(undoer, 2, "summary")
@@ -254,7 +198,7 @@ async def test_undo_racing_appends_keeps_them_all(kind: str, tmp_path: Path) -> 
 async def test_undo_racing_a_second_compaction(kind: str, tmp_path: Path) -> None:
     """Whichever commits first, nothing is lost and the loser changes nothing."""
     outcomes: set[str] = set()
-    async with _two(kind, tmp_path) as (undoer, compactor):
+    async with two_stores(kind, tmp_path, require_service) as (undoer, compactor):
         for round_ in range(8):
             await undoer.clear()
             for m in _turns(10):
