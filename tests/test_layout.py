@@ -510,3 +510,49 @@ def test_the_harness_exists_and_has_no_import_cycles() -> None:
     for name in graph:
         graph[name].discard(name)
     assert _cycles(graph) == []
+
+
+# The one policy (``compaction._scheduler``): the faces hold a ``Scheduler`` and take the
+# trigger, single flight, back-off and the summary timeout from it, never from the rules
+# underneath it (issue 25, item 1: each face kept its own copy of each and they drifted).
+POLICY_FACES = ("proxy", "manager", "compaction._compactor", "compaction._store")
+POLICY_PARTS = {
+    "compaction._backoff": {"BackOff"},
+    "compaction._trigger": {"due", "decide"},
+    "compaction._engine": {"within_summary_timeout"},
+}
+
+
+def _policy_parts_used(path: Path) -> list[str]:
+    used = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            module = node.module.removeprefix("contextfold.")
+            for alias in node.names:
+                if alias.name in POLICY_PARTS.get(module, set()):
+                    used.append(f"{module}.{alias.name}")
+    return used
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in MODULES if module_name(p).startswith(POLICY_FACES)],
+    ids=module_name,
+)
+def test_the_faces_take_the_policy_from_the_scheduler(path: Path) -> None:
+    assert _policy_parts_used(path) == [], module_name(path)
+
+
+def test_the_policy_scan_finds_a_face_keeping_its_own(tmp_path: Path) -> None:
+    face = tmp_path / "face.py"
+    face.write_text(
+        "from contextfold.compaction._backoff import BackOff\n"
+        "from contextfold.compaction._trigger import TriggerCheck, due\n"
+        "from contextfold.compaction._engine import Options, within_summary_timeout\n",
+        encoding="utf-8",
+    )
+    assert sorted(_policy_parts_used(face)) == [
+        "compaction._backoff.BackOff",
+        "compaction._engine.within_summary_timeout",
+        "compaction._trigger.due",
+    ]

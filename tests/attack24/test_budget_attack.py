@@ -6,7 +6,6 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from contextfold.compaction._backoff import BackOff
 from contextfold.proxy._budget import SHARES, MemoryBudget
 from contextfold.proxy._compact import _BACKOFF_ENTRY
 from tests._proxy_upstream import ProxyApps, Upstream
@@ -30,11 +29,11 @@ async def test_the_back_off_tables_together_keep_to_their_share(apps: ProxyApps)
     planner = app.state.forwarder.planner
     share = MemoryBudget(BUDGET).share("backoff")
     for i in range(2 * share // _BACKOFF_ENTRY + 10):
-        planner._backoff.put(f"failed-{i:060d}", BackOff(1, 1), _BACKOFF_ENTRY)
+        planner.scheduler.backoffs.failed([f"failed-{i:060d}"])
         planner._refused.put(f"refused-{i:059d}", True, _BACKOFF_ENTRY)
     held = app.state.forwarder.memory()
     assert held["backoff"] <= share
-    assert len(planner._backoff) > 0
+    assert len(planner.scheduler.backoffs) > 0
     assert len(planner._refused) > 0
     assert set(held) == set(SHARES)
     assert sum(held.values()) <= BUDGET

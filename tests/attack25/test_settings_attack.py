@@ -62,7 +62,7 @@ def test_settings_with_a_hook_compare_and_replace_as_values() -> None:
     assert settings.replace(keep_recent=3).should_compact is hook
     app = create_app(settings=settings)
     assert app.state.settings.should_compact is hook
-    assert app.state.forwarder.planner.should_compact is hook
+    assert app.state.forwarder.planner.scheduler.should_compact is hook
 
 
 def test_the_proxy_honours_max_tokens_for_models_without_their_own_threshold() -> None:

@@ -433,10 +433,10 @@ def test_summary_timeout_is_an_option_of_serve_and_reaches_the_proxy(
     with pytest.raises(CLIError, match="summary-timeout"):
         options(["--summary-timeout", "-1"], {})
     app = create_app(settings=CompactionSettings(summary_timeout=2.5))
-    assert app.state.forwarder.planner.summary_timeout == 2.5
+    assert app.state.forwarder.planner.scheduler.summary_timeout == 2.5
     assert (
         create_app(
             settings=CompactionSettings(summary_timeout=None)
-        ).state.forwarder.planner.summary_timeout
+        ).state.forwarder.planner.scheduler.summary_timeout
         is None
     )

@@ -94,7 +94,7 @@ async def test_the_crossing_request_is_forwarded_at_once_and_the_limit_gets_the_
     # Forwarded unchanged while its summary is still being made.
     assert crossing.headers["x-contextfold-compacted"] == "false"
     assert crossing.headers["x-contextfold-summary"] == "none"
-    assert planner_of(app)._inflight  # a summary is being prepared
+    assert planner_of(app).scheduler.flights  # a summary is being prepared
     assert planner_of(app).preparer.prepared == 0  # and is not back yet
     assert upstream.chats[-1].json["messages"] == turns(dialect, 24)
     summary_made.set()
@@ -175,7 +175,7 @@ async def test_a_failed_preparation_falls_back_to_the_limit(
     crossing = await post(app, "openai", turns("openai", 24))
     assert crossing.headers["x-contextfold-compacted"] == "false"
     for _ in range(500):
-        if not planner_of(app)._inflight:
+        if not planner_of(app).scheduler.flights:
             break
         await asyncio.sleep(0.01)
     await post(app, "openai", turns("openai", 26))  # not prepared again for this history

@@ -18,7 +18,6 @@ from collections.abc import Iterable
 from contextfold._cancel import cancelled, carried_interrupt, carry, joined
 from contextfold._otel import compaction_span
 from contextfold.compaction._anchor import UsageAnchor
-from contextfold.compaction._backoff import BackOff
 from contextfold.compaction._engine import (
     CompactionHook,
     Options,
@@ -32,10 +31,11 @@ from contextfold.compaction._plan import Plan, PromptEstimate, plan_compaction
 from contextfold.compaction._prepare import Preparation, Prepared, prepare_point
 from contextfold.compaction._relief import relief_point, relieve
 from contextfold.compaction._report import Attempt, Reporter, span_attributes
+from contextfold.compaction._scheduler import Scheduler
 from contextfold.compaction._settings import CompactionSettings
 from contextfold.compaction._splice import splice
 from contextfold.compaction._summarizer import KEPT_TRUNCATION_MARKER, Summarizer, keeps_archive
-from contextfold.compaction._trigger import TriggerCheck, due
+from contextfold.compaction._trigger import TriggerCheck
 from contextfold.context import CompactionLocking, ContextStore
 from contextfold.errors import CompactionError, SummaryRejectedError
 from contextfold.messages import Message
@@ -44,6 +44,9 @@ from contextfold.tokens import count_tokens
 from contextfold.transports.base import CompletionTransport, Usage, model_of
 
 logger = logging.getLogger("contextfold.compaction")
+
+_HISTORY = ("history",)
+"""The scheduler's chain for the store's one history (see ._scheduler)."""
 
 
 class Compactor:
@@ -78,9 +81,10 @@ class Compactor:
         self._update_due: int | None = None
         # Estimated tokens the last read's relieved view left out (0: the whole history).
         self.relieved_by = 0
-        self.backoff = BackOff()  # after failed attempts (see ._backoff)
+        # Triggers, single flight, back-off and the summary timeout: the one policy of
+        # every face (see ._scheduler), keyed here by the one history the store holds.
+        self.scheduler: Scheduler[str] = Scheduler.of("store", settings)
         self.floor: int | None = None  # no retry until usage exceeds this
-        self.running: asyncio.Future[bool] | None = None
         self._joined = 0  # callers awaiting the run now
         self.splice_lock = asyncio.Lock()
 
@@ -104,20 +108,37 @@ class Compactor:
     async def due(self, tokens: int) -> bool:
         """Whether a prompt of ``tokens`` is compacted now: over :attr:`limit`, unless
         the ``should_compact`` hook decides otherwise (:mod:`._trigger`)."""
-        hook = self.settings.should_compact
         limit = self.limit
-        if hook is None:
-            return tokens > limit
-        model = model_of(self.transport)
-        check = TriggerCheck(
-            "store", model.name, tokens, limit, model.context_window, session=self.session_id
-        )
-        return await due(hook, check)
+
+        def check() -> TriggerCheck:
+            model = model_of(self.transport)
+            return self.scheduler.check(
+                model.name, tokens, limit, model.context_window, session=self.session_id
+            )
+
+        return await self.scheduler.due(tokens, limit, check)
+
+    @property
+    def running(self) -> asyncio.Future[bool] | None:
+        """The compaction running now, if any."""
+        found = self.scheduler.flights.running(_HISTORY)
+        return None if found is None else found[1]
 
     @property
     def busy(self) -> bool:
         """Whether a compaction is running now."""
-        return self.running is not None and not self.running.done()
+        return self.running is not None
+
+    def skip(self, *, forced: bool = False) -> int | None:
+        """Whether a trigger is skipped by the back-off after failures: the triggers
+        still to skip after it, or ``None`` when it goes ahead."""
+        skipped = self.scheduler.backoffs.skip(_HISTORY, forced=forced)
+        return None if skipped is None else skipped.skips
+
+    @property
+    def backing_off(self) -> bool:
+        """Whether the next trigger would be skipped after failures."""
+        return self.scheduler.backoffs.state(_HISTORY).holding
 
     async def trigger(self, trigger: Trigger, tokens: int, *, force: bool = False) -> bool:
         """Run (or join) one compaction attempt; whether the history changed.
@@ -129,8 +150,9 @@ class Compactor:
         passes through, re-raised as itself in every caller (not left to stop the
         event loop, which would leave the callers a bare cancellation).
         """
-        if self.running is not None and not self.running.done():
-            return await self._join(self.running)
+        running = self.running
+        if running is not None:
+            return await self._join(running)
         if not force:
             # After a compaction that could not get under the limit, only meaningful
             # growth (5 % of the limit) justifies another attempt.
@@ -139,10 +161,10 @@ class Compactor:
                     trigger, tokens, "waiting for usage to grow 5% past the last attempt"
                 )
                 return False
-            if self.backoff.holding:
-                self.backoff = self.backoff.skipped()
+            skips = self.skip()
+            if skips is not None:
                 await self.report.held(
-                    trigger, tokens, f"backing off after failures ({self.backoff.skips} more)"
+                    trigger, tokens, f"backing off after failures ({skips} more)"
                 )
                 return False
         if self.prep.running:
@@ -153,23 +175,20 @@ class Compactor:
                 await asyncio.sleep(0)  # let the preparation go on even if nothing else yields
                 return False
             committed = self.compactions
-            await self.prep.wait(self.settings.summary_timeout)
+            await self.prep.wait(self.scheduler.summary_timeout)
             if self.compactions > committed:  # it was ready and committed meanwhile
                 return True
-            if not force and self.backoff.holding:  # it failed: back off, never wait twice
-                self.backoff = self.backoff.skipped()
+            if self.skip(forced=force) is not None:  # it failed: back off, never wait twice
                 await self.report.held(trigger, tokens, "the prepared summary failed")
                 return False
-            if self.running is not None and not self.running.done():
+            running = self.running
+            if running is not None:
                 # Another caller waited for the same preparation and started first.
-                return await self._join(self.running)
-        self.running = asyncio.ensure_future(carry(self._run(trigger, tokens)))
-        self.running.add_done_callback(self._after_run)
-        try:
-            return await self._join(self.running)
-        finally:
-            if self.running is not None and self.running.done():
-                self.running = None
+                return await self._join(running)
+        run = asyncio.ensure_future(carry(self._run(trigger, tokens)))
+        self.scheduler.flights.track(_HISTORY[-1], run)
+        run.add_done_callback(self._after_run)
+        return await self._join(run)
 
     async def _join(self, run: asyncio.Future[bool]) -> bool:
         self._joined += 1
@@ -243,7 +262,7 @@ class Compactor:
 
     async def _failed(self, attempt: Attempt, exc: Exception) -> None:
         """Back off and report ``exc`` as the end of ``attempt``."""
-        self.backoff = self.backoff.failed(self.settings.max_backoff)
+        backoff = self.scheduler.backoffs.failed(_HISTORY)
         outcome: Outcome = "rejected" if isinstance(exc, SummaryRejectedError) else "failed"
         error = f"{type(exc).__name__}: {exc}"
         logger.warning(
@@ -251,7 +270,7 @@ class Compactor:
             self.session_id,
             outcome,
             error,
-            self.backoff.skips,
+            backoff.skips,
         )
         await self.journal_attempt(attempt, outcome, error)
         await self.report.after(attempt, outcome, error=error)
@@ -357,7 +376,7 @@ class Compactor:
             return False
         after = plan.estimate([*new_messages, *appended])
         self.compactions += 1
-        self.backoff = BackOff()
+        self.scheduler.backoffs.succeeded(_HISTORY)
         self.anchor.rebase(after, count_tokens([*new_messages, *appended], self.opts.counter))
         # Could not get under the limit: wait for usage to grow past this point again.
         self.floor = max(tokens, after) if after > limit else None
@@ -422,7 +441,7 @@ class Compactor:
                 transport=self.summary_transport,
                 opts=self.opts,
                 summarizer=summarizer,
-                time_limit=self.settings.summary_timeout,
+                time_limit=self.scheduler.summary_timeout,
                 require_smaller=require_smaller,
             )
 
@@ -490,7 +509,7 @@ class Compactor:
         prepare_at = self.prepare_limit
         if prepare_at is None or (tokens <= prepare_at and not due):
             return
-        if self.backoff.holding or (self.running is not None and not self.running.done()):
+        if self.backing_off or self.busy:
             return  # backing off, or a compaction runs: its result would make this stale
         if self.prep.start(lambda: self._prepare(tokens)):
             logger.debug("preparing a summary of session %s at ~%d tokens", self.session_id, tokens)
@@ -564,7 +583,7 @@ class Compactor:
         (its commit is never left half-done) so nothing touches the store afterwards."""
         await self.prep.close()
         running = self.running
-        if running is not None and not running.done():
+        if running is not None:
             await asyncio.wait([running])
 
     async def discard(self, prepared: Prepared | None, why: str) -> None:

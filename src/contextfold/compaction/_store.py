@@ -364,8 +364,7 @@ class AutoCompactStore(ContextStore):
         """
         core = self._core
         tokens = max(core.anchor.estimate, 0)
-        if not force and core.backoff.holding:
-            core.backoff = core.backoff.skipped()
+        if not force and core.skip() is not None:
             return False
         return await core.trigger("forced" if force else "manual", tokens, force=True)
 

@@ -12,6 +12,7 @@ from contextfold.compaction import AutoCompactStore
 from contextfold.compaction._engine import Options
 from contextfold.compaction._prepare import prepare_point
 from contextfold.compaction._relief import relief_point
+from contextfold.compaction._scheduler import Scheduler
 from contextfold.compaction._settings import (
     CompactionSettings,
     Legacy,
@@ -20,7 +21,6 @@ from contextfold.compaction._settings import (
     check_settings,
     refuse_fields,
 )
-from contextfold.compaction._trigger import TriggerCheck, decide
 from contextfold.context import ContextStore
 from contextfold.manager._amplifier import with_system_prompt
 from contextfold.manager._budget import request_budget
@@ -279,14 +279,16 @@ class CompactingContextManager:
         )
         self._count = CachedMessageCounter(self._counter)
         self._history = StoredHistory(self._count.count_message)
+        # Triggers, single flight, back-off and the summary timeout: the one policy of
+        # every face (see compaction._scheduler), keyed here by the manager's one view.
+        self._scheduler: Scheduler[str] = Scheduler.of("manager", settings)
         self._summarizer = ViewSummarizer(
             self._opts,
             self._count,
+            self._scheduler,
             cache_size=cache_size,
-            max_backoff=self.max_backoff,
             target_ratio=self.target_ratio,
             protected_recent=protected_recent or 0.0,
-            summary_timeout=settings.summary_timeout,
         )
         self._session = Session(self._history, self._summarizer.cache, store)
         if store is not None:
@@ -458,8 +460,10 @@ class CompactingContextManager:
         prepare_at = prepare_point(self.prepare_threshold, budget, threshold)
         snapshot = self._history.snapshot()
         tokens = snapshot.tokens_from(0)
-        check = TriggerCheck("manager", "", tokens, threshold, budget, len(snapshot.messages))
-        answer = await decide(self.settings.should_compact, check)
+        check = self._scheduler.check(
+            "", tokens, threshold, budget, messages=len(snapshot.messages)
+        )
+        answer = await self._scheduler.answer(check)
         if check.over if answer is None else answer:
             wire = await self._views.build(
                 snapshot, budget, threshold, provider, self.hooks, prepare_at, wanted=bool(answer)

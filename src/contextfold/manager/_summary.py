@@ -33,14 +33,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal, NamedTuple
 
-from contextfold.compaction._backoff import BackOff
-from contextfold.compaction._engine import (
-    CompactionResult,
-    Options,
-    compact_history,
-    within_summary_timeout,
-)
+from contextfold.compaction._engine import CompactionResult, Options, compact_history
 from contextfold.compaction._ledger import FactCoverage
+from contextfold.compaction._scheduler import Scheduler
 from contextfold.errors import ContextfoldError
 from contextfold.manager._history import CachedSummary, Snapshot, SummaryCache
 from contextfold.messages import Message
@@ -71,6 +66,9 @@ Notify = Callable[[dict[str, Any]], Awaitable[None]]
 
 _NO_USAGE = Usage(0, 0)
 
+_VIEW = ("view",)
+"""The scheduler's chain for the manager's one view (see compaction._scheduler)."""
+
 
 @dataclass(frozen=True, slots=True)
 class SummaryStep:
@@ -88,10 +86,11 @@ class SummaryStep:
 
 
 class ViewSummarizer:
-    """Summarized views of snapshots; one summarization at a time (an :class:`asyncio.Lock`).
+    """Summarized views of snapshots; one summarization at a time (``scheduler``'s
+    single flight, which also holds the back-off and the summary timeout).
 
-    Concurrent callers queue on the lock and then find the summary the first one
-    cached. Failures (any :class:`~contextfold.errors.ContextfoldError`: a rejected
+    Concurrent callers wait for the view in flight and then find the summary the first
+    one cached. Failures (any :class:`~contextfold.errors.ContextfoldError`: a rejected
     summary, a transport error) are returned as ``outcome="failed"``, never raised;
     the next ``1, 2, 4 … max_backoff`` calls that would summarize skip it instead.
     ``on_change`` is awaited with every entry the cache stores or updates (to persist
@@ -103,26 +102,22 @@ class ViewSummarizer:
         self,
         opts: Options,
         counter: CachedMessageCounter,
+        scheduler: Scheduler[str],
         *,
         cache_size: int,
-        max_backoff: int,
         target_ratio: float,
         on_change: Callable[[CachedSummary], Awaitable[None]] | None = None,
         protected_recent: float = 0.0,
-        summary_timeout: float | None = 120.0,
     ) -> None:
-        self.summary_timeout = summary_timeout  # bounds every summary (preparations too)
+        self.scheduler = scheduler  # single flight, back-off, the summary timeout
         self.on_change = on_change
         self.protected_recent = protected_recent
         self.opts = opts
         self.counter = counter
-        self.max_backoff = max_backoff
         self.target_ratio = target_ratio
         self.usage = Usage(0, 0)
         self.requests = 0
         self.cache = SummaryCache(cache_size)
-        self._lock = asyncio.Lock()
-        self._backoff = BackOff()  # after failed summaries (see compaction._backoff)
         self.prepared: CachedSummary | None = None  # made ahead, not in the cache yet
         self._preparing: asyncio.Task[None] | None = None
         # After a preparation that failed or could not summarize, none until a summary
@@ -152,7 +147,7 @@ class ViewSummarizer:
         when the prepared summary already covers more than the cache does. ``notify``
         gets the outcome.
         """
-        if self.preparing or self._no_prepare or self._backoff.holding:
+        if self.preparing or self._no_prepare or self.scheduler.backoffs.state(_VIEW).holding:
             return False
         step = self._condense(snapshot)
         floor = step.entry.cut if step.entry is not None else 0
@@ -263,7 +258,10 @@ class ViewSummarizer:
         that could not get under it, and no back-off is running. ``held`` (the hook
         said not now): the cached summary only, not even one prepared in the background.
         """
-        async with self._lock:
+        flights = self.scheduler.flights
+        while (running := flights.running(_VIEW)) is not None:
+            await asyncio.wait([running[1]])  # one at a time: then look at the cache again
+        with flights.hold(_VIEW[-1]):
             step = self._condense(snapshot)
             _, condensed, entry, head, base = step
             reused: SummaryOutcome = "none" if entry is None else "cached"
@@ -281,8 +279,7 @@ class ViewSummarizer:
             if entry is not None and entry.floor is not None and tokens <= entry.floor:
                 # nothing to gain until it grows
                 return SummaryStep(condensed, reused, protected=protect)
-            if self._backoff.holding:
-                self._backoff = self._backoff.skipped()
+            if self.scheduler.backoffs.skip(_VIEW) is not None:
                 return SummaryStep(condensed, "backoff", protected=protect)
             return await self._compact(step, budget, threshold, transport)
 
@@ -295,17 +292,15 @@ class ViewSummarizer:
         condensed = step.condensed
         protect = self.protected(step)
         if not protect:
-            return await within_summary_timeout(
-                self.summary_timeout,
-                compact_history(condensed, transport, self.opts, target_tokens=target),
+            return await self.scheduler.bounded(
+                compact_history(condensed, transport, self.opts, target_tokens=target)
             )
         older, kept = condensed[: len(condensed) - protect], condensed[len(condensed) - protect :]
         cost = self.counter.count(kept)
         # The protected messages count toward keep_recent; what precedes them keeps the rest.
         opts = replace(self.opts, keep_recent=max(self.opts.keep_recent - protect, 1))
-        result = await within_summary_timeout(
-            self.summary_timeout,
-            compact_history(older, transport, opts, target_tokens=max(target - cost, 1)),
+        result = await self.scheduler.bounded(
+            compact_history(older, transport, opts, target_tokens=max(target - cost, 1))
         )
         if result is None:
             return None
@@ -325,16 +320,16 @@ class ViewSummarizer:
         try:
             result = await self._summarize(step, transport, target)
         except ContextfoldError as exc:
-            self._backoff = self._backoff.failed(self.max_backoff)
+            backoff = self.scheduler.backoffs.failed(_VIEW)
             logger.warning(
                 "summary failed (%s: %s); using strategies, the next %d request(s) skip it",
                 type(exc).__name__,
                 exc,
-                self._backoff.skips,
+                backoff.skips,
             )
             error = f"{type(exc).__name__}: {exc}"
             return SummaryStep(condensed, "failed", error=error, protected=protect)
-        self._backoff = BackOff()
+        self.scheduler.backoffs.succeeded(_VIEW)
         self._no_prepare = False
         reused: SummaryOutcome = "none" if entry is None else "cached"
         if result is None:

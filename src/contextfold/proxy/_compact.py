@@ -51,18 +51,17 @@ from typing import Any, TypeVar
 from contextfold._history import compaction_cut_points
 from contextfold._masking import without_recallable
 from contextfold._secrets import Secrets
-from contextfold.compaction._backoff import BackOff
 from contextfold.compaction._engine import (
     CompactionResult,
     Options,
     compact_history,
     make_summarizer,
-    within_summary_timeout,
     words_of,
 )
 from contextfold.compaction._ledger import build_ledger, split_ledger
 from contextfold.compaction._plan import count_scale
 from contextfold.compaction._relief import relief_point, relieve
+from contextfold.compaction._scheduler import Scheduler
 from contextfold.compaction._summarizer import (
     KEPT_TRUNCATION_MARKER,
     SummaryRun,
@@ -70,7 +69,7 @@ from contextfold.compaction._summarizer import (
     parse_summary_message,
     render_summary_message,
 )
-from contextfold.compaction._trigger import TriggerCheck, TriggerHook, due
+from contextfold.compaction._trigger import TriggerCheck, TriggerHook
 from contextfold.compaction._userwords import instructions_block, standing_instructions
 from contextfold.dialects import Dialect
 from contextfold.errors import CompactionError, ContextfoldError
@@ -159,9 +158,6 @@ class Planner:
     ) -> None:
         budget = budget or MemoryBudget()
         self.dashboard = dashboard  # what GET /dashboard shows, when it is on
-        self.should_compact = should_compact  # the user's trigger hook (see compaction._trigger)
-        self.summary_timeout = summary_timeout  # bounds every summary (preparations too)
-        self.max_backoff = max_backoff  # failed: skip 1, 2, 4 ... up to this many requests
         self.mask = mask  # masking first, before any summary (see ._mask)
         self.cache = cache
         self.flight_timeout = flight_timeout
@@ -183,16 +179,24 @@ class Planner:
         self.layouts = Layouts(budget.share("layouts"))  # prompt or history (see ._layout)
         self.counts = TokenCounts(opts.counter, budget.share("token_counts"))
         self.spliced = SplicedChains(budget.share("spliced_chains"))
-        # hash of the exact history being compacted -> done when the job ends
-        self._inflight: dict[str, asyncio.Future[None]] = {}
-        # hash of a history whose compaction failed -> its back-off (failures, skips left)
-        # (both back-off tables together are held to the "backoff" share)
+        # Triggers, single flight, back-off and the summary timeout: the one policy of
+        # every face (see compaction._scheduler), keyed here by the hashes of a
+        # conversation's prefixes: the job compacting a history, and the back-off of a
+        # history whose compaction failed, cover every history extending it. (The
+        # back-off and the refused tables together are held to the "backoff" share.)
         half = max(budget.share("backoff") // 2, 1)
-        self._backoff: SizedLRU[str, BackOff] = SizedLRU(half)
+        self.scheduler: Scheduler[str] = Scheduler(
+            "proxy",
+            should_compact=should_compact,
+            max_backoff=max_backoff,
+            summary_timeout=summary_timeout,
+            max_entries=max(half // _BACKOFF_ENTRY, 1),
+            entry_bytes=_BACKOFF_ENTRY,
+        )
         # hash of a history the upstream refused as too long: it and every history
         # extending it count as over the limit, whatever their estimate
         self._refused: SizedLRU[str, bool] = SizedLRU(half)
-        self.preparer = Preparer(self, prepare_threshold, budget, inflight=self._inflight)
+        self.preparer = Preparer(self, prepare_threshold, budget, flights=self.scheduler.flights)
         # (tenant, model) -> limit learnt from the upstream's context-overflow errors
         self._learned: SizedLRU[tuple[str, str], int] = SizedLRU(budget.share("learned"))
 
@@ -207,7 +211,7 @@ class Planner:
             "spliced_chains": self.spliced.nbytes,
             "anchors": self.anchors.nbytes,
             "layouts": self.layouts.nbytes,
-            "backoff": self._backoff.nbytes + self._refused.nbytes,
+            "backoff": self.scheduler.backoffs.nbytes + self._refused.nbytes,
             "learned": self._learned.nbytes,
         }
 
@@ -434,7 +438,7 @@ class Planner:
                     continue  # a summary prepared ahead of the limit is in the cache now
                 # A job compacting this history, or a prefix of it, will likely leave a
                 # summary this request can splice: wait for it, then look again.
-                running = _latest(self._inflight, eff_chain)
+                running = self.scheduler.flights.running(eff_chain)
                 # (never when forced: the upstream refused this size, it must shrink now)
                 if (
                     running is not None
@@ -466,12 +470,10 @@ class Planner:
                 )
             self.metrics.cache_miss()
             key = eff_chain[-1]  # the exact history this job compacts
-            failed = _latest(self._backoff, eff_chain)
-            backoff = BackOff() if failed is None else failed[1]
-            if failed is not None and backoff.holding and not forced:
-                self._backoff.put(failed[0], backoff.skipped(), _BACKOFF_ENTRY)
+            skipped = self.scheduler.backoffs.skip(eff_chain, forced=forced)
+            if skipped is not None:
                 error = (
-                    f"summarization skipped after {backoff.failures} failed attempt(s); "
+                    f"summarization skipped after {skipped.failures} failed attempt(s); "
                     "retried later"
                 )
                 unplaced = Plan(None, chain[-1], before, before, error=error, why="backoff")
@@ -493,11 +495,9 @@ class Planner:
                 return self._relieve(
                     unplaced, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
                 )
-            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            registered = self._inflight.setdefault(key, future) is future
             plan: Plan | None = None
             waited = False
-            try:
+            with self.scheduler.flights.hold(key):
                 lease = await self.cache.claim(root, key, eff_chain)
                 if lease is not None:
                     try:
@@ -523,10 +523,6 @@ class Planner:
                     # summary is in the shared cache now (or it failed): look again.
                     remote_waits += 1
                     waited = True
-            finally:
-                if registered and self._inflight.get(key) is future:
-                    del self._inflight[key]
-                future.set_result(None)
             if plan is not None:
                 break
             if not waited:
@@ -534,10 +530,10 @@ class Planner:
                 return self._relieve(
                     unplaced, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
                 )
-        if failed is not None:
-            self._backoff.pop(failed[0], None)
-        if plan.error is not None:  # skip the next 1, 2, 4 ... max_backoff over-limit requests
-            self._backoff.put(key, backoff.failed(self.max_backoff), _BACKOFF_ENTRY)
+        if plan.error is None:
+            self.scheduler.backoffs.succeeded(eff_chain)
+        else:  # skip the next 1, 2, 4 ... max_backoff over-limit requests
+            self.scheduler.backoffs.failed(eff_chain)
             return self._relieve(
                 plan, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
             )
@@ -635,11 +631,14 @@ class Planner:
     ) -> bool:
         """Whether ``effective`` (estimated at ``tokens``) is compacted now: over
         ``limit``, unless the ``should_compact`` hook decides otherwise."""
-        if self.should_compact is None:
-            return tokens > limit
-        window = self.models.info(conv.model, conv.window).context_window
-        check = TriggerCheck("proxy", conv.model, tokens, limit, window, len(effective), root)
-        return await due(self.should_compact, check)
+
+        def check() -> TriggerCheck:
+            window = self.models.info(conv.model, conv.window).context_window
+            return self.scheduler.check(
+                conv.model, tokens, limit, window, messages=len(effective), session=root
+            )
+
+        return await self.scheduler.due(tokens, limit, check)
 
     async def _masked(
         self,
@@ -728,8 +727,7 @@ class Planner:
             given or opts.instructions, standing_instructions(words_of(users))
         )
         self.summarizations += 1
-        run = await within_summary_timeout(
-            self.summary_timeout,
+        run = await self.scheduler.bounded(
             make_summarizer(transport, opts).summarize(messages, previous, instructions=extra),
         )
         if not opts.fact_budget:
@@ -764,8 +762,7 @@ class Planner:
         scale = count_scale(tokens, counted)
         try:
             self.summarizations += 1
-            result = await within_summary_timeout(
-                self.summary_timeout,
+            result = await self.scheduler.bounded(
                 compact_history(
                     effective,
                     transport,

@@ -439,7 +439,7 @@ class Forwarder(Relaying):
             raw = emulated
         # With a should_compact hook every chat request is read, so the hook is asked;
         # with the dashboard, so the request is counted in its conversation.
-        hooked = self.planner.should_compact is not None or self.dashboard is not None
+        hooked = self.planner.scheduler.should_compact is not None or self.dashboard is not None
         bound = None if hooked else self.bound.far_under(raw, tenant, dialect)
         if bound is not None:  # no need to parse: forwarded as it is
             self._observe(raw, dialect, tenant)

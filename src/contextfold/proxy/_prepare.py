@@ -32,6 +32,7 @@ from typing import Protocol
 
 from contextfold._secrets import Secrets
 from contextfold.compaction._prepare import prepare_point
+from contextfold.compaction._scheduler import Flights
 from contextfold.errors import ContextfoldError
 from contextfold.messages import Message
 from contextfold.proxy._budget import ENTRY_BYTES, HASH_BYTES, Cache, MemoryBudget, SizedLRU
@@ -88,8 +89,9 @@ class Planning(Protocol):
 class Preparer:
     """The preparations of one planner; the summaries waiting for their limit held to
     ``budget``'s prepared share, the histories whose preparation failed to its failed
-    share. ``inflight`` is the single-flight table it shares with the planner: the
-    hash of the exact history a job compacts, done when the job ends."""
+    share. ``flights`` is the single flight it shares with the planner (its
+    scheduler's): by the hash of the exact history a job compacts, done when the job
+    ends."""
 
     def __init__(
         self,
@@ -97,11 +99,11 @@ class Preparer:
         share: float | None,
         budget: MemoryBudget | None = None,
         *,
-        inflight: dict[str, asyncio.Future[None]],
+        flights: Flights[str],
     ) -> None:
         budget = budget or MemoryBudget()
         self.planner = planner
-        self.inflight = inflight
+        self.flights = flights
         self.share = share
         self.prepared = 0  # summaries made ahead of the limit
         self.used = 0  # ... and spliced at it
@@ -144,7 +146,7 @@ class Preparer:
         prepare_at = self.limit(conv.model, conv.tenant, conv.window)
         if prepare_at is None or tokens <= prepare_at or len(self._running) >= MAX_RUNNING:
             return
-        if _any(self.inflight, eff_chain) or _any(self._failed, eff_chain):
+        if self.flights.running(eff_chain) is not None or _any(self._failed, eff_chain):
             return
         if _any(self._ready, chain[:-1]):
             return  # prepared already: it waits for the limit
@@ -158,7 +160,7 @@ class Preparer:
             return
         key = eff_chain[-1]
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.inflight[key] = future
+        self.flights.track(key, future)
         limit = self.planner.limit(conv.model, conv.tenant, conv.window)
         target = int(limit * self.planner.target_ratio)
         # Aim lower by the growth still to come before the limit, so the splice there
@@ -207,8 +209,6 @@ class Preparer:
         except Exception as exc:  # a defect must not escape a background task
             error = secrets.text(f"{type(exc).__name__}: {exc}")
         finally:
-            if self.inflight.get(key) is future:
-                del self.inflight[key]
             future.set_result(None)
             self._running.pop(key, None)
         if error is not None:

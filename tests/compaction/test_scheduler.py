@@ -1,0 +1,241 @@
+"""The one compaction policy (``compaction._scheduler``): the trigger, single flight,
+back-off and the summary timeout, and every face running on it.
+
+Issue 25, item 1: the store, the manager and the proxy each kept these themselves (a
+future and a joined count, an ``asyncio.Lock``, a dict of futures; three back-off
+records; three calls of the timeout); they now hold one :class:`Scheduler` each, built
+from their settings, and nothing else of their own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from contextfold import AutoCompactStore, MemoryContextStore
+from contextfold.compaction import CompactionSettings
+from contextfold.compaction._backoff import BackOff
+from contextfold.compaction._scheduler import BackOffs, Flights, Scheduler
+from contextfold.compaction._trigger import TriggerCheck
+from contextfold.errors import CompactionError
+from contextfold.manager import CompactingContextManager
+from contextfold.proxy import create_app
+from contextfold.testing import StubTransport
+from contextfold.transports.base import ModelInfo
+
+# -- single flight ------------------------------------------------------------------
+
+
+async def test_a_run_covers_the_histories_that_extend_it() -> None:
+    flights: Flights[str] = Flights()
+    with flights.hold("b") as run:
+        assert flights.running(["a", "b", "c"]) == ("b", run)
+        assert flights.running(["a", "x"]) is None
+        assert flights.running(["a"]) is None
+        assert flights
+    assert run.done()
+    assert flights.running(["a", "b", "c"]) is None
+    assert not flights
+
+
+async def test_the_longest_prefix_run_is_found_first() -> None:
+    flights: Flights[str] = Flights()
+    with flights.hold("a"), flights.hold("b") as longer:
+        assert flights.running(["a", "b"]) == ("b", longer)
+        assert len(flights) == 2
+
+
+async def test_a_held_run_ends_for_its_waiters_however_the_block_ends() -> None:
+    flights: Flights[str] = Flights()
+    with pytest.raises(RuntimeError), flights.hold("a") as run:
+        raise RuntimeError("the summary broke")
+    assert run.done()
+    assert run.result() is None
+    assert flights.running(["a"]) is None
+
+
+async def test_a_tracked_run_is_found_until_it_ends_and_shares_its_answer() -> None:
+    flights: Flights[str] = Flights()
+    gate = asyncio.Event()
+
+    async def work() -> bool:
+        await gate.wait()
+        return True
+
+    run = flights.track("h", asyncio.ensure_future(work()))
+    found = flights.running(["h"])
+    assert found is not None
+    assert found[1] is run
+    gate.set()
+    assert await run is True
+    assert flights.running(["h"]) is None  # done: not found even before its callback ran
+    await asyncio.sleep(0)
+    assert len(flights) == 0
+
+
+async def test_a_second_run_of_a_key_still_running_leaves_the_first_found() -> None:
+    flights: Flights[str] = Flights()
+    loop = asyncio.get_running_loop()
+    first: asyncio.Future[None] = loop.create_future()
+    second: asyncio.Future[None] = loop.create_future()
+    flights.track("h", first)
+    assert flights.track("h", second) is second
+    assert flights.running(["h"]) == ("h", first)
+    second.set_result(None)  # the second ending does not forget the first
+    await asyncio.sleep(0)
+    assert flights.running(["h"]) == ("h", first)
+    first.set_result(None)
+    await asyncio.sleep(0)
+    assert flights.running(["h"]) is None
+    third: asyncio.Future[None] = loop.create_future()
+    flights.track("h", third)  # a key whose run ended takes a new one
+    assert flights.running(["h"]) == ("h", third)
+    third.set_result(None)
+
+
+# -- back-off ---------------------------------------------------------------------------
+
+
+def skips_after_each_failure(backoffs: BackOffs[str], failures: int) -> list[int]:
+    """How many triggers are skipped after each of ``failures`` failures in a row."""
+    counts = []
+    for _ in range(failures):
+        backoffs.failed(["h"])
+        skipped = 0
+        while backoffs.skip(["h"]) is not None:
+            skipped += 1
+        counts.append(skipped)
+    return counts
+
+
+def test_failures_skip_one_two_four_up_to_max_backoff() -> None:
+    assert skips_after_each_failure(BackOffs(max_backoff=32), 7) == [1, 2, 4, 8, 16, 32, 32]
+    assert skips_after_each_failure(BackOffs(max_backoff=3), 4) == [1, 2, 3, 3]
+    assert skips_after_each_failure(BackOffs(max_backoff=1), 3) == [1, 1, 1]
+
+
+def test_a_forced_trigger_does_not_wait_and_spends_no_skip() -> None:
+    backoffs: BackOffs[str] = BackOffs(max_backoff=8)
+    backoffs.failed(["h"])
+    assert backoffs.skip(["h"], forced=True) is None
+    assert backoffs.state(["h"]) == BackOff(1, 1)
+    assert backoffs.skip(["h"]) == BackOff(1, 0)
+
+
+def test_a_success_starts_over() -> None:
+    backoffs: BackOffs[str] = BackOffs(max_backoff=8)
+    backoffs.failed(["h"])
+    backoffs.failed(["h"])
+    backoffs.succeeded(["h"])
+    assert backoffs.state(["h"]) == BackOff()
+    assert skips_after_each_failure(backoffs, 1) == [1]
+
+
+def test_a_failure_covers_the_histories_extending_it_and_counts_on() -> None:
+    backoffs: BackOffs[str] = BackOffs(max_backoff=8)
+    backoffs.failed(["a", "b"])
+    assert backoffs.skip(["a", "b", "c"]) == BackOff(1, 0)  # grew: still held once
+    assert backoffs.skip(["a", "x"]) is None  # another branch: not this failure's
+    assert backoffs.failed(["a", "b", "c"]) == BackOff(2, 2)  # the second in a row
+    assert len(backoffs) == 1  # the longer history's record replaced the prefix's
+
+
+def test_the_table_is_bounded_least_recently_written_first() -> None:
+    backoffs: BackOffs[str] = BackOffs(max_backoff=8, max_entries=3, entry_bytes=100)
+    for key in "abcde":
+        backoffs.failed([key])
+    assert len(backoffs) == 3
+    assert backoffs.nbytes == 300
+    assert backoffs.state(["a"]) == BackOff()  # dropped
+    assert backoffs.state(["e"]) == BackOff(1, 1)
+
+
+# -- the trigger and the time limit ---------------------------------------------------------
+
+
+async def test_without_a_hook_the_rule_decides_and_no_check_is_built() -> None:
+    scheduler: Scheduler[str] = Scheduler("store")
+
+    def never() -> TriggerCheck:
+        raise AssertionError("a check is built only for a hook")
+
+    assert await scheduler.due(101, 100, never) is True
+    assert await scheduler.due(100, 100, never) is False
+
+
+@pytest.mark.parametrize(
+    ("answer", "tokens", "expected"),
+    [(True, 10, True), (False, 500, False), (None, 500, True), (None, 10, False)],
+)
+async def test_the_hook_overrules_the_rule_and_sees_the_face(
+    answer: bool | None, tokens: int, expected: bool
+) -> None:
+    seen: list[TriggerCheck] = []
+
+    def hook(check: TriggerCheck) -> bool | None:
+        seen.append(check)
+        return answer
+
+    scheduler: Scheduler[str] = Scheduler("manager", should_compact=hook)
+
+    def check() -> TriggerCheck:
+        return scheduler.check("m", tokens, 100, 1_000, messages=7, session="s")
+
+    assert await scheduler.due(tokens, 100, check) is expected
+    assert seen == [TriggerCheck("manager", "m", tokens, 100, 1_000, 7, "s")]
+
+
+async def test_a_summary_past_the_time_limit_is_cancelled_and_named() -> None:
+    scheduler: Scheduler[str] = Scheduler("proxy", summary_timeout=0.01)
+    cancelled = asyncio.Event()
+
+    async def hangs() -> str:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+        return "never"
+
+    with pytest.raises(CompactionError, match=r"summary_timeout=0\.01"):
+        await scheduler.bounded(hangs())
+    assert cancelled.is_set()
+    assert (
+        await Scheduler[str]("proxy", summary_timeout=None).bounded(asyncio.sleep(0, "ok")) == "ok"
+    )
+
+
+# -- every face runs on it ------------------------------------------------------------------
+
+
+def _hook(check: TriggerCheck) -> bool | None:
+    return None
+
+
+SETTINGS = CompactionSettings(max_backoff=5, summary_timeout=7.5, should_compact=_hook)
+
+
+def _faces(tmp_path: Path) -> dict[str, Scheduler[str]]:
+    model = ModelInfo("test-model", context_window=32_768, max_output_tokens=4_096)
+    store = AutoCompactStore(
+        MemoryContextStore(), StubTransport([], model=model), settings=SETTINGS
+    )
+    manager = CompactingContextManager(settings=SETTINGS)
+    app = create_app(settings=SETTINGS, db=tmp_path / "cache.db")
+    return {
+        "store": store._core.scheduler,
+        "manager": manager._scheduler,
+        "proxy": app.state.forwarder.planner.scheduler,
+    }
+
+
+@pytest.mark.parametrize("face", ["store", "manager", "proxy"])
+def test_every_face_holds_the_one_policy_built_from_its_settings(face: str, tmp_path: Path) -> None:
+    scheduler = _faces(tmp_path)[face]
+    assert isinstance(scheduler, Scheduler)
+    assert scheduler.face == face
+    assert scheduler.max_backoff == 5
+    assert scheduler.summary_timeout == 7.5
+    assert scheduler.should_compact is _hook
