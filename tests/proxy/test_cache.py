@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from contextfold.proxy._cache import CachedSummary, SummaryCache, _rows_bytes
+from contextfold.proxy._cache import CachedSummary, SummaryCache, UsageAnchors, _rows_bytes
 
 
 def rows_bytes(root: str, hashes: list[str], summaries: list[str]) -> int:
@@ -242,3 +242,20 @@ async def test_the_proxy_creates_its_database_readable_by_its_owner_only(
     finally:
         os.umask(umask)
     assert modes == {"proxy.db": 0o600, "proxy.db-wal": 0o600, "proxy.db-shm": 0o600}
+
+
+@pytest.mark.parametrize(
+    "recorded",
+    [[], [0], [3], [0, 3], [1, 3, 7], [10], [0, 10], [2, 9, 10]],
+)
+def test_usage_anchors_find_the_longest_recorded_prefix(recorded: list[int]) -> None:
+    history = chain(10)
+    anchors = UsageAnchors()
+    for i in recorded:
+        anchors.record(history[i], 100 + i)
+    anchors.record("elsewhere", 1)
+    longest = max((i for i in recorded if i > 0), default=None)  # never the empty prefix
+    expected = None if longest is None else (longest, 100 + longest)
+    assert anchors.latest(history) == expected
+    assert anchors.latest(history[:2]) == ((1, 101) if 1 in recorded else None)
+    assert anchors.latest([]) is None

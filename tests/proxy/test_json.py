@@ -35,6 +35,7 @@ def test_orjson_is_what_the_proxy_extra_installs() -> None:
         b'{"a": [1, 2.5, -0.0, true, null, "\\u00e9\\u2028"], "b": {"c": "d"}}',
         b'{"seed": 123456789012345678901234567890}',  # orjson alone reads a float
         b'{"n": 18446744073709551616, "m": -12345678901234567890}',
+        b'{"n": 9999999999999999999, "m": -999999999999999999}',  # 19 digits: 64 bits
         b'{"a": 1, "a": 2}',
     ],
 )

@@ -13,6 +13,8 @@ from contextfold.dialects import CHAT, MESSAGES, RESPONSES
 from contextfold.formats import from_openai
 from contextfold.messages import Message
 from contextfold.proxy._cache import CachedSummary, chain_hashes
+from contextfold.proxy._dialects import conversation
+from contextfold.proxy._layout import Layouts, item_prefixes, shape
 from contextfold.proxy._memo import HistoryMemo
 from contextfold.proxy._reuse import SplicedChains, TokenCounts
 from contextfold.tokens import approx_token_counter, count_tokens
@@ -70,7 +72,6 @@ def test_spliced_chains_equal_fresh_hashes_and_continue_the_last_one() -> None:
 
 
 def test_memo_cuts_give_the_segments_a_parse_would_find() -> None:
-    from contextfold.proxy._dialects import conversation
     from tests._proxy_upstream import anthropic_history, responses_history
 
     for dialect, wire, system in (
@@ -160,11 +161,59 @@ def test_the_memo_parses_any_sequence_of_histories_as_a_fresh_parse(
         base = [_WIRE_POOL[j] for j in chosen]
         wire = [*base, *base] if i % 3 == 2 else base  # the same messages twice
         try:
-            fresh = HistoryMemo().parse(CHAT, "m", wire)
+            fresh = HistoryMemo().parse(CHAT, "m", wire, seed=b"s")
         except ValueError as exc:
             with pytest.raises(ValueError, match=re.escape(str(exc))):
-                memo.parse(CHAT, "m", wire)
+                memo.parse(CHAT, "m", wire, seed=b"s")
             continue
-        parsed = memo.parse(CHAT, "m", wire)
+        parsed = memo.parse(CHAT, "m", wire, seed=b"s")
         assert parsed.messages == fresh.messages
         assert parsed.chain == fresh.chain == chain_hashes("m", fresh.messages)
+        assert parsed.items == fresh.items == item_prefixes(wire, b"s")
+
+
+def test_item_digests_from_the_memo_equal_a_fresh_shapes_as_histories_change() -> None:
+    # grown, resent, edited early, edited late, shortened, branched back, another
+    # tenant, model and system prompt: the digests the layout rules read, taken from the
+    # memo's remembered prefix, are those of the request's own items hashed afresh
+    from tests._proxy_upstream import anthropic_history, responses_history
+
+    for dialect, start, outside in (
+        (CHAT, openai_history(6), None),
+        (MESSAGES, anthropic_history(6), "sys"),
+        (RESPONSES, responses_history(6), "be brief"),
+    ):
+        memo = HistoryMemo()
+        grown = [*start, *start[1:3]]
+        edited_early = [start[0], {**start[1], "content": "edited"}, *start[2:]]
+        edited_late = [*start[:-1], {**start[-1], "content": "edited"}]
+        histories = [start, grown, grown, edited_early, edited_late, start[:3], start, grown]
+        for wire, model, tenant, system in [
+            *((h, "m", "t", outside) for h in histories),
+            (grown, "m", "other", outside),
+            (grown, "m2", "t", outside),
+            (grown, "m", "t", None if outside else "sys"),
+        ]:
+            body: dict[str, object] = {"model": model, dialect.history_key: wire}
+            if system is not None and dialect.outside_key is not None:
+                body[dialect.outside_key] = system
+            conv = conversation(dialect, body, model, memo, tenant)
+            fresh = shape(dialect, wire, model, dialect.outside(body), tenant)
+            assert conv.items == list(fresh.chain)
+
+
+def test_a_layout_decided_on_the_memos_digests_is_the_one_decided_afresh() -> None:
+    # the same requests, one planner's layouts fed the memo's digests and the other's
+    # hashed afresh, decide alike: an opening, its appends, a rewritten tail, a resend
+    wire = openai_history(4)
+    requests = [
+        wire,
+        [*wire, {"role": "assistant", "content": "a"}, {"role": "user", "content": "b"}],
+        [*wire[:-1], {"role": "user", "content": "moved"}, {"role": "user", "content": "c"}],
+        wire,
+    ]
+    memo, remembered, afresh = HistoryMemo(), Layouts(), Layouts()
+    for items in requests:
+        conv = conversation(CHAT, {"model": "m", "messages": items}, "m", memo, "t")
+        ours = remembered.decide(shape(CHAT, items, "m", None, "t", conv.items))
+        assert ours == afresh.decide(shape(CHAT, items, "m", None, "t"))

@@ -35,9 +35,10 @@ twice; the work of one request in flight (its body, its parse) is not in the bud
 
 from __future__ import annotations
 
+import operator
 import sys
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Generic, Literal, TypeVar, overload
 
 from contextfold.blocks import (
@@ -220,6 +221,15 @@ class SizedLRU(Mapping[_K, _V], Generic[_K, _V]):
         while self.nbytes > self.max_bytes:
             _, (_, dropped) = self._items.popitem(last=False)
             self.nbytes -= dropped
+
+    def last_kept(self, keys: Sequence[_K]) -> int:
+        """The highest ``i`` whose ``keys[i]`` is kept here, ``-1`` when none is."""
+        # the scan runs in C (a prefix chain of a long history misses on most keys)
+        found = map(self._items.__contains__, reversed(keys))
+        try:
+            return len(keys) - 1 - operator.indexOf(found, True)
+        except ValueError:
+            return -1
 
     def touch(self, key: _K) -> None:
         """Make ``key``'s entry the most recent one, if it is kept."""

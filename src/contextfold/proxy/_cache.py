@@ -402,12 +402,11 @@ class UsageAnchors:
 
     def latest(self, chain: Sequence[str]) -> tuple[int, int] | None:
         """``(i, tokens)`` for the longest prefix ``chain[i]`` with a recorded size."""
-        for i in range(len(chain) - 1, 0, -1):
-            tokens = self._tokens.get(chain[i])
-            if tokens is not None:
-                self._tokens.touch(chain[i])
-                return i, tokens
-        return None
+        i = self._tokens.last_kept(chain)
+        if i < 1:
+            return None
+        self._tokens.touch(chain[i])
+        return i, self._tokens[chain[i]]
 
     def __len__(self) -> int:
         return len(self._tokens)

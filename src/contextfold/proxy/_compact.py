@@ -252,7 +252,7 @@ class Planner:
             return self.counts.through(history, chain, _messages_at(cuts, items, after=True))
 
         found: Layout = self.layouts.decide(
-            shape(conv.dialect, wire, conv.model, system, conv.tenant),
+            shape(conv.dialect, wire, conv.model, system, conv.tenant, conv.items),
             head_tokens=head_tokens,
             budget=limit,
         )

@@ -20,7 +20,7 @@ from typing import Any
 
 from contextfold.dialects import CHAT, Dialect
 from contextfold.messages import Message
-from contextfold.proxy import _json, _tenant
+from contextfold.proxy import _json, _layout, _tenant
 from contextfold.proxy._memo import HistoryMemo, segment_cuts
 
 __all__ = [
@@ -55,7 +55,10 @@ class Conversation:
     ``system``, Responses' ``instructions``). ``pinned`` is set by the planner's layout (see
     :mod:`._layout`): ``messages[:pinned]`` is prompt and task, never summarized.
     ``tenant`` is the request's tenant key (:mod:`._tenant`): whatever the planner
-    keeps of this conversation is kept for that tenant only.
+    keeps of this conversation is kept for that tenant only. ``items``: the digests of
+    the wire items' prefixes (:func:`._layout.item_prefixes`, from the
+    :func:`._layout.seed` of the request's dialect, model, system and tenant), when
+    already known.
     """
 
     dialect: Dialect
@@ -71,6 +74,7 @@ class Conversation:
     recall: bool = False  # the request offers the recall tool (set by the planner)
     window: int | None = None  # the request's own, wider context window (set by the planner)
     tenant: str = ""
+    items: list[bytes] | None = None
 
     @property
     def scope(self) -> str:
@@ -115,7 +119,7 @@ def conversation(
 
     With a ``memo``, only the messages after the longest prefix ``tenant`` has sent
     before are parsed and hashed, and the result carries its prefix hashes
-    (``chain``); the messages are the same either way.
+    (``chain``) and its items' (``items``); the messages are the same either way.
 
     :class:`ValueError` when the history holds content the dialect does not model
     well enough to rewrite, or content that is not well formed; the proxy then
@@ -128,7 +132,7 @@ def conversation(
     if memo is not None and _deeper_than([v for k, v in body.items() if k != key], MAX_DEPTH):
         raise too_deep
     wire, system = dialect.history(body)
-    chain = None
+    chain = items = None
     cuts: tuple[tuple[int, int], ...] = ()
     if isinstance(wire, str):  # a Responses ``input`` of one user message
         messages = dialect.read(wire, system)
@@ -138,8 +142,10 @@ def conversation(
             if isinstance(item, dict | list) and _deeper_than(item, MAX_DEPTH - 2):
                 raise too_deep
 
-        parsed = memo.parse(dialect, _tenant.scope(tenant, model), wire, system, check=check)
-        messages, chain, cuts = parsed.messages, parsed.chain, parsed.cuts
+        scope = _tenant.scope(tenant, model)
+        seed = _layout.seed(dialect, model, dialect.outside(body), tenant)  # as the planner's
+        parsed = memo.parse(dialect, scope, wire, system, check=check, seed=seed)
+        messages, chain, cuts, items = parsed.messages, parsed.chain, parsed.cuts, parsed.items
     else:
         messages = dialect.read(wire, system)
         cuts = segment_cuts(dialect, wire, len(messages))
@@ -147,7 +153,9 @@ def conversation(
     while lead < len(messages) and messages[lead].role == "system":
         lead += 1
     top = cuts[0][1] if cuts else (1 if system else 0)
-    return Conversation(dialect, body, model, messages, lead, chain, cuts, top, tenant=tenant)
+    return Conversation(
+        dialect, body, model, messages, lead, chain, cuts, top, tenant=tenant, items=items
+    )
 
 
 def _deeper_than(value: Any, limit: int) -> bool:

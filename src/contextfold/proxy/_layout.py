@@ -7,8 +7,10 @@ never quotes it as the user's words, and always keeps the user's task (the
 conversation's first real user message) word for word. Nothing here is told which
 client is talking: the rules read the requests themselves, each conversation being
 resent whole with every request. They work on the wire items of a request (their
-JSON, hashed item by item), so a request the proxy forwards without parsing (far
-under its limit) is still remembered, for a few tens of microseconds.
+JSON, hashed item by item: :func:`item_prefixes`), so a request the proxy forwards
+without parsing (far under its limit) is still remembered, for a few tens of
+microseconds; a request the proxy parses brings its items' digests from the memo of
+seen histories (:mod:`._memo`), which hashes only the items it has not seen before.
 
 * **The opening.** In the first request of a conversation, everything before its
   last user turn is prompt, and that turn is the task (a client's first request is
@@ -31,7 +33,7 @@ holds more than :data:`MAX_PROMPT_TURNS` user turns (a long conversation resumed
 without tool calls, seen first after a restart, would otherwise be all prompt, and
 nothing could ever be summarized): the fallback rule decides instead. The task itself
 is kept whatever its size. Remembered: a few digests per request (at most
-:data:`MAX_TAIL` + 1, of 16 bytes), as many requests as ``max_bytes`` holds (by default
+:data:`MAX_TAIL` + 1, of 32 bytes), as many requests as ``max_bytes`` holds (by default
 the layouts' share of :class:`~._budget.MemoryBudget`: 6.4 MiB, some 3,000 requests),
 least recently used dropped first, under the tenant key (``scope`` of :func:`shape`):
 one tenant's requests never decide another's layout.
@@ -51,7 +53,17 @@ from contextfold.dialects import Dialect
 from contextfold.proxy import _json
 from contextfold.proxy._budget import ENTRY_BYTES, MemoryBudget
 
-__all__ = ["MAX_TAIL", "Layout", "Layouts", "Shape", "is_markup", "shape"]
+__all__ = [
+    "MAX_TAIL",
+    "Layout",
+    "Layouts",
+    "Shape",
+    "is_markup",
+    "item_prefixes",
+    "next_prefix",
+    "seed",
+    "shape",
+]
 
 MAX_TAIL = 8
 """The most items at the end of a request that may be prompt a client moves."""
@@ -63,7 +75,7 @@ under way, not a client's prompt (aider's examples and files are five or six).""
 # A remembered request: its record and its keys' list (_RECORD), and per key the digest,
 # its entry in ``_ends`` with its tuple, and its slot in the list (_KEY).
 _RECORD = 400
-_KEY = 49 + ENTRY_BYTES + 64 + 8  # 49: a 16-byte digest (bytes)
+_KEY = 65 + ENTRY_BYTES + 64 + 8  # 65: a 32-byte digest (bytes)
 
 _MARKUP = re.compile(r"\s*<(?P<tag>[A-Za-z][\w:-]*)(?:\s[^>]*)?>.*</(?P=tag)>\s*\Z", re.DOTALL)
 
@@ -124,7 +136,7 @@ class Shape:
 
     __slots__ = ("_kinds", "chain")
 
-    def __init__(self, kinds: _Kinds, chain: tuple[bytes, ...]) -> None:
+    def __init__(self, kinds: _Kinds, chain: Sequence[bytes]) -> None:
         self._kinds = kinds
         self.chain = chain
 
@@ -163,18 +175,46 @@ def is_markup(texts: Sequence[str]) -> bool:
 
 
 def shape(
-    dialect: Dialect, items: Sequence[Any], model: str, system: Any = None, scope: str = ""
+    dialect: Dialect,
+    items: Sequence[Any],
+    model: str,
+    system: Any = None,
+    scope: str = "",
+    chain: Sequence[bytes] | None = None,
 ) -> Shape:
     """The :class:`Shape` of a request's wire items (``messages`` or ``input``), its
-    digests made under ``scope`` (the tenant key)."""
-    running = hashlib.blake2b(digest_size=16)
-    running.update(_encoded([dialect.name, model, system, scope]))
-    chain = [running.digest()]
+    digests made under ``scope`` (the tenant key). ``chain``: its digests when already
+    known (``item_prefixes(items, seed(dialect, model, system, scope))``: the memo's,
+    :mod:`._memo`); made here otherwise."""
+    if chain is None:
+        chain = item_prefixes(items, seed(dialect, model, system, scope))
+    return Shape(_Kinds(dialect, items), chain)
+
+
+def seed(dialect: Dialect, model: str, system: Any, scope: str) -> bytes:
+    """What the digests of a request's items start from: its dialect, model, system
+    prompt (or instructions) and tenant key."""
+    return hashlib.sha256(_encoded([dialect.name, model, system, scope])).digest()
+
+
+def item_prefixes(items: Sequence[Any], start: bytes) -> list[bytes]:
+    """``[d0, d1, ..., dn]``: ``d0`` is ``start`` (a :func:`seed`), ``di`` a digest of
+    it and ``items[:i]``, from their JSON (equal items, and only they, write alike:
+    :func:`._json.text`). Each digest is made from the one before and one item's text
+    (:func:`next_prefix`), so a request sharing a prefix with one seen before extends
+    that one's digests."""
+    last = start
+    prefixes = [last]
     for item in items:
-        running.update(_encoded(item))
-        running.update(b"\x00")
-        chain.append(running.digest())
-    return Shape(_Kinds(dialect, items), tuple(chain))
+        last = next_prefix(last, _encoded(item))
+        prefixes.append(last)
+    return prefixes
+
+
+def next_prefix(previous: bytes, text: bytes) -> bytes:
+    """The :func:`item_prefixes` digest after the one of the items before, ``previous``,
+    and one more item, written ``text`` (its compact JSON, :func:`._json.text`)."""
+    return hashlib.sha256(previous + text).digest()
 
 
 def _encoded(value: Any) -> bytes:

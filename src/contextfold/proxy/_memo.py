@@ -2,11 +2,12 @@
 
 A client resends its whole history with every request, one or two messages longer
 each time. :class:`HistoryMemo` remembers, per conversation, the last history it
-parsed (its messages, its prefix hashes, the running hash at each safe cut) and,
-for a new request, parses and hashes only the messages after the longest prefix it
-has already seen. Results are exactly those of the dialect's
-:meth:`~contextfold.dialects.base.Dialect.read` and
-:func:`~contextfold.proxy._cache.chain_hashes` on the whole history.
+parsed (its messages, its prefix hashes, the running hash at each safe cut, the
+digests of its wire items' prefixes) and, for a new request, parses and hashes only
+the messages and items after the longest prefix it has already seen. Results are
+exactly those of the dialect's :meth:`~contextfold.dialects.base.Dialect.read`,
+:func:`~contextfold.proxy._cache.chain_hashes` and
+:func:`~contextfold.proxy._layout.item_prefixes` on the whole history.
 
 Prefixes are recognised by text: the wire list is serialized once with
 :func:`contextfold.proxy._json.text` (compact JSON, orjson when installed), whose
@@ -32,6 +33,7 @@ mutated.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import sys
 from collections import OrderedDict
@@ -45,14 +47,16 @@ from contextfold.proxy._budget import HASH_BYTES, MemoryBudget, message_bytes
 from contextfold.proxy._cache import canonical
 from contextfold.proxy._json import SEPARATOR
 from contextfold.proxy._json import text as json_text
+from contextfold.proxy._layout import next_prefix
 
 _PER_GROUP = 4  # remembered histories per opening (diverging branches of one conversation)
 # What an entry holds besides its text and its messages' own bytes: per message its
-# prefix hash, its slots in three lists and its weight; per wire item its end; per cut
-# the cut, its copy of the running hash (OpenSSL's context, outside Python's heap) and
-# its pair in Parsed.cuts; per entry its objects and its group's key.
+# prefix hash, its slots in three lists and its weight; per wire item its end and its
+# prefix digest (32 bytes); per cut the cut, its copy of the running hash (OpenSSL's
+# context, outside Python's heap) and its pair in Parsed.cuts; per entry its objects and
+# its group's key.
 _PER_MESSAGE = HASH_BYTES + 3 * 8 + 36
-_PER_ITEM = 8 + 36
+_PER_ITEM = 8 + 36 + 8 + 65
 _PER_CUT = 640
 _PER_ENTRY = 640
 
@@ -63,12 +67,14 @@ class Parsed:
 
     ``cuts``: ``(wire index, message count)`` pairs where ``wire[index:]`` parses,
     on its own, to exactly ``messages[count:]`` (empty for a history parsed from
-    scratch).
+    scratch). ``items``: ``item_prefixes(wire, seed)`` (:mod:`._layout`), ``None`` for
+    a history parsed from scratch.
     """
 
     messages: list[Message]
     chain: list[str]
     cuts: tuple[tuple[int, int], ...] = ()
+    items: list[bytes] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,7 @@ class _Entry:
     cuts: list[_Cut]  # ascending wire_index; the last one is the whole history
     parsed: Parsed
     weights: list[int]  # weights[i]: message_bytes of parsed.messages[:i]
+    items: list[bytes]  # parsed.items: item_prefixes of the wire list
 
     @property
     def nbytes(self) -> int:
@@ -132,10 +139,12 @@ class HistoryMemo:
         system: str | Sequence[Mapping[str, Any]] | None = None,
         *,
         check: Callable[[Any], None] | None = None,
+        seed: bytes = b"",
     ) -> Parsed:
         """``wire`` (and Anthropic's ``system``) parsed and hashed under ``scope`` (the
         model name under the tenant key, :func:`~._tenant.scope`: a history is only
-        ever resumed from one its own tenant sent).
+        ever resumed from one its own tenant sent); its items' digests
+        (:attr:`Parsed.items`) start from ``seed`` (:func:`~._layout.seed`).
 
         Raises the :class:`ValueError` the dialect's reader raises for the whole
         history when it holds content the parser rejects, and what ``check`` raises
@@ -146,7 +155,7 @@ class HistoryMemo:
             # The group: scope, system and first item, as a digest (a key holding
             # their text would hold a client's model name and system prompt whole).
             opening = hashlib.sha256()
-            for part in (scope.encode(errors="surrogatepass"), json_text(system)):
+            for part in (scope.encode(errors="surrogatepass"), json_text(system), seed):
                 opening.update(len(part).to_bytes(8, "big") + part)
             opening.update(json_text(wire[0]) if wire else b"")
             key = (dialect, opening.digest())
@@ -159,7 +168,7 @@ class HistoryMemo:
             if cut is not None and (best is None or cut.wire_index > best[1].wire_index):
                 best = (entry, cut)
         try:
-            entry = self._extend(dialect, scope, wire, system, text, best, check)
+            entry = self._extend(dialect, scope, wire, system, text, best, check, seed)
         except ValueError:
             return self._scratch(dialect, scope, wire, system, check)
         if best is not None and best[1] is best[0].cuts[-1] and best[0] in group:
@@ -213,6 +222,7 @@ class HistoryMemo:
         text: bytes,
         best: tuple[_Entry, _Cut] | None,
         check: Callable[[Any], None] | None,
+        seed: bytes,
     ) -> _Entry:
         if best is None:
             head = dialect.read([], system)  # what stands outside the items
@@ -222,7 +232,9 @@ class HistoryMemo:
             weights = [0]
             start = 0
             ends: list[int] = []
+            items = [seed]
             cuts: list[_Cut] = []
+            pairs: tuple[tuple[int, int], ...] = ()
             tail_head = head
         else:
             entry, cut = best
@@ -232,7 +244,10 @@ class HistoryMemo:
             weights = entry.weights[: cut.message_count + 1]
             start = cut.wire_index
             ends = entry.ends[:start]
-            cuts = [c for c in entry.cuts if c.wire_index < start]
+            items = entry.items[: start + 1]
+            kept = bisect.bisect_left(entry.cuts, start, key=lambda c: c.wire_index)
+            cuts = entry.cuts[:kept]
+            pairs = entry.parsed.cuts[:kept]
             tail_head = []
         for message in tail_head:
             messages.append(message)
@@ -244,8 +259,10 @@ class HistoryMemo:
         for i in range(start, len(wire)):
             if check is not None:
                 check(wire[i])
-            position += len(json_text(wire[i])) + (len(SEPARATOR) if i else 0)
+            item = json_text(wire[i])
+            position += len(item) + (len(SEPARATOR) if i else 0)
             ends.append(position)
+            items.append(next_prefix(items[-1], item))
         if position + 1 != len(text):
             raise ValueError("the history's text is not its items' text joined")
         i = start
@@ -266,8 +283,9 @@ class HistoryMemo:
                 self.hashed += 1
             i = j
         cuts.append(_Cut(len(wire), len(messages), running.copy()))
-        pairs = tuple((c.wire_index, c.message_count) for c in cuts)
-        return _Entry(_kept(text), ends, cuts, Parsed(messages, chain, pairs), weights)
+        pairs += tuple((c.wire_index, c.message_count) for c in cuts[len(pairs) :])
+        result = Parsed(messages, chain, pairs, items)
+        return _Entry(_kept(text), ends, cuts, result, weights, items)
 
 
 def _kept(text: bytes) -> bytes:
