@@ -12,7 +12,7 @@ is compacted ten times in a row with unrelated work appended in between; a cell 
 share of probes still in the compacted history (identifiers by exact match, the rest by
 their expected words on one line).
 
-Six sets of sessions: the three *tuned* kinds (coding, support, research; the
+Seven sets of sessions: the three *tuned* kinds (coding, support, research; the
 summarizer and the fact ledger were written against them), the *held-out* kinds
 (written by someone who had not seen the summarizer nor the ledger; see
 ``contextfold_harness.fidelity._heldout``; the ledger's rules were widened once after a
@@ -20,8 +20,9 @@ first run on them), a *second held-out* set (``_heldout2``: written, and first r
 after the rules last changed), a *third held-out* set (``_heldout3``: written by
 someone who saw neither the compaction code nor the other sets), a *fourth held-out*
 set (``_heldout4``: likewise written blind to the compaction code and to the three other
-sets) and a *fifth held-out* set (``_heldout5``: written blind to the compaction code and
-to all four other sets). Two summarizers: the
+sets), a *fifth held-out* set (``_heldout5``: written blind to the compaction code and
+to all four other sets) and a *sixth held-out* set (``_heldout6``: written blind to the
+compaction code and to all five other sets). Two summarizers: the
 offline extractive one, and a *lossy* stub that behaves like a model dropping details
 (it keeps a random 35 % of the facts it is shown, drawn afresh per request). Each with
 the user's words kept verbatim (``user_message_budget=2000``) or not (``0``), and the
@@ -49,6 +50,7 @@ from contextfold_harness.fidelity import (
     HELDOUT3_KINDS,
     HELDOUT4_KINDS,
     HELDOUT5_KINDS,
+    HELDOUT6_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -143,6 +145,7 @@ async def main() -> None:
         HELDOUT4_KINDS,
     )
     await survival("Fifth held-out sessions (written blind)", HELDOUT5_KINDS)
+    await survival("Sixth held-out sessions (written blind)", HELDOUT6_KINDS)
     await cost()
 
 
