@@ -76,10 +76,14 @@ __all__ = [
     "split_ledger",
 ]
 
-FactKind: TypeAlias = Literal["instruction", "next", "file", "record", "id"]
+FactKind: TypeAlias = Literal["instruction", "next", "file", "record", "id", "decision", "pending"]
 
 MAX_INSTRUCTIONS: Final = 12
 MAX_NEXT_STEPS: Final = 3
+MAX_DECISIONS: Final = 12
+"""Decisions a previous summary stated that are carried (the newest)."""
+MAX_PENDING: Final = 5
+"""Pending work a previous summary stated that is carried (the newest)."""
 MAX_REQUESTS: Final = 6
 """Of the :data:`MAX_INSTRUCTIONS`, at most this many plain requests (no change of mind)."""
 MAX_FACT_CHARS: Final = 300
@@ -89,6 +93,7 @@ TIERS: Final[dict[str, int]] = {
     "instruction": 0,  # the user's instructions and corrections
     "user next": 0,  # what the user said comes next
     "changed": 1,  # files created, changed, deleted; records given a status
+    "decision": 1,  # decisions and pending work a previous summary stated
     "user id": 2,  # identifiers the user wrote
     "agent next": 3,  # the agent's newest commitment
     "agent id": 3,  # identifiers in the agent's text and tool arguments
@@ -111,7 +116,8 @@ _HEADER: Final = (
 _LINE = re.compile(
     r"^- (?:(?P<kind>file|record) `(?P<key>[^`\n]+)`: (?P<state>.+)"
     r"|id `(?P<id>[^`\n]+)`(?: \((?P<source>user|agent|tool)\))?(?:: (?P<context>.*))?"
-    r"|(?P<said>instruction|next step) \((?P<who>user|agent)\): (?P<text>.+))$"
+    r"|(?P<said>instruction|next step) \((?P<who>user|agent)\): (?P<text>.+)"
+    r"|(?P<noted>decision|pending): (?P<note>.+))$"
 )
 # What comes next: named as such, or work the user puts after a condition ("When CI
 # is green, ...", "Sobald ...", "Cuando ..."), in a few languages.
@@ -123,7 +129,7 @@ _NEXT = re.compile(
     r"|(?:^|[:;]\s*)(once|when(?:ever)?|after|as soon as|if|first|sobald|wenn|nachdem|"
     r"cuando|una vez|en cuanto|quand|dès que|lorsque|une fois|quando|appena|non appena|"
     r"assim que|zodra|als|wanneer|jeśli|jeżeli|gdy|kiedy|om|när|hvis|når|pokud|jestli|si|se|"
-    r"až|jos|kun)\b",
+    r"až|jos|kun|ha|αν|όταν|μόλις)\b",
     re.IGNORECASE,
 )
 # Instructions the English rules of ._rules miss: a sentence opening with a request, in
@@ -274,6 +280,8 @@ class Fact:
             source = _ID_SOURCES.get(self.tier)
             label = f" ({source})" if source else ""
             return f"- id `{self.key}`{label}" + (f": {self.context}" if self.context else "")
+        if self.kind in ("decision", "pending"):
+            return f"- {self.kind}: {self.key}"
         said = "instruction" if self.kind == "instruction" else "next step"
         return f"- {said} ({self.who}): {self.key}"
 
@@ -281,9 +289,12 @@ class Fact:
         """Whether the model still reads this fact in ``seen``."""
         if self.kind == "id":
             return _names(seen.text, self.key)
-        if self.kind in ("instruction", "next"):
+        if self.kind in ("instruction", "next", "decision", "pending"):
             said = " ".join(self.key.removesuffix("...").split())
-            if self.who == "user":  # word for word: the user's words are not the model's
+            if self.who == "user" and self.kind in (
+                "instruction",
+                "next",
+            ):  # word for word: the user's words are not the model's
                 return said in seen.verbatim
             return said in seen.flat
         key = self.key.lower()
@@ -544,6 +555,9 @@ def _parse_line(line: str) -> Fact | None:
         # ranked together, oldest first: the task's ids outlive later noise.
         tier = TIERS["agent id"] if match["source"] == "user" else TIERS["summary id"]
         return Fact("id", match.group("id"), tier, context=match["context"] or "")
+    if match.group("noted"):
+        noted: FactKind = "decision" if match.group("noted") == "decision" else "pending"
+        return Fact(noted, match.group("note"), TIERS["decision"], who="agent")
     who: Literal["user", "agent"] = "user" if match.group("who") == "user" else "agent"
     if match.group("said") == "instruction":
         return Fact("instruction", match.group("text"), TIERS["instruction"], who=who)
@@ -768,7 +782,19 @@ class _Builder:
         facts = _newest(facts, "instruction", "user", MAX_INSTRUCTIONS)
         facts = _newest(facts, "next", "user", MAX_NEXT_STEPS)
         facts = _newest(facts, "next", "agent", 1)
-        return Ledger(facts)
+        facts = _newest(facts, "decision", "agent", MAX_DECISIONS)
+        facts = _newest(facts, "pending", "agent", MAX_PENDING)
+        # What a summary noted of the user's own words is carried by those words.
+        said = [" ".join(f.key.split()) for f in facts if f.kind in ("instruction", "next")]
+        return Ledger([f for f in facts if not _restates(f, said)])
+
+
+def _restates(fact: Fact, said: Sequence[str]) -> bool:
+    """Whether ``fact``, a summary's note, says what one of the ``said`` sentences does."""
+    if fact.kind not in ("decision", "pending"):
+        return False
+    note = " ".join(fact.key.removesuffix("...").split())
+    return any(note in sentence or sentence in note for sentence in said)
 
 
 def _newest(facts: list[Fact], kind: FactKind, who: str, cap: int) -> list[Fact]:
@@ -804,10 +830,20 @@ def build_ledger(
 
 
 def _summary_facts(summary: str) -> Iterator[Fact]:
-    """The states of the files a previous summary names, line by line (its identifiers
-    are carried by the ledger section's list of what the summary kept)."""
+    """The states of the files a previous summary names, line by line, and the
+    decisions and pending work it stated (its identifiers are carried by the ledger
+    section's list of what the summary kept)."""
+    noted: FactKind | None = None
     for line in summary.splitlines():
         lowered = line.lower()
+        if _HEADING.match(line):
+            noted = _noted_kind(lowered)
+            continue
+        if noted is not None:
+            item = _ITEM.match(line)
+            note = shorten(item.group(1).strip(), MAX_FACT_CHARS) if item else ""
+            if note and note.rstrip(".").lower() not in _NOTHING:
+                yield Fact(noted, note, TIERS["decision"], who="agent")
         ticked = [t for t in _TICKED.findall(line) if "/" in t and " " not in t]
         for path in dict.fromkeys([*PATH.findall(line), *ticked]):
             path = path.rstrip(".,:;")
@@ -822,6 +858,23 @@ def _summary_facts(summary: str) -> Iterator[Fact]:
                 yield Fact("file", path, TIERS["changed"], state="deleted")
             elif states:
                 yield Fact("file", path, TIERS["changed"], state=", ".join(states))
+
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,2}[.)])\s+(.+)$")
+_NOTHING: Final = frozenset({"none", "n/a", "nothing", "-", "none yet", "nothing pending"})
+
+
+def _noted_kind(heading: str) -> FactKind | None:
+    """What the items under a summary's ``heading`` (lower case) are, when the ledger
+    carries them: the user's instructions and corrections, decisions and constraints;
+    commitments, pending work and the next step (the built-in prompt's sections, or a
+    custom prompt's that say so)."""
+    if any(word in heading for word in ("decision", "constraint", "instruction", "correction")):
+        return "decision"
+    if any(word in heading for word in ("pending", "next step", "to do", "commitment")):
+        return "pending"
+    return None
 
 
 def _said(line: str, state: str) -> bool:
@@ -977,20 +1030,24 @@ def _names_file(arguments: str) -> bool:
 
 # A change of mind, at the start of a sentence (after an opener) or anywhere in it.
 _CHANGE = re.compile(
-    r"^(actually|correction|scratch that|on second thought|change of plan|wait|no|nope|"
+    r"^(actually|correction|scratch (?:that|this|what i said)|on second thought|change of plan|"
+    r"wait|no|nope|ignore what i said|"
     r"never mind|forget|i meant|sorry,? i meant|eigentlich|doch|nein|warte|korrektur|"
     r"vergiss|en realidad|de hecho|espera|mejor|olvida|pensándolo|pensandolo|en fait|"
     r"non|attends|finalement|plutôt|oublie|réflexion faite|in realtà|anzi|aspetta|"
     r"ripensandoci|pensandoci|lascia|na verdade|não|pensando (?:bem|melhor)|"
     r"esquece|deixa|eigenlijk|nee|wacht|laat maar|bij nader inzien|vergeet|nie|czekaj|"
-    r"poczekaj|jednak|nej|vänta|förresten|glöm|ne|počkej|oprava|ei|odota|moment)\b"
+    r"poczekaj|jednak|nej|vänta|förresten|glöm|ne|počkej|oprava|ei|odota|moment|"
+    r"muutos|korjaus|älä|διόρθωση|όχι|τελικά|μάλλον|αλλαγή|módosítás|javítás|mégse|mégis|"
+    r"inkább)\b"
     r"|\b(decided|has decided|have decided|a tranché|a décidé|ont décidé|hat entschieden|"
     r"haben entschieden|ha decidido|han decidido|ha deciso|hanno deciso|heeft besloten|"
     r"hebben besloten|decidiu|decidiram|zdecydował[aoy]?|har beslutat|har bestemt|"
     r"instead|changed my mind|rather than|statt|stattdessen|anders überlegt|"
     r"doch nicht|en lugar de|en vez de|cambio de planes|au lieu de|à la place|"
     r"tout compte fait|invece|ho cambiato idea|em vez de|mudei de ideia|in plaats van|"
-    r"zamiast|istället|i stället|rozmyslel[aiy]?|rozmysleli|místo toho|namiesto)\b",
+    r"zamiast|istället|i stället|rozmyslel[aiy]?|rozmysleli|místo toho|namiesto|"
+    r"sen sijaan|αντί για|αντί|helyett)\b",
     re.IGNORECASE,
 )
 
