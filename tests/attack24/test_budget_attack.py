@@ -29,7 +29,7 @@ async def test_the_back_off_tables_together_keep_to_their_share(apps: ProxyApps)
     planner = app.state.forwarder.planner
     share = MemoryBudget(BUDGET).share("backoff")
     for i in range(2 * share // _BACKOFF_ENTRY + 10):
-        planner.scheduler.backoffs.failed([f"failed-{i:060d}"])
+        planner.scheduler.backoffs.ended(f"failed-{i:060d}", None, failed=True)
         planner._refused.put(f"refused-{i:059d}", True, _BACKOFF_ENTRY)
     held = app.state.forwarder.memory()
     assert held["backoff"] <= share

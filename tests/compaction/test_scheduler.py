@@ -95,14 +95,43 @@ async def test_a_second_run_of_a_key_still_running_leaves_the_first_found() -> N
     third.set_result(None)
 
 
+async def test_exclusive_turns_go_in_the_order_asked() -> None:
+    flights: Flights[str] = Flights()
+    order: list[str] = []
+    gate = asyncio.Event()
+
+    async def turn(name: str, again: bool = False) -> None:
+        async with flights.exclusive("v"):
+            order.append(name)
+            if not again:
+                return
+            await gate.wait()
+        await turn(name + "'")  # straight back: behind those already waiting
+
+    first = asyncio.ensure_future(turn("a", again=True))
+    await asyncio.sleep(0)
+    others = [asyncio.ensure_future(turn(n)) for n in "bc"]
+    await asyncio.sleep(0)
+    assert flights.running(["v"]) is not None
+    gate.set()
+    await asyncio.gather(first, *others)
+    assert order == ["a", "b", "c", "a'"]
+    assert not flights._turns  # nothing kept once nobody waits
+
+
 # -- back-off ---------------------------------------------------------------------------
+
+
+def fail(backoffs: BackOffs[str], chain: list[str]) -> BackOff:
+    """A run of ``chain``'s history that started and failed now."""
+    return backoffs.ended(chain[-1], backoffs.latest(chain), failed=True)
 
 
 def skips_after_each_failure(backoffs: BackOffs[str], failures: int) -> list[int]:
     """How many triggers are skipped after each of ``failures`` failures in a row."""
     counts = []
     for _ in range(failures):
-        backoffs.failed(["h"])
+        fail(backoffs, ["h"])
         skipped = 0
         while backoffs.skip(["h"]) is not None:
             skipped += 1
@@ -118,7 +147,7 @@ def test_failures_skip_one_two_four_up_to_max_backoff() -> None:
 
 def test_a_forced_trigger_does_not_wait_and_spends_no_skip() -> None:
     backoffs: BackOffs[str] = BackOffs(max_backoff=8)
-    backoffs.failed(["h"])
+    fail(backoffs, ["h"])
     assert backoffs.skip(["h"], forced=True) is None
     assert backoffs.state(["h"]) == BackOff(1, 1)
     assert backoffs.skip(["h"]) == BackOff(1, 0)
@@ -126,26 +155,38 @@ def test_a_forced_trigger_does_not_wait_and_spends_no_skip() -> None:
 
 def test_a_success_starts_over() -> None:
     backoffs: BackOffs[str] = BackOffs(max_backoff=8)
-    backoffs.failed(["h"])
-    backoffs.failed(["h"])
-    backoffs.succeeded(["h"])
+    fail(backoffs, ["h"])
+    fail(backoffs, ["h"])
+    backoffs.ended("h", backoffs.latest(["h"]), failed=False)
     assert backoffs.state(["h"]) == BackOff()
     assert skips_after_each_failure(backoffs, 1) == [1]
 
 
 def test_a_failure_covers_the_histories_extending_it_and_counts_on() -> None:
     backoffs: BackOffs[str] = BackOffs(max_backoff=8)
-    backoffs.failed(["a", "b"])
+    fail(backoffs, ["a", "b"])
     assert backoffs.skip(["a", "b", "c"]) == BackOff(1, 0)  # grew: still held once
     assert backoffs.skip(["a", "x"]) is None  # another branch: not this failure's
-    assert backoffs.failed(["a", "b", "c"]) == BackOff(2, 2)  # the second in a row
+    assert fail(backoffs, ["a", "b", "c"]) == BackOff(2, 2)  # the second in a row
     assert len(backoffs) == 1  # the longer history's record replaced the prefix's
+
+
+def test_a_run_counts_from_what_it_read_when_it_started() -> None:
+    backoffs: BackOffs[str] = BackOffs(max_backoff=8)
+    fail(backoffs, ["a"])
+    first, second = backoffs.latest(["a", "b"]), backoffs.latest(["a", "c"])
+    assert backoffs.ended("b", first, failed=True) == BackOff(2, 2)
+    # the sibling's run started on the same record: its failure is the second in a row
+    # too, though the first to end took that record away
+    assert backoffs.ended("c", second, failed=True) == BackOff(2, 2)
+    assert backoffs.ended("d", None, failed=False) == BackOff()
+    assert backoffs.state(["a", "b"]) == BackOff(2, 2)  # a run that read nothing clears nothing
 
 
 def test_the_table_is_bounded_least_recently_written_first() -> None:
     backoffs: BackOffs[str] = BackOffs(max_backoff=8, max_entries=3, entry_bytes=100)
     for key in "abcde":
-        backoffs.failed([key])
+        fail(backoffs, [key])
     assert len(backoffs) == 3
     assert backoffs.nbytes == 300
     assert backoffs.state(["a"]) == BackOff()  # dropped

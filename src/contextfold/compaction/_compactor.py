@@ -262,7 +262,8 @@ class Compactor:
 
     async def _failed(self, attempt: Attempt, exc: Exception) -> None:
         """Back off and report ``exc`` as the end of ``attempt``."""
-        backoff = self.scheduler.backoffs.failed(_HISTORY)
+        backoffs = self.scheduler.backoffs
+        backoff = backoffs.ended(_HISTORY[-1], backoffs.latest(_HISTORY), failed=True)
         outcome: Outcome = "rejected" if isinstance(exc, SummaryRejectedError) else "failed"
         error = f"{type(exc).__name__}: {exc}"
         logger.warning(
@@ -376,7 +377,8 @@ class Compactor:
             return False
         after = plan.estimate([*new_messages, *appended])
         self.compactions += 1
-        self.scheduler.backoffs.succeeded(_HISTORY)
+        backoffs = self.scheduler.backoffs
+        backoffs.ended(_HISTORY[-1], backoffs.latest(_HISTORY), failed=False)
         self.anchor.rebase(after, count_tokens([*new_messages, *appended], self.opts.counter))
         # Could not get under the limit: wait for usage to grow past this point again.
         self.floor = max(tokens, after) if after > limit else None

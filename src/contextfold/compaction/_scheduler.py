@@ -31,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 from contextfold.compaction._backoff import BackOff
@@ -59,6 +59,8 @@ class Flights(Generic[K]):
 
     def __init__(self) -> None:
         self._runs: dict[K, asyncio.Future[Any]] = {}
+        # key -> its turn lock and how many callers hold or await it (see exclusive)
+        self._turns: dict[K, tuple[asyncio.Lock, list[int]]] = {}
 
     def __len__(self) -> int:
         return sum(1 for run in self._runs.values() if not run.done())
@@ -102,6 +104,22 @@ class Flights(Generic[K]):
             if not run.done():
                 run.set_result(None)
 
+    @contextlib.asynccontextmanager
+    async def exclusive(self, key: K) -> AsyncIterator[asyncio.Future[None]]:
+        """:meth:`hold` ``key`` once every caller that asked before has had its turn:
+        callers of one key run one at a time, in the order they asked (a caller that
+        comes straight back queues behind those already waiting)."""
+        lock, users = self._turns.setdefault(key, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                with self.hold(key) as run:
+                    yield run
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._turns[key]
+
 
 class BackOffs(Generic[K]):
     """The back-off of each history whose summary failed (see :mod:`._backoff`)."""
@@ -124,14 +142,14 @@ class BackOffs(Generic[K]):
 
     def state(self, chain: Sequence[K]) -> BackOff:
         """The back-off of the longest prefix in ``chain`` that has one."""
-        found = self._latest(chain)
+        found = self.latest(chain)
         return BackOff() if found is None else found[1]
 
     def skip(self, chain: Sequence[K], *, forced: bool = False) -> BackOff | None:
         """Whether this trigger of ``chain`` is skipped: the back-off after it (one skip
         fewer to go), or ``None`` when it goes ahead (no back-off holds it, or it is
         ``forced``)."""
-        found = self._latest(chain)
+        found = self.latest(chain)
         if forced or found is None or not found[1].holding:
             return None
         key, backoff = found
@@ -139,32 +157,32 @@ class BackOffs(Generic[K]):
         self._put(key, skipped)
         return skipped
 
-    def failed(self, chain: Sequence[K]) -> BackOff:
-        """A summary of ``chain``'s history failed: its back-off after one more failure
-        in a row (counted from its longest prefix's, which it replaces), recorded under
-        its own key."""
-        found = self._latest(chain)
-        if found is not None:
-            del self._items[found[0]]
-        backoff = (BackOff() if found is None else found[1]).failed(self.max_backoff)
-        self._put(chain[-1], backoff)
-        return backoff
-
-    def succeeded(self, chain: Sequence[K]) -> None:
-        """A summary of ``chain``'s history was made: its prefixes' failures are over."""
-        for key in chain:
-            self._items.pop(key, None)
-
-    def clear(self) -> None:
-        self._items.clear()
-
-    def _latest(self, chain: Sequence[K]) -> tuple[K, BackOff] | None:
+    def latest(self, chain: Sequence[K]) -> tuple[K, BackOff] | None:
+        """The record of the longest prefix in ``chain`` that has one, with its key:
+        read when a run starts, and handed to :meth:`ended` when it ends, so runs that
+        end meanwhile (a sibling branch, a longer history) do not change what this one
+        counts from or clears."""
         items = self._items
         for key in reversed(chain):
             found = items.get(key)
             if found is not None:
                 return key, found
         return None
+
+    def ended(self, key: K, since: tuple[K, BackOff] | None, *, failed: bool) -> BackOff:
+        """A run of the history ``key`` ended, ``since`` being :meth:`latest` when it
+        started: that record is over either way; a failure records, under ``key``, one
+        more failure in a row than it counted (its back-off is returned)."""
+        if since is not None:
+            self._items.pop(since[0], None)
+        if not failed:
+            return BackOff()
+        backoff = (BackOff() if since is None else since[1]).failed(self.max_backoff)
+        self._put(key, backoff)
+        return backoff
+
+    def clear(self) -> None:
+        self._items.clear()
 
     def _put(self, key: K, backoff: BackOff) -> None:
         self._items.pop(key, None)

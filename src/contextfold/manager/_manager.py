@@ -463,6 +463,8 @@ class CompactingContextManager:
         check = self._scheduler.check(
             "", tokens, threshold, budget, messages=len(snapshot.messages)
         )
+        # The hook is read from the settings each request: one set later is asked.
+        self._scheduler.should_compact = self.settings.should_compact
         answer = await self._scheduler.answer(check)
         if check.over if answer is None else answer:
             wire = await self._views.build(

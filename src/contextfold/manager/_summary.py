@@ -258,10 +258,7 @@ class ViewSummarizer:
         that could not get under it, and no back-off is running. ``held`` (the hook
         said not now): the cached summary only, not even one prepared in the background.
         """
-        flights = self.scheduler.flights
-        while (running := flights.running(_VIEW)) is not None:
-            await asyncio.wait([running[1]])  # one at a time: then look at the cache again
-        with flights.hold(_VIEW[-1]):
+        async with self.scheduler.flights.exclusive(_VIEW[-1]):  # then the cache, again
             step = self._condense(snapshot)
             _, condensed, entry, head, base = step
             reused: SummaryOutcome = "none" if entry is None else "cached"
@@ -320,7 +317,8 @@ class ViewSummarizer:
         try:
             result = await self._summarize(step, transport, target)
         except ContextfoldError as exc:
-            backoff = self.scheduler.backoffs.failed(_VIEW)
+            backoffs = self.scheduler.backoffs
+            backoff = backoffs.ended(_VIEW[-1], backoffs.latest(_VIEW), failed=True)
             logger.warning(
                 "summary failed (%s: %s); using strategies, the next %d request(s) skip it",
                 type(exc).__name__,
@@ -329,7 +327,9 @@ class ViewSummarizer:
             )
             error = f"{type(exc).__name__}: {exc}"
             return SummaryStep(condensed, "failed", error=error, protected=protect)
-        self.scheduler.backoffs.succeeded(_VIEW)
+        self.scheduler.backoffs.ended(
+            _VIEW[-1], self.scheduler.backoffs.latest(_VIEW), failed=False
+        )
         self._no_prepare = False
         reused: SummaryOutcome = "none" if entry is None else "cached"
         if result is None:

@@ -471,6 +471,7 @@ class Planner:
             self.metrics.cache_miss()
             key = eff_chain[-1]  # the exact history this job compacts
             skipped = self.scheduler.backoffs.skip(eff_chain, forced=forced)
+            since = self.scheduler.backoffs.latest(eff_chain)  # what this run counts from
             if skipped is not None:
                 error = (
                     f"summarization skipped after {skipped.failures} failed attempt(s); "
@@ -530,10 +531,9 @@ class Planner:
                 return self._relieve(
                     unplaced, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
                 )
-        if plan.error is None:
-            self.scheduler.backoffs.succeeded(eff_chain)
-        else:  # skip the next 1, 2, 4 ... max_backoff over-limit requests
-            self.scheduler.backoffs.failed(eff_chain)
+        # skip the next 1, 2, 4 ... max_backoff over-limit requests after a failure
+        self.scheduler.backoffs.ended(key, since, failed=plan.error is not None)
+        if plan.error is not None:
             return self._relieve(
                 plan, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
             )
