@@ -282,3 +282,76 @@ async def test_every_compaction_event_carries_the_coverage() -> None:
     summary = parse_summary_message((await store.get_history())[0])
     assert summary is not None
     assert "<ledger>" in summary[0]
+
+
+PREVIOUS = """## User instructions and corrections
+- Keep the invoices in EUR only.
+
+## Decisions and constraints
+- Discharge on crane QC07 (QC04's spreader is broken).
+- None.
+
+## Commitments, blockers and open questions
+- agent: I will reissue the gate pass once the customs hold on PRGU1395695 is lifted.
+
+## Pending work and next step
+- Reprocess the orders of 14 May.
+
+## Current state
+- The feed validates."""
+
+
+def test_what_a_previous_summary_decided_or_left_pending_is_a_fact() -> None:
+    facts = build_ledger([Message.user("ok")], previous=PREVIOUS).facts
+    noted = {(f.kind, f.key) for f in facts if f.kind in ("decision", "pending")}
+    assert noted == {
+        ("decision", "Keep the invoices in EUR only."),
+        ("decision", "Discharge on crane QC07 (QC04's spreader is broken)."),
+        (
+            "pending",
+            "agent: I will reissue the gate pass once the customs hold on PRGU1395695 is lifted.",
+        ),
+        ("pending", "Reprocess the orders of 14 May."),
+    }  # "None." and the current state are not carried
+
+
+def test_a_note_restating_the_users_own_words_is_carried_by_them() -> None:
+    said = "Scratch that: use Decimal for every amount, never floats."
+    previous = f"## User instructions and corrections\n- {said}"
+    facts = build_ledger([Message.user(said)], previous=previous).facts
+    assert [f.kind for f in facts if said in f.key] == ["instruction"]
+
+
+async def test_a_decision_one_summary_kept_survives_summaries_that_drop_it() -> None:
+    opts = CompactionSettings(keep_recent=2, user_message_budget=0).options()
+    history = [
+        Message.user("Which crane discharges the vessel?"),
+        Message.assistant("Checking the crane roster."),
+        Message.user("ok"),
+        Message.assistant("Done."),
+    ]
+    first = FunctionTransport(lambda request: make_text_response(PREVIOUS))
+    result = await compact_history(history, first, opts, require_smaller=False)
+    assert result is not None
+    for n in range(4):  # later summaries keep nothing of what they are shown
+        history = [*result.messages, Message.user(f"aside {n}"), Message.assistant("ok")]
+        result = await compact_history(history, poor(), opts, require_smaller=False)
+        assert result is not None
+    text = history_text(result.messages)
+    assert "- decision: Discharge on crane QC07 (QC04's spreader is broken)." in text
+    assert "- pending: Reprocess the orders of 14 May." in text
+    _, carried = split_ledger(parse_summary_message(result.messages[0])[0])  # type: ignore[index]
+    assert {f.kind for f in carried} >= {"decision", "pending"}  # it reads back
+
+
+def test_only_the_newest_notes_are_carried() -> None:
+    decided = "\n".join(f"- decision number {i}" for i in range(20))
+    pending = "\n".join(f"- step number {i}" for i in range(9))
+    previous = f"## Decisions and constraints\n{decided}\n## Pending work and next step\n{pending}"
+    facts = build_ledger([Message.user("ok")], previous=previous).facts
+    assert [f.key for f in facts if f.kind == "decision"] == [
+        f"decision number {i}" for i in range(8, 20)
+    ]
+    assert [f.key for f in facts if f.kind == "pending"] == [
+        f"step number {i}" for i in range(4, 9)
+    ]
