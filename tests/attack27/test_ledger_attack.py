@@ -264,8 +264,11 @@ async def test_failed_tests_are_not_kept_by_a_summary_saying_no_failures() -> No
     [
         "Refund ORD-58213.",
         "Can you check whether invoice INV-77812 was paid?",
+        # a request: its whole sentence is an instruction, the id in it (a request
+        # marker, ください, makes it one since the ledger's fifth round)
+        "注文ORD-58213をキャンセルしてください。",
         pytest.param(
-            "注文ORD-58213をキャンセルしてください。",
+            "注文ORD-58213はまだ届いていません。",
             marks=pytest.mark.xfail(
                 strict=True,
                 reason="the identifier rules find ids at word boundaries; in Japanese (or "

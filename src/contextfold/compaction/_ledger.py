@@ -129,7 +129,20 @@ _NEXT = re.compile(
     r"|(?:^|[:;]\s*)(once|when(?:ever)?|after|as soon as|if|first|sobald|wenn|nachdem|"
     r"cuando|una vez|en cuanto|quand|dès que|lorsque|une fois|quando|appena|non appena|"
     r"assim que|zodra|als|wanneer|jeśli|jeżeli|gdy|kiedy|om|när|hvis|når|pokud|jestli|si|se|"
-    r"až|jos|kun|ha|αν|όταν|μόλις)\b",
+    r"až|jos|kun|ha(?!\s*[,!.…])|αν|όταν|μόλις)\b"
+    # work put on a day: "Tomorrow, ...", "By Friday ...", "Lundi, il faudra ...", "Na jutro: ..."
+    r"|^(?:(?:by|on|before|until|na|w|we|en|le|el|am|bis|entro|até|para|op|voor)\s+(?=\w+\b)"
+    r"|(?=\w+\s*[,:])|(?=(?:tomorrow|tonight|morgen|mañana|demain|domani|amanhã|jutro|"
+    r"imorgon|zítra|huomenna|holnap|αύριο)\b))"
+    r"(?:tomorrow|tonight|monday|tuesday|wednesday|thursday|friday|eod|end of (?:the )?day|"
+    r"morgen|montag|dienstag|mittwoch|donnerstag|freitag|mañana|lunes|martes|miércoles|"
+    r"jueves|viernes|demain|lundi|mardi|mercredi|jeudi|vendredi|domani|lunedì|martedì|"
+    r"mercoledì|giovedì|venerdì|amanhã|segunda|terça|quarta|quinta|sexta|jutro|"
+    r"poniedziałek|wtorek|środę|środa|czwartek|piątek|maandag|dinsdag|woensdag|donderdag|"
+    r"vrijdag|imorgon|måndag|tisdag|onsdag|torsdag|fredag|zítra|pondělí|huomenna|holnap|"
+    r"αύριο)\b"
+    # and in Chinese, Japanese, Korean: tomorrow, "by (a day)", "next is"
+    r"|明日|までに|明天|之前|내일|까지|다음은|다음으로",
     re.IGNORECASE,
 )
 # Instructions the English rules of ._rules miss: a sentence opening with a request, in
@@ -214,7 +227,9 @@ _EXCEPTIONAL = re.compile(
     r"abgelehnt|storniert|abgebrochen|fehlgeschlagen|rechazad[oa]|cancelad[oa]|fallid[oa]|"
     r"rejet[ée]e?|refus[ée]e?|annul[ée]e?|[ée]chou[ée]e?|rifiutat[oa]|respint[oa]|"
     r"annullat[oa]|fallit[oa]|rejeitad[oa]|recusad[oa]|falhou|afgewezen|geannuleerd|"
-    r"mislukt)(?![\w-])",
+    r"mislukt|hylätty|hylätään|epäonnistui|απορρίφθηκε|απέτυχε|ακυρώθηκε|elutasítva|"
+    r"elutasított|sikertelen|hibás|odrzucon[oya]|anulowan[oya]|nieudan[oya]|zamítnut[oa]?|"
+    r"avvisad|misslyckades)(?![\w-])",
     re.IGNORECASE,
 )
 # The agent says where a record went: "HOLLOW-3559 moved to Ready for QA", "REQ-7 is
@@ -236,11 +251,13 @@ _SEARCHES = re.compile(r'"(?:grep|pattern|regex|query|search|match)"\s*:', re.IG
 _OPENER = re.compile(
     r"^(?:(?:hmm+|hm+|ok(?:ay|é|e|ej|ey|i)?|oh|ah|uh|um+|er+m?|well|so|right|alright|sorry|hey|"
     r"ja|jo|nee|nou|tja|also|na|bueno|vale|pues|bon|alors|eh|allora|ecco|beh|boh|bom|"
-    r"olha|então|ehm)\b[\s,.!:;…—–-]*)+",
+    r"olha|então|ehm|opa|eita)\b[\s,.!:;…—–-]*)+",
     re.IGNORECASE,
 )
 _STATUS_KEYS = re.compile(
-    r"^(status|state|estado|estatus|statut|stato|zustand|situação|situacao)$", re.IGNORECASE
+    r"^(status|state|estado|estatus|statut|stato|zustand|situação|situacao|tila|állapot|"
+    r"κατάσταση|stan|stav|tilstand|статус|durum|状态|状態|상태)$",
+    re.IGNORECASE,
 )
 _DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"'<>()\[\]`]+")
 _ERROR_LINES: Final = 8
@@ -610,6 +627,50 @@ def _identifiers(text: str) -> list[str]:
     return list(dict.fromkeys(kept))
 
 
+_FILE = re.compile(r"[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{0,4}\Z")
+
+
+def _named(text: str) -> list[str]:
+    """What ``text`` names, in order: identifiers that are not figures, and file names
+    (``report_v2.pdf``, ``./inbox/a.edi``) whole."""
+    found = [(m.start(), m.group(0).rstrip(".,:;")) for m in PATH.finditer(text)]
+    found = [(at, p) for at, p in found if not p.startswith("http")]
+    for token in _plain_ids(text):
+        if not _FIGURE.fullmatch(token):
+            at = text.find(token)
+            whole = re.match(r"[\w.-]*", text[at:])  # "a_b" of "a_b.edi": the file's name
+            name = whole.group(0).rstrip(".-") if whole else token
+            found.append((at, name if _FILE.match(name) else token))
+    return [token for _, token in sorted(found)]
+
+
+# A tool reporting a record's new state on a line of its own: "[edi] a.edi: rejected",
+# "work order WO-1: completed (by shift B)" (the state one word, in any script, with
+# perhaps a gloss in brackets; what follows it may only be a detail).
+_REPORTED = re.compile(
+    r"^\s*(?:\[[^\]\n]{1,20}\]\s*)?(?:[^\W\d_][\w-]*\s+){0,2}"
+    r"(?P<name>[^\s:]{3,80}):\s+"
+    r"(?P<state>[^\W\d_]{3,20}(?:\s*\([^\W\d_][^()\n]{1,20}\))?)"
+    r"(?:\s*$|\s*[.,;]|\s+-\s|\s+by\s|\s+\()"
+)
+# kubectl and the like: 'persistentvolumeclaim "data-x" deleted', "deployment.apps/web
+# configured"
+_KUBECTL = re.compile(
+    r"^\s*[\w.-]+(?:\s+|/)(?P<name>\"[\w.:-]+\"|[\w.:-]+)\s+"
+    r"(?P<state>deleted|created|configured|unchanged|patched|scaled|restarted|labeled|"
+    r"annotated|exposed|rolled back|cordoned|drained|uncordoned|evicted)\s*$"
+)
+# An XML element with an id and a state: <invoice id="X" status="paid"/>,
+# <order><id>X</id>...<state>Y</state></order>
+_XML_STATE = r"status|state|estado|statut|stato|zustand|tila|állapot|κατάσταση|stan"
+_XML_RECORD = re.compile(
+    r"<\w[\w:-]*\b[^<>]*?\b(?:id|number|no|ref)=\"(?P<id>[^\"<>\s]{3,60})\"[^<>]*?"
+    rf"\b(?:{_XML_STATE})=\"(?P<state>[^\"<>]{{2,40}})\""
+    rf"|<id>(?P<id2>[^<>\s]{{3,60}})</id>.{{0,300}}?<(?:{_XML_STATE})>(?P<state2>[^<>]{{2,40}})</",
+    re.IGNORECASE,
+)
+
+
 def _plain_ids(text: str) -> Iterator[str]:
     """The identifiers of ``text`` that are not file paths (those are file facts)."""
     paths = {p.rstrip(".,:;") for p in PATH.findall(text) if not p.startswith("http")}
@@ -885,6 +946,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     facts = extract(entries)
     # The user's instructions and corrections, and what comes next.
     edited: list[str] = []
+    corrected = False  # the user's last words changed their mind: the agent's answer says how
     for entry in entries:
         if entry.kind != "text":
             continue
@@ -892,13 +954,25 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         if who == "agent":
             edited += [m.group(1) for m in _EDIT_BLOCK.finditer(entry.text)]
         prose = _prose(entry.text)
+        if who == "user":
+            corrected = _changes_mind(prose)
+        elif corrected:
+            # The first thing the agent says after a correction is the decision as it
+            # understood it ("Export limit 820 kW."): it names what the user's words
+            # may only imply.
+            corrected = False
+            first = next((s.strip() for s in SENTENCE.split(prose) if s.strip()), "")
+            if _long_enough(first) and not first.endswith(("?", "\uff1f")):
+                yield Fact(
+                    "decision", shorten(first, MAX_FACT_CHARS), TIERS["decision"], who="agent"
+                )
         instructed = planned = False
         for sentence in SENTENCE.split(prose):
             sentence = sentence.strip()
             source = "user id" if who == "user" else "agent id"
             for token in _plain_ids(sentence):  # a question or a short line names ids too
                 yield Fact("id", token, TIERS[source], context=_context(sentence, token), who=who)
-            if len(sentence.split()) < 3 or sentence.endswith("?"):
+            if not _long_enough(sentence) or sentence.endswith(("?", "\uff1f")):
                 continue
             if who == "agent":
                 yield from _moved_records(sentence)
@@ -1039,7 +1113,7 @@ _CHANGE = re.compile(
     r"esquece|deixa|eigenlijk|nee|wacht|laat maar|bij nader inzien|vergeet|nie|czekaj|"
     r"poczekaj|jednak|nej|vänta|förresten|glöm|ne|počkej|oprava|ei|odota|moment|"
     r"muutos|korjaus|älä|διόρθωση|όχι|τελικά|μάλλον|αλλαγή|módosítás|javítás|mégse|mégis|"
-    r"inkább)\b"
+    r"inkább|poprawka|korekta|zmiana|corrige|corrija|corrigindo|opravdu ne)\b"
     r"|\b(decided|has decided|have decided|a tranché|a décidé|ont décidé|hat entschieden|"
     r"haben entschieden|ha decidido|han decidido|ha deciso|hanno deciso|heeft besloten|"
     r"hebben besloten|decidiu|decidiram|zdecydował[aoy]?|har beslutat|har bestemt|"
@@ -1057,9 +1131,20 @@ _CHANGE = re.compile(
 _CHANGE_MORE = re.compile(
     r"^(?:いや|いいえ|やっぱり|やはり|不对|不是|算了|还是|아니|아뇨|لا[،,]|нет\b|hayır|nahin|nahi\b)"
     r"|やっぱり|ではなく|じゃなくて|の代わりに|不要用|改成|改用|而不是|말고|대신|بدلا|بدلاً|"
-    r"بل |вместо|передумал|лучше используй|yerine|vazgeç|aslında|ki jagah",
+    r"بل |вместо|передумал|лучше используй|yerine|vazgeç|aslında|ki jagah|"
+    # announced decisions and cancellations: "...기로 했습니다", "...ことにしました", "决定"
+    r"기로 했|기로 결정|취소|ことにし|に決め|取り消|キャンセル|决定|取消|改为",
     re.IGNORECASE,
 )
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
+
+
+def _long_enough(sentence: str) -> bool:
+    """Whether ``sentence`` says enough to be an instruction or a plan: three words, or
+    in Chinese and Japanese, which do not space their words, six of their characters."""
+    return len(sentence.split()) >= 3 or len(_CJK.findall(sentence)) >= 6
 
 
 def _changes_mind(text: str) -> bool:
@@ -1071,11 +1156,17 @@ def _changes_mind(text: str) -> bool:
     )
 
 
+# A request in the languages that mark it at the end of the sentence (Japanese,
+# Korean: "...してください", "...바꿔 주세요") or with a fixed word (Chinese "请").
+_REQUEST_MORE = re.compile(r"ください|下さい|てほしい|주세요|해 ?줘|하세요|하십시오|^请")
+
+
 def _instructs(sentence: str, instructions: Sequence[str]) -> bool:
     flat = " ".join(sentence.split())
     bare = _OPENER.sub("", flat)
     return (
         bool(_INSTRUCTS.search(flat))
+        or bool(_REQUEST_MORE.search(flat))
         or (bare != flat and bool(_INSTRUCTS.search(bare)))
         or bool(_CHANGE.search(bare))
         or bool(_CHANGE_MORE.search(bare))
@@ -1159,10 +1250,24 @@ def _labelled_facts(lines: Sequence[str]) -> Iterator[Fact]:
         state = _EXCEPTIONAL.search(line)
         is_test = len(line) <= _TEST_LINE_CHARS and _TEST_LINE.match(line)
         if state is not None and not is_test:  # a test's line: see _test_results
-            named = [t for t in _plain_ids(line[: state.start()]) if not _FIGURE.fullmatch(t)]
+            named = _named(line[: state.start()])
             if named:
                 word = state.group(1).lower().rstrip("+")
                 yield Fact("record", named[0], TIERS["changed"], state=f"status {word}")
+        reported = _KUBECTL.match(line) or _REPORTED.match(line)
+        if reported is not None and state is None:
+            # "work order WO-1: completed (by shift B)", 'pvc "data-x" deleted'
+            name = reported["name"].strip("\"'")
+            word = " ".join(reported["state"].split())
+            if reported.re is _KUBECTL or any(c.isdigit() for c in name) or _FILE.match(name):
+                yield Fact("record", name, TIERS["changed"], state=f"status {word}")
+        for record in _XML_RECORD.finditer(line):  # <invoice id="X" status="paid"/>
+            yield Fact(
+                "record",
+                record["id"] or record["id2"],
+                TIERS["changed"],
+                state=f"status {record['state'] or record['state2']}",
+            )
 
 
 # A test runner's line about one test or suite: pytest, jest/vitest, go test, cargo test,

@@ -31,6 +31,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from contextfold.compaction._rules import SENTENCE
+
 __all__ = ["OPENING_CHARS", "looks_like_refusal", "normalize", "opening"]
 
 OPENING_CHARS = 200
@@ -46,7 +48,6 @@ _QUOTES = str.maketrans(
 _MARKUP = re.compile(r"</?[a-z][a-z0-9-]{0,20}(?:\s[^<>]{0,40})?>|[*_~`]+")
 _LINE_MARKER = re.compile(r"(?m)^[ \t]*(?:#{1,6}|>+|[-+\u2022]|\d{1,3}[.)])[ \t]+")
 _QUOTED = re.compile(r'"[^"\n]{0,300}"|\u300c[^\u300d]{0,300}\u300d|\u300e[^\u300f]{0,300}\u300f')
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+|(?<=[\u3002\uff01\uff1f])")
 _CLAUSE = re.compile(
     r"\s*[,;\u3001\uff0c\uff1b\u2014\u2013]\s*|(?<=[.!?])\s+|\s+-\s+|\s+(?=(?:but|however|though|although|"
     r"pero|sin embargo|mais|cependant|aber|jedoch|mas|porem|ma|tuttavia|maar|но|однако)\b)"
@@ -90,7 +91,7 @@ def opening(text: str) -> str:
         # follows the quote.
         quoting = close > 0 and rest.split("\n", 1)[0].strip(" .,!?")
         text = rest if quoting else text[1:]
-    sentences = [s.strip() for s in _SENTENCE_END.split(text.strip()) if s.strip()]
+    sentences = [s.strip() for s in SENTENCE.split(text.strip()) if s.strip()]
     if not sentences:
         return ""
     first = sentences[0]
