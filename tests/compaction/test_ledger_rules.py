@@ -465,3 +465,69 @@ async def test_the_users_words_are_not_all_dropped_to_make_room_for_the_section(
         quoted[budget] = parsed[1]
     assert quoted[0]  # the premise: without the ledger the user's words are quoted
     assert quoted[1_000], "the ledger's section took the place of every quoted word"
+
+
+# -- the sixth round: CJK sentences, days, the agent's acknowledgement, reported states --
+
+
+def _said(text: str, kind: str) -> list[str]:
+    history = [Message.user("Set it up."), Message.assistant("Done."), Message.user(text)]
+    return [f.key for f in build_ledger(history).facts if f.kind == kind]
+
+
+def test_a_cjk_request_or_decision_is_an_instruction() -> None:
+    for text in (
+        "请把超时改为30秒。然后重新部署。",  # 请 ... 改为: a request, a change
+        "타임아웃은 30초로 바꿔 주세요.",  # ... 주세요: please
+        "やはりリトライは3回にすることにしました。",  # ...ことにしました: we decided
+    ):
+        assert any("30" in s or "3回" in s for s in _said(text, "instruction")), text
+
+
+def test_work_put_on_a_day_is_a_next_step_a_day_talked_about_is_not() -> None:
+    for text in (
+        "Tomorrow, rotate the staging keys before the audit.",
+        "Vendredi, il faudra relancer le fournisseur pour la facture.",
+        "Am Montag bitte den Export neu starten.",
+        "リリース前日までに、移行手順を共有してください。",
+    ):
+        assert _said(text, "next"), text
+    for text in ("Monday was a long day for the team, sorry.", "Ha, that is a funny log line."):
+        assert not _said(text, "next"), text
+
+
+def test_the_agents_first_words_after_a_correction_are_the_decision() -> None:
+    history = [
+        Message.user("Scale the pool to 6 replicas."),
+        Message.assistant("Pool scaled to 6 replicas."),
+        Message.user("Actually no, 6 is too many for the budget. Make it 4."),
+        Message.assistant("Worker pool size 4 replicas. Applying it now."),
+        Message.user("Also add the dashboards, please."),
+        Message.assistant("Dashboards added to the folder."),
+    ]
+    decisions = [f.key for f in build_ledger(history).facts if f.kind == "decision"]
+    assert decisions == ["Worker pool size 4 replicas."]  # not after a plain request
+
+
+def test_a_state_a_tool_reports_on_a_line_of_its_own_is_a_record() -> None:
+    output = "\n".join(
+        [
+            "[import] orders_0412.csv: rejected - 2 errors",
+            "ticket PAY-7731: resolved (by on-call)",
+            'secret "api-token-v2" deleted',
+            '<shipment no="SHP-4410" state="delivered"/>',
+            "<task><id>T-9921</id><name>nightly</name><status>done</status></task>",
+            "image: nginx:1.25",
+            "commit 633cc00: fix the retry loop",
+            "Note: see above",
+        ]
+    )
+    facts = facts_of([Message.user("Check the run."), *call(1, "ops", {"q": "all"}, output)])
+    records = {k: f.state for k, f in facts.items() if f.kind == "record"}
+    assert records == {
+        "orders_0412.csv": "status rejected",
+        "PAY-7731": "status resolved",
+        "api-token-v2": "status deleted",
+        "SHP-4410": "status delivered",
+        "T-9921": "status done",
+    }

@@ -650,7 +650,7 @@ def _named(text: str) -> list[str]:
 _REPORTED = re.compile(
     r"^\s*(?:\[[^\]\n]{1,20}\]\s*)?(?:[^\W\d_][\w-]*\s+){0,2}"
     r"(?P<name>[^\s:]{3,80}):\s+"
-    r"(?P<state>[^\W\d_]{3,20}(?:\s*\([^\W\d_][^()\n]{1,20}\))?)"
+    r"(?P<state>[^\W\d_]{3,20}(?:\s*\([^\W\d_]{2,20}\))?)"
     r"(?:\s*$|\s*[.,;]|\s+-\s|\s+by\s|\s+\()"
 )
 # kubectl and the like: 'persistentvolumeclaim "data-x" deleted', "deployment.apps/web
