@@ -12,7 +12,7 @@ is compacted ten times in a row with unrelated work appended in between; a cell 
 share of probes still in the compacted history (identifiers by exact match, the rest by
 their expected words on one line).
 
-Seven sets of sessions: the three *tuned* kinds (coding, support, research; the
+Eight sets of sessions: the three *tuned* kinds (coding, support, research; the
 summarizer and the fact ledger were written against them), the *held-out* kinds
 (written by someone who had not seen the summarizer nor the ledger; see
 ``contextfold_harness.fidelity._heldout``; the ledger's rules were widened once after a
@@ -21,13 +21,15 @@ after the rules last changed), a *third held-out* set (``_heldout3``: written by
 someone who saw neither the compaction code nor the other sets), a *fourth held-out*
 set (``_heldout4``: likewise written blind to the compaction code and to the three other
 sets), a *fifth held-out* set (``_heldout5``: written blind to the compaction code and
-to all four other sets) and a *sixth held-out* set (``_heldout6``: written blind to the
-compaction code and to all five other sets). Two summarizers: the
-offline extractive one, and a *lossy* stub that behaves like a model dropping details
-(it keeps a random 35 % of the facts it is shown, drawn afresh per request). Each with
-the user's words kept verbatim (``user_message_budget=2000``) or not (``0``), and the
-fact ledger on (``fact_budget=1000``) or off (``0``). ``tokens`` is the mean compacted
-history after 3 compactions; ``ledger`` the mean ledger section per compaction.
+to all four other sets), a *sixth held-out* set (``_heldout6``: written blind to the
+compaction code and to all five other sets) and a *seventh held-out* set
+(``_heldout7``: written blind to the compaction code and to all six other sets). Two
+summarizers: the offline extractive one, and a *lossy* stub that behaves like a model
+dropping details (it keeps a random 35 % of the facts it is shown, drawn afresh per
+request). Each with the user's words kept verbatim (``user_message_budget=2000``) or
+not (``0``), and the fact ledger on (``fact_budget=1000``) or off (``0``). ``tokens`` is
+the mean compacted history after 3 compactions; ``ledger`` the mean ledger section per
+compaction.
 
 The last table is what the ledger costs: CPU per compaction with the ledger and without
 (the same compactions, side by side), and the tokens it adds.
@@ -51,6 +53,7 @@ from contextfold_harness.fidelity import (
     HELDOUT4_KINDS,
     HELDOUT5_KINDS,
     HELDOUT6_KINDS,
+    HELDOUT7_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -146,6 +149,7 @@ async def main() -> None:
     )
     await survival("Fifth held-out sessions (written blind)", HELDOUT5_KINDS)
     await survival("Sixth held-out sessions (written blind)", HELDOUT6_KINDS)
+    await survival("Seventh held-out sessions (written blind)", HELDOUT7_KINDS)
     await cost()
 
 
