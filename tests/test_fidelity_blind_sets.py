@@ -1,0 +1,161 @@
+"""The held-out session sets written blind (the fifth, sixth and seventh): seeded,
+valid, probes planted once, each run by the CLI.
+
+One module for the three: the sets themselves were written apart on purpose (blind to
+each other and to the compaction code); what is checked of them is the same.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+from contextfold.validation import validate_history
+from contextfold_harness.fidelity import (
+    HELDOUT2_KINDS,
+    HELDOUT3_KINDS,
+    HELDOUT4_KINDS,
+    HELDOUT5_KINDS,
+    HELDOUT6_KINDS,
+    HELDOUT7_KINDS,
+    HELDOUT_KINDS,
+    PROBE_KINDS,
+    SESSION_KINDS,
+    Session,
+    generate,
+    generate_heldout5,
+    generate_heldout6,
+    generate_heldout7,
+    history_text,
+    probe_survives,
+)
+
+
+class BlindSet(NamedTuple):
+    name: str  # what --kinds calls it
+    kinds: tuple[str, ...]
+    make: Callable[..., Session]
+
+
+SETS = (
+    BlindSet("heldout5", HELDOUT5_KINDS, generate_heldout5),
+    BlindSet("heldout6", HELDOUT6_KINDS, generate_heldout6),
+    BlindSet("heldout7", HELDOUT7_KINDS, generate_heldout7),
+)
+EARLIER = (SESSION_KINDS, HELDOUT_KINDS, HELDOUT2_KINDS, HELDOUT3_KINDS, HELDOUT4_KINDS)
+KINDS = [pytest.param(s, kind, id=f"{s.name}-{kind}") for s in SETS for kind in s.kinds]
+BY_SET = [pytest.param(s, id=s.name) for s in SETS]
+
+
+@pytest.mark.parametrize("blind", BY_SET)
+def test_there_are_six_kinds_and_generate_dispatches_them(blind: BlindSet) -> None:
+    assert len(blind.kinds) == 6
+    for kind in blind.kinds:
+        assert generate(kind, 2, segments=3).probes == blind.make(kind, 2, segments=3).probes
+    with pytest.raises(ValueError, match=blind.name):
+        blind.make("poetry", 0)
+
+
+def test_the_kinds_are_new_to_every_set_and_unknown_ones_are_refused() -> None:
+    every = [*EARLIER, *(s.kinds for s in SETS)]
+    assert len({kind for kinds in every for kind in kinds}) == sum(len(k) for k in every)
+    with pytest.raises(ValueError, match="poetry"):
+        generate("poetry", 0)
+
+
+@pytest.mark.parametrize(("blind", "kind"), KINDS)
+def test_a_seed_always_gives_the_same_session(blind: BlindSet, kind: str) -> None:
+    first, again, other = (blind.make(kind, s) for s in (7, 7, 8))
+    assert first.opening == again.opening
+    assert first.segments == again.segments
+    assert first.probes == again.probes
+    assert first.probes != other.probes
+    assert first.kind == kind
+    assert first.seed == 7
+
+
+@pytest.mark.parametrize(("blind", "kind"), KINDS)
+@pytest.mark.parametrize(("seed", "segments"), [(0, 1), (1, 3), (5, 10), (11, 12)])
+def test_sessions_are_valid_histories(blind: BlindSet, kind: str, seed: int, segments: int) -> None:
+    session = blind.make(kind, seed, segments=segments)
+    assert len(session.segments) == segments
+    assert all(session.segments)
+    validate_history([*session.opening, *(m for s in session.segments for m in s)])
+    validate_history(session.opening)
+    for segment in session.segments:
+        assert segment[0].role == "user"
+        assert segment[-1].role == "assistant"
+
+
+@pytest.mark.parametrize(("blind", "kind"), KINDS)
+@pytest.mark.parametrize("seed", range(6))
+def test_every_probe_is_found_in_the_opening_by_the_checker(
+    blind: BlindSet, kind: str, seed: int
+) -> None:
+    session = blind.make(kind, seed)
+    counts = {k: sum(p.kind == k for p in session.probes) for k in PROBE_KINDS}
+    assert counts == {"identifier": 3, "artifact": 2, "decision": 1, "next_step": 1}
+    opening = history_text(session.opening)
+    for probe in session.probes:
+        assert probe_survives(probe, opening), probe
+        assert probe.question
+        assert probe.answer
+
+
+@pytest.mark.parametrize(("blind", "kind"), KINDS)
+@pytest.mark.parametrize("seed", range(6))
+def test_planted_ids_never_appear_in_the_filler(blind: BlindSet, kind: str, seed: int) -> None:
+    session = blind.make(kind, seed, segments=12)
+    filler = history_text([m for s in session.segments for m in s])
+    for probe in session.probes:
+        if probe.kind == "identifier":
+            assert not probe_survives(probe, filler), probe
+            assert probe.needles[0][0] not in filler
+        if probe.kind == "artifact":
+            name = probe.needles[0][0]
+            assert name not in filler, probe
+            assert not probe_survives(probe, filler), probe
+
+
+@pytest.mark.parametrize(("blind", "kind"), KINDS)
+def test_the_identifiers_of_a_session_are_distinct(blind: BlindSet, kind: str) -> None:
+    session = blind.make(kind, 4)
+    ids = [p.needles[0][0] for p in session.probes if p.kind == "identifier"]
+    assert len(set(ids)) == 3
+
+
+@pytest.mark.parametrize("kind", HELDOUT7_KINDS)
+def test_the_seventh_sets_decisions_and_next_steps_vary_with_the_seed(kind: str) -> None:
+    # (the fifth and sixth sets plant one phrasing per kind, its values varying)
+    sessions = [generate_heldout7(kind, seed, segments=1) for seed in range(12)]
+    for probe_kind in ("decision", "next_step", "artifact"):
+        questions = {p.question for s in sessions for p in s.probes if p.kind == probe_kind}
+        assert len(questions) > 1, probe_kind
+
+
+@pytest.mark.parametrize("blind", BY_SET)
+def test_the_cli_runs_the_set(blind: BlindSet) -> None:
+    cli = shutil.which("contextfold", path=str(Path(sys.executable).parent))
+    assert cli, "the contextfold console script is not installed"
+    result = subprocess.run(
+        [cli, "fidelity", "--json", "--seeds", "1", "--depths", "1", "--kinds", blind.name],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert {s["kind"] for s in report["sessions"]} == set(blind.kinds)
+    assert report["probes"] == {
+        "identifier": 18,
+        "artifact": 12,
+        "decision": 6,
+        "next_step": 6,
+    }
