@@ -124,7 +124,7 @@ async def test_exclusive_turns_go_in_the_order_asked() -> None:
 
 def fail(backoffs: BackOffs[str], chain: list[str]) -> BackOff:
     """A run of ``chain``'s history that started and failed now."""
-    return backoffs.ended(chain[-1], backoffs.latest(chain), failed=True)
+    return backoffs.ended_alone(chain, failed=True)
 
 
 def skips_after_each_failure(backoffs: BackOffs[str], failures: int) -> list[int]:
@@ -157,7 +157,7 @@ def test_a_success_starts_over() -> None:
     backoffs: BackOffs[str] = BackOffs(max_backoff=8)
     fail(backoffs, ["h"])
     fail(backoffs, ["h"])
-    backoffs.ended("h", backoffs.latest(["h"]), failed=False)
+    backoffs.ended_alone(["h"], failed=False)
     assert backoffs.state(["h"]) == BackOff()
     assert skips_after_each_failure(backoffs, 1) == [1]
 

@@ -262,8 +262,7 @@ class Compactor:
 
     async def _failed(self, attempt: Attempt, exc: Exception) -> None:
         """Back off and report ``exc`` as the end of ``attempt``."""
-        backoffs = self.scheduler.backoffs
-        backoff = backoffs.ended(_HISTORY[-1], backoffs.latest(_HISTORY), failed=True)
+        backoff = self.scheduler.backoffs.ended_alone(_HISTORY, failed=True)
         outcome: Outcome = "rejected" if isinstance(exc, SummaryRejectedError) else "failed"
         error = f"{type(exc).__name__}: {exc}"
         logger.warning(
@@ -377,8 +376,7 @@ class Compactor:
             return False
         after = plan.estimate([*new_messages, *appended])
         self.compactions += 1
-        backoffs = self.scheduler.backoffs
-        backoffs.ended(_HISTORY[-1], backoffs.latest(_HISTORY), failed=False)
+        self.scheduler.backoffs.ended_alone(_HISTORY, failed=False)
         self.anchor.rebase(after, count_tokens([*new_messages, *appended], self.opts.counter))
         # Could not get under the limit: wait for usage to grow past this point again.
         self.floor = max(tokens, after) if after > limit else None

@@ -181,8 +181,11 @@ class BackOffs(Generic[K]):
         self._put(key, backoff)
         return backoff
 
-    def clear(self) -> None:
-        self._items.clear()
+    def ended_alone(self, chain: Sequence[K], *, failed: bool) -> BackOff:
+        """:meth:`ended` for a history no other run can touch meanwhile (one key under
+        single flight: the store's history, the manager's view), whose record read now
+        is the one its run started from."""
+        return self.ended(chain[-1], self.latest(chain), failed=failed)
 
     def _put(self, key: K, backoff: BackOff) -> None:
         self._items.pop(key, None)

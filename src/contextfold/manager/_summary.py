@@ -317,8 +317,7 @@ class ViewSummarizer:
         try:
             result = await self._summarize(step, transport, target)
         except ContextfoldError as exc:
-            backoffs = self.scheduler.backoffs
-            backoff = backoffs.ended(_VIEW[-1], backoffs.latest(_VIEW), failed=True)
+            backoff = self.scheduler.backoffs.ended_alone(_VIEW, failed=True)
             logger.warning(
                 "summary failed (%s: %s); using strategies, the next %d request(s) skip it",
                 type(exc).__name__,
@@ -327,9 +326,7 @@ class ViewSummarizer:
             )
             error = f"{type(exc).__name__}: {exc}"
             return SummaryStep(condensed, "failed", error=error, protected=protect)
-        self.scheduler.backoffs.ended(
-            _VIEW[-1], self.scheduler.backoffs.latest(_VIEW), failed=False
-        )
+        self.scheduler.backoffs.ended_alone(_VIEW, failed=False)
         self._no_prepare = False
         reused: SummaryOutcome = "none" if entry is None else "cached"
         if result is None:
