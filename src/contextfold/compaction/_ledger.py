@@ -308,10 +308,7 @@ class Fact:
             return _names(seen.text, self.key)
         if self.kind in ("instruction", "next", "decision", "pending"):
             said = " ".join(self.key.removesuffix("...").split())
-            if self.who == "user" and self.kind in (
-                "instruction",
-                "next",
-            ):  # word for word: the user's words are not the model's
+            if self.who == "user":  # word for word: the user's words are not the model's
                 return said in seen.verbatim
             return said in seen.flat
         key = self.key.lower()
