@@ -46,7 +46,7 @@ import re
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any
 
 from contextfold._history import compaction_cut_points
 from contextfold._masking import without_recallable
@@ -101,7 +101,6 @@ __all__ = ["MEANINGFUL_SHARE", "NO_CREDENTIALS", "Plan", "Planner", "conversatio
 
 logger = logging.getLogger("contextfold.proxy")
 
-_V = TypeVar("_V")
 _MAX_WAITS = 3  # for jobs compacting a prefix of the history, before compacting it anyway
 _MIN_LEARNED_LIMIT = 1024
 _OVERFLOW_MARGIN = 0.9  # a learned limit: this share of a prompt the upstream rejected
@@ -420,7 +419,7 @@ class Planner:
                 # summary another job (here or on a replica) made of it since is spliced
                 # instead, when that gets it under the limit. Its estimate is what the
                 # headers report.
-                refused = _latest(self._refused, eff_chain) is not None
+                refused = self._refused.last_kept(eff_chain) >= 0
                 if not refused and not await self._due(conv, root, effective, tokens, limit):
                     if tokens > limit:  # over it, but the hook said not now
                         held = Plan(None, chain[-1], before, tokens, error=_HELD, why="held")
@@ -845,15 +844,6 @@ def _messages_at(cuts: Sequence[tuple[int, int]], wire_index: int, *, after: boo
     if after:
         return next((m for w, m in cuts if w >= wire_index), cuts[-1][1])
     return next((m for w, m in reversed(cuts) if w <= wire_index), cuts[0][1])
-
-
-def _latest(table: Mapping[str, _V], chain: Sequence[str]) -> tuple[str, _V] | None:
-    """The entry of ``table`` for the longest prefix hashed in ``chain``, if any."""
-    for key in reversed(chain):
-        value = table.get(key)
-        if value is not None:
-            return key, value
-    return None
 
 
 def _scrubbed(result: CompactionResult, secrets: Secrets) -> CompactionResult:
