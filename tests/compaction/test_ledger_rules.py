@@ -531,3 +531,195 @@ def test_a_state_a_tool_reports_on_a_line_of_its_own_is_a_record() -> None:
         "SHP-4410": "status delivered",
         "T-9921": "status done",
     }
+
+
+def _decisions(*turns: str) -> list[str]:
+    """The decisions of a conversation that alternates user and agent, user first."""
+    history = [
+        Message.user(text) if i % 2 == 0 else Message.assistant(text)
+        for i, text in enumerate(turns)
+    ]
+    return [f.key for f in build_ledger(history).facts if f.kind == "decision"]
+
+
+def test_a_short_yes_makes_the_agents_proposal_the_decision() -> None:
+    cases = [
+        (
+            "Two ways to cache the tariffs: Redis or in process. I'd go with an in-process "
+            "LRU of 512 entries, since we run one replica. OK with you?",
+            "yep, go for it",
+            "in-process LRU of 512 entries",
+        ),
+        (
+            "Il gateway chiude a 30 secondi. Propongo di portare il timeout a 45 secondi. Procedo?",
+            "sì, vai pure",
+            "timeout a 45 secondi",
+        ),
+        (
+            "Ik stel voor om de back-ups 14 dagen te bewaren in plaats van 30. Zal ik dat doen?",
+            "prima, doe maar",
+            "14 dagen",
+        ),
+        ("建议把重试次数改成5次，间隔2秒。要不要这样改？", "好的", "5次"),
+        (  # no word says it proposes: its last sentence is what is asked
+            "The flaky test comes from the shared tmp dir. Giving each worker its own "
+            "directory fixes it. Shall I?",
+            "ok",
+            "its own directory",
+        ),
+    ]
+    for proposal, yes, said in cases:
+        decisions = _decisions("Look at it.", proposal, yes, "Done.")
+        assert len(decisions) == 1, (yes, decisions)
+        assert said in decisions[0]
+        assert "Shall I?" not in decisions[0]
+        assert "Procedo?" not in decisions[0]
+
+
+def test_no_proposal_is_a_decision_without_a_short_yes_to_it() -> None:
+    proposal = "I'd move the nightly export to 03:00 so it misses the backup window. OK?"
+    assert _decisions("Look at it.", proposal, "no, leave it at 02:00") == []
+    assert _decisions("Look at it.", proposal, "why would that help?") == []
+    assert _decisions("Look at it.", "Shall I?", "yes") == []  # nothing was proposed
+    assert _decisions("ok, let's start with the export module") == []  # no one proposed
+    # the yes answers the agent's words since the user's last ones, not older ones
+    assert _decisions("Look at it.", proposal, "hmm", "Looked: it is fine.", "yes") == []
+
+
+def test_the_agents_acknowledgement_of_a_request_is_the_decision() -> None:
+    cases = [
+        (
+            "aggiungi anche il campo iban al tracciato, obbligatorio",
+            "Capito: il campo IBAN diventa obbligatorio nel tracciato.",
+            "IBAN",
+        ),
+        ("den Cron dann auf 02:30 legen", "Alles klar, der Cronjob läuft jetzt um 02:30.", "02:30"),
+        ("batas unggah naikin ke 25 MB ya", "Siap, batas unggah dinaikkan ke 25 MB.", "25 MB"),
+        (
+            "the replica count for eu-west is 5 from now",
+            "Noted: eu-west runs 5 replicas.",
+            "5 replicas",
+        ),
+        ("limit na 50", "Jasně, LIMIT=50 nastavuji.", "LIMIT=50"),  # a value in two words
+    ]
+    for request, answer, said in cases:
+        decisions = _decisions(request, answer)
+        assert len(decisions) == 1, (request, decisions)
+        assert said in decisions[0]
+
+
+def test_an_acknowledgement_that_says_nothing_or_repeats_the_user_is_no_decision() -> None:
+    assert _decisions("the replicas stay at 5", "OK.") == []
+    assert _decisions("the replicas stay at 5", "OK, checking.") == []
+    # the user's words are an instruction whole: the agent's take adds nothing
+    assert _decisions("Please keep the logs for 7 days.", "Sure, 7 days of logs kept.") == []
+    # not the agent's first words after the user's: a report, not its take
+    assert _decisions("Ship it.", "Building.", "OK, the build is green and shipped.") == []
+
+
+def test_a_change_of_mind_after_an_aside_is_a_correction() -> None:
+    for text in (
+        "Oh right, correction: the retention is 90 days, not 30.",
+        "Hmm, thinking about it \u2014 actually, keep the old endpoint alive until June.",
+        "Ah, ripensandoci: lascia il vecchio endpoint attivo fino a giugno.",
+        "Ach ja, Korrektur: die Aufbewahrung beträgt 90 Tage.",
+    ):
+        assert _said(text, "instruction"), text
+    for text in ("Yes, no idea why it failed last night.", "Thanks, wait for the CI run."):
+        assert not _said(text, "instruction"), text
+
+
+def test_an_announced_plan_the_user_welcomes_is_pending_work() -> None:
+    history = [
+        Message.user("Check the duplicates."),
+        Message.assistant(
+            "Found them. Next I go through the 14 invoices that share a number with another "
+            "supplier's and send you the list by Friday."
+        ),
+        Message.user("great, thanks"),
+    ]
+    facts = build_ledger(history).facts
+    pending = [f.key for f in facts if f.kind == "pending"]
+    assert len(pending) == 1
+    assert "14 invoices" in pending[0]
+    assert not [f for f in facts if f.kind == "decision"]  # announced, not proposed
+
+
+def test_test_runners_report_each_class_or_case() -> None:
+    output = {
+        "surefire": (
+            "[INFO] Tests run: 4, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.2 s"
+            " - in org.shop.billing.InvoiceNumberTest\n"
+            "[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.1 s"
+            " <<< FAILURE! - in org.shop.billing.VatRoundingTest\n"
+            "[INFO] Tests run: 7, Failures: 1, Errors: 0, Skipped: 0"
+        ),
+        "dotnet": (
+            "  Passed Shop.Tests.CartTests.EmptyCartIsRejected [12 ms]\n"
+            "  Failed Shop.Tests.CartTests.DiscountStacks [40 ms]\n"
+            "Total tests: 2"
+        ),
+        "pest": "   PASS  Tests\\Unit\\LedgerTest\n  ✓ sums 0.01s\n\n   FAIL  Tests\\Feature\\"
+        "RefundTest\n  ✗ refunds twice",
+    }
+    records: dict[str, str] = {}
+    for n, (tool, text) in enumerate(output.items()):
+        facts = facts_of([Message.user("Run the tests."), *call(n, tool, {"cmd": "test"}, text)])
+        records |= {k: f.state for k, f in facts.items() if f.kind == "record"}
+    assert records == {
+        "org.shop.billing.InvoiceNumberTest": "status tests passed",
+        "org.shop.billing.VatRoundingTest": "status tests failed",
+        "Shop.Tests.CartTests.EmptyCartIsRejected": "status tests passed",
+        "Shop.Tests.CartTests.DiscountStacks": "status tests failed",
+        "Tests\\Unit\\LedgerTest": "status tests passed",
+        "Tests\\Feature\\RefundTest": "status tests failed",
+    }
+
+
+def test_a_migration_a_tool_applied_is_a_record() -> None:
+    outputs = [
+        "Build succeeded.\nApplying migration '20260102093011_AddOrderLock'.\nDone.",
+        "Applying migration `20260102_add_rider_zone`\nAll migrations have been applied.",
+        "  2026_01_02_101500_add_zone_to_riders_table ........ 41ms DONE",
+        '[INFO] Migrating schema `ops` to version "7 - add rider zone"\n[INFO] Successfully',
+        "  Applying riders.0007_rider_zone... OK",
+        "== 20260102101500 AddZoneToRiders: migrated (0.0121s) =====",
+        "INFO  [alembic.runtime.migration] Running upgrade 1f2e -> 9a8b, add rider zone",
+    ]
+    records: dict[str, str] = {}
+    for n, text in enumerate(outputs):
+        facts = facts_of([Message.user("Migrate."), *call(n, "shell", {"cmd": "migrate"}, text)])
+        records |= {k: f.state for k, f in facts.items() if f.kind == "record"}
+    applied = "status migration applied"
+    assert records == {
+        "20260102093011_AddOrderLock": applied,
+        "20260102_add_rider_zone": applied,
+        "2026_01_02_101500_add_zone_to_riders_table": applied,
+        "7 - add rider zone": applied,
+        "riders.0007_rider_zone": applied,
+        "20260102101500 AddZoneToRiders": applied,
+        "9a8b, add rider zone": applied,
+    }
+
+
+def test_a_flag_switched_or_a_setting_changed_is_a_record() -> None:
+    patch = (
+        "*** Begin Patch\n*** Update File: config/prod.json\n@@\n"
+        '-  "UseLegacyTariffs": true,\n+  "UseLegacyTariffs": false,\n'
+        "-  retries: 6\n+  retries: 2\n-  timeout: 30\n+  timeout: 30\n*** End Patch"
+    )
+    flags = '{"name": "new-checkout", "enabled": true}\n{"name": "old-search", "enabled": false}'
+    facts = facts_of(
+        [
+            Message.user("Switch it over."),
+            *call(1, "apply_patch", {"input": patch}, "Done!"),
+            *call(2, "shell", {"cmd": "flags"}, flags),
+        ]
+    )
+    records = {k: f.state for k, f in facts.items() if f.kind == "record"}
+    assert records == {
+        "UseLegacyTariffs": "status set to false",
+        "retries": "status set to 2",  # not timeout: the same value is no change
+        "new-checkout": "status enabled",
+        "old-search": "status disabled",
+    }

@@ -6,10 +6,16 @@ A summary is written by a model, and models drop details. Before a summary is us
 
 * **instructions**: the user's sentences that instruct or correct ("use Decimal for
   every amount", "Scratch that, ship it home");
+* **decisions**: what the agent proposed or asked when the user's answer is a short
+  yes ("yes, do that", "ja gör så", "好的"), and the agent's first words after the user
+  corrected it or when it takes up what the user said ("Understood: ...", "Tamam, ...");
 * **next steps**: the user's sentences that name what comes next or after a condition,
-  and the agent's newest commitment;
+  the agent's newest commitment, and work the agent announced that the user welcomed
+  (pending);
 * **files and records**: every path a tool created, changed or deleted, with the
-  outcome of the tests run since the change; every record a tool set a status on;
+  outcome of the tests run since the change; every record a tool set a status on; test
+  classes and cases a runner reports; schema migrations a tool applied; flags and
+  settings a diff or a tool's JSON switches;
 * **identifiers**: exact strings (ids, hashes, versions, URLs, error codes, names,
   figures) from the user's words, then the agent's, then tool outputs (their first
   line, error lines, and the id-like fields of JSON).
@@ -439,6 +445,7 @@ class Ledger:
             "item": left * _ITEM_SHARE // 100,
             "user id": left * _USER_ID_SHARE // 100,
             "id": left * _ID_SHARE // 100,
+            "noted": left * _NOTED_SHARE // 100,
         }
         taken = dict.fromkeys(shares, 0)
         for index in order:
@@ -482,6 +489,7 @@ class Ledger:
 _ITEM_SHARE: Final = 50  # percent of the section's room for files and records, at first
 _USER_ID_SHARE: Final = 15  # percent for the user's identifiers (fresh or carried), at first
 _ID_SHARE: Final = 30  # percent for the agent's and the tools' identifiers, at first
+_NOTED_SHARE: Final = 20  # percent for decisions and pending work, at first
 
 
 def _rank(fact: Fact) -> int:
@@ -497,6 +505,8 @@ def _rank(fact: Fact) -> int:
 def _share_group(fact: Fact) -> str | None:
     if fact.kind in ("file", "record"):
         return "item"
+    if fact.kind in ("decision", "pending"):
+        return "noted"
     if fact.kind != "id":
         return None
     carried_users = fact.tier == TIERS["agent id"] and fact.who == "user"
@@ -769,6 +779,9 @@ def _argument_ids(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]
                 yield child, f"{key}: {child}"
 
 
+_FLAG_KEYS = re.compile(r"^(enabled|is_?enabled|active|is_?active|on)$", re.IGNORECASE)
+
+
 def _json_records(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]]:
     """``(id, status)`` for each of the JSON ``objects`` that has both an id-like field
     and a status (``status``, ``state``, ``estado``, ``statut`` ...)."""
@@ -800,6 +813,10 @@ def _json_records(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]
                 ),
                 None,
             )
+        if status is None:  # a flag: {"name": "skip-ghosts", "enabled": true}
+            flag = next((v for k, v in item.items() if _FLAG_KEYS.match(str(k))), None)
+            if isinstance(flag, bool):
+                status = "enabled" if flag else "disabled"
         if status and key and "`" not in key and len(status) <= 80:
             yield key, " ".join(status.split())
 
@@ -822,6 +839,8 @@ class _Builder:
             fact, state=shorten(fact.state, 120), context=shorten(fact.context, _CONTEXT_CHARS + 6)
         )
         group = "item" if fact.kind in ("file", "record") else fact.kind
+        if fact.kind == "next" and fact.who == "agent":
+            group = "pending"  # what the agent said it does next, welcomed later: pending
         slot = (group, fact.key)
         old = self.facts.pop(slot, None)
         if old is not None and fact.kind == "id" and old.tier < fact.tier:
@@ -944,6 +963,10 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     # The user's instructions and corrections, and what comes next.
     edited: list[str] = []
     corrected = False  # the user's last words changed their mind: the agent's answer says how
+    # what the agent proposed or asked since the user's last words, and whether it asked
+    # (else it announced: "Next step: I review the 11 farms and send the list tomorrow")
+    proposal, asked = "", False
+    answering = False  # the user spoke last: the agent's next words answer them
     for entry in entries:
         if entry.kind != "text":
             continue
@@ -953,16 +976,26 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         prose = _prose(entry.text)
         if who == "user":
             corrected = _changes_mind(prose)
-        elif corrected:
-            # The first thing the agent says after a correction is the decision as it
-            # understood it ("Export limit 820 kW."): it names what the user's words
-            # may only imply.
-            corrected = False
+            approved = bool(proposal) and not corrected and _approves(prose)
+            if approved:
+                # "yes, do that": what was decided is what the agent proposed; what it
+                # announced and the user welcomed is work still to do
+                kind: FactKind = "decision" if asked else "pending"
+                yield Fact(kind, proposal, TIERS["decision"], who="agent")
+            answering = not approved
+            proposal, asked = "", False
+        else:
             first = next((s.strip() for s in SENTENCE.split(prose) if s.strip()), "")
-            if _long_enough(first) and not first.endswith(("?", "\uff1f")):
+            # The first thing the agent says after a correction, or when it takes up
+            # what the user asked ("Understood: walking distance replaces ..."), is the
+            # decision as it understood it: it names what the user's words may only imply.
+            takes_up = corrected or (answering and _acknowledges(first))
+            if takes_up and _long_enough(first) and not first.endswith(("?", "\uff1f")):
                 yield Fact(
                     "decision", shorten(first, MAX_FACT_CHARS), TIERS["decision"], who="agent"
                 )
+            corrected = answering = False
+            proposal, asked = _proposal(prose) or (proposal, asked)
         instructed = planned = False
         for sentence in SENTENCE.split(prose):
             sentence = sentence.strip()
@@ -986,6 +1019,8 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 # sentences of their own ("Wait, I misread it. Include them.")
                 instructed = True
                 yield Fact("instruction", shorten(prose, MAX_FACT_CHARS), TIERS["instruction"])
+        if (instructed or planned) and len(" ".join(prose.split())) <= MAX_FACT_CHARS:
+            answering = False  # the user's words are a fact whole: the agent's take adds none
     # Files and records, in the order they were last touched.
     for path in edited:  # edit blocks in the agent's text (aider's SEARCH/REPLACE)
         facts.act(path, "modified")
@@ -1135,6 +1170,117 @@ _CHANGE_MORE = re.compile(
 )
 
 
+# A short yes, at the start of the user's words: the agent's proposal is approved
+# ("yes, do that", "ja gör så", "dale", "vas-y", "evet", "được", "はい", "好的", "네").
+_APPROVES = re.compile(
+    r"^(?:yes|yeah|yep|yup|sure|ok|okay|k|agreed|approved|sounds (?:good|right|fine|great)|"
+    r"looks (?:good|right|fine)|that works|go ahead|go for it|"
+    r"do it|do that|please do|perfect|great|fine|lgtm|ship it|makes sense|works for me|"
+    r"let'?s do (?:it|that)|ja|jo|jawohl|klar|passt|einverstanden|genau|gerne|mach das|"
+    r"oui|ouais|d'accord|vas-y|allez-y|parfait|ça marche|entendu|volontiers|sí|si|dale|"
+    r"vale|de acuerdo|hazlo|adelante|perfecto|claro|listo|sì|va bene|procedi|vai|"
+    r"d'accordo|perfetto|certo|sim|pode|pode ser|beleza|combinado|fechado|prima|doe maar|"
+    r"akkoord|top|is goed|japp|kör|gör så|absolut|låter bra|okej|visst|toppen|kør|"
+    r"gør det|gjør det|tak|dobrze|zgoda|śmiało|jasne|pewnie|ano|dobře|souhlasím|jasně|"
+    r"klidně|kyllä|joo|sopii|selvä|igen|oké|rendben|mehet|ναι|εντάξει|προχώρα|evet|"
+    r"tamam|olur|aynen|uygun|có|được|đồng ý|ừ|vâng|ok em|làm đi|ya|iya|oke|boleh|setuju|"
+    r"silakan|lanjut|da|de acord|sigur|да|давай|хорошо|согласен|так|добре|гаразд|згоден|"
+    r"نعم|أجل|تمام|موافق|حسنا|हाँ|हां|ठीक है|haan|theek hai)(?![\w'])"
+    r"|^(?:はい|ええ|うん|お願いします|それで|そうして|了解|好的|好|可以|行|是的|同意|就这样|"
+    r"没问题|네|예|응|좋아요|좋습니다|그렇게|진행)",
+    re.IGNORECASE,
+)
+# What marks the sentence that proposes ("I'd switch ...", "Mitt förslag: ...") among
+# the agent's words before the user's yes.
+_PROPOSES = re.compile(
+    r"\b(?:i'?d|i would|i suggest|i propose|i recommend|my (?:suggestion|proposal|"
+    r"recommendation)|we could|we should|how about|what about|shall i|should i|want me to|"
+    r"ich würde|ich schlage|vorschlag|wir könnten|soll ich|je propose|je suggère|"
+    r"je recommande|proposition|on pourrait|propongo|sugiero|recomiendo|propuesta|"
+    r"podríamos|suggerisco|consiglio|proposta|potremmo|proponho|sugiro|recomendo|"
+    r"poderíamos|ik stel voor|voorstel|zal ik|förslag|jag föreslår|ska jag|proponuję|"
+    r"sugeruję|propozycja|navrhuji|návrh|ehdotan|javaslom|öneri|öneririm|önerim|đề xuất|"
+    r"đề nghị|saran|usul|sebaiknya|предлагаю)\b"
+    r"|提案|しましょうか|いかがでしょう|建议|要不要|제안|할까요|어떨까요",
+    re.IGNORECASE,
+)
+
+
+# The agent taking up what the user said, at the start of its answer ("Understood:",
+# "OK, ...", "Uppfattat:", "Dạ, ...", "Tamam, ...", "Anlaşıldı:", "了解しました"); not
+# "Done", which reports what was asked before ("done with T-1000").
+_ACKNOWLEDGES = re.compile(
+    r"^(?:ok|okay|got it|understood|noted|will do|sure|right|alright|of course|certainly|"
+    r"roger|agreed|verstanden|alles klar|in ordnung|notiert|compris|entendu|"
+    r"d'accord|noté|c'est noté|très bien|entendido|de acuerdo|vale|anotado|listo|claro|"
+    r"capito|va bene|d'accordo|certo|perfetto|entendi|combinado|"
+    r"begrepen|genoteerd|prima|duidelijk|okej|uppfattat|noterat|absolut|klart|forstået|"
+    r"skjønner|zrozumiałem|zrozumiałam|jasne|dobrze|rozumiem|rozumím|jasně|dobře|selvä|"
+    r"ymmärretty|rendben|értem|εντάξει|κατάλαβα|anlaşıldı|tamam|peki|anladım|olur|dạ|"
+    r"vâng|được|đã rõ|baik|siap|oke|mengerti|понял|поняла|хорошо|ясно|зрозумів|добре|"
+    r"حسنا|تمام|فهمت|ठीक है|समझ गया)(?![\w'])"
+    r"|^(?:了解|承知|かしこまりました|わかりました|分かりました|好的|明白|收到|知道了|알겠습니다|"
+    r"네[,.]|알겠어요|좋습니다)",
+    re.IGNORECASE,
+)
+
+
+def _acknowledges(sentence: str) -> bool:
+    """Whether the agent's first ``sentence`` takes up what the user said and says what
+    it took up (three words after the acknowledgement, two with a figure, or six CJK
+    characters)."""
+    flat = " ".join(sentence.split())
+    match = _ACKNOWLEDGES.search(flat)
+    if not match:
+        return False
+    said = flat[match.end() :].lstrip(",.:;!—– ")
+    # a value set in two words says something too ("Tamam, LIMIT=40 yapıyorum.")
+    return _long_enough(said) or (len(said.split()) == 2 and any(c.isdigit() for c in said))
+
+
+def _approves(text: str) -> bool:
+    """Whether the user's ``text`` is a short yes (twelve words at most, or 24 CJK
+    characters) to what the agent just said."""
+    flat = " ".join(text.split()).lstrip("*_-—–>:;,. ")
+    if len(flat.split()) > 12 or len(_CJK.findall(flat)) > 24:
+        return False
+    return bool(_APPROVES.search(flat))
+
+
+def _proposal(text: str) -> tuple[str, bool] | None:
+    """What the agent's ``text`` proposes, asks or announces, on one line, and whether
+    it proposed or asked (a word says so, or it ends with a question); ``None`` when it
+    says too little. From the sentence that proposes as much as a fact holds, else its
+    last sentence (two when that one is short), without a closing bare question ("Want
+    me to go ahead?", "Ska jag köra på det?") that says nothing itself."""
+    sentences = [" ".join(s.split()) for s in SENTENCE.split(text)]
+    sentences = [s for s in sentences if s]
+    asks = bool(sentences) and sentences[-1].endswith(("?", "\uff1f"))
+    while len(sentences) > 1 and _bare_ask(sentences[-1]):
+        sentences.pop()
+    if not sentences:
+        return None
+    marked = [i for i, s in enumerate(sentences) if _PROPOSES.search(s)]
+    if marked:
+        picked = sentences[marked[-1] :]
+        while len(picked) > 1 and len(" ".join(picked)) > MAX_FACT_CHARS:
+            picked.pop()
+    else:  # the last sentence, and the one before when it is too short to say much
+        picked = sentences[-2:] if len(sentences[-1].split()) < 6 else sentences[-1:]
+        while len(picked) > 1 and len(" ".join(picked)) > MAX_FACT_CHARS:
+            picked = picked[1:]
+    said = " ".join(picked)
+    if not _long_enough(said) or not (marked or asks or len(said.split()) >= 8):
+        return None  # "Looked: it is fine." says too little to be work announced
+    return shorten(said, MAX_FACT_CHARS), bool(marked or asks)
+
+
+def _bare_ask(sentence: str) -> bool:
+    return sentence.endswith(("?", "\uff1f")) and (
+        len(sentence.split()) < 7 and len(_CJK.findall(sentence)) < 12
+    )
+
+
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
 
 
@@ -1145,12 +1291,22 @@ def _long_enough(sentence: str) -> bool:
 
 
 def _changes_mind(text: str) -> bool:
-    """Whether the user's ``text`` changes an earlier instruction (in any sentence)."""
-    return any(
-        _CHANGE.search(bare) or _CHANGE_MORE.search(bare)
-        for sentence in SENTENCE.split(text)
-        for bare in (_OPENER.sub("", " ".join(sentence.split())),)
-    )
+    """Whether the user's ``text`` changes an earlier instruction (in any sentence, or
+    at the start of a clause after an aside: "Ach so, Korrektur: ...", "Sorry to go
+    back and forth — actually, ...")."""
+    for sentence in SENTENCE.split(text):
+        bare = _OPENER.sub("", " ".join(sentence.split()))
+        if _CHANGE.search(bare) or _CHANGE_MORE.search(bare):
+            return True
+        for clause in _CLAUSE.split(bare)[1:]:
+            match = _CHANGE.match(_OPENER.sub("", clause))
+            # a clause opening with a long word only: "..., no idea why" is not one
+            if match and match.group(1) and len(match.group(1)) >= 5:
+                return True
+    return False
+
+
+_CLAUSE = re.compile(r"\s*[,;:\u2014\u2013]\s*|\s+-\s+")
 
 
 # A request in the languages that mark it at the end of the sentence (Japanese,
@@ -1165,8 +1321,7 @@ def _instructs(sentence: str, instructions: Sequence[str]) -> bool:
         bool(_INSTRUCTS.search(flat))
         or bool(_REQUEST_MORE.search(flat))
         or (bare != flat and bool(_INSTRUCTS.search(bare)))
-        or bool(_CHANGE.search(bare))
-        or bool(_CHANGE_MORE.search(bare))
+        or _changes_mind(flat)
         or any(flat in item for item in instructions)
     )
 
@@ -1276,6 +1431,16 @@ _TEST_LINE = re.compile(
     r"|^\s*--- (?P<ds>PASS|FAIL): (?P<d>\S+)"
     r"|^\s*test (?P<e>\S+) \.\.\. (?P<es>ok|FAILED)\b"
     r"|^\s*\d+/\d+ Test\s+#\d+: (?P<f>\S+) \.+\s*(?P<fs>Passed|\*+Failed)"
+    # dotnet test: "  Passed Shop.Tests.CartTests.EmptyCart [7 ms]"
+    r"|^\s*(?P<gs>Passed|Failed)\s+(?P<g>[\w.]+\.\w+)\s+\[\d"
+    # Pest and PHPUnit's Collision printer: "PASS  Tests\Feature\CartTest"
+    r"|^\s*(?P<hs>PASS|FAIL)\s+(?P<h>\w+(?:\\\w+)+)\s*$"
+)
+# Maven Surefire's line for each test class: "Tests run: 6, Failures: 0, Errors: 0,
+# Skipped: 0, Time elapsed: 0.8 s - in com.acme.CartTest".
+_SUREFIRE = re.compile(
+    r"^\[?\w*\]?\s*Tests run: \d+, Failures: (?P<failures>\d+), Errors: (?P<errors>\d+)"
+    r".*? (?:-|<<<) in (?P<name>[\w.$]+)"
 )
 _TEST_LINE_CHARS: Final = 400
 _TEST_LINES_SHOWN: Final = 5  # a run listing more passes than this: only failures count
@@ -1295,6 +1460,12 @@ _DEP_LINE = re.compile(
     r"^(?P<sign>[-+])\s*\"?(?P<name>[@\w][\w@./-]*[\w])\"?\s*[:=]?\s*\"?[~^>=v]*"
     r"(?P<version>\d+\.\d+[\w.+-]*)\"?,?\s*(?://.*|#.*)?$"
 )
+# A setting's switch or count in a diff line: '-    "UseAsyncDispense": true,', "+retries: 2".
+_SETTING_LINE = re.compile(
+    r"^(?P<sign>[-+])\s*[\"']?(?P<name>[A-Za-z_][\w.-]{1,80})[\"']?\s*[:=]\s*"
+    r"(?P<value>true|false|on|off|yes|no|enabled|disabled|-?\d+)\s*[,;]?\s*$",
+    re.IGNORECASE,
+)
 # A package manager saying what it changed: "go: upgraded github.com/x/y v0.37.0 => v0.48.0",
 # "Updating serde v1.0.1 -> v1.0.2", "bumped lodash from 4.17.20 to 4.17.21".
 _BUMPED = re.compile(
@@ -1313,12 +1484,17 @@ def _test_results(lines: Sequence[str], failing: set[str]) -> Iterator[Fact]:
     for line in lines:
         if len(line) > _TEST_LINE_CHARS:  # a runner's line is short; a long one is bulk
             continue
+        surefire = _SUREFIRE.match(line)
+        if surefire is not None:
+            passed = surefire["failures"] == surefire["errors"] == "0"
+            found.append((surefire["name"], passed))
+            continue
         match = _TEST_LINE.match(line)
         if match is None:
             continue
         groups = match.groupdict()
-        name = next(groups[k] for k in "abcdef" if groups[k])
-        state = next(groups[k + "s"] for k in "abcdef" if groups[k])
+        name = next(groups[k] for k in "abcdefgh" if groups[k])
+        state = next(groups[k + "s"] for k in "abcdefgh" if groups[k])
         found.append((name, state.strip("*").lower() in ("passed", "pass", "ok")))
     passes = sum(ok for _, ok in found)
     for name, ok in found:
@@ -1347,13 +1523,50 @@ def _sql_records(text: str) -> Iterator[Fact]:
         yield Fact("record", key, TIERS["changed"], state=f"status {match.group('state')}")
 
 
+# A schema migration a tool says it applied, in the words of the usual tools.
+_MIGRATED = re.compile(
+    # EF Core, Prisma: "Applying migration '20241206_AddLock'."
+    r"^.{0,40}?\bApplying migration [`'\"](?P<a>[^`'\"\s]{3,120})[`'\"]"
+    # Laravel: "2025_01_28_111677_add_flag_to_loans ........ 138ms DONE"
+    r"|^\s*(?P<b>\d{4}_\d{2}_\d{2}_\d{6}_\w+)\s+\.{3,}.*?\b(?P<bs>DONE|FAIL)\b"
+    # Flyway: 'Migrating schema `wms` to version "42 - add probe offline flag"'
+    r"|^.{0,40}?\bMigrating schema \S+ to version \"?(?P<c>[^\"\n]{1,120}?)\"?\s*$"
+    # Django: "Applying shop.0012_add_flag... OK"
+    r"|^\s*Applying (?P<d>\w+\.\d{4}_\w+)\.\.\.\s*(?P<ds>OK|FAILED)?"
+    # Rails: "== 20240101120000 AddFlagToLoans: migrated (0.0123s) ====="
+    r"|^==\s+(?P<e>\d{8,14}\s+\w+): migrated\b"
+    # Alembic: "Running upgrade 1a2b -> 3c4d, add probe flag"
+    r"|^.{0,60}?\bRunning upgrade \S* ?-> (?P<f>\w+, [^\n]{1,100})",
+    re.MULTILINE,
+)
+
+
+_MIGRATION_WORDS: Final = ("igrat", "Applying", "DONE", "upgrade")
+
+
 def _changed_records(text: str) -> Iterator[Fact]:
-    """Dependencies a package manager says it bumped, or a diff bumps."""
+    """Dependencies a package manager says it bumped, or a diff bumps; settings a
+    diff switches or sets to another count; schema migrations a tool says it applied."""
+    if any(word in text for word in _MIGRATION_WORDS):  # a cheap gate before the patterns
+        for match in itertools.islice(_MIGRATED.finditer(text), 20):
+            name = next(match[k] for k in "abcdef" if match[k])
+            failed = (match["bs"] or match["ds"] or "").startswith("FAIL")
+            state = "migration failed" if failed else "migration applied"
+            yield Fact("record", " ".join(name.split()), TIERS["changed"], state=f"status {state}")
     for match in _BUMPED.finditer(text):
         state = f"bumped from {match['old']} to {match['new']}"
         yield Fact("record", match["name"], TIERS["changed"], state=state)
     removed: dict[str, str] = {}
+    was: dict[str, str] = {}  # settings a diff removes, by name
     for line in text.splitlines():
+        setting = _SETTING_LINE.match(line)
+        if setting is not None:  # a switch or a count a diff changes: "-  retries: 6"
+            name, value = setting["name"], setting["value"].lower()
+            if setting["sign"] == "-":
+                was[name] = value
+            elif name in was and was.pop(name) != value:
+                yield Fact("record", name, TIERS["changed"], state=f"status set to {value}")
+            continue
         dep = _DEP_LINE.match(line)
         if dep is None:
             continue
