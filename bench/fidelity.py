@@ -22,8 +22,10 @@ someone who saw neither the compaction code nor the other sets), a *fourth held-
 set (``_heldout4``: likewise written blind to the compaction code and to the three other
 sets), a *fifth held-out* set (``_heldout5``: written blind to the compaction code and
 to all four other sets), a *sixth held-out* set (``_heldout6``: written blind to the
-compaction code and to all five other sets) and a *seventh held-out* set
-(``_heldout7``: written blind to the compaction code and to all six other sets). Two
+compaction code and to all five other sets), a *seventh held-out* set
+(``_heldout7``: written blind to the compaction code and to all six other sets) and an
+*eighth held-out* set (``_heldout8``: written blind to the compaction code and to all
+seven other sets). Two
 summarizers: the offline extractive one, and a *lossy* stub that behaves like a model
 dropping details (it keeps a random 35 % of the facts it is shown, drawn afresh per
 request). Each with the user's words kept verbatim (``user_message_budget=2000``) or
@@ -54,6 +56,7 @@ from contextfold_harness.fidelity import (
     HELDOUT5_KINDS,
     HELDOUT6_KINDS,
     HELDOUT7_KINDS,
+    HELDOUT8_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -150,6 +153,7 @@ async def main() -> None:
     await survival("Fifth held-out sessions (written blind)", HELDOUT5_KINDS)
     await survival("Sixth held-out sessions (written blind)", HELDOUT6_KINDS)
     await survival("Seventh held-out sessions (written blind)", HELDOUT7_KINDS)
+    await survival("Eighth held-out sessions (written blind)", HELDOUT8_KINDS)
     await cost()
 
 

@@ -1,7 +1,7 @@
-"""The held-out session sets written blind (the fifth, sixth and seventh): seeded,
-valid, probes planted once, each run by the CLI.
+"""The held-out session sets written blind (the fifth to the eighth): seeded, valid,
+probes planted once, each run by the CLI.
 
-One module for the three: the sets themselves were written apart on purpose (blind to
+One module for the four: the sets themselves were written apart on purpose (blind to
 each other and to the compaction code); what is checked of them is the same.
 """
 
@@ -25,6 +25,7 @@ from contextfold_harness.fidelity import (
     HELDOUT5_KINDS,
     HELDOUT6_KINDS,
     HELDOUT7_KINDS,
+    HELDOUT8_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -33,6 +34,7 @@ from contextfold_harness.fidelity import (
     generate_heldout5,
     generate_heldout6,
     generate_heldout7,
+    generate_heldout8,
     history_text,
     probe_survives,
 )
@@ -48,6 +50,7 @@ SETS = (
     BlindSet("heldout5", HELDOUT5_KINDS, generate_heldout5),
     BlindSet("heldout6", HELDOUT6_KINDS, generate_heldout6),
     BlindSet("heldout7", HELDOUT7_KINDS, generate_heldout7),
+    BlindSet("heldout8", HELDOUT8_KINDS, generate_heldout8),
 )
 EARLIER = (SESSION_KINDS, HELDOUT_KINDS, HELDOUT2_KINDS, HELDOUT3_KINDS, HELDOUT4_KINDS)
 KINDS = [pytest.param(s, kind, id=f"{s.name}-{kind}") for s in SETS for kind in s.kinds]
@@ -135,6 +138,14 @@ def test_the_identifiers_of_a_session_are_distinct(blind: BlindSet, kind: str) -
 def test_the_seventh_sets_decisions_and_next_steps_vary_with_the_seed(kind: str) -> None:
     # (the fifth and sixth sets plant one phrasing per kind, its values varying)
     sessions = [generate_heldout7(kind, seed, segments=1) for seed in range(12)]
+    for probe_kind in ("decision", "next_step", "artifact"):
+        questions = {p.question for s in sessions for p in s.probes if p.kind == probe_kind}
+        assert len(questions) > 1, probe_kind
+
+
+@pytest.mark.parametrize("kind", HELDOUT8_KINDS)
+def test_the_eighth_sets_decisions_and_next_steps_vary_with_the_seed(kind: str) -> None:
+    sessions = [generate_heldout8(kind, seed, segments=1) for seed in range(12)]
     for probe_kind in ("decision", "next_step", "artifact"):
         questions = {p.question for s in sessions for p in s.probes if p.kind == probe_kind}
         assert len(questions) > 1, probe_kind

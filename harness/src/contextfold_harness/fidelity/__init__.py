@@ -46,6 +46,7 @@ from contextfold_harness.fidelity._heldout4 import HELDOUT4_KINDS, generate_held
 from contextfold_harness.fidelity._heldout5 import HELDOUT5_KINDS, generate_heldout5
 from contextfold_harness.fidelity._heldout6 import HELDOUT6_KINDS, generate_heldout6
 from contextfold_harness.fidelity._heldout7 import HELDOUT7_KINDS, generate_heldout7
+from contextfold_harness.fidelity._heldout8 import HELDOUT8_KINDS, generate_heldout8
 from contextfold_harness.fidelity._lossy import LossySummarizer
 from contextfold_harness.fidelity._sessions import (
     PROBE_KINDS,
@@ -64,6 +65,7 @@ __all__ = [
     "HELDOUT5_KINDS",
     "HELDOUT6_KINDS",
     "HELDOUT7_KINDS",
+    "HELDOUT8_KINDS",
     "HELDOUT_KINDS",
     "PROBE_KINDS",
     "SESSION_KINDS",
@@ -81,6 +83,7 @@ __all__ = [
     "generate_heldout5",
     "generate_heldout6",
     "generate_heldout7",
+    "generate_heldout8",
     "generate_session",
     "history_text",
     "judge_probe",
@@ -185,9 +188,9 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
     the held-out :data:`HELDOUT_KINDS`, of the second held-out set
     :data:`HELDOUT2_KINDS` (written after the ledger's rules last changed), of the third
     :data:`HELDOUT3_KINDS`, of the fourth :data:`HELDOUT4_KINDS`, of the fifth
-    :data:`HELDOUT5_KINDS`, of the sixth :data:`HELDOUT6_KINDS` or of the seventh
-    :data:`HELDOUT7_KINDS` (each written without seeing the compaction code or the other
-    sets)."""
+    :data:`HELDOUT5_KINDS`, of the sixth :data:`HELDOUT6_KINDS`, of the seventh
+    :data:`HELDOUT7_KINDS` or of the eighth :data:`HELDOUT8_KINDS` (each written without
+    seeing the compaction code or the other sets)."""
     if kind in HELDOUT_KINDS:
         return generate_heldout(kind, seed, segments=segments)
     if kind in HELDOUT2_KINDS:
@@ -202,6 +205,8 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
         return generate_heldout6(kind, seed, segments=segments)
     if kind in HELDOUT7_KINDS:
         return generate_heldout7(kind, seed, segments=segments)
+    if kind in HELDOUT8_KINDS:
+        return generate_heldout8(kind, seed, segments=segments)
     if kind not in SESSION_KINDS:
         choices = ", ".join(
             (
@@ -213,6 +218,7 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
                 *HELDOUT5_KINDS,
                 *HELDOUT6_KINDS,
                 *HELDOUT7_KINDS,
+                *HELDOUT8_KINDS,
             )
         )
         raise ValueError(f"unknown session kind {kind!r}; choose from {choices}")
