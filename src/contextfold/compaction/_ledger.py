@@ -963,9 +963,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     # The user's instructions and corrections, and what comes next.
     edited: list[str] = []
     corrected = False  # the user's last words changed their mind: the agent's answer says how
-    # what the agent proposed or asked since the user's last words, and whether it asked
-    # (else it announced: "Next step: I review the 11 farms and send the list tomorrow")
-    proposal, asked = "", False
+    said: list[str] = []  # the agent's words since the user's last ones, newest last
     answering = False  # the user spoke last: the agent's next words answer them
     for entry in entries:
         if entry.kind != "text":
@@ -976,14 +974,17 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         prose = _prose(entry.text)
         if who == "user":
             corrected = _changes_mind(prose)
-            approved = bool(proposal) and not corrected and _approves(prose)
-            if approved:
-                # "yes, do that": what was decided is what the agent proposed; what it
-                # announced and the user welcomed is work still to do
-                kind: FactKind = "decision" if asked else "pending"
-                yield Fact(kind, proposal, TIERS["decision"], who="agent")
-            answering = not approved
-            proposal, asked = "", False
+            # "yes, do that": what was decided is what the agent proposed or asked
+            # (read only now: most of the agent's words are never answered so); what it
+            # announced and the user welcomed is work still to do
+            proposal = None
+            if said and not corrected and _approves(prose):
+                proposal = next(filter(None, map(_proposal, reversed(said))), None)
+            if proposal is not None:
+                kind: FactKind = "decision" if proposal[1] else "pending"
+                yield Fact(kind, proposal[0], TIERS["decision"], who="agent")
+            answering = proposal is None
+            said = []
         else:
             first = next((s.strip() for s in SENTENCE.split(prose) if s.strip()), "")
             # The first thing the agent says after a correction, or when it takes up
@@ -995,7 +996,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                     "decision", shorten(first, MAX_FACT_CHARS), TIERS["decision"], who="agent"
                 )
             corrected = answering = False
-            proposal, asked = _proposal(prose) or (proposal, asked)
+            said.append(prose)
         instructed = planned = False
         for sentence in SENTENCE.split(prose):
             sentence = sentence.strip()
