@@ -723,3 +723,50 @@ def test_a_flag_switched_or_a_setting_changed_is_a_record() -> None:
         "new-checkout": "status enabled",
         "old-search": "status disabled",
     }
+
+
+def test_any_other_answer_to_a_proposal_is_the_users_instruction() -> None:
+    offers = [
+        "The import is fixed. I could also backfill last week's rows from the archive. Want that?",
+        "Potrei anche ricalcolare le medie di ieri con i valori interpolati.",
+        "Daarnaast zou ik de oude exports kunnen verwijderen; ik zou dat vanavond doen.",
+    ]
+    answers = [
+        "No backfill: the archive rows are unaudited, we leave the gap and note it.",
+        "Lascia stare le medie, i dati grezzi restano come sono.",
+        "Exports bewaren we zeven jaar, niets weggooien.",
+    ]
+    for offer, answer in zip(offers, answers, strict=True):
+        history = [Message.user("Go on."), Message.assistant(offer), Message.user(answer)]
+        said = [f.key for f in build_ledger(history).facts if f.kind == "instruction"]
+        assert said == [answer], (offer, said)
+    # a reply to a report is not an answer to a proposal
+    history = [
+        Message.user("Go on."),
+        Message.assistant("The import ran: 4,210 rows."),
+        Message.user("Interesting numbers there today."),
+    ]
+    assert not [f for f in build_ledger(history).facts if f.kind == "instruction"]
+
+
+def test_the_agents_work_put_on_a_coming_day_is_its_next_step() -> None:
+    for text, said in [
+        ("Zbývá návod pro lékárníky. Pošlu ho zítra dopoledne.", "návod pro lékárníky"),
+        ("Die Metrik für das Alter der Werte baue ich morgen früh ein.", "Metrik"),
+        ("Laporan selisihnya saya kirim besok siang ke pengawas.", "Laporan"),
+        ("Noch offen: die Doku. Die schreibe ich morgen.", "Doku"),
+    ]:
+        history = [Message.user("Thanks."), Message.assistant(text)]
+        steps = [f.key for f in build_ledger(history).facts if f.kind == "next"]
+        assert len(steps) == 1, (text, steps)
+        assert said in steps[0]
+
+
+def test_a_deadline_anywhere_in_the_users_words_is_a_next_step() -> None:
+    for text in (
+        "The incident report has to reach the regulator at the latest on Tuesday.",
+        "Das Angebot muss bis spätestens Freitag beim Kunden sein.",
+        "Hlášení musí odejít nejpozději v úterý.",
+    ):
+        assert _said(text, "next"), text
+    assert not _said("We talked about it on Tuesday with the whole team.", "next")

@@ -151,6 +151,24 @@ _NEXT = re.compile(
     r"|明日|までに|明天|之前|내일|까지|다음은|다음으로",
     re.IGNORECASE,
 )
+# A deadline anywhere in the user's sentence: a "by" word, then a day within three
+# words ("must go out at the latest on Tuesday", "nejpozději v úterý", "bis spätestens
+# Freitag", "paling lambat hari Jumat").
+_DEADLINE = re.compile(
+    r"\b(?:by|no later than|at the latest|spätestens|bis|uiterlijk|nejpozději|najpóźniej|"
+    r"au plus tard|a más tardar|al más tardar|entro|até|senast|viimeistään|legkésőbb|"
+    r"paling lambat|sebelum|en geç|muộn nhất|не позднее|до)\b(?:\W+\w+){0,3}?\W+"
+    r"(?:tomorrow|monday|tuesday|wednesday|thursday|friday|morgen|montag|dienstag|mittwoch|"
+    r"donnerstag|freitag|mañana|lunes|martes|miércoles|jueves|viernes|demain|lundi|mardi|"
+    r"mercredi|jeudi|vendredi|domani|lunedì|martedì|mercoledì|giovedì|venerdì|amanhã|"
+    r"segunda|terça|quarta|quinta|sexta|jutro|poniedziałek|wtorek|środę|czwartek|piątek|"
+    r"maandag|dinsdag|woensdag|donderdag|vrijdag|måndag|tisdag|onsdag|torsdag|fredag|"
+    r"zítra|pondělí|úterý|středa|středu|čtvrtek|pátek|besok|senin|selasa|rabu|kamis|jumat|"
+    r"yarın|pazartesi|salı|çarşamba|perşembe|cuma|huomenna|maanantai|tiistai|keskiviikko|"
+    r"torstai|perjantai|holnap|hétfő|kedd|szerda|csütörtök|péntek|завтра|понедельник|"
+    r"вторник|среду|четверг|пятницу)\b",
+    re.IGNORECASE,
+)
 # Instructions the English rules of ._rules miss: a sentence opening with a request, in
 # English, German, Spanish, French, Italian, Portuguese and Dutch (a change of mind is
 # one too: _instructs also asks _CHANGE and _CHANGE_MORE, below).
@@ -161,7 +179,15 @@ _INSTRUCTS = re.compile(
     r"lass (?:das|es)|toch niet|liever|niet|nee|na verdade)\b",
     re.IGNORECASE,
 )
-_AGENT_NEXT = re.compile(r"\b(I will|I'll|I am going to|next,? I|then I)\b", re.IGNORECASE)
+_AGENT_NEXT = re.compile(
+    r"\b(I will|I'll|I am going to|next,? I|then I)\b"
+    # or work the agent puts on a coming day, in any person ("die baue ich morgen früh
+    # ein", "Pošlu ho zítra", "saya siapkan besok pagi", "明天发给你")
+    r"|\b(tomorrow|tonight|morgen|mañana|demain|domani|amanhã|jutro|imorgon|i morgen|"
+    r"zítra|zajtra|huomenna|holnap|αύριο|besok|yarın|ngày mai|завтра)\b"
+    r"|明日|明天|내일",
+    re.IGNORECASE,
+)
 _STATE_WORDS: Final[dict[str, tuple[str, ...]]] = {
     "created": ("created", "new file", "added", "written", "wrote"),
     "modified": ("modified", "edited", "changed", "updated", "patched"),
@@ -965,6 +991,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     corrected = False  # the user's last words changed their mind: the agent's answer says how
     said: list[str] = []  # the agent's words since the user's last ones, newest last
     answering = False  # the user spoke last: the agent's next words answer them
+    answers = False  # the user's words answer what the agent proposed or asked
     for entry in entries:
         if entry.kind != "text":
             continue
@@ -983,6 +1010,12 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             if proposal is not None:
                 kind: FactKind = "decision" if proposal[1] else "pending"
                 yield Fact(kind, proposal[0], TIERS["decision"], who="agent")
+            # Any other answer to what the agent proposed or asked decides it: the
+            # user's words are the instruction ("Bitte nicht! Fehlende Werte bleiben
+            # Lücken", "Overslaan ja. Verwijderen nee: ...", "第一点同意。第二点...").
+            answers = proposal is None and any(
+                asked for _, asked in filter(None, map(_proposal, said[-1:]))
+            )
             answering = proposal is None
             said = []
         else:
@@ -998,8 +1031,12 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             corrected = answering = False
             said.append(prose)
         instructed = planned = False
+        before = ""  # the sentence before, for one that only points back ("Pošlu ho zítra.")
         for sentence in SENTENCE.split(prose):
             sentence = sentence.strip()
+            if not sentence:
+                continue
+            earlier, before = before, sentence
             source = "user id" if who == "user" else "agent id"
             for token in _plain_ids(sentence):  # a question or a short line names ids too
                 yield Fact("id", token, TIERS[source], context=_context(sentence, token), who=who)
@@ -1008,14 +1045,24 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             if who == "agent":
                 yield from _moved_records(sentence)
             clipped = shorten(sentence, MAX_FACT_CHARS)
-            if who == "user" and not planned and _NEXT.search(sentence):
+            if (
+                who == "user"
+                and not planned
+                and (_NEXT.search(sentence) or _DEADLINE.search(sentence))
+            ):
                 # the whole message, as for an instruction: a plan's condition and its
                 # steps often sit in sentences of their own
                 planned = True
                 yield Fact("next", shorten(prose, MAX_FACT_CHARS), TIERS["user next"])
             elif who == "agent" and _AGENT_NEXT.search(sentence):
+                if earlier and len(sentence.split()) < 8:  # "I'll send it tomorrow.": what?
+                    clipped = shorten(f"{earlier} {sentence}", MAX_FACT_CHARS)
                 yield Fact("next", clipped, TIERS["agent next"], who="agent")
-            if who == "user" and not instructed and _instructs(sentence, facts.instructions):
+            if (
+                who == "user"
+                and not instructed
+                and (answers or _instructs(sentence, facts.instructions))
+            ):
                 # the whole message: a correction's reason and its new rule often sit in
                 # sentences of their own ("Wait, I misread it. Include them.")
                 instructed = True
@@ -1201,7 +1248,13 @@ _PROPOSES = re.compile(
     r"podríamos|suggerisco|consiglio|proposta|potremmo|proponho|sugiro|recomendo|"
     r"poderíamos|ik stel voor|voorstel|zal ik|förslag|jag föreslår|ska jag|proponuję|"
     r"sugeruję|propozycja|navrhuji|návrh|ehdotan|javaslom|öneri|öneririm|önerim|đề xuất|"
-    r"đề nghị|saran|usul|sebaiknya|предлагаю)\b"
+    r"đề nghị|saran|usul|sebaiknya|предлагаю|"
+    # offers in the conditional: "I could also ...", "könnte ich ...", "on pourrait ..."
+    r"i could|we could|i can also|schlage ich|könnte ich|könnten wir|würde ich|"
+    r"je pourrais|nous pourrions|podría|potrei|poderia|ik zou|we zouden|ik kan ook|"
+    r"saya bisa|bagaimana kalau|mohl bych|mohli bychom|mógłbym|moglibyśmy|jag kan också|"
+    r"vi skulle kunna|могу также)\b"
+    r"|我可以|我们可以|要不"
     r"|提案|しましょうか|いかがでしょう|建议|要不要|제안|할까요|어떨까요",
     re.IGNORECASE,
 )
