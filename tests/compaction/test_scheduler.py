@@ -26,6 +26,7 @@ from contextfold.manager import CompactingContextManager
 from contextfold.proxy import create_app
 from contextfold.testing import StubTransport
 from contextfold.transports.base import ModelInfo
+from tests.compaction.test_compaction import WINDOW, GatedSummarizer, alternating
 
 # -- single flight ------------------------------------------------------------------
 
@@ -469,3 +470,28 @@ def test_every_face_holds_the_one_policy_built_from_its_settings(face: str, tmp_
     assert scheduler.max_backoff == 5
     assert scheduler.summary_timeout == 7.5
     assert scheduler.should_compact is _hook
+
+
+async def test_the_store_keeps_its_preparation_in_its_scheduler() -> None:
+    """Issue 25: the store's preparation in flight and its ready plan are the entry of
+    its one history in ``scheduler.preparations``, not slots of its own."""
+    summary = GatedSummarizer()
+    store = AutoCompactStore(
+        MemoryContextStore(alternating(30)),
+        StubTransport(model=WINDOW),
+        keep_recent=4,
+        summary_transport=summary,
+    )
+    table = store._core.scheduler.preparations
+    await store.add_context_tokens(2_600, 10)  # past the prepare point (2,400)
+    await asyncio.wait_for(summary.started.wait(), 5)
+    assert table.running("history")
+    assert list(table.in_flight) == ["history"]
+    summary.release.set()
+    await table.wait("history", 5)
+    assert table.ready("history") is not None  # the plan waits for the limit
+    await store.add_context_tokens(3_100, 10)  # the limit takes it
+    assert store.compactions == 1
+    assert table.ready("history") is None
+    await store.close()
+    assert table.closed
