@@ -27,6 +27,8 @@ from contextfold.proxy import create_app
 from contextfold.testing import StubTransport
 from contextfold.transports.base import ModelInfo
 from tests.compaction.test_compaction import WINDOW, GatedSummarizer, alternating
+from tests.manager.test_prepare import THRESHOLD, crossed, grow
+from tests.manager.test_prepare import GatedSummarizer as ManagerSummarizer
 
 # -- single flight ------------------------------------------------------------------
 
@@ -495,3 +497,31 @@ async def test_the_store_keeps_its_preparation_in_its_scheduler() -> None:
     assert table.ready("history") is None
     await store.close()
     assert table.closed
+
+
+async def test_the_manager_keeps_its_preparation_in_its_scheduler() -> None:
+    """Issue 25: the manager's preparation in flight, its prepared summary and the
+    "none after a failure" rule are its view's entry in ``scheduler.preparations``."""
+    failing = ManagerSummarizer(fail=True)  # an empty summary: rejected
+    manager, _, history = await crossed(failing)
+    table = manager._scheduler.preparations
+    await asyncio.wait_for(failing.started.wait(), 5)
+    assert list(table.in_flight) == ["view"]
+    failing.release.set()
+    await table.wait("view", 5)
+    assert table.failed(["view"])  # no more preparations of the view
+    await manager.clear()
+    assert not table.failed(["view"])  # a clear starts over
+
+    summary = ManagerSummarizer()
+    manager, _, history = await crossed(summary)
+    table = manager._scheduler.preparations
+    await asyncio.wait_for(summary.started.wait(), 5)
+    assert table.running("view")
+    summary.release.set()
+    await table.wait("view", 5)
+    assert table.ready("view") is not None  # waits for the threshold
+    await grow(manager, history, THRESHOLD)
+    await manager.get_messages_for_request()  # the threshold takes it
+    assert table.ready("view") is None
+    assert len(summary.requests) == 1
