@@ -24,11 +24,16 @@ from contextfold.compaction._trigger import TriggerCheck
 from contextfold.errors import CompactionError
 from contextfold.manager import CompactingContextManager
 from contextfold.proxy import create_app
+from contextfold.proxy._budget import MemoryBudget
+from contextfold.proxy._prepare import MAX_RUNNING
 from contextfold.testing import StubTransport
 from contextfold.transports.base import ModelInfo
+from tests._proxy_upstream import Upstream
 from tests.compaction.test_compaction import WINDOW, GatedSummarizer, alternating
 from tests.manager.test_prepare import THRESHOLD, crossed, grow
 from tests.manager.test_prepare import GatedSummarizer as ManagerSummarizer
+from tests.proxy.test_prepare import PREPARED, planner_of, post, turns
+from tests.proxy.test_proxy import MakeApp, make_app, upstream  # noqa: F401 (fixtures)
 
 # -- single flight ------------------------------------------------------------------
 
@@ -525,3 +530,42 @@ async def test_the_manager_keeps_its_preparation_in_its_scheduler() -> None:
     await manager.get_messages_for_request()  # the threshold takes it
     assert table.ready("view") is None
     assert len(summary.requests) == 1
+
+
+async def test_the_proxy_keeps_its_preparations_in_its_scheduler(
+    make_app: MakeApp,  # noqa: F811
+    upstream: Upstream,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """Issue 25: the proxy's preparations in flight, its summaries waiting for their
+    limit and its failed histories are entries of ``scheduler.preparations``, bounded as
+    its memory budget and ``MAX_RUNNING`` say; its memory report reads that table."""
+    app = await make_app(**PREPARED)
+    planner = planner_of(app)
+    table = planner.scheduler.preparations
+    assert table.max_running == MAX_RUNNING
+    assert table.max_bytes == MemoryBudget().share("prepared")
+    upstream.summary_gate = summary_made = asyncio.Event()
+    await post(app, "openai", turns("openai", 24))  # past the prepare point
+    (key,) = table.in_flight
+    assert table.running(key)
+    assert planner.scheduler.flights.running([key]) is not None  # one flight with the limit's
+    summary_made.set()
+    await table.wait(key, 5)
+    assert len(table) == 0
+    assert table.ready_nbytes > 0  # the summary waits for its limit ...
+    assert planner.memory()["prepared"] == table.ready_nbytes
+    over = await post(app, "openai", turns("openai", 36))
+    assert over.headers["x-contextfold-summary"] == "cached"
+    assert table.ready_nbytes == 0  # ... which took it into the cache
+
+    upstream.fail_summary = (500, {"error": {"message": "down", "type": "server_error"}})
+    upstream.summary_gate = summary_made = asyncio.Event()
+    app = await make_app(**PREPARED, db=tmp_path / "another.db")
+    table = planner_of(app).scheduler.preparations
+    await post(app, "openai", turns("openai", 24))
+    (key,) = table.in_flight
+    summary_made.set()
+    await table.wait(key, 5)
+    assert table.failed([key])  # not prepared again for this history
+    assert planner_of(app).memory()["failed"] == table.failed_nbytes > 0
