@@ -4,8 +4,9 @@ running on it.
 
 Issue 25, item 1: the store, the manager and the proxy each kept these themselves (a
 future and a joined count, an ``asyncio.Lock``, a dict of futures; three back-off
-records; three calls of the timeout); they now hold one :class:`Scheduler` each, built
-from their settings, and nothing else of their own.
+records; three calls of the timeout; a ``Preparation``, three attributes, and a task
+dict with two sized maps for the preparations); they now hold one :class:`Scheduler`
+each, built from their settings, and nothing else of their own.
 """
 
 from __future__ import annotations
