@@ -157,7 +157,7 @@ class ViewSummarizer:
         if prepared is not None:
             if _covers(prepared, snapshot, floor):
                 return False
-            prep.take()  # the cache covers as much: a new one replaces it
+            prep.take()  # it covers no more than the cache does now: the new one replaces it
         return prep.start(lambda: self._prepare(step, budget, threshold, transport, notify))
 
     async def _prepare(
