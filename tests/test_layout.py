@@ -513,14 +513,19 @@ def test_the_harness_exists_and_has_no_import_cycles() -> None:
 
 
 # The one policy (``compaction._scheduler``): the faces hold a ``Scheduler`` and take the
-# trigger, single flight, back-off and the summary timeout from it, never from the rules
-# underneath it (issue 25, item 1: each face kept its own copy of each and they drifted).
+# trigger, single flight, back-off, preparation and the summary timeout from it, never
+# from the rules underneath it, nor from tables of their own (issue 25, item 1: each face
+# kept its own copy of each and they drifted; the store kept its preparation slots in a
+# ``compaction._prepare.Preparation``, the manager and the proxy in attributes).
 POLICY_FACES = ("proxy", "manager", "compaction._compactor", "compaction._store")
 POLICY_PARTS = {
     "compaction._backoff": {"BackOff"},
     "compaction._trigger": {"due", "decide"},
     "compaction._engine": {"within_summary_timeout"},
+    "compaction._prepare": {"Preparation"},
 }
+POLICY_TABLES = {"Flights", "BackOffs", "Preparations"}
+"""The scheduler's tables: a face uses its scheduler's, it never builds one."""
 
 
 def _policy_parts_used(path: Path) -> list[str]:
@@ -531,6 +536,11 @@ def _policy_parts_used(path: Path) -> list[str]:
             for alias in node.names:
                 if alias.name in POLICY_PARTS.get(module, set()):
                     used.append(f"{module}.{alias.name}")
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            if name in POLICY_TABLES:
+                used.append(f"{name}(...)")
     return used
 
 
@@ -548,11 +558,16 @@ def test_the_policy_scan_finds_a_face_keeping_its_own(tmp_path: Path) -> None:
     face.write_text(
         "from contextfold.compaction._backoff import BackOff\n"
         "from contextfold.compaction._trigger import TriggerCheck, due\n"
-        "from contextfold.compaction._engine import Options, within_summary_timeout\n",
+        "from contextfold.compaction._engine import Options, within_summary_timeout\n"
+        "from contextfold.compaction._prepare import Preparation, prepare_point\n"
+        "from contextfold.compaction import _scheduler\n"
+        "ready = _scheduler.Preparations(max_bytes=1)\n",
         encoding="utf-8",
     )
     assert sorted(_policy_parts_used(face)) == [
+        "Preparations(...)",
         "compaction._backoff.BackOff",
         "compaction._engine.within_summary_timeout",
+        "compaction._prepare.Preparation",
         "compaction._trigger.due",
     ]

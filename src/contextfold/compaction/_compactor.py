@@ -28,10 +28,10 @@ from contextfold.compaction._engine import (
 )
 from contextfold.compaction._mask import plan_masking_first
 from contextfold.compaction._plan import Plan, PromptEstimate, plan_compaction
-from contextfold.compaction._prepare import Preparation, Prepared, prepare_point
+from contextfold.compaction._prepare import Prepared, prepare_point
 from contextfold.compaction._relief import relief_point, relieve
 from contextfold.compaction._report import Attempt, Reporter, span_attributes
-from contextfold.compaction._scheduler import Scheduler
+from contextfold.compaction._scheduler import Preparation, Scheduler
 from contextfold.compaction._settings import CompactionSettings
 from contextfold.compaction._splice import splice
 from contextfold.compaction._summarizer import KEPT_TRUNCATION_MARKER, Summarizer, keeps_archive
@@ -70,7 +70,6 @@ class Compactor:
         self.summarizer_usage = Usage(0, 0)
         self.compactions = 0
         self.anchor = UsageAnchor(self.opts.counter)
-        self.prep = Preparation()
         # Commits made in the background, and how many there had been at the last read:
         # a usage report for a request read before such a commit describes a history
         # that no longer exists.
@@ -81,9 +80,11 @@ class Compactor:
         self._update_due: int | None = None
         # Estimated tokens the last read's relieved view left out (0: the whole history).
         self.relieved_by = 0
-        # Triggers, single flight, back-off and the summary timeout: the one policy of
-        # every face (see ._scheduler), keyed here by the one history the store holds.
+        # Triggers, single flight, back-off, preparation and the summary timeout: the one
+        # policy of every face (see ._scheduler), keyed here by the one history the store
+        # holds.
         self.scheduler: Scheduler[str] = Scheduler.of("store", settings)
+        self.prep: Preparation[str, Prepared] = self.scheduler.preparations.of(_HISTORY[-1])
         self.floor: int | None = None  # no retry until usage exceeds this
         self._joined = 0  # callers awaiting the run now
         self.splice_lock = asyncio.Lock()
@@ -434,15 +435,16 @@ class Compactor:
             target = max(target - max(limit - tokens, 0), target // 2)
 
         async def summarize(history: list[Message], estimate: PromptEstimate) -> Plan | None:
-            return await plan_compaction(
-                history,
-                estimate,
-                target=target,
-                transport=self.summary_transport,
-                opts=self.opts,
-                summarizer=summarizer,
-                time_limit=self.scheduler.summary_timeout,
-                require_smaller=require_smaller,
+            return await self.scheduler.bounded(
+                plan_compaction(
+                    history,
+                    estimate,
+                    target=target,
+                    transport=self.summary_transport,
+                    opts=self.opts,
+                    summarizer=summarizer,
+                    require_smaller=require_smaller,
+                )
             )
 
         mask = self.settings.mask_tool_outputs  # masking first: no model call if it suffices
@@ -541,7 +543,7 @@ class Compactor:
             self._commit_when_ready = False
             await self.report.after(attempt, "skipped")
             return
-        self.prep.ready = Prepared(snapshot, plan, attempt.usage, summarizer.requests)
+        self.prep.keep(Prepared(snapshot, plan, attempt.usage, summarizer.requests))
         await self.report.after(
             attempt,
             "prepared",
@@ -581,7 +583,7 @@ class Compactor:
     async def close(self) -> None:
         """Cancel the preparations and start none again; wait for a compaction in flight
         (its commit is never left half-done) so nothing touches the store afterwards."""
-        await self.prep.close()
+        await self.scheduler.preparations.close()
         running = self.running
         if running is not None:
             await asyncio.wait([running])

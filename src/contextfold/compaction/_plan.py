@@ -13,12 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from contextfold._history import omit_tool_images, truncate_tool_outputs
-from contextfold.compaction._engine import (
-    CompactionResult,
-    Options,
-    compact_history,
-    within_summary_timeout,
-)
+from contextfold.compaction._engine import CompactionResult, Options, compact_history
 from contextfold.compaction._summarizer import KEPT_TRUNCATION_MARKER, Summarizer
 from contextfold.messages import Message
 from contextfold.tokens import count_tokens
@@ -79,7 +74,6 @@ async def plan_compaction(
     transport: CompletionTransport,
     opts: Options,
     summarizer: Summarizer,
-    time_limit: float | None,
     require_smaller: bool = True,
 ) -> Plan | None:
     """Summarize ``snapshot`` (sized by ``estimate``) toward ``target`` tokens.
@@ -89,24 +83,20 @@ async def plan_compaction(
 
     Returns ``None`` when nothing can be freed: nothing new to summarize and no kept
     tool output to cut (text, or images beyond what fits), or the history already under
-    ``target``. The summarizer's
-    whole run is bounded by ``time_limit`` seconds (:class:`CompactionError` past it).
+    ``target``. The caller bounds the run in time (the scheduler's ``summary_timeout``).
     A summary that does not make the history smaller is rejected unless
     ``require_smaller`` is false (see :func:`~._engine.compact_history`).
     """
-    result = await within_summary_timeout(
-        time_limit,
-        compact_history(
-            snapshot,
-            transport,
-            opts,
-            target_tokens=target,
-            scale=estimate.scale,
-            summarizer=summarizer,
-            system_budget=min(opts.max_summary_tokens // 2, target // 8),
-            words_fixed=estimate.fixed,
-            require_smaller=require_smaller,
-        ),
+    result = await compact_history(
+        snapshot,
+        transport,
+        opts,
+        target_tokens=target,
+        scale=estimate.scale,
+        summarizer=summarizer,
+        system_budget=min(opts.max_summary_tokens // 2, target // 8),
+        words_fixed=estimate.fixed,
+        require_smaller=require_smaller,
     )
     if result is not None:
         return Plan(result.messages, "compacted", result, estimate)

@@ -20,12 +20,13 @@ cache, so requests under the threshold stay whole; the first view over the thres
 whose history still starts with the prepared prefix moves it into the cache and uses
 it without a model call (outcome ``prepared``). While one is in preparation, a view
 over the threshold does not wait for it and makes no summary of its own (outcome
-``preparing``): the strategies fit that view.
+``preparing``): the strategies fit that view. The preparation in flight, the summary
+waiting and the "none after a failure" rule are the view's entry in the scheduler's
+table (:class:`~contextfold.compaction._scheduler.Preparations`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import bisect
 import logging
 import time
@@ -35,7 +36,7 @@ from typing import Any, Literal, NamedTuple
 
 from contextfold.compaction._engine import CompactionResult, Options, compact_history
 from contextfold.compaction._ledger import FactCoverage
-from contextfold.compaction._scheduler import Scheduler
+from contextfold.compaction._scheduler import Preparation, Scheduler
 from contextfold.errors import ContextfoldError
 from contextfold.manager._history import CachedSummary, Snapshot, SummaryCache
 from contextfold.messages import Message
@@ -87,7 +88,8 @@ class SummaryStep:
 
 class ViewSummarizer:
     """Summarized views of snapshots; one summarization at a time (``scheduler``'s
-    single flight, which also holds the back-off and the summary timeout).
+    single flight, which also holds the back-off, the preparation and the summary
+    timeout).
 
     Concurrent callers wait for the view in flight and then find the summary the first
     one cached. Failures (any :class:`~contextfold.errors.ContextfoldError`: a rejected
@@ -109,7 +111,7 @@ class ViewSummarizer:
         on_change: Callable[[CachedSummary], Awaitable[None]] | None = None,
         protected_recent: float = 0.0,
     ) -> None:
-        self.scheduler = scheduler  # single flight, back-off, the summary timeout
+        self.scheduler = scheduler  # single flight, back-off, preparation, the summary timeout
         self.on_change = on_change
         self.protected_recent = protected_recent
         self.opts = opts
@@ -118,11 +120,10 @@ class ViewSummarizer:
         self.usage = Usage(0, 0)
         self.requests = 0
         self.cache = SummaryCache(cache_size)
-        self.prepared: CachedSummary | None = None  # made ahead, not in the cache yet
-        self._preparing: asyncio.Task[None] | None = None
-        # After a preparation that failed or could not summarize, none until a summary
-        # is made at the threshold (a model call each request otherwise).
-        self._no_prepare = False
+        # The summary made ahead, not in the cache yet. After a preparation that failed
+        # or could not summarize, none until a summary is made at the threshold (a model
+        # call each request otherwise).
+        self.prep: Preparation[str, CachedSummary] = scheduler.preparations.of(_VIEW[-1])
 
     def clear(self) -> None:
         self.cache.clear()
@@ -130,7 +131,7 @@ class ViewSummarizer:
     @property
     def preparing(self) -> bool:
         """Whether a summary is being prepared in the background now."""
-        return self._preparing is not None and not self._preparing.done()
+        return self.prep.running
 
     def prepare(
         self,
@@ -147,15 +148,17 @@ class ViewSummarizer:
         when the prepared summary already covers more than the cache does. ``notify``
         gets the outcome.
         """
-        if self.preparing or self._no_prepare or self.scheduler.backoffs.state(_VIEW).holding:
+        prep = self.prep
+        if prep.running or prep.failed or self.scheduler.backoffs.state(_VIEW).holding:
             return False
         step = self._condense(snapshot)
         floor = step.entry.cut if step.entry is not None else 0
-        if self.prepared is not None and _covers(self.prepared, snapshot, floor):
-            return False
-        work = self._prepare(step, budget, threshold, transport, notify)
-        self._preparing = asyncio.ensure_future(work)
-        return True
+        prepared = prep.ready
+        if prepared is not None:
+            if _covers(prepared, snapshot, floor):
+                return False
+            prep.take()  # it covers no more than the cache does now: the new one replaces it
+        return prep.start(lambda: self._prepare(step, budget, threshold, transport, notify))
 
     async def _prepare(
         self,
@@ -174,7 +177,7 @@ class ViewSummarizer:
         try:
             result = await self._summarize(step, transport, target)
         except Exception as exc:  # a defect must not escape a background task unreported
-            self._no_prepare = True
+            self.prep.fail()
             error = f"{type(exc).__name__}: {exc}"
             logger.warning("preparing a summary failed (%s); it is made at the threshold", error)
             data.update(outcome="failed", error=error)
@@ -192,26 +195,23 @@ class ViewSummarizer:
                     facts=result.facts.to_json(),
                 )
             if entry is None:
-                self._no_prepare = True
+                self.prep.fail()
                 data.update(outcome="skipped")
             else:
-                self.prepared = entry
+                self.prep.keep(entry)
                 data.update(outcome="prepared")
         data["duration_s"] = time.monotonic() - started
         await notify(data)
 
     async def close(self) -> None:
         """Cancel a preparation in flight."""
-        task, self._preparing = self._preparing, None
-        if task is not None and not task.done():
-            task.cancel()
-            await asyncio.wait([task])
+        await self.prep.cancel()
 
     async def forget(self) -> None:
         """Cancel a preparation in flight and drop the prepared summary (a clear)."""
         await self.close()
-        self.prepared = None
-        self._no_prepare = False
+        self.prep.take()
+        self.prep.allow()
 
     def _condense(self, snapshot: Snapshot) -> _Step:
         """The snapshot with the cached summary of its longest prefix spliced in."""
@@ -231,11 +231,11 @@ class ViewSummarizer:
     async def _use_prepared(self, snapshot: Snapshot, entry: CachedSummary | None) -> bool:
         """Move the prepared summary into the cache if it covers more of ``snapshot``
         than ``entry``; whether it did."""
-        prepared = self.prepared
+        prepared = self.prep.ready
         floor = entry.cut if entry is not None else 0
         if prepared is None or not _covers(prepared, snapshot, floor):
             return False
-        self.prepared = None
+        self.prep.take()
         self.cache.store(prepared)
         await self._changed(prepared)
         return True
@@ -327,7 +327,7 @@ class ViewSummarizer:
             error = f"{type(exc).__name__}: {exc}"
             return SummaryStep(condensed, "failed", error=error, protected=protect)
         self.scheduler.backoffs.ended_alone(_VIEW, failed=False)
-        self._no_prepare = False
+        self.prep.allow()
         reused: SummaryOutcome = "none" if entry is None else "cached"
         if result is None:
             return SummaryStep(condensed, reused, protected=protect)

@@ -178,11 +178,12 @@ class Planner:
         self.layouts = Layouts(budget.share("layouts"))  # prompt or history (see ._layout)
         self.counts = TokenCounts(opts.counter, budget.share("token_counts"))
         self.spliced = SplicedChains(budget.share("spliced_chains"))
-        # Triggers, single flight, back-off and the summary timeout: the one policy of
-        # every face (see compaction._scheduler), keyed here by the hashes of a
+        # Triggers, single flight, back-off, preparation and the summary timeout: the one
+        # policy of every face (see compaction._scheduler), keyed here by the hashes of a
         # conversation's prefixes: the job compacting a history, and the back-off of a
         # history whose compaction failed, cover every history extending it. (The
-        # back-off and the refused tables together are held to the "backoff" share.)
+        # back-off and the refused tables together are held to the "backoff" share; the
+        # preparer bounds the preparations.)
         half = max(budget.share("backoff") // 2, 1)
         self.scheduler: Scheduler[str] = Scheduler(
             "proxy",
@@ -195,7 +196,7 @@ class Planner:
         # hash of a history the upstream refused as too long: it and every history
         # extending it count as over the limit, whatever their estimate
         self._refused: SizedLRU[str, bool] = SizedLRU(half)
-        self.preparer = Preparer(self, prepare_threshold, budget, flights=self.scheduler.flights)
+        self.preparer = Preparer(self, prepare_threshold, budget, scheduler=self.scheduler)
         # (tenant, model) -> limit learnt from the upstream's context-overflow errors
         self._learned: SizedLRU[tuple[str, str], int] = SizedLRU(budget.share("learned"))
 

@@ -14,12 +14,15 @@ While a preparation is in flight, a request over the limit that still fits halfw
 from the limit to the window's input budget is forwarded without waiting for it; past
 that point it waits, as for any compaction in flight. A failed preparation is logged
 and not retried for that history: the limit's compaction runs as without preparation.
-Prepared summaries live in this process (at most ``max_bytes`` of them, the prepared
-share of :class:`~._budget.MemoryBudget` by default, oldest dropped; at most
-:data:`MAX_RUNNING` in preparation at once): replicas sharing a cache each
-prepare their own. They are kept under the hash of the prefix they replace, which is
-seeded with the tenant key (:mod:`._tenant`): one tenant's preparation is never
-spliced into, nor waited for by, another's request.
+
+What is in preparation, what waits for its limit and what failed are kept in the
+planner's scheduler (:class:`~contextfold.compaction._scheduler.Preparations`, the table
+every face uses), in this process: replicas sharing a cache each prepare their own.
+The prepared summaries are held to the prepared share of
+:class:`~._budget.MemoryBudget` (oldest dropped), the failures to its failed share, and
+at most :data:`MAX_RUNNING` are in preparation at once. A summary is kept under the
+hash of the prefix it replaces, which is seeded with the tenant key (:mod:`._tenant`):
+one tenant's preparation is never spliced into, nor waited for by, another's request.
 """
 
 from __future__ import annotations
@@ -27,15 +30,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from collections.abc import Awaitable, Callable, Container, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from contextfold._secrets import Secrets
 from contextfold.compaction._prepare import prepare_point
-from contextfold.compaction._scheduler import Flights
+from contextfold.compaction._scheduler import Preparations, Scheduler
 from contextfold.errors import ContextfoldError
 from contextfold.messages import Message
-from contextfold.proxy._budget import ENTRY_BYTES, HASH_BYTES, Cache, MemoryBudget, SizedLRU
+from contextfold.proxy._budget import ENTRY_BYTES, HASH_BYTES, Cache, MemoryBudget
 from contextfold.proxy._cache import CacheBackend, CachedSummary
 from contextfold.proxy._config import ModelTable
 from contextfold.proxy._dialects import Conversation
@@ -49,6 +52,9 @@ logger = logging.getLogger("contextfold.proxy")
 MAX_RUNNING = 64
 """Preparations in flight at once (each holds its conversation until its summary
 returns); past this a conversation is not prepared, and its limit summarizes."""
+
+_FAILED_BYTES = HASH_BYTES + ENTRY_BYTES
+"""What the record of one failed preparation holds (its key, a prefix hash)."""
 
 
 class Planning(Protocol):
@@ -87,11 +93,11 @@ class Planning(Protocol):
 
 
 class Preparer:
-    """The preparations of one planner; the summaries waiting for their limit held to
+    """The preparations of one planner: when a history is prepared and what its summary
+    is, kept in ``scheduler``'s table (the summaries waiting for their limit held to
     ``budget``'s prepared share, the histories whose preparation failed to its failed
-    share. ``flights`` is the single flight it shares with the planner (its
-    scheduler's): by the hash of the exact history a job compacts, done when the job
-    ends."""
+    share). The scheduler's flights are the single flight it shares with the planner:
+    by the hash of the exact history a job compacts, done when the job ends."""
 
     def __init__(
         self,
@@ -99,21 +105,30 @@ class Preparer:
         share: float | None,
         budget: MemoryBudget | None = None,
         *,
-        flights: Flights[str],
+        scheduler: Scheduler[str],
     ) -> None:
         budget = budget or MemoryBudget()
         self.planner = planner
-        self.flights = flights
+        self.flights = scheduler.flights
+        self.preparations: Preparations[str, tuple[str, CachedSummary]] = scheduler.preparations
+        self.preparations.bound(
+            max_running=MAX_RUNNING,
+            max_bytes=budget.share("prepared"),
+            max_failed=budget.share("failed") // _FAILED_BYTES,
+            failed_bytes=_FAILED_BYTES,
+        )
+        # the preparations running, by the hash of what each compacts (a live view)
+        self._running = self.preparations.in_flight
         self.share = share
         self.prepared = 0  # summaries made ahead of the limit
         self.used = 0  # ... and spliced at it
-        self._ready: SizedLRU[str, tuple[str, CachedSummary]] = SizedLRU(budget.share("prepared"))
-        self._running: dict[str, asyncio.Task[None]] = {}  # by the hash of what it compacts
-        self._failed: SizedLRU[str, None] = SizedLRU(budget.share("failed"))
 
     def memory(self) -> dict[Cache, int]:
         """What the prepared summaries and the failed preparations hold, as estimated."""
-        return {"prepared": self._ready.nbytes, "failed": self._failed.nbytes}
+        return {
+            "prepared": self.preparations.ready_nbytes,
+            "failed": self.preparations.failed_nbytes,
+        }
 
     def limit(self, model: str, tenant: str, window: int | None = None) -> int | None:
         """The estimated size past which a summary is prepared for ``tenant``, or
@@ -144,11 +159,12 @@ class Preparer:
         """Start preparing a summary of ``effective`` if ``tokens`` is past the prepare
         limit and nothing covers it yet; returns at once."""
         prepare_at = self.limit(conv.model, conv.tenant, conv.window)
-        if prepare_at is None or tokens <= prepare_at or len(self._running) >= MAX_RUNNING:
+        preparations = self.preparations
+        if prepare_at is None or tokens <= prepare_at or preparations.full:
             return
-        if self.flights.running(eff_chain) is not None or _any(self._failed, eff_chain):
+        if self.flights.running(eff_chain) is not None or preparations.failed(eff_chain):
             return
-        if _any(self._ready, chain[:-1]):
+        if preparations.ready_in(chain[:-1]) is not None:
             return  # prepared already: it waits for the limit
         if not self.planner.frees_enough(conv, effective, tokens):
             return  # too early: it would free too little (see Planner.frees_enough)
@@ -160,16 +176,20 @@ class Preparer:
             return
         key = eff_chain[-1]
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.flights.track(key, future)
         limit = self.planner.limit(conv.model, conv.tenant, conv.window)
         target = int(limit * self.planner.target_ratio)
         # Aim lower by the growth still to come before the limit, so the splice there
         # lands near the target.
         target = max(target - max(limit - tokens, 0), target // 2)
-        work = self._prepare(
-            key, future, conv, chain, root, effective, tokens, limit, target, transport, secrets
-        )
-        self._running[key] = asyncio.ensure_future(work)
+
+        def work() -> Awaitable[None]:
+            return self._prepare(
+                key, future, conv, chain, root, effective, tokens, limit, target, transport, secrets
+            )
+
+        if preparations.start(eff_chain, work) is None:
+            return
+        self.flights.track(key, future)  # before the preparation's first step
         logger.debug("preparing a summary of a %s conversation at ~%d tokens", conv.model, tokens)
 
     async def _prepare(
@@ -188,7 +208,7 @@ class Preparer:
     ) -> None:
         async def keep(root: str, summary: CachedSummary) -> None:
             size = 2 * HASH_BYTES + sys.getsizeof(summary.summary) + ENTRY_BYTES + 128
-            self._ready.put(summary.prefix_hash, (root, summary), size)
+            self.preparations.keep(summary.prefix_hash, (root, summary), size)
 
         error: str | None = None
         try:
@@ -210,10 +230,9 @@ class Preparer:
             error = secrets.text(f"{type(exc).__name__}: {exc}")
         finally:
             future.set_result(None)
-            self._running.pop(key, None)
         if error is not None:
             logger.warning("preparing a summary failed (%s); it is made at the limit", error)
-            self._failed.put(key, None, HASH_BYTES + ENTRY_BYTES)
+            self.preparations.fail(key)
         else:
             self.prepared += 1
 
@@ -222,7 +241,7 @@ class Preparer:
         ``hit``'s) into the cache; whether there was one."""
         floor = hit.message_count if hit is not None else 0
         for count in range(len(chain) - 2, floor, -1):
-            entry = self._ready.pop(chain[count], None)
+            entry = self.preparations.take(chain[count])
             if entry is not None and entry[1].message_count == count:
                 try:
                     await self.planner.cache.store(*entry)
@@ -247,14 +266,5 @@ class Preparer:
         return tokens <= limit + max(budget - limit, 0) // 2
 
     async def close(self) -> None:
-        """Cancel the preparations in flight (the app is stopping)."""
-        tasks = list(self._running.values())
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.wait(tasks)
-
-
-def _any(table: Container[str], chain: Sequence[str]) -> bool:
-    """Whether ``table`` holds any hash of ``chain``."""
-    return any(key in table for key in chain)
+        """Cancel the preparations in flight and start none again (the app is stopping)."""
+        await self.preparations.close()
