@@ -111,11 +111,6 @@ def test_a_reminder_inside_the_users_yes_is_not_their_words() -> None:
         assert noted(talk("Look at it.", proposal + " Shall I?", reply)) == [("decision", proposal)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_approves only looks at the first word: a question back ('ok?', 'sure?', "
-    "'可以吗？', '네? 왜요?') is taken for a yes and the proposal becomes a decision.",
-)
 def test_a_question_back_is_not_a_yes() -> None:
     wrong = {
         reply: approved(reply)
@@ -131,12 +126,6 @@ def test_a_question_back_is_not_a_yes() -> None:
     assert {k: v for k, v in wrong.items() if v} == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="A yes that defers or refuses in its next words ('yes, but not now', 'ja, aber "
-    "nicht jetzt', 'はい、でも今はやめて', 'sure, no', 'ok, hold off for now') is recorded "
-    "as the decision the user just postponed or refused.",
-)
 def test_a_yes_followed_by_but_not_now_is_no_decision() -> None:
     replies = [
         "yes, but not now",
@@ -157,13 +146,6 @@ def test_a_yes_followed_by_but_not_now_is_no_decision() -> None:
     assert {k: v for k, v in wrong.items() if v} == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Words that mean yes in one language open ordinary sentences in others: Spanish "
-    "'ya' (already), German 'da' (there), Italian 'si' (reflexive), Portuguese 'pode ser' "
-    "(maybe), Russian 'так' (so), Vietnamese 'có' (there is), English 'top'/'fine-': each "
-    "turns the proposal into a decision.",
-)
 def test_words_that_mean_yes_only_in_another_language_are_no_yes() -> None:
     replies = [
         "ya lo probé, no funciona",  # I already tried it, it does not work
@@ -223,9 +205,10 @@ def test_a_yes_to_a_question_of_fact_or_of_choice_is_no_decision() -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="'great, thanks' after a report that ends 'Anything else?' makes the report a "
-    "decision; after a report with no question, pending work: done work is recorded as "
-    "decided or still to do.",
+    reason="Of the three, 'after a detour' remains: 'no wait, first show me the config' is "
+    "a change of mind, and the rule older than this round (the agent's first sentence after "
+    "the user changed their mind is the decision) makes the agent's report of the config a "
+    "decision. The report with 'Anything else?' and the plain report are no longer noted.",
 )
 def test_thanks_for_a_report_is_neither_a_decision_nor_pending_work() -> None:
     histories = {
@@ -250,12 +233,6 @@ def test_thanks_for_a_report_is_neither_a_decision_nor_pending_work() -> None:
     assert {k: noted(h) for k, h in histories.items() if noted(h)} == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_PROPOSES marks any sentence with \"I'd\" or 'we could': \"I'd seen the same "
-    "leak last year\" (I had) and 'We could not reproduce it' are taken as the proposal "
-    "instead of the sentence that proposes.",
-)
 def test_the_proposal_is_the_sentence_that_proposes() -> None:
     cases = {
         "I had": "Pinning the JDBC driver to 4.2.1 fixes the pool leak. I'd seen the same "
@@ -282,12 +259,6 @@ def test_a_proposal_in_a_code_fence_is_not_an_empty_decision() -> None:
     assert all("20" in key for _, key in decided), decided
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="A user message whose first text block is an injected <system-reminder> (as "
-    "Claude Code sends them) ends the proposal before the user's yes in the next block: "
-    "the approved decision is lost.",
-)
 def test_a_reminder_block_before_the_yes_does_not_lose_the_decision() -> None:
     proposal = "I'd raise the pool size to 20 in prod.yaml so the batch job stops timing out."
     history = talk("Look at it.", proposal + " Shall I?")
@@ -295,12 +266,6 @@ def test_a_reminder_block_before_the_yes_does_not_lose_the_decision() -> None:
     assert noted(history) == [("decision", proposal)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="An agent message of two text blocks replaces the proposal of the first with "
-    "the aside of the second: the yes makes the aside pending work and the decision is "
-    "lost.",
-)
 def test_a_second_text_block_does_not_replace_the_proposal() -> None:
     proposal = "I'd raise the pool size to 20 in prod.yaml so the batch job stops timing out."
     history = [
@@ -317,12 +282,6 @@ def test_a_second_text_block_does_not_replace_the_proposal() -> None:
     assert ("decision", proposal) in noted(history)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="A proposal phrased 'I'll ... OK?' that the user approves is dropped as a "
-    "decision (tier 1) because _restates finds it in the agent's own next step, which "
-    "is kept instead at tier 3.",
-)
 def test_an_approved_i_will_proposal_stays_a_decision() -> None:
     proposal = "I'll raise the pool size to 20 in prod.yaml so the batch job stops timing out."
     history = talk("The batch job times out.", proposal + " OK?", "yes")
@@ -332,12 +291,6 @@ def test_an_approved_i_will_proposal_stays_a_decision() -> None:
 # -- 2. the agent's take-up ---------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="An answer to the user's question that opens with 'Right,', 'OK,', 'Sure,', "
-    "'Claro,', 'Certo,' is taken for a take-up: the explanation becomes a decision "
-    "(tier 1, in the 20 % noted share, then ahead of every id).",
-)
 def test_an_answer_to_a_question_is_no_decision() -> None:
     cases = [
         (
@@ -361,12 +314,6 @@ def test_an_answer_to_a_question_is_no_decision() -> None:
     assert wrong == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="The take-up is read from the first sentence only: 'Understood. eu-west runs 5 "
-    "replicas ...', 'Got it. ...', 'Entendido. ...', '承知しました。...' (the commonest "
-    "forms) make no decision, while 'Understood — ...' does.",
-)
 def test_a_take_up_that_ends_its_first_sentence_with_the_acknowledgement() -> None:
     cases = [
         (
@@ -387,11 +334,6 @@ def test_a_take_up_that_ends_its_first_sentence_with_the_acknowledgement() -> No
     assert missed == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Common take-ups missing from _ACKNOWLEDGES ('Makes sense,', 'On it:', 'Sounds "
-    "good,', 'Geht klar,', 'Bien reçu,', 'Принято,') make no decision.",
-)
 def test_take_ups_in_phrasings_the_list_lacks() -> None:
     cases = [
         (
@@ -440,13 +382,6 @@ REPORTS = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="The clause rule takes any clause opening with a long marker for a change of "
-    "mind: 'Merci, en fait c'était le cache', 'Tack, förresten bra jobbat', '..., actually "
-    "it worked' become instructions (rank 0, exempt from the request cap) and the agent's "
-    "next sentence a decision.",
-)
 def test_a_clause_that_opens_with_a_marker_but_reports_is_no_change_of_mind() -> None:
     reply = "Glad to hear it, I checked both configs and moved on."
     wrong = {}
@@ -458,12 +393,6 @@ def test_a_clause_that_opens_with_a_marker_but_reports_is_no_change_of_mind() ->
     assert wrong == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Twelve thank-you notes with a clause marker ('Thanks, actually it worked on "
-    "the second run.') count as changes of mind and push the user's real instruction "
-    "('Use Decimal for every amount, never floats.') out of the ledger's twelve.",
-)
 def test_reports_with_a_clause_marker_do_not_push_out_a_real_instruction() -> None:
     rule = "Use Decimal for every amount, never floats."
     history = [Message.user(rule), Message.assistant("Will do.")]
@@ -475,12 +404,6 @@ def test_reports_with_a_clause_marker_do_not_push_out_a_real_instruction() -> No
     assert ("instruction", rule) in noted(history, "instruction")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Common ways to take back one's own words are not markers: 'my bad', 'I was "
-    "wrong', 'I misspoke', 'Hold on', 'Let me correct myself': the correction is no "
-    "instruction at all.",
-)
 def test_real_changes_of_mind_the_markers_miss() -> None:
     texts = [
         "Sorry, my bad: the retention is 90 days, not 30.",
@@ -528,11 +451,6 @@ def test_a_long_surefire_listing_of_passes_does_not_flood() -> None:
     assert records(flip) == {"Shop.Tests.A.Saves": "status tests failed"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Surefire 3.x writes ' -- in <class>' (and '<<< FAILURE! -- in'); _SUREFIRE "
-    "wants ' - in': every class of a current Maven build, failures included, is missed.",
-)
 def test_surefire_3_class_lines_are_records() -> None:
     output = (
         "[INFO] Tests run: 4, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.2 s"
@@ -546,12 +464,6 @@ def test_surefire_3_class_lines_are_records() -> None:
     }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="dotnet test prints '[< 1 ms]' for fast cases and 'Name(arg: 1)' for theories; "
-    "the 'g' branch of _TEST_LINE wants '[<digit>' after a dotted name, so these "
-    "failures are lost.",
-)
 def test_dotnet_fast_and_theory_failures_are_records() -> None:
     output = (
         "  Failed Shop.Tests.CartTests.ScoresCombo [< 1 ms]\n"
@@ -563,12 +475,6 @@ def test_dotnet_fast_and_theory_failures_are_records() -> None:
     assert any(k.startswith("Shop.Tests.CartTests.DiscountStacks") for k in found), found
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="When the database is down, 80 Surefire IT classes each fail: 80 records fill "
-    "the section's item room in output order and the ticket the agent closed right "
-    "after is left out of a 1,000-token section (failures have no per-run cap).",
-)
 def test_a_run_of_many_failing_classes_does_not_push_out_a_later_record() -> None:
     run = "\n".join(
         f"[ERROR] Tests run: 12, Failures: 0, Errors: 12, Skipped: 0, Time elapsed: 0.4 s"
@@ -612,12 +518,6 @@ def test_migration_outputs_that_hold() -> None:
     assert shell_records(status) == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="EF Core, Prisma, Django, Flyway and Alembic print the migration's name before "
-    "they run it; when it then fails, the record still says 'migration applied' (Django "
-    "never prints the FAILED the pattern waits for).",
-)
 def test_a_migration_that_failed_is_not_applied() -> None:
     outputs = {
         "20260102093011_AddOrderLock": "Applying migration '20260102093011_AddOrderLock'.\n"
@@ -645,12 +545,6 @@ def test_a_migration_that_failed_is_not_applied() -> None:
     assert wrong == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="A rollback is not read: Laravel's rollback prints the same '... DONE' line "
-    "(recorded as applied), and Django's 'Unapplying', EF Core's 'Reverting migration', "
-    "Rails' 'reverted' and Alembic's 'Running downgrade' leave the earlier 'applied'.",
-)
 def test_a_migration_rolled_back_is_not_left_applied() -> None:
     cases = {
         "2026_01_02_101500_add_zone_to_riders_table": (
@@ -685,12 +579,6 @@ def test_a_migration_rolled_back_is_not_left_applied() -> None:
     assert wrong == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_changed_records also reads tool-call arguments: a doc the agent writes "
-    "that quotes 'Applying migration ...' makes a 'migration applied' record though no "
-    "tool applied anything.",
-)
 def test_a_migration_quoted_in_a_files_content_is_not_applied() -> None:
     content = (
         "Run `dotnet ef database update`. You should see:\n\n"
@@ -702,12 +590,6 @@ def test_a_migration_quoted_in_a_files_content_is_not_applied() -> None:
     assert "20260102093011_AddOrderLock" not in found
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="A first 'manage.py migrate' applies Django's own 17 migrations before the "
-    "project's; the 20-match cap keeps those (contenttypes, auth, admin) and drops the "
-    "project's migration the agent wrote.",
-)
 def test_a_fresh_django_migrate_keeps_the_projects_migration() -> None:
     builtin = [
         "contenttypes.0001_initial",
@@ -736,11 +618,6 @@ def test_a_fresh_django_migrate_keeps_the_projects_migration() -> None:
     assert shell_records(output).get("riders.0007_rider_zone") == "status migration applied"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Laravel before 9 prints 'Migrated:  2026_..._add_zone (41.02ms)': no pattern "
-    "reads it (the gate word 'igrat' lets it in, then nothing matches).",
-)
 def test_laravel_8_migrated_lines_are_records() -> None:
     output = (
         "Migrating: 2026_01_02_101500_add_zone_to_riders_table\n"
@@ -761,12 +638,6 @@ def test_a_setting_whose_case_alone_changed_is_no_switch() -> None:
     assert records('{"name": "new-checkout", "enabled": "true"}') == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_SETTING_LINE reads any '-name = <int|bool>' / '+name = <other>' pair: a Python "
-    "diff makes its local variables (total, idx, found, self.count) and a snapshot diff "
-    "its fields (id, total) 'records' with a status, each taking item room.",
-)
 def test_a_code_diff_does_not_make_its_variables_records() -> None:
     diff = (
         "diff --git a/src/pay/split.py b/src/pay/split.py\n--- a/src/pay/split.py\n"
@@ -780,12 +651,6 @@ def test_a_code_diff_does_not_make_its_variables_records() -> None:
     assert records(diff, args={"command": "git diff"}) == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Every object of a listing with an id and 'active': true becomes a 'status "
-    "enabled' record: GET /api/users with 60 users adds 60 records (no cap), though "
-    "nothing was switched.",
-)
 def test_a_listing_of_active_users_is_not_sixty_switched_flags() -> None:
     users = ",".join(f'{{"id": "usr-{i}", "name": "U{i}", "active": true}}' for i in range(60))
     found = records(f"[{users}]", args={"command": "curl -s https://api.test/users"})
@@ -826,24 +691,12 @@ def test_long_lines_for_the_new_patterns_stay_linear(output: str) -> None:
         build_ledger([Message.user("Run it."), *call(1, "shell", {"command": "x"}, output)])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_SETTING_LINE ends in '\\s*[,;]?\\s*$' after the value: on a diff line with a "
-    "long run of spaces before a last character the two \\s* backtrack quadratically "
-    "(20 KB: 4.3 s vs 0.05 s on dadf847^; 100 KB: minutes), on every compaction.",
-)
 def test_a_setting_line_with_long_trailing_space_is_linear() -> None:
     output = "-retries: 6" + " " * 40_000 + "# set by ops"
     with deadline(3.0):
         build_ledger([Message.user("Diff it."), *call(1, "shell", {"command": "diff"}, output)])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_MIGRATED's Laravel branch '\\s+\\.{3,}.*?\\b(DONE|FAIL)\\b' retries the lazy scan "
-    "for every split of a long dot leader: a migration line with 20 KB of dots and no "
-    "DONE takes 12.7 s (0.05 s on dadf847^), quadratic.",
-)
 def test_a_laravel_line_with_a_long_dot_leader_is_linear() -> None:
     output = "DONE\n2025_01_28_111677_add_flag " + "." * 40_000 + " 12ms"
     with deadline(3.0):
@@ -877,12 +730,6 @@ def _payout_session(opener: str) -> list[Message]:
     return history
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Answers to 16 'why?' questions that open with 'Right,' become 12 decisions "
-    "of ~45 tokens: in a 1,000-token section the trace ids restored fall from 13 "
-    "of 16 to 6 compared with the same answers without 'Right,'.",
-)
 def test_answers_that_open_with_right_do_not_crowd_out_identifiers() -> None:
     def restored_traces(opener: str) -> int:
         section, _ = build_ledger(_payout_session(opener)).restore(
@@ -893,13 +740,6 @@ def test_answers_that_open_with_right_do_not_crowd_out_identifiers() -> None:
     assert restored_traces("Right, ") == restored_traces("")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="The first-pass shares add up to 115 % (items 50, noted 20, user ids 15, ids "
-    "30): once changes, decisions and the user's ids fill theirs, the agent's and tools' "
-    "ids get ~17 % of a 1,000-token section (165 tokens, 11 ids; 285 and 19 without the "
-    "decisions), not the 30 % _ID_SHARE promises.",
-)
 def test_identifiers_keep_their_share_when_changes_and_decisions_fill_theirs() -> None:
     tenants = ", ".join(f"`tn_{i:02d}Q2xA91`" for i in range(25))
     history = [Message.user(f"Migrate the billing service; the tenants are {tenants}.")]

@@ -512,10 +512,10 @@ class Ledger:
         return section, coverage
 
 
-_ITEM_SHARE: Final = 50  # percent of the section's room for files and records, at first
+_ITEM_SHARE: Final = 45  # percent of the section's room for files and records, at first
 _USER_ID_SHARE: Final = 15  # percent for the user's identifiers (fresh or carried), at first
 _ID_SHARE: Final = 30  # percent for the agent's and the tools' identifiers, at first
-_NOTED_SHARE: Final = 20  # percent for decisions and pending work, at first
+_NOTED_SHARE: Final = 10  # percent for decisions and pending work, at first
 
 
 def _rank(fact: Fact) -> int:
@@ -805,12 +805,18 @@ def _argument_ids(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]
                 yield child, f"{key}: {child}"
 
 
-_FLAG_KEYS = re.compile(r"^(enabled|is_?enabled|active|is_?active|on)$", re.IGNORECASE)
+# A flag's switch: "enabled" (Unleash, Flagsmith ...), "on" (LaunchDarkly); not "active",
+# which a listing of users or accounts has on every row.
+_FLAG_KEYS = re.compile(r"^(enabled|is_?enabled|on)$", re.IGNORECASE)
+_FLAGS_SHOWN: Final = 10
+"""Flags one output reports, at most (a listing of every flag is bulk)."""
 
 
 def _json_records(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]]:
     """``(id, status)`` for each of the JSON ``objects`` that has both an id-like field
-    and a status (``status``, ``state``, ``estado``, ``statut`` ...)."""
+    and a status (``status``, ``state``, ``estado``, ``statut`` ...), or a flag's switch
+    (the first :data:`_FLAGS_SHOWN`)."""
+    flags = 0
     for item in objects:
         status = next(
             (v for k, v in item.items() if _STATUS_KEYS.match(str(k)) and isinstance(v, str)),
@@ -839,10 +845,11 @@ def _json_records(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]
                 ),
                 None,
             )
-        if status is None:  # a flag: {"name": "skip-ghosts", "enabled": true}
+        if status is None and flags < _FLAGS_SHOWN:  # {"name": "skip-ghosts", "enabled": true}
             flag = next((v for k, v in item.items() if _FLAG_KEYS.match(str(k))), None)
             if isinstance(flag, bool):
                 status = "enabled" if flag else "disabled"
+                flags += 1
         if status and key and "`" not in key and len(status) <= 80:
             yield key, " ".join(status.split())
 
@@ -888,7 +895,11 @@ class _Builder:
         facts = _newest(facts, "decision", "agent", MAX_DECISIONS)
         facts = _newest(facts, "pending", "agent", MAX_PENDING)
         # What a summary noted of the user's own words is carried by those words.
-        said = [" ".join(f.key.split()) for f in facts if f.kind in ("instruction", "next")]
+        said = [
+            " ".join(f.key.split())
+            for f in facts
+            if f.kind in ("instruction", "next") and f.who == "user"
+        ]
         return Ledger([f for f in facts if not _restates(f, said)])
 
 
@@ -999,6 +1010,8 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         if who == "agent":
             edited += [m.group(1) for m in _EDIT_BLOCK.finditer(entry.text)]
         prose = _prose(entry.text)
+        if not prose.strip():  # only context a client injected (a <system-reminder> block)
+            continue
         if who == "user":
             corrected = _changes_mind(prose)
             # "yes, do that": what was decided is what the agent proposed or asked
@@ -1006,7 +1019,9 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             # announced and the user welcomed is work still to do
             proposal = None
             if said and not corrected and _approves(prose):
-                proposal = next(filter(None, map(_proposal, reversed(said))), None)
+                offers = [p for p in map(_proposal, reversed(said)) if p is not None]
+                # what the agent asked or proposed, before an aside it added after it
+                proposal = next((p for p in offers if p[1]), offers[0] if offers else None)
             if proposal is not None:
                 kind: FactKind = "decision" if proposal[1] else "pending"
                 yield Fact(kind, proposal[0], TIERS["decision"], who="agent")
@@ -1016,10 +1031,14 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             answers = proposal is None and any(
                 asked for _, asked in filter(None, map(_proposal, said[-1:]))
             )
-            answering = proposal is None
+            # the agent's answer to a question takes nothing up ("Right, it failed because")
+            answering = proposal is None and not _asks(prose)
             said = []
         else:
-            first = next((s.strip() for s in SENTENCE.split(prose) if s.strip()), "")
+            sentences = [s.strip() for s in SENTENCE.split(prose) if s.strip()]
+            first = sentences[0] if sentences else ""
+            if len(sentences) > 1 and answering and _acknowledges_only(first):
+                first = f"{first} {sentences[1]}"  # "Understood. eu-west runs 5 replicas."
             # The first thing the agent says after a correction, or when it takes up
             # what the user asked ("Understood: walking distance replaces ..."), is the
             # decision as it understood it: it names what the user's words may only imply.
@@ -1194,7 +1213,8 @@ _CHANGE = re.compile(
     r"poczekaj|jednak|nej|vänta|förresten|glöm|ne|počkej|oprava|ei|odota|moment|"
     r"muutos|korjaus|älä|διόρθωση|όχι|τελικά|μάλλον|αλλαγή|módosítás|javítás|mégse|mégis|"
     r"inkább|poprawka|korekta|zmiana|corrige|corrija|corrigindo|opravdu ne)\b"
-    r"|\b(decided|has decided|have decided|a tranché|a décidé|ont décidé|hat entschieden|"
+    r"|\b(my bad|i was wrong|i misspoke|i stand corrected|let me correct myself|hold on|"
+    r"decided|has decided|have decided|a tranché|a décidé|ont décidé|hat entschieden|"
     r"haben entschieden|ha decidido|han decidido|ha deciso|hanno deciso|heeft besloten|"
     r"hebben besloten|decidiu|decidiram|zdecydował[aoy]?|har beslutat|har bestemt|"
     r"instead|changed my mind|rather than|statt|stattdessen|anders überlegt|"
@@ -1233,7 +1253,7 @@ _APPROVES = re.compile(
     r"klidně|kyllä|joo|sopii|selvä|igen|oké|rendben|mehet|ναι|εντάξει|προχώρα|evet|"
     r"tamam|olur|aynen|uygun|có|được|đồng ý|ừ|vâng|ok em|làm đi|ya|iya|oke|boleh|setuju|"
     r"silakan|lanjut|da|de acord|sigur|да|давай|хорошо|согласен|так|добре|гаразд|згоден|"
-    r"نعم|أجل|تمام|موافق|حسنا|हाँ|हां|ठीक है|haan|theek hai)(?![\w'])"
+    r"نعم|أجل|تمام|موافق|حسنا|हाँ|हां|ठीक है|haan|theek hai)(?![\w'-])"
     r"|^(?:はい|ええ|うん|お願いします|それで|そうして|了解|好的|好|可以|行|是的|同意|就这样|"
     r"没问题|네|예|응|좋아요|좋습니다|그렇게|진행)",
     re.IGNORECASE,
@@ -1241,8 +1261,9 @@ _APPROVES = re.compile(
 # What marks the sentence that proposes ("I'd switch ...", "Mitt förslag: ...") among
 # the agent's words before the user's yes.
 _PROPOSES = re.compile(
-    r"\b(?:i'?d|i would|i suggest|i propose|i recommend|my (?:suggestion|proposal|"
-    r"recommendation)|we could|we should|how about|what about|shall i|should i|want me to|"
+    r"\b(?:i'?d(?! (?:seen|been|had|done|never|already|just|not|have|heard|thought))|"
+    r"i would(?! have)|i suggest|i propose|i recommend|my (?:suggestion|proposal|"
+    r"recommendation)|we should|how about|what about|shall i|should i|want me to|"
     r"ich würde|ich schlage|vorschlag|wir könnten|soll ich|je propose|je suggère|"
     r"je recommande|proposition|on pourrait|propongo|sugiero|recomiendo|propuesta|"
     r"podríamos|suggerisco|consiglio|proposta|potremmo|proponho|sugiro|recomendo|"
@@ -1250,7 +1271,8 @@ _PROPOSES = re.compile(
     r"sugeruję|propozycja|navrhuji|návrh|ehdotan|javaslom|öneri|öneririm|önerim|đề xuất|"
     r"đề nghị|saran|usul|sebaiknya|предлагаю|"
     # offers in the conditional: "I could also ...", "könnte ich ...", "on pourrait ..."
-    r"i could|we could|i can also|schlage ich|könnte ich|könnten wir|würde ich|"
+    r"i could(?! not|n't)|we could(?! not|n't)|i can also|schlage ich|könnte ich|"
+    r"könnten wir|würde ich|"
     r"je pourrais|nous pourrions|podría|potrei|poderia|ik zou|we zouden|ik kan ook|"
     r"saya bisa|bagaimana kalau|mohl bych|mohli bychom|mógłbym|moglibyśmy|jag kan också|"
     r"vi skulle kunna|могу также)\b"
@@ -1264,10 +1286,11 @@ _PROPOSES = re.compile(
 # "OK, ...", "Uppfattat:", "Dạ, ...", "Tamam, ...", "Anlaşıldı:", "了解しました"); not
 # "Done", which reports what was asked before ("done with T-1000").
 _ACKNOWLEDGES = re.compile(
-    r"^(?:ok|okay|got it|understood|noted|will do|sure|right|alright|of course|certainly|"
-    r"roger|agreed|verstanden|alles klar|in ordnung|notiert|compris|entendu|"
-    r"d'accord|noté|c'est noté|très bien|entendido|de acuerdo|vale|anotado|listo|claro|"
-    r"capito|va bene|d'accordo|certo|perfetto|entendi|combinado|"
+    r"^(?:ok|okay|got it|understood|noted|will do|makes sense|on it|sounds good|"
+    r"roger|agreed|verstanden|alles klar|in ordnung|notiert|geht klar|compris|entendu|"
+    r"bien reçu|принято|"
+    r"d'accord|noté|c'est noté|très bien|entendido|de acuerdo|vale|anotado|listo|"
+    r"capito|va bene|d'accordo|perfetto|entendi|combinado|"
     r"begrepen|genoteerd|prima|duidelijk|okej|uppfattat|noterat|absolut|klart|forstået|"
     r"skjønner|zrozumiałem|zrozumiałam|jasne|dobrze|rozumiem|rozumím|jasně|dobře|selvä|"
     r"ymmärretty|rendben|értem|εντάξει|κατάλαβα|anlaşıldı|tamam|peki|anladım|olur|dạ|"
@@ -1292,13 +1315,77 @@ def _acknowledges(sentence: str) -> bool:
     return _long_enough(said) or (len(said.split()) == 2 and any(c.isdigit() for c in said))
 
 
+def _acknowledges_only(sentence: str) -> bool:
+    """Whether ``sentence`` is an acknowledgement and nothing else ("Understood.",
+    "承知しました。")."""
+    match = _ACKNOWLEDGES.search(sentence)
+    if match is None:
+        return False
+    rest = sentence[match.end() :].strip(" ,.!:;\u3002\uff01\u3001")
+    return not rest or (len(rest) <= 4 and len(_CJK.findall(rest)) == len(rest))
+
+
+def _asks(text: str) -> bool:
+    """Whether a sentence of ``text`` asks something (a question that is not a request:
+    "why did it fail?", not "can you draft it?")."""
+    return any(
+        q.endswith(("?", "\uff1f")) and not _REQUEST_ASK.search(q)
+        for q in (s.strip() for s in SENTENCE.split(text))
+    )
+
+
+# A request put as a question: "Can you ...?", "Kannst du ...?", "你帮我...？"
+_REQUEST_ASK = re.compile(
+    r"\b(?:can|could|would|will) you\b|\bplease\b|kannst du|könntest du|können sie|"
+    r"pourriez|pourrais-tu|peux-tu|puedes|podrías|puede usted|puoi|potresti|podes|podia|"
+    r"pode |kun je|kunt u|kan du|kan ni|możesz|mógłbyś|můžeš|mohl bys|bisa|tolong|"
+    r"voisitko|tudnál|yapabilir|có thể|можешь|можете|"
+    r"帮我|帮忙|能不能|可以.{0,20}吗|てもらえ|してくれ|いただけ|해 ?줄|주실|주세요|줄래",
+    re.IGNORECASE,
+)
+
+
 def _approves(text: str) -> bool:
     """Whether the user's ``text`` is a short yes (twelve words at most, or 24 CJK
-    characters) to what the agent just said."""
+    characters) to what the agent just said: a yes word on its own (then punctuation or
+    the end, or all of a reply of three words: "ja gör så"), no question back ("ok?"),
+    and nothing after it that puts off or refuses ("yes, but not now", "да нет")."""
     flat = " ".join(text.split()).lstrip("*_-—–>:;,. ")
-    if len(flat.split()) > 12 or len(_CJK.findall(flat)) > 24:
+    words = len(flat.split())
+    if words > 12 or len(_CJK.findall(flat)) > 24 or "?" in flat or "\uff1f" in flat:
         return False
-    return bool(_APPROVES.search(flat))
+    match = _APPROVES.search(flat)
+    if match is None:
+        return False
+    rest = flat[match.end() :]
+    alone = not rest or rest[0] in ",.!;:\u2014\u2013\u3001\u3002\uff0c\uff01" or words <= 3
+    return (alone or _APPROVES_ANYHOW.match(flat) is not None) and _DEFERS.search(rest) is None
+
+
+# Yes words that open no other sentence in any language the rules read ("ok em làm vậy
+# đi"): they need no punctuation after them. "ya", "da", "si", "так", "có", "top" do.
+_APPROVES_ANYHOW = re.compile(
+    r"(?:ok|okay|oké|okej|oke|yes|yeah|yep|yup|sure|agreed|approved|go ahead|go for it|"
+    r"do it|do that|please do|lgtm|ship it|einverstanden|d'accord|vas-y|de acuerdo|hazlo|"
+    r"adelante|va bene|procedi|d'accordo|combinado|akkoord|doe maar|gör så|zgoda|"
+    r"souhlasím|kyllä|rendben|mehet|evet|tamam|đồng ý|được|setuju|silakan|lanjut|"
+    r"согласен|давай|гаразд|згоден|موافق)(?![\w'-])"
+    r"|はい|好的|可以|네|좋아요|좋습니다",
+    re.IGNORECASE,
+)
+
+
+# What puts off or refuses after a yes word: "but", "not", "later", "wait" ...
+_DEFERS = re.compile(
+    r"\b(?:but|not|no(?! problem| worries| prob)|don'?t|do not|hold|later|wait|never|"
+    r"nicht|nein|aber|später|warte|"
+    r"pero|todavía|después|mais|pas|plus tard|però|ma|dopo|mas|não|depois|niet|nog "
+    r"niet|later|men|inte|ej|senare|vänta|ale|nie|później|ale ne|ne|pozdě|ama|değil|"
+    r"sonra|nhưng|không|chưa|tapi|jangan|nanti|нет|не|но|потом|ei|mutta|myöhemmin|nem|"
+    r"később|αλλά|όχι|μετά)\b"
+    r"|でも|けど|やめ|待って|后|但|别|不|先别|아니|하지 마|나중|그런데|하지만",
+    re.IGNORECASE,
+)
 
 
 def _proposal(text: str) -> tuple[str, bool] | None:
@@ -1308,7 +1395,7 @@ def _proposal(text: str) -> tuple[str, bool] | None:
     last sentence (two when that one is short), without a closing bare question ("Want
     me to go ahead?", "Ska jag köra på det?") that says nothing itself."""
     sentences = [" ".join(s.split()) for s in SENTENCE.split(text)]
-    sentences = [s for s in sentences if s]
+    sentences = [s for s in sentences if s and not _GENERIC_ASK.search(s)]
     asks = bool(sentences) and sentences[-1].endswith(("?", "\uff1f"))
     while len(sentences) > 1 and _bare_ask(sentences[-1]):
         sentences.pop()
@@ -1319,14 +1406,34 @@ def _proposal(text: str) -> tuple[str, bool] | None:
         picked = sentences[marked[-1] :]
         while len(picked) > 1 and len(" ".join(picked)) > MAX_FACT_CHARS:
             picked.pop()
-    else:  # the last sentence, and the one before when it is too short to say much
-        picked = sentences[-2:] if len(sentences[-1].split()) < 6 else sentences[-1:]
+    else:  # the last two sentences: what is proposed, and what it is for or why
+        picked = sentences[-2:]
         while len(picked) > 1 and len(" ".join(picked)) > MAX_FACT_CHARS:
             picked = picked[1:]
     said = " ".join(picked)
-    if not _long_enough(said) or not (marked or asks or len(said.split()) >= 8):
-        return None  # "Looked: it is fine." says too little to be work announced
+    if not _long_enough(said):
+        return None
+    if not (marked or asks or _AGENT_NEXT.search(said) or _NEXT.search(said) or _SOON.search(said)):
+        return None  # a report ("Deployed build 4812."): no work announced, nothing asked
     return shorten(said, MAX_FACT_CHARS), bool(marked or asks)
+
+
+# Work announced for now: "Next step: ...", "... today" (in the agent's words the user
+# welcomed, not a report of what is done).
+_SOON = re.compile(
+    r"\b(?:today|later today|próximo paso|nästa steg|næste skridt|neste steg|następny krok|"
+    r"další krok|seuraava vaihe|következő lépés|sonraki adım|bước tiếp theo|"
+    r"langkah berikutnya|i dag|heute|hoy|aujourd'hui|oggi|hoje|vandaag|dzisiaj|dnes|"
+    r"tänään|bugün|hôm nay|hari ini|сегодня)\b|下一步|今天|今日中|오늘|다음 단계",
+    re.IGNORECASE,
+)
+# A question that asks about nothing said before it ("Anything else?").
+_GENERIC_ASK = re.compile(
+    r"^(?:anything|something) else\b|^what else\b|otra cosa|algo más|noch (?:etwas|was)\b|"
+    r"autre chose|qualcos'altro|mais alguma|nog iets|något (?:annat|mer)|jeszcze coś|"
+    r"ještě něco|başka bir|还有别的|还有什么|他に何か|ほかに何か|다른 건",
+    re.IGNORECASE,
+)
 
 
 def _bare_ask(sentence: str) -> bool:
@@ -1352,12 +1459,23 @@ def _changes_mind(text: str) -> bool:
         bare = _OPENER.sub("", " ".join(sentence.split()))
         if _CHANGE.search(bare) or _CHANGE_MORE.search(bare):
             return True
-        for clause in _CLAUSE.split(bare)[1:]:
+        clauses = _CLAUSE.split(bare)
+        for before, clause in itertools.pairwise(clauses):
             match = _CHANGE.match(_OPENER.sub("", clause))
-            # a clause opening with a long word only: "..., no idea why" is not one
-            if match and match.group(1) and len(match.group(1)) >= 5:
+            # a clause opening with a long marker set off by punctuation ("Ach so,
+            # Korrektur: ...", "... - actually, cap it"), or after a bare no ("5 dec- no,
+            # mejor con 6"); not "Thanks, actually it worked", "..., no idea why"
+            if not match or not match.group(1) or len(match.group(1)) < 5:
+                continue
+            after = clause[match.end() :]
+            if after[:1] in (",", ":", ";", "\u2014", "\u2013") or not after.strip():
+                return True
+            if _BARE_NO.search(before):
                 return True
     return False
+
+
+_BARE_NO = re.compile(r"\b(?:no|nope|nein|non|nee|nej|nie|ne|não|όχι|hayır|нет)\s*$", re.IGNORECASE)
 
 
 _CLAUSE = re.compile(r"\s*[,;:\u2014\u2013]\s*|\s+-\s+")
@@ -1410,6 +1528,7 @@ def _output_facts(text: str, *, reads: bool, failing: set[str] | None = None) ->
                 if action.startswith("moved to "):
                     yield Fact("file", path, TIERS["changed"], state=action)
     yield from _changed_records(text)
+    yield from _migrations(text)
     head = lines[0] if lines else ""
     said = _STATUS_SAID.search(head)
     if said is not None and not structured:  # "Claim REC-1 filed. Status: IN REVIEW."
@@ -1486,18 +1605,20 @@ _TEST_LINE = re.compile(
     r"|^\s*test (?P<e>\S+) \.\.\. (?P<es>ok|FAILED)\b"
     r"|^\s*\d+/\d+ Test\s+#\d+: (?P<f>\S+) \.+\s*(?P<fs>Passed|\*+Failed)"
     # dotnet test: "  Passed Shop.Tests.CartTests.EmptyCart [7 ms]"
-    r"|^\s*(?P<gs>Passed|Failed)\s+(?P<g>[\w.]+\.\w+)\s+\[\d"
+    r"|^\s*(?P<gs>Passed|Failed)\s+(?P<g>[\w.]+\.\w+)(?:\([^()\n]{0,200}\))?\s+\[[<\d]"
     # Pest and PHPUnit's Collision printer: "PASS  Tests\Feature\CartTest"
     r"|^\s*(?P<hs>PASS|FAIL)\s+(?P<h>\w+(?:\\\w+)+)\s*$"
 )
 # Maven Surefire's line for each test class: "Tests run: 6, Failures: 0, Errors: 0,
-# Skipped: 0, Time elapsed: 0.8 s - in com.acme.CartTest".
+# Skipped: 0, Time elapsed: 0.8 s - in com.acme.CartTest" (Surefire 3: "-- in", and
+# "<<< FAILURE! -- in" for a class that failed).
 _SUREFIRE = re.compile(
     r"^\[?\w*\]?\s*Tests run: \d+, Failures: (?P<failures>\d+), Errors: (?P<errors>\d+)"
-    r".*? (?:-|<<<) in (?P<name>[\w.$]+)"
+    r".*?\s--? in (?P<name>[\w.$]+)"
 )
 _TEST_LINE_CHARS: Final = 400
 _TEST_LINES_SHOWN: Final = 5  # a run listing more passes than this: only failures count
+_TEST_FAILURES_SHOWN: Final = 12  # failures one run reports, at most (the first)
 _RENAMED = re.compile(r"^\s*R[ M]?\s+(\S+) -> (\S+)\s*$")
 # A record's status set in SQL: UPDATE rooms SET status = 'closed' WHERE name = 'B-2'.
 _SQL_STATUS = re.compile(
@@ -1517,7 +1638,7 @@ _DEP_LINE = re.compile(
 # A setting's switch or count in a diff line: '-    "UseAsyncDispense": true,', "+retries: 2".
 _SETTING_LINE = re.compile(
     r"^(?P<sign>[-+])\s*[\"']?(?P<name>[A-Za-z_][\w.-]{1,80})[\"']?\s*[:=]\s*"
-    r"(?P<value>true|false|on|off|yes|no|enabled|disabled|-?\d+)\s*[,;]?\s*$",
+    r"(?P<value>true|false|on|off|yes|no|enabled|disabled|-?\d+)[ \t]*[,;]?$",
     re.IGNORECASE,
 )
 # A package manager saying what it changed: "go: upgraded github.com/x/y v0.37.0 => v0.48.0",
@@ -1551,9 +1672,14 @@ def _test_results(lines: Sequence[str], failing: set[str]) -> Iterator[Fact]:
         state = next(groups[k + "s"] for k in "abcdefgh" if groups[k])
         found.append((name, state.strip("*").lower() in ("passed", "pass", "ok")))
     passes = sum(ok for _, ok in found)
+    failures = 0
     for name, ok in found:
         if ok and passes > _TEST_LINES_SHOWN and name not in failing:
             continue
+        if not ok:  # a run where everything fails (a database down) names a few
+            failures += 1
+            if failures > _TEST_FAILURES_SHOWN:
+                continue
         if ok:
             failing.discard(name)
         else:
@@ -1577,43 +1703,94 @@ def _sql_records(text: str) -> Iterator[Fact]:
         yield Fact("record", key, TIERS["changed"], state=f"status {match.group('state')}")
 
 
-# A schema migration a tool says it applied, in the words of the usual tools.
+# A schema migration a tool says it applied (or rolled back), in the words of the usual
+# tools. Each branch is linear on any line: no two unbounded runs of one character class
+# meet (a long dot leader with no DONE after it fails at once).
 _MIGRATED = re.compile(
-    # EF Core, Prisma: "Applying migration '20241206_AddLock'."
-    r"^.{0,40}?\bApplying migration [`'\"](?P<a>[^`'\"\s]{3,120})[`'\"]"
-    # Laravel: "2025_01_28_111677_add_flag_to_loans ........ 138ms DONE"
-    r"|^\s*(?P<b>\d{4}_\d{2}_\d{2}_\d{6}_\w+)\s+\.{3,}.*?\b(?P<bs>DONE|FAIL)\b"
+    # EF Core, Prisma: "Applying migration '20241206_AddLock'."; EF: "Reverting migration"
+    r"^.{0,40}?\b(?P<av>Applying|Reverting) migration [`'\"](?P<a>[^`'\"\s]{3,120})[`'\"]"
+    # Laravel 9+: "2025_01_28_111677_add_flag_to_loans ........ 138ms DONE"
+    r"|^\s*(?P<b>\d{4}_\d{2}_\d{2}_\d{6}_\w+)\s+\.{3,}\s*(?:\d[\d.]*\s*m?s\s+)?"
+    r"(?P<bs>DONE|FAIL)\b"
+    # Laravel 8: "Migrated:  2025_01_28_111677_add_flag (41.02ms)", "Rolled back:  ..."
+    r"|^\s*(?P<gv>Migrated|Rolled back):\s+(?P<g>\d{4}_\d{2}_\d{2}_\d{6}_\w+)"
     # Flyway: 'Migrating schema `wms` to version "42 - add probe offline flag"'
-    r"|^.{0,40}?\bMigrating schema \S+ to version \"?(?P<c>[^\"\n]{1,120}?)\"?\s*$"
-    # Django: "Applying shop.0012_add_flag... OK"
-    r"|^\s*Applying (?P<d>\w+\.\d{4}_\w+)\.\.\.\s*(?P<ds>OK|FAILED)?"
-    # Rails: "== 20240101120000 AddFlagToLoans: migrated (0.0123s) ====="
-    r"|^==\s+(?P<e>\d{8,14}\s+\w+): migrated\b"
-    # Alembic: "Running upgrade 1a2b -> 3c4d, add probe flag"
-    r"|^.{0,60}?\bRunning upgrade \S* ?-> (?P<f>\w+, [^\n]{1,100})",
+    r"|^.{0,40}?\bMigrating schema \S+ to version \"?(?P<c>[^\"\n]{1,120}?)\"?[ \t]*$"
+    # Django: "Applying shop.0012_add_flag... OK", "Unapplying shop.0012_add_flag... OK"
+    r"|^\s*(?P<dv>Applying|Unapplying) (?P<d>\w+\.\d{4}_\w+)\.\.\.[ \t]*(?P<ds>OK|FAILED)?"
+    # Rails: "== 20240101120000 AddFlagToLoans: migrated (0.0123s) =====", "reverted"
+    r"|^==\s+(?P<e>\d{8,14}\s+\w+): (?P<ev>migrated|reverted)\b"
+    # Alembic: "Running upgrade 1a2b -> 3c4d, add probe flag"; a downgrade names the
+    # revision it leaves first: "Running downgrade 3c4d -> 1a2b, add probe flag"
+    r"|^.{0,60}?\bRunning (?P<fv>upgrade) \S* ?-> (?P<f>\w+, [^\n]{1,100})"
+    r"|^.{0,60}?\bRunning (?P<hv>downgrade) (?P<h>\w+) ?-> \S*, (?P<hd>[^\n]{1,100})",
     re.MULTILINE,
 )
+_MIGRATION_WORDS: Final = ("igrat", "pplying", "DONE", "grade", "Rolled back", "evert")
+_ROLLING_BACK = re.compile(r"^\s*(?:INFO\s+)?Rolling back migrations", re.MULTILINE)
+_MIGRATIONS_SHOWN: Final = 5
+"""Migrations one output reports, at most (the last: a first ``migrate`` applies a
+framework's own before the project's)."""
 
 
-_MIGRATION_WORDS: Final = ("igrat", "Applying", "DONE", "upgrade")
+def _migrations(text: str) -> Iterator[Fact]:
+    """Schema migrations a tool's output says it applied, rolled back or failed on: a
+    name printed before the migration runs is failed when an error line follows it."""
+    if not any(word in text for word in _MIGRATION_WORDS):  # a cheap gate
+        return
+    back = _ROLLING_BACK.search(text) is not None  # Laravel's rollback prints "... DONE"
+    found: dict[str, str] = {}
+    matches = list(_MIGRATED.finditer(text))
+    for n, match in enumerate(matches):
+        name = next(match[k] for k in "abgcdefh" if match[k])
+        if match["h"]:
+            name = f"{match['h']}, {match['hd']}"
+        verb = next((match[k] for k in ("av", "gv", "dv", "ev", "fv", "hv") if match[k]), "")
+        done = match["bs"] or match["ds"] or ""
+        if done.startswith("FAIL"):
+            state = "migration failed"
+        elif back or verb in ("Reverting", "Rolled back", "Unapplying", "reverted", "downgrade"):
+            state = "migration rolled back"
+        else:
+            state = "migration applied"
+        if state != "migration failed":  # an error before the next migration: it failed
+            end = matches[n + 1].start() if n + 1 < len(matches) else len(text)
+            if ERROR_LINE.search(text, match.end(), end):
+                state = "migration failed"
+        found.pop(" ".join(name.split()), None)
+        found[" ".join(name.split())] = state
+    for name, state in list(found.items())[-_MIGRATIONS_SHOWN:]:
+        yield Fact("record", name, TIERS["changed"], state=f"status {state}")
+
+
+# Files whose diff lines name settings ("-  retries: 6"); in code, "-    total = 0" is a
+# variable, not a setting.
+_CONFIG_FILE = re.compile(
+    r"\.(?:json|ya?ml|toml|ini|cfg|conf|env|properties|tfvars|hcl|plist)\b|(?:^|/)\.env\b",
+    re.IGNORECASE,
+)
+_DIFF_FILE = re.compile(
+    r"^(?:\*\*\* (?:Update|Add) File: |\+\+\+ (?:b/)?|diff --git a/\S+ b/|Index: )(?P<path>\S+)"
+)
 
 
 def _changed_records(text: str) -> Iterator[Fact]:
     """Dependencies a package manager says it bumped, or a diff bumps; settings a
-    diff switches or sets to another count; schema migrations a tool says it applied."""
-    if any(word in text for word in _MIGRATION_WORDS):  # a cheap gate before the patterns
-        for match in itertools.islice(_MIGRATED.finditer(text), 20):
-            name = next(match[k] for k in "abcdef" if match[k])
-            failed = (match["bs"] or match["ds"] or "").startswith("FAIL")
-            state = "migration failed" if failed else "migration applied"
-            yield Fact("record", " ".join(name.split()), TIERS["changed"], state=f"status {state}")
+    diff of a configuration file switches or sets to another count."""
     for match in _BUMPED.finditer(text):
         state = f"bumped from {match['old']} to {match['new']}"
         yield Fact("record", match["name"], TIERS["changed"], state=state)
     removed: dict[str, str] = {}
     was: dict[str, str] = {}  # settings a diff removes, by name
+    config = False  # the diff's current file is a configuration file
     for line in text.splitlines():
-        setting = _SETTING_LINE.match(line)
+        if line.startswith(("*** ", "+++ ", "diff --git ", "Index: ")):
+            header = _DIFF_FILE.match(line)
+            if header is not None:
+                config = _CONFIG_FILE.search(header["path"]) is not None
+                was.clear()
+            continue
+        setting = _SETTING_LINE.match(line.rstrip()) if config else None
         if setting is not None:  # a switch or a count a diff changes: "-  retries: 6"
             name, value = setting["name"], setting["value"].lower()
             if setting["sign"] == "-":
