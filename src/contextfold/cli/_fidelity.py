@@ -36,8 +36,8 @@ def add_fidelity_parser(commands: Any, provider_args: Any) -> None:
     fidelity.add_argument(
         "--kinds",
         help="session kinds, comma-separated, or 'heldout' / 'heldout2' / 'heldout3' / "
-        "'heldout4' / 'heldout5' / 'heldout6' / 'heldout7' / 'heldout8' for the held-out "
-        "kinds the summarizer and the fact ledger were not written against "
+        "'heldout4' / 'heldout5' / 'heldout6' / 'heldout7' / 'heldout8' / 'heldout9' for the "
+        "held-out kinds the summarizer and the fact ledger were not written against "
         "(default: the tuned kinds: coding, support, research)",
     )
     fidelity.add_argument("--seeds", type=int, default=5, help="sessions per kind (default 5)")
@@ -115,6 +115,7 @@ async def cmd_fidelity(args: argparse.Namespace) -> int:
             "heldout6": harness.HELDOUT6_KINDS,
             "heldout7": harness.HELDOUT7_KINDS,
             "heldout8": harness.HELDOUT8_KINDS,
+            "heldout9": harness.HELDOUT9_KINDS,
         },
     )
     if args.fact_budget < 0:

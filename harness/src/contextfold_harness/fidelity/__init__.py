@@ -47,6 +47,7 @@ from contextfold_harness.fidelity._heldout5 import HELDOUT5_KINDS, generate_held
 from contextfold_harness.fidelity._heldout6 import HELDOUT6_KINDS, generate_heldout6
 from contextfold_harness.fidelity._heldout7 import HELDOUT7_KINDS, generate_heldout7
 from contextfold_harness.fidelity._heldout8 import HELDOUT8_KINDS, generate_heldout8
+from contextfold_harness.fidelity._heldout9 import HELDOUT9_KINDS, generate_heldout9
 from contextfold_harness.fidelity._lossy import LossySummarizer
 from contextfold_harness.fidelity._sessions import (
     PROBE_KINDS,
@@ -66,6 +67,7 @@ __all__ = [
     "HELDOUT6_KINDS",
     "HELDOUT7_KINDS",
     "HELDOUT8_KINDS",
+    "HELDOUT9_KINDS",
     "HELDOUT_KINDS",
     "PROBE_KINDS",
     "SESSION_KINDS",
@@ -84,6 +86,7 @@ __all__ = [
     "generate_heldout6",
     "generate_heldout7",
     "generate_heldout8",
+    "generate_heldout9",
     "generate_session",
     "history_text",
     "judge_probe",
@@ -189,8 +192,9 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
     :data:`HELDOUT2_KINDS` (written after the ledger's rules last changed), of the third
     :data:`HELDOUT3_KINDS`, of the fourth :data:`HELDOUT4_KINDS`, of the fifth
     :data:`HELDOUT5_KINDS`, of the sixth :data:`HELDOUT6_KINDS`, of the seventh
-    :data:`HELDOUT7_KINDS` or of the eighth :data:`HELDOUT8_KINDS` (each written without
-    seeing the compaction code or the other sets)."""
+    :data:`HELDOUT7_KINDS`, of the eighth :data:`HELDOUT8_KINDS` or of the ninth
+    :data:`HELDOUT9_KINDS` (each written without seeing the compaction code or the other
+    sets)."""
     if kind in HELDOUT_KINDS:
         return generate_heldout(kind, seed, segments=segments)
     if kind in HELDOUT2_KINDS:
@@ -207,6 +211,8 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
         return generate_heldout7(kind, seed, segments=segments)
     if kind in HELDOUT8_KINDS:
         return generate_heldout8(kind, seed, segments=segments)
+    if kind in HELDOUT9_KINDS:
+        return generate_heldout9(kind, seed, segments=segments)
     if kind not in SESSION_KINDS:
         choices = ", ".join(
             (
@@ -219,6 +225,7 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
                 *HELDOUT6_KINDS,
                 *HELDOUT7_KINDS,
                 *HELDOUT8_KINDS,
+                *HELDOUT9_KINDS,
             )
         )
         raise ValueError(f"unknown session kind {kind!r}; choose from {choices}")
