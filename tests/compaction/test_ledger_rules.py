@@ -770,3 +770,60 @@ def test_a_deadline_anywhere_in_the_users_words_is_a_next_step() -> None:
     ):
         assert _said(text, "next"), text
     assert not _said("We talked about it on Tuesday with the whole team.", "next")
+
+
+def test_a_tools_line_that_opens_with_what_it_did_names_a_record() -> None:
+    outputs = [
+        "Deleted service [billing-canary].",
+        "Disabled version [7] of the secret [stripe-webhook-key].",
+        'Removed "/etc/systemd/system/timers.target.wants/nightly-export.timer".',
+        "12:01:09  1 of 1 OK loaded seed file analytics.fx_rates ....... [INSERT 40 in 0.2s]",
+        "Started 3 workers",  # nothing named: no record
+    ]
+    records: dict[str, str] = {}
+    for n, text in enumerate(outputs):
+        records |= {
+            k: f.state
+            for k, f in facts_of([Message.user("Do it."), *call(n, "sh", {"c": "x"}, text)]).items()
+            if f.kind == "record"
+        }
+    assert records == {
+        "billing-canary": "status deleted",
+        "stripe-webhook-key": "status disabled",
+        "/etc/systemd/system/timers.target.wants/nightly-export.timer": "status removed",
+        "analytics.fx_rates": "status loaded",
+    }
+
+
+def test_what_the_agent_says_it_did_to_a_named_thing_is_a_record() -> None:
+    history = [
+        Message.user("Clean up the old credentials and the digest job."),
+        Message.assistant("I revoked the `ci-deploy-2022` token; CI uses the new one."),
+        Message.assistant("`weekly_digest` is disabled in the scheduler for now."),
+        Message.assistant("I will check whether `audit_export` is disabled too."),
+        Message.assistant("`invoice_rounding_spec.rb` is green: 9 examples, 0 failures."),
+    ]
+    records = {f.key: f.state for f in build_ledger(history).facts if f.kind == "record"}
+    assert records == {
+        "ci-deploy-2022": "status revoked",
+        "weekly_digest": "status disabled",
+        "invoice_rounding_spec.rb": "status green",
+    }
+
+
+def test_dbt_test_lines_are_test_records_and_a_file_keeps_its_own_state() -> None:
+    output = (
+        "08:10:02  1 of 2 PASS not_null_orders_id ............ [PASS in 0.9s]\n"
+        "08:10:03  2 of 2 FAIL 3 assert_totals_match ............ [FAIL 3 in 1.1s]"
+    )
+    history = [
+        Message.user("Run the tests, then archive the old notebook."),
+        *call(1, "shell", {"command": "dbt test"}, output),
+        *call(2, "shell", {"command": "git mv notebooks/old.ipynb archive/"}, ""),
+        Message.assistant("`notebooks/old.ipynb` is archived; I removed nothing else."),
+    ]
+    facts = {f.key: f for f in build_ledger(history).facts}
+    assert facts["not_null_orders_id"].state == "status tests passed"
+    assert facts["assert_totals_match"].state == "status tests failed"
+    assert facts["notebooks/old.ipynb"].kind == "file"  # not replaced by the sentence
+    assert facts["notebooks/old.ipynb"].state == "moved to archive/"

@@ -875,6 +875,8 @@ class _Builder:
         if fact.kind == "next" and fact.who == "agent":
             group = "pending"  # what the agent said it does next, welcomed later: pending
         slot = (group, fact.key)
+        if fact.kind == "record" and getattr(self.facts.get(slot), "kind", None) == "file":
+            return  # what the file rules found of a path is more than a sentence says
         old = self.facts.pop(slot, None)
         if old is not None and fact.kind == "id" and old.tier < fact.tier:
             fact = Fact("id", fact.key, old.tier, context=fact.context or old.context, who=old.who)
@@ -1063,6 +1065,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 continue
             if who == "agent":
                 yield from _moved_records(sentence)
+                yield from _stated_records(sentence)
             clipped = shorten(sentence, MAX_FACT_CHARS)
             if (
                 who == "user"
@@ -1519,6 +1522,7 @@ def _output_facts(text: str, *, reads: bool, failing: set[str] | None = None) ->
     if not structured:
         yield from _labelled_facts(lines)
         yield from _test_results(lines, set() if failing is None else failing)
+        yield from _done_lines(lines)
         for line in lines:  # git status: "R  old -> new"
             renamed = _RENAMED.match(line)
             if renamed is not None:
@@ -1608,6 +1612,8 @@ _TEST_LINE = re.compile(
     r"|^\s*(?P<gs>Passed|Failed)\s+(?P<g>[\w.]+\.\w+)(?:\([^()\n]{0,200}\))?\s+\[[<\d]"
     # Pest and PHPUnit's Collision printer: "PASS  Tests\Feature\CartTest"
     r"|^\s*(?P<hs>PASS|FAIL)\s+(?P<h>\w+(?:\\\w+)+)\s*$"
+    # dbt: "07:50:35  3 of 3 FAIL 1 assert_refunds_match .......... [FAIL 1 in 2.63s]"
+    r"|^\s*(?:[\d:]{5,12}\s+)?\d+ of \d+ (?P<is>PASS|FAIL)(?: \d+)? (?P<i>[\w.]+) \.\."
 )
 # Maven Surefire's line for each test class: "Tests run: 6, Failures: 0, Errors: 0,
 # Skipped: 0, Time elapsed: 0.8 s - in com.acme.CartTest" (Surefire 3: "-- in", and
@@ -1668,8 +1674,8 @@ def _test_results(lines: Sequence[str], failing: set[str]) -> Iterator[Fact]:
         if match is None:
             continue
         groups = match.groupdict()
-        name = next(groups[k] for k in "abcdefgh" if groups[k])
-        state = next(groups[k + "s"] for k in "abcdefgh" if groups[k])
+        name = next(groups[k] for k in "abcdefghi" if groups[k])
+        state = next(groups[k + "s"] for k in "abcdefghi" if groups[k])
         found.append((name, state.strip("*").lower() in ("passed", "pass", "ok")))
     passes = sum(ok for _, ok in found)
     failures = 0
@@ -1807,6 +1813,79 @@ def _changed_records(text: str) -> Iterator[Fact]:
         elif name in removed and removed[name] != version:
             state = f"bumped from {removed.pop(name)} to {version}"
             yield Fact("record", name, TIERS["changed"], state=state)
+
+
+# A tool's line that opens with what it did to a named thing: gcloud's "Disabled version
+# [3] of the secret [bot-token].", systemctl's 'Removed "/etc/.../old-sync.timer".',
+# dbt's "1 of 1 OK loaded seed file analytics.prices", "Deleted service [web]."
+_DONE_LINE = re.compile(
+    r"^\s*(?:[\d:.]{5,12}\s+)?(?:\d+ of \d+\s+)?(?:OK\s+)?"
+    r"(?P<verb>created|deleted|removed|disabled|enabled|updated|revoked|destroyed|stopped|"
+    r"started|restarted|scaled|applied|loaded|dropped|renamed|archived|published|deployed|"
+    r"rolled back|paused|resumed|uninstalled|installed|terminated|suspended)\b"
+    r"(?P<rest>[^\n]{1,200})$",
+    re.IGNORECASE,
+)
+_NAMED = re.compile(
+    r"\[([^\[\]\s]{2,120})\]|\"([^\"\s]{2,200})\"|'([^'\s]{2,120})'|`([^`\s]{2,120})`"
+)
+_NAME_LIKE = re.compile(r"[\w@-]*[._/:-][\w@./:-]*\w")
+_DONE_LINES_SHOWN: Final = 8
+"""Things one output says it did something to, at most (a bulk delete lists more)."""
+
+
+def _done_lines(lines: Sequence[str]) -> Iterator[Fact]:
+    """Things a tool's lines say it created, deleted, disabled ... : the last name the
+    line quotes or brackets, else its first name-like token after the verb."""
+    shown = 0
+    for line in lines:
+        if len(line) > _TEST_LINE_CHARS or shown >= _DONE_LINES_SHOWN:
+            continue
+        match = _DONE_LINE.match(line)
+        if match is None:
+            continue
+        quoted = [next(g for g in m.groups() if g) for m in _NAMED.finditer(match["rest"])]
+        names = [q for q in quoted if not q.replace(".", "").isdigit()]
+        if not names:
+            bare = _NAME_LIKE.search(match["rest"])
+            names = [bare.group(0)] if bare else []
+        if names and "`" not in names[-1]:
+            shown += 1
+            state = "status " + match["verb"].lower()
+            yield Fact("record", names[-1], TIERS["changed"], state=state)
+
+
+# What the agent says it did to a thing it names between backticks: "I revoked the
+# `staging-key` key", "`nightly_digest` is disabled in sidekiq-cron", "`job_spec.rb` is
+# green".
+_STATED = re.compile(
+    r"\b(revoked|deleted|removed|disabled|enabled|created|renamed|migrated|deployed|"
+    r"rolled back|reverted|archived|paused|stopped|restarted|rotated|green|passed|failed|"
+    r"ignored|skipped|gelöscht|deaktiviert|aktiviert|entfernt|eliminad[oa]|desactivad[oa]|"
+    r"supprimée?|désactivée?|eliminat[oa]|disabilitat[oa]|verwijderd|uitgeschakeld|"
+    r"poistettu|pysäytetty|usunięt[ya]|wyłączon[ya]|smazán[oa]?|vypnut[oa]?|"
+    r"вимкнено|видалено|удален[оа]?|отключен[оа]?)\b",
+    re.IGNORECASE,
+)
+
+
+def _stated_records(sentence: str) -> Iterator[Fact]:
+    """A thing the agent's ``sentence`` names between backticks with what it did to it
+    (one per sentence: the first name; not in a question or a conditional)."""
+    if "`" not in sentence or sentence.endswith(("?", "\uff1f")) or _CONDITIONAL.search(sentence):
+        return
+    name = _TICKED.search(sentence)
+    said = _STATED.search(sentence)
+    if name is None or said is None or " " in name.group(1) or len(name.group(1)) > 120:
+        return
+    yield Fact("record", name.group(1), TIERS["changed"], state=f"status {said.group(1).lower()}")
+
+
+_CONDITIONAL = re.compile(
+    r"\b(?:if|whether|once|when|unless|until|should|would|could|ob|wenn|falls|si|se|als|jos|"
+    r"czy|jestli|pokud)\b",
+    re.IGNORECASE,
+)
 
 
 def _moved_records(sentence: str) -> Iterator[Fact]:
