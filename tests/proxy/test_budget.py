@@ -20,6 +20,7 @@ import httpx2
 import pytest
 
 from contextfold.blocks import ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from contextfold.compaction._cache import CachedSummary
 from contextfold.dialects import CHAT
 from contextfold.formats import from_anthropic, from_openai
 from contextfold.messages import Message
@@ -31,7 +32,7 @@ from contextfold.proxy._budget import (
     SizedLRU,
     message_bytes,
 )
-from contextfold.proxy._cache import CachedSummary, SummaryCache, UsageAnchors, chain_hashes
+from contextfold.proxy._cache import SummaryCache, UsageAnchors, chain_hashes
 from contextfold.proxy._config import ModelTable
 from contextfold.proxy._layout import Layouts, shape
 from contextfold.proxy._memo import HistoryMemo

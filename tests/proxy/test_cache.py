@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from contextfold.proxy._cache import CachedSummary, SummaryCache, UsageAnchors, _rows_bytes
+from contextfold.compaction._cache import CachedSummary
+from contextfold.proxy._cache import SummaryCache, UsageAnchors, _rows_bytes
 
 
 def rows_bytes(root: str, hashes: list[str], summaries: list[str]) -> int:

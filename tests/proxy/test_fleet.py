@@ -555,7 +555,7 @@ async def test_looking_up_a_summary_reads_only_the_one_it_splices(pg_url: str) -
     rows: a lookup must not transfer every one of them with each request."""
     from psycopg.conninfo import conninfo_to_dict
 
-    from contextfold.proxy._cache import CachedSummary
+    from contextfold.compaction._cache import CachedSummary
     from contextfold.proxy._pgcache import PostgresSummaryCache
 
     params = conninfo_to_dict(pg_url)

@@ -9,10 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contextfold.blocks import TextBlock, ToolUseBlock
+from contextfold.compaction._cache import CachedSummary
 from contextfold.dialects import CHAT, MESSAGES, RESPONSES
 from contextfold.formats import from_openai
 from contextfold.messages import Message
-from contextfold.proxy._cache import CachedSummary, chain_hashes
+from contextfold.proxy._cache import chain_hashes
 from contextfold.proxy._dialects import conversation
 from contextfold.proxy._layout import Layouts, item_prefixes, shape
 from contextfold.proxy._memo import HistoryMemo

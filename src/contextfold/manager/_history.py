@@ -24,6 +24,7 @@ from typing import Any
 
 from contextfold._history import safe_cut_points
 from contextfold.blocks import ToolResultBlock
+from contextfold.compaction._cache import CachedSummary
 from contextfold.formats import from_openai
 from contextfold.manager._amplifier import is_native, parse_native
 from contextfold.manager._parts import stand_in
@@ -302,75 +303,53 @@ class StoredHistory:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class CachedSummary:
-    """A summary of ``dicts[:cut]`` of a history whose prefix digest is ``digest``.
-
-    ``head`` is what replaces that prefix in a view (old system messages, the summary
-    message, maybe the acknowledgement); ``refs[i]`` is the index of the stored message
-    ``head[i]`` is (a kept system message), or ``None`` for a message made by the
-    summary, so a view uses the history's own message (and its original dict) even
-    after the history was reloaded. ``floor``: when the view built on this entry was
-    still over the threshold, its size; no new summary is tried until the history
-    grows past it.
-    """
-
-    digest: bytes
-    cut: int
-    head: tuple[Message, ...]
-    summary: str
-    floor: int | None = None
-    refs: tuple[int | None, ...] = ()
-
-    def head_in(self, snapshot: Snapshot, message_index: int) -> tuple[Message, ...]:
-        """``head`` with each referenced message taken from ``snapshot``."""
-        if not self.refs:
-            return self.head
-        return tuple(
-            snapshot.messages[ref] if ref is not None and ref < message_index else message
-            for message, ref in zip(self.head, self.refs, strict=True)
-        )
-
-
 class SummaryCache:
     """The last ``size`` summaries, keyed by the digest of the prefix they summarize."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._entries: OrderedDict[bytes, CachedSummary] = OrderedDict()
+        self._entries: OrderedDict[bytes, CachedSummary[bytes]] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def lookup(self, snapshot: Snapshot) -> tuple[CachedSummary, int] | None:
+    def lookup(self, snapshot: Snapshot) -> tuple[CachedSummary[bytes], int] | None:
         """The entry covering the longest prefix of ``snapshot``, with its message index."""
-        best: tuple[CachedSummary, int] | None = None
+        best: tuple[CachedSummary[bytes], int] | None = None
         for entry in self._entries.values():
-            if entry.cut >= len(snapshot.dicts) or snapshot.chain[entry.cut] != entry.digest:
+            if (
+                entry.message_count >= len(snapshot.dicts)
+                or snapshot.chain[entry.message_count] != entry.prefix_hash
+            ):
                 continue
-            message_index = bisect.bisect_left(snapshot.starts, entry.cut)
-            if message_index == len(snapshot.starts) or snapshot.starts[message_index] != entry.cut:
+            message_index = bisect.bisect_left(snapshot.starts, entry.message_count)
+            if (
+                message_index == len(snapshot.starts)
+                or snapshot.starts[message_index] != entry.message_count
+            ):
                 continue  # the prefix now ends inside a message (a tool group grew)
-            if best is None or entry.cut > best[0].cut:
+            if best is None or entry.message_count > best[0].message_count:
                 best = (entry, message_index)
         if best is not None:
-            self._entries.move_to_end(best[0].digest)
+            self._entries.move_to_end(best[0].prefix_hash)
         return best
 
-    def store(self, entry: CachedSummary) -> None:
-        self._entries[entry.digest] = entry
-        self._entries.move_to_end(entry.digest)
+    def store(self, entry: CachedSummary[bytes]) -> None:
+        self._entries[entry.prefix_hash] = entry
+        self._entries.move_to_end(entry.prefix_hash)
         while len(self._entries) > self.size:
             self._entries.popitem(last=False)
 
-    def set_floor(self, entry: CachedSummary, floor: int | None) -> CachedSummary | None:
+    def set_floor(
+        self, entry: CachedSummary[bytes], floor: int | None
+    ) -> CachedSummary[bytes] | None:
         """Record ``floor`` on the entry for ``entry``'s prefix; the updated entry, if cached."""
-        if entry.digest not in self._entries:
+        if entry.prefix_hash not in self._entries:
             return None
-        updated = self._entries[entry.digest] = replace(entry, floor=floor)
+        updated = self._entries[entry.prefix_hash] = replace(entry, floor=floor)
         return updated
 
-    def entries(self) -> list[CachedSummary]:
+    def entries(self) -> list[CachedSummary[bytes]]:
         """Every cached entry, least recently used first."""
         return list(self._entries.values())
 

@@ -32,9 +32,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from contextfold.blocks import TextBlock
+from contextfold.compaction._cache import CachedSummary
 from contextfold.context import ContextStore
 from contextfold.errors import CorruptRecordError
-from contextfold.manager._history import CachedSummary
 from contextfold.messages import Message, Role
 
 __all__ = [
@@ -78,7 +78,7 @@ def encode_dict(wire: Mapping[str, Any], index: int) -> Message:
     return Message(_role(wire), [TextBlock(_MESSAGE + text)])
 
 
-def encode_summary(entry: CachedSummary) -> Message:
+def encode_summary(entry: CachedSummary[bytes]) -> Message:
     """The record of a cached summary (see the module docstring)."""
     refs = entry.refs or (None,) * len(entry.head)
     head = [
@@ -86,8 +86,8 @@ def encode_summary(entry: CachedSummary) -> Message:
         for message, ref in zip(entry.head, refs, strict=True)
     ]
     body = {
-        "digest": entry.digest.hex(),
-        "cut": entry.cut,
+        "digest": entry.prefix_hash.hex(),
+        "cut": entry.message_count,
         "summary": entry.summary,
         "floor": entry.floor,
         "head": head,
@@ -103,7 +103,7 @@ def _int(value: object, *, nullable: bool = False) -> int | None:
     return value
 
 
-def _summary(body: object) -> CachedSummary:
+def _summary(body: object) -> CachedSummary[bytes]:
     if not isinstance(body, Mapping) or not isinstance(body.get("summary"), str):
         raise ValueError("a summary record needs 'summary' text")
     head_items = body.get("head")
@@ -127,16 +127,16 @@ def _summary(body: object) -> CachedSummary:
     return CachedSummary(
         bytes.fromhex(digest),
         cut,
-        tuple(head),
         body["summary"],
-        _int(body.get("floor"), nullable=True),
-        tuple(refs),
+        tuple(head),
+        floor=_int(body.get("floor"), nullable=True),
+        refs=tuple(refs),
     )
 
 
 def decode_record(
     record: Message, session_id: str, position: int
-) -> dict[str, Any] | CachedSummary:
+) -> dict[str, Any] | CachedSummary[bytes]:
     """A stored dict, or a cached summary, from the record at ``position``.
 
     Raises :class:`~contextfold.errors.CorruptRecordError` naming the session and the
@@ -171,14 +171,14 @@ class Persistence:
     def __init__(self, store: ContextStore) -> None:
         self.store = store
 
-    async def load(self) -> tuple[list[dict[str, Any]], list[CachedSummary]]:
+    async def load(self) -> tuple[list[dict[str, Any]], list[CachedSummary[bytes]]]:
         """The stored dicts and the cached summaries, in the order they were written.
 
         Raises :class:`~contextfold.errors.CorruptRecordError` for a record it cannot
         read (or one it did not write).
         """
         dicts: list[dict[str, Any]] = []
-        summaries: list[CachedSummary] = []
+        summaries: list[CachedSummary[bytes]] = []
         session = self.store.session_id
         for position, record in enumerate(await self.store.get_history()):
             decoded = decode_record(record, session, position)
@@ -191,11 +191,11 @@ class Persistence:
     async def append(self, wire: Mapping[str, Any], index: int) -> None:
         await self.store.append(encode_dict(wire, index))
 
-    async def save_summary(self, entry: CachedSummary) -> None:
+    async def save_summary(self, entry: CachedSummary[bytes]) -> None:
         await self.store.append(encode_summary(entry))
 
     async def replace(
-        self, dicts: Sequence[Mapping[str, Any]], summaries: Sequence[CachedSummary]
+        self, dicts: Sequence[Mapping[str, Any]], summaries: Sequence[CachedSummary[bytes]]
     ) -> None:
         """Replace the session with ``dicts`` and ``summaries`` (one call of the store)."""
         records = [encode_dict(wire, i) for i, wire in enumerate(dicts)]

@@ -13,8 +13,9 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Sequence
 
+from contextfold.compaction._cache import CachedSummary
 from contextfold.context import ContextStore
-from contextfold.manager._history import CachedSummary, Snapshot, StoredHistory, SummaryCache
+from contextfold.manager._history import Snapshot, StoredHistory, SummaryCache
 from contextfold.manager._persist import Persistence
 
 __all__ = ["Session"]
@@ -22,9 +23,12 @@ __all__ = ["Session"]
 logger = logging.getLogger("contextfold.manager")
 
 
-def covers(entry: CachedSummary, snapshot: Snapshot) -> bool:
+def covers(entry: CachedSummary[bytes], snapshot: Snapshot) -> bool:
     """Whether ``entry`` summarizes a prefix ``snapshot`` still starts with."""
-    return entry.cut < len(snapshot.dicts) and snapshot.chain[entry.cut] == entry.digest
+    return (
+        entry.message_count < len(snapshot.dicts)
+        and snapshot.chain[entry.message_count] == entry.prefix_hash
+    )
 
 
 async def _settle(write: Awaitable[None]) -> bool:
@@ -141,7 +145,7 @@ class Session:
         if interrupted:
             raise asyncio.CancelledError
 
-    async def save_summary(self, entry: CachedSummary) -> None:
+    async def save_summary(self, entry: CachedSummary[bytes]) -> None:
         """Write a cached summary to the store (under the lock: one manager never runs
         two store calls at once, so a store on a single connection is safe)."""
         if self._persistence is not None:

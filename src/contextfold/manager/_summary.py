@@ -34,11 +34,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal, NamedTuple
 
+from contextfold.compaction._cache import CachedSummary
 from contextfold.compaction._engine import CompactionResult, Options, compact_history
 from contextfold.compaction._ledger import FactCoverage
 from contextfold.compaction._scheduler import Preparation, Scheduler
 from contextfold.errors import ContextfoldError
-from contextfold.manager._history import CachedSummary, Snapshot, SummaryCache
+from contextfold.manager._history import Snapshot, SummaryCache
 from contextfold.messages import Message
 from contextfold.tokens import CachedMessageCounter
 from contextfold.transports.base import CompletionTransport, Usage
@@ -108,7 +109,7 @@ class ViewSummarizer:
         *,
         cache_size: int,
         target_ratio: float,
-        on_change: Callable[[CachedSummary], Awaitable[None]] | None = None,
+        on_change: Callable[[CachedSummary[bytes]], Awaitable[None]] | None = None,
         protected_recent: float = 0.0,
     ) -> None:
         self.scheduler = scheduler  # single flight, back-off, preparation, the summary timeout
@@ -123,7 +124,7 @@ class ViewSummarizer:
         # The summary made ahead, not in the cache yet. After a preparation that failed
         # or could not summarize, none until a summary is made at the threshold (a model
         # call each request otherwise).
-        self.prep: Preparation[str, CachedSummary] = scheduler.preparations.of(_VIEW[-1])
+        self.prep: Preparation[str, CachedSummary[bytes]] = scheduler.preparations.of(_VIEW[-1])
 
     def clear(self) -> None:
         self.cache.clear()
@@ -152,7 +153,7 @@ class ViewSummarizer:
         if prep.running or prep.failed or self.scheduler.backoffs.state(_VIEW).holding:
             return False
         step = self._condense(snapshot)
-        floor = step.entry.cut if step.entry is not None else 0
+        floor = step.entry.message_count if step.entry is not None else 0
         prepared = prep.ready
         if prepared is not None:
             if _covers(prepared, snapshot, floor):
@@ -216,23 +217,23 @@ class ViewSummarizer:
     def _condense(self, snapshot: Snapshot) -> _Step:
         """The snapshot with the cached summary of its longest prefix spliced in."""
         found = self.cache.lookup(snapshot)
-        entry: CachedSummary | None = None
+        entry: CachedSummary[bytes] | None = None
         head: tuple[Message, ...] = ()
         base = 0
         if found is not None:
             entry, base = found
-            head = entry.head_in(snapshot, base)
+            head = entry.head_in(snapshot.messages, base)
         return _Step(snapshot, [*head, *snapshot.messages[base:]], entry, head, base)
 
     def protected(self, step: _Step) -> int:
         """How many of the last messages of ``step``'s condensed view are protected."""
         return step.snapshot.protected(self.protected_recent, step.base, len(step.head))
 
-    async def _use_prepared(self, snapshot: Snapshot, entry: CachedSummary | None) -> bool:
+    async def _use_prepared(self, snapshot: Snapshot, entry: CachedSummary[bytes] | None) -> bool:
         """Move the prepared summary into the cache if it covers more of ``snapshot``
         than ``entry``; whether it did."""
         prepared = self.prep.ready
-        floor = entry.cut if entry is not None else 0
+        floor = entry.message_count if entry is not None else 0
         if prepared is None or not _covers(prepared, snapshot, floor):
             return False
         self.prep.take()
@@ -354,7 +355,7 @@ class ViewSummarizer:
 
     def _entry(
         self, step: _Step, result: CompactionResult, threshold: int | None
-    ) -> CachedSummary | None:
+    ) -> CachedSummary[bytes] | None:
         """The cache entry for ``result``, or ``None`` when it covers no more messages
         than the summary it started from. ``threshold``: record the floor against it."""
         snapshot, condensed, _, head, base = step
@@ -371,9 +372,11 @@ class ViewSummarizer:
         floor = rebuilt if threshold is not None and rebuilt > threshold else None
         position = {id(m): i for i, m in enumerate(snapshot.messages[:index])}
         refs = tuple(position.get(id(m)) for m in new_head)
-        return CachedSummary(snapshot.chain[cut], cut, new_head, result.summary, floor, refs)
+        return CachedSummary(
+            snapshot.chain[cut], cut, result.summary, new_head, floor=floor, refs=refs
+        )
 
-    async def _changed(self, entry: CachedSummary | None) -> None:
+    async def _changed(self, entry: CachedSummary[bytes] | None) -> None:
         if entry is None or self.on_change is None:
             return
         try:
@@ -385,15 +388,18 @@ class ViewSummarizer:
 class _Step(NamedTuple):
     snapshot: Snapshot
     condensed: list[Message]
-    entry: CachedSummary | None
+    entry: CachedSummary[bytes] | None
     head: tuple[Message, ...]
     base: int
 
 
-def _covers(entry: CachedSummary, snapshot: Snapshot, floor: int) -> bool:
+def _covers(entry: CachedSummary[bytes], snapshot: Snapshot, floor: int) -> bool:
     """Whether ``entry`` summarizes a prefix of ``snapshot`` longer than ``floor`` dicts
     that ends on a message boundary."""
-    if not floor < entry.cut < len(snapshot.dicts) or snapshot.chain[entry.cut] != entry.digest:
+    if (
+        not floor < entry.message_count < len(snapshot.dicts)
+        or snapshot.chain[entry.message_count] != entry.prefix_hash
+    ):
         return False
-    index = bisect.bisect_left(snapshot.starts, entry.cut)
-    return index < len(snapshot.starts) and snapshot.starts[index] == entry.cut
+    index = bisect.bisect_left(snapshot.starts, entry.message_count)
+    return index < len(snapshot.starts) and snapshot.starts[index] == entry.message_count

@@ -27,7 +27,6 @@ import sqlite3
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -42,6 +41,7 @@ from contextfold.blocks import (
     ToolUseBlock,
     to_dict,
 )
+from contextfold.compaction._cache import CachedSummary
 from contextfold.messages import Message
 from contextfold.proxy._budget import ENTRY_BYTES, MemoryBudget, SizedLRU
 from contextfold.proxy._tenant import SECRET_BYTES
@@ -127,15 +127,6 @@ def extend_chain(running: Any, messages: Iterable[Message], out: list[str]) -> N
         out.append(running.hexdigest())
 
 
-@dataclass(frozen=True, slots=True)
-class CachedSummary:
-    """A summary of the first ``message_count`` messages of a conversation."""
-
-    prefix_hash: str
-    message_count: int
-    summary: str
-
-
 class Lease:
     """A compaction this replica holds; :meth:`release` when the summary is stored."""
 
@@ -170,7 +161,7 @@ class CacheBackend(ABC):
     async def close(self) -> None: ...
 
     @abstractmethod
-    async def longest(self, root: str, chain: Sequence[str]) -> CachedSummary | None:
+    async def longest(self, root: str, chain: Sequence[str]) -> CachedSummary[str] | None:
         """The cached summary of the longest prefix of the history hashed by ``chain``.
 
         ``root`` narrows the search to one conversation; a row counts only when its
@@ -180,7 +171,7 @@ class CacheBackend(ABC):
         """
 
     @abstractmethod
-    async def store(self, root: str, summary: CachedSummary) -> None:
+    async def store(self, root: str, summary: CachedSummary[str]) -> None:
         """Remember ``summary``; a summary of the same prefix is replaced."""
 
     @abstractmethod
@@ -230,7 +221,7 @@ class SummaryCache(CacheBackend):
         # not a query on the database's thread (see :meth:`_fresh_front`). At most
         # ``max_bytes`` of them (summaries are long), least recently used dropped.
         self.max_bytes = MemoryBudget().share("summary_rows") if max_bytes is None else max_bytes
-        self._front: SizedLRU[str, list[CachedSummary]] = SizedLRU(self.max_bytes)
+        self._front: SizedLRU[str, list[CachedSummary[str]]] = SizedLRU(self.max_bytes)
         self._stamp: tuple[object, ...] | None = None
         self._watched: tuple[str, ...] = ()  # the files behind the stamp (see open)
         # A second connection, only ever asked ``PRAGMA data_version`` (see _fresh_front)
@@ -279,7 +270,7 @@ class SummaryCache(CacheBackend):
             raise RuntimeError("the summary cache is not open")
         return self._conn
 
-    async def longest(self, root: str, chain: Sequence[str]) -> CachedSummary | None:
+    async def longest(self, root: str, chain: Sequence[str]) -> CachedSummary[str] | None:
         front = self._fresh_front()
         rows = front.get(root)
         if rows is None:
@@ -298,7 +289,7 @@ class SummaryCache(CacheBackend):
                 return row
         return None
 
-    def _fresh_front(self) -> SizedLRU[str, list[CachedSummary]]:
+    def _fresh_front(self) -> SizedLRU[str, list[CachedSummary[str]]]:
         """The rows read so far, emptied first if the database changed since.
 
         A change is seen in SQLite's ``PRAGMA data_version``, asked of a second
@@ -340,7 +331,7 @@ class SummaryCache(CacheBackend):
     def memory(self) -> int:
         return self._front.nbytes
 
-    async def store(self, root: str, summary: CachedSummary) -> None:
+    async def store(self, root: str, summary: CachedSummary[str]) -> None:
         self._forget_front()  # read again after the write (and any other process's)
         self._stamp = None
         db = self._db()
@@ -361,7 +352,7 @@ class SummaryCache(CacheBackend):
         return int(next(iter(rows))[0])
 
 
-def _rows_bytes(root: str, rows: list[CachedSummary]) -> int:
+def _rows_bytes(root: str, rows: list[CachedSummary[str]]) -> int:
     """What the rows of a conversation hold in memory, as estimated (:mod:`._budget`)."""
     held = sys.getsizeof(root) + ENTRY_BYTES + 56 + 8 * len(rows)
     for row in rows:

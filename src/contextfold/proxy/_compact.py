@@ -51,6 +51,7 @@ from typing import Any
 from contextfold._history import compaction_cut_points
 from contextfold._masking import without_recallable
 from contextfold._secrets import Secrets
+from contextfold.compaction._cache import CachedSummary
 from contextfold.compaction._engine import (
     CompactionResult,
     Options,
@@ -78,7 +79,6 @@ from contextfold.proxy._budget import ENTRY_BYTES, HASH_BYTES, Cache, MemoryBudg
 from contextfold.proxy._cache import (
     ANCHOR_TAIL,
     CacheBackend,
-    CachedSummary,
     UsageAnchors,
     chain_hashes,
 )
@@ -543,7 +543,7 @@ class Planner:
         self,
         plan: Plan,
         conv: Conversation,
-        hit: CachedSummary | None,
+        hit: CachedSummary[str] | None,
         effective: list[Message],
         chains: tuple[list[str], list[str]],
         tokens: int,
@@ -643,7 +643,7 @@ class Planner:
     async def _masked(
         self,
         conv: Conversation,
-        hit: CachedSummary | None,
+        hit: CachedSummary[str] | None,
         effective: list[Message],
         before: int,
         tokens: int,
@@ -671,7 +671,7 @@ class Planner:
         return Plan(rebuilt.body, hashed, before, after, summary=summary)
 
     def _splice(
-        self, conv: Conversation, chain: list[str], hit: CachedSummary | None
+        self, conv: Conversation, chain: list[str], hit: CachedSummary[str] | None
     ) -> tuple[list[Message], list[str]]:
         if hit is None:
             return conv.messages, chain
@@ -683,7 +683,7 @@ class Planner:
         self,
         conv: Conversation,
         chain: list[str],
-        hit: CachedSummary,
+        hit: CachedSummary[str],
         effective: list[Message],
         eff_chain: list[str],
         before: int,
@@ -753,7 +753,7 @@ class Planner:
         secrets: Secrets,
         *,
         target: int | None = None,
-        keep: Callable[[str, CachedSummary], Awaitable[None]] | None = None,
+        keep: Callable[[str, CachedSummary[str]], Awaitable[None]] | None = None,
     ) -> Plan:
         """Summarize ``effective`` down to ``target`` (default: the limit's share) and
         ``keep`` the summary (default: in the cache) under the prefix it replaces."""
@@ -866,7 +866,9 @@ def _summary_text(result: CompactionResult) -> str:
     return next(m.text for m in result.messages if parse_summary_message(m) is not None)
 
 
-def _summary_head(history: Sequence[Message], hit: CachedSummary, pinned: int) -> list[Message]:
+def _summary_head(
+    history: Sequence[Message], hit: CachedSummary[str], pinned: int
+) -> list[Message]:
     """``pinned prompt and task + systems of the rest of the prefix + summary (+
     acknowledgement)``, as compaction shapes it."""
     systems = [m for m in history[pinned : hit.message_count] if m.role == "system"]

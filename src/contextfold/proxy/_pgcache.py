@@ -61,13 +61,14 @@ from urllib.parse import unquote
 
 from contextfold._cancel import finish
 from contextfold._extras import requires_extra
+from contextfold.compaction._cache import CachedSummary
 
 with requires_extra("postgres", "contextfold.proxy (--db postgresql://...)"):
     import psycopg
     from psycopg.conninfo import conninfo_to_dict, make_conninfo
     from psycopg_pool import AsyncConnectionPool
 
-from contextfold.proxy._cache import CacheBackend, CachedSummary, Lease, UsageAnchors
+from contextfold.proxy._cache import CacheBackend, Lease, UsageAnchors
 from contextfold.proxy._tenant import SECRET_BYTES
 
 __all__ = ["PostgresSummaryCache", "is_postgres_url", "open_error", "redacted_url"]
@@ -337,7 +338,7 @@ class PostgresSummaryCache(CacheBackend):
 
     # -- summaries -----------------------------------------------------------------
 
-    async def longest(self, root: str, chain: Sequence[str]) -> CachedSummary | None:
+    async def longest(self, root: str, chain: Sequence[str]) -> CachedSummary[str] | None:
         # Hashes first: a conversation's rows hold the summaries of every branch it
         # left, and only the one spliced is worth transferring.
         rows = await self._fetch(
@@ -356,7 +357,7 @@ class PostgresSummaryCache(CacheBackend):
                     return CachedSummary(prefix_hash, int(count), found[0][0])
         return None
 
-    async def store(self, root: str, summary: CachedSummary) -> None:
+    async def store(self, root: str, summary: CachedSummary[str]) -> None:
         await self._run(
             lambda conn: conn.execute(
                 "INSERT INTO contextfold_proxy_summaries "

@@ -34,12 +34,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from contextfold._secrets import Secrets
+from contextfold.compaction._cache import CachedSummary
 from contextfold.compaction._prepare import prepare_point
 from contextfold.compaction._scheduler import Preparations, Scheduler
 from contextfold.errors import ContextfoldError
 from contextfold.messages import Message
 from contextfold.proxy._budget import ENTRY_BYTES, HASH_BYTES, Cache, MemoryBudget
-from contextfold.proxy._cache import CacheBackend, CachedSummary
+from contextfold.proxy._cache import CacheBackend
 from contextfold.proxy._config import ModelTable
 from contextfold.proxy._dialects import Conversation
 from contextfold.proxy._plan import Plan
@@ -86,7 +87,7 @@ class Planning(Protocol):
         secrets: Secrets,
         *,
         target: int | None = None,
-        keep: Callable[[str, CachedSummary], Awaitable[None]] | None = None,
+        keep: Callable[[str, CachedSummary[str]], Awaitable[None]] | None = None,
     ) -> Plan:
         """Summarize ``effective`` down to ``target`` and ``keep`` the summary."""
         ...
@@ -110,7 +111,9 @@ class Preparer:
         budget = budget or MemoryBudget()
         self.planner = planner
         self.flights = scheduler.flights
-        self.preparations: Preparations[str, tuple[str, CachedSummary]] = scheduler.preparations
+        self.preparations: Preparations[str, tuple[str, CachedSummary[str]]] = (
+            scheduler.preparations
+        )
         self.preparations.bound(
             max_running=MAX_RUNNING,
             max_bytes=budget.share("prepared"),
@@ -206,7 +209,7 @@ class Preparer:
         transport: CompletionTransport,
         secrets: Secrets,
     ) -> None:
-        async def keep(root: str, summary: CachedSummary) -> None:
+        async def keep(root: str, summary: CachedSummary[str]) -> None:
             size = 2 * HASH_BYTES + sys.getsizeof(summary.summary) + ENTRY_BYTES + 128
             self.preparations.keep(summary.prefix_hash, (root, summary), size)
 
@@ -236,7 +239,7 @@ class Preparer:
         else:
             self.prepared += 1
 
-    async def commit(self, chain: Sequence[str], hit: CachedSummary | None) -> bool:
+    async def commit(self, chain: Sequence[str], hit: CachedSummary[str] | None) -> bool:
         """Move the summary prepared for the longest prefix of ``chain`` (longer than
         ``hit``'s) into the cache; whether there was one."""
         floor = hit.message_count if hit is not None else 0

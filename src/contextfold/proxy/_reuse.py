@@ -31,6 +31,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from contextfold.compaction._cache import CachedSummary
 from contextfold.messages import Message
 from contextfold.proxy._budget import (
     ENTRY_BYTES,
@@ -39,7 +40,7 @@ from contextfold.proxy._budget import (
     SizedLRU,
     message_bytes,
 )
-from contextfold.proxy._cache import CachedSummary, extend_chain
+from contextfold.proxy._cache import extend_chain
 from contextfold.tokens import TokenCounter, count_message_tokens
 
 __all__ = ["SplicedChains", "TokenCounts"]
@@ -129,7 +130,7 @@ class SplicedChains:
         head: Sequence[Message],
         history: Sequence[Message],
         chain: Sequence[str],
-        hit: CachedSummary,
+        hit: CachedSummary[str],
     ) -> list[str]:
         """``chain_hashes(model, [*head, *history[hit.message_count:]])``.
 
