@@ -12,7 +12,7 @@ is compacted ten times in a row with unrelated work appended in between; a cell 
 share of probes still in the compacted history (identifiers by exact match, the rest by
 their expected words on one line).
 
-Nine sets of sessions: the three *tuned* kinds (coding, support, research; the
+Eleven sets of sessions: the three *tuned* kinds (coding, support, research; the
 summarizer and the fact ledger were written against them), the *held-out* kinds
 (written by someone who had not seen the summarizer nor the ledger; see
 ``contextfold_harness.fidelity._heldout``; the ledger's rules were widened once after a
@@ -25,8 +25,9 @@ to all four other sets), a *sixth held-out* set (``_heldout6``: written blind to
 compaction code and to all five other sets), a *seventh held-out* set
 (``_heldout7``: written blind to the compaction code and to all six other sets), an
 *eighth held-out* set (``_heldout8``: written blind to the compaction code and to all
-seven other sets) and a *ninth held-out* set (``_heldout9``: written blind to the
-compaction code and to all eight other sets). Two
+seven other sets), a *ninth held-out* set (``_heldout9``: written blind to the
+compaction code and to all eight other sets) and a *tenth held-out* set
+(``_heldout10``: written blind to the compaction code and to all nine other sets). Two
 summarizers: the offline extractive one, and a *lossy* stub that behaves like a model
 dropping details (it keeps a random 35 % of the facts it is shown, drawn afresh per
 request). Each with the user's words kept verbatim (``user_message_budget=2000``) or
@@ -59,6 +60,7 @@ from contextfold_harness.fidelity import (
     HELDOUT7_KINDS,
     HELDOUT8_KINDS,
     HELDOUT9_KINDS,
+    HELDOUT10_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -157,6 +159,7 @@ async def main() -> None:
     await survival("Seventh held-out sessions (written blind)", HELDOUT7_KINDS)
     await survival("Eighth held-out sessions (written blind)", HELDOUT8_KINDS)
     await survival("Ninth held-out sessions (written blind)", HELDOUT9_KINDS)
+    await survival("Tenth held-out sessions (written blind)", HELDOUT10_KINDS)
     await cost()
 
 

@@ -1,7 +1,7 @@
-"""The held-out session sets written blind (the fifth to the ninth): seeded, valid,
+"""The held-out session sets written blind (the fifth to the tenth): seeded, valid,
 probes planted once, each run by the CLI.
 
-One module for the five: the sets themselves were written apart on purpose (blind to
+One module for the six: the sets themselves were written apart on purpose (blind to
 each other and to the compaction code); what is checked of them is the same.
 """
 
@@ -27,6 +27,7 @@ from contextfold_harness.fidelity import (
     HELDOUT7_KINDS,
     HELDOUT8_KINDS,
     HELDOUT9_KINDS,
+    HELDOUT10_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -37,6 +38,7 @@ from contextfold_harness.fidelity import (
     generate_heldout7,
     generate_heldout8,
     generate_heldout9,
+    generate_heldout10,
     history_text,
     probe_survives,
 )
@@ -54,6 +56,7 @@ SETS = (
     BlindSet("heldout7", HELDOUT7_KINDS, generate_heldout7),
     BlindSet("heldout8", HELDOUT8_KINDS, generate_heldout8),
     BlindSet("heldout9", HELDOUT9_KINDS, generate_heldout9),
+    BlindSet("heldout10", HELDOUT10_KINDS, generate_heldout10),
 )
 EARLIER = (SESSION_KINDS, HELDOUT_KINDS, HELDOUT2_KINDS, HELDOUT3_KINDS, HELDOUT4_KINDS)
 KINDS = [pytest.param(s, kind, id=f"{s.name}-{kind}") for s in SETS for kind in s.kinds]
@@ -157,6 +160,14 @@ def test_the_eighth_sets_decisions_and_next_steps_vary_with_the_seed(kind: str) 
 @pytest.mark.parametrize("kind", HELDOUT9_KINDS)
 def test_the_ninth_sets_decisions_and_next_steps_vary_with_the_seed(kind: str) -> None:
     sessions = [generate_heldout9(kind, seed, segments=1) for seed in range(12)]
+    for probe_kind in ("decision", "next_step", "artifact"):
+        questions = {p.question for s in sessions for p in s.probes if p.kind == probe_kind}
+        assert len(questions) > 1, probe_kind
+
+
+@pytest.mark.parametrize("kind", HELDOUT10_KINDS)
+def test_the_tenth_sets_decisions_and_next_steps_vary_with_the_seed(kind: str) -> None:
+    sessions = [generate_heldout10(kind, seed, segments=1) for seed in range(12)]
     for probe_kind in ("decision", "next_step", "artifact"):
         questions = {p.question for s in sessions for p in s.probes if p.kind == probe_kind}
         assert len(questions) > 1, probe_kind

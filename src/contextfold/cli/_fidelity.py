@@ -36,7 +36,8 @@ def add_fidelity_parser(commands: Any, provider_args: Any) -> None:
     fidelity.add_argument(
         "--kinds",
         help="session kinds, comma-separated, or 'heldout' / 'heldout2' / 'heldout3' / "
-        "'heldout4' / 'heldout5' / 'heldout6' / 'heldout7' / 'heldout8' / 'heldout9' for the "
+        "'heldout4' / 'heldout5' / 'heldout6' / 'heldout7' / 'heldout8' / 'heldout9' / "
+        "'heldout10' for the "
         "held-out kinds the summarizer and the fact ledger were not written against "
         "(default: the tuned kinds: coding, support, research)",
     )
@@ -116,6 +117,7 @@ async def cmd_fidelity(args: argparse.Namespace) -> int:
             "heldout7": harness.HELDOUT7_KINDS,
             "heldout8": harness.HELDOUT8_KINDS,
             "heldout9": harness.HELDOUT9_KINDS,
+            "heldout10": harness.HELDOUT10_KINDS,
         },
     )
     if args.fact_budget < 0:

@@ -48,6 +48,7 @@ from contextfold_harness.fidelity._heldout6 import HELDOUT6_KINDS, generate_held
 from contextfold_harness.fidelity._heldout7 import HELDOUT7_KINDS, generate_heldout7
 from contextfold_harness.fidelity._heldout8 import HELDOUT8_KINDS, generate_heldout8
 from contextfold_harness.fidelity._heldout9 import HELDOUT9_KINDS, generate_heldout9
+from contextfold_harness.fidelity._heldout10 import HELDOUT10_KINDS, generate_heldout10
 from contextfold_harness.fidelity._lossy import LossySummarizer
 from contextfold_harness.fidelity._sessions import (
     PROBE_KINDS,
@@ -68,6 +69,7 @@ __all__ = [
     "HELDOUT7_KINDS",
     "HELDOUT8_KINDS",
     "HELDOUT9_KINDS",
+    "HELDOUT10_KINDS",
     "HELDOUT_KINDS",
     "PROBE_KINDS",
     "SESSION_KINDS",
@@ -87,6 +89,7 @@ __all__ = [
     "generate_heldout7",
     "generate_heldout8",
     "generate_heldout9",
+    "generate_heldout10",
     "generate_session",
     "history_text",
     "judge_probe",
@@ -192,9 +195,9 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
     :data:`HELDOUT2_KINDS` (written after the ledger's rules last changed), of the third
     :data:`HELDOUT3_KINDS`, of the fourth :data:`HELDOUT4_KINDS`, of the fifth
     :data:`HELDOUT5_KINDS`, of the sixth :data:`HELDOUT6_KINDS`, of the seventh
-    :data:`HELDOUT7_KINDS`, of the eighth :data:`HELDOUT8_KINDS` or of the ninth
-    :data:`HELDOUT9_KINDS` (each written without seeing the compaction code or the other
-    sets)."""
+    :data:`HELDOUT7_KINDS`, of the eighth :data:`HELDOUT8_KINDS`, of the ninth
+    :data:`HELDOUT9_KINDS` or of the tenth :data:`HELDOUT10_KINDS` (each written without
+    seeing the compaction code or the other sets)."""
     if kind in HELDOUT_KINDS:
         return generate_heldout(kind, seed, segments=segments)
     if kind in HELDOUT2_KINDS:
@@ -213,6 +216,8 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
         return generate_heldout8(kind, seed, segments=segments)
     if kind in HELDOUT9_KINDS:
         return generate_heldout9(kind, seed, segments=segments)
+    if kind in HELDOUT10_KINDS:
+        return generate_heldout10(kind, seed, segments=segments)
     if kind not in SESSION_KINDS:
         choices = ", ".join(
             (
@@ -226,6 +231,7 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
                 *HELDOUT7_KINDS,
                 *HELDOUT8_KINDS,
                 *HELDOUT9_KINDS,
+                *HELDOUT10_KINDS,
             )
         )
         raise ValueError(f"unknown session kind {kind!r}; choose from {choices}")
