@@ -125,6 +125,17 @@ _LINE = re.compile(
     r"|(?P<said>instruction|next step) \((?P<who>user|agent)\): (?P<text>.+)"
     r"|(?P<noted>decision|pending): (?P<note>.+))$"
 )
+# Days, for the rules that put work on one: "tomorrow" in the languages the rules read,
+# and the weekdays of the European ones (each rule adds the words only it reads).
+_TOMORROW_WORDS = r"tomorrow|morgen|mañana|demain|domani|amanhã|jutro|zítra|huomenna|holnap"
+_TOMORROW = _TOMORROW_WORDS + r"|tonight|imorgon|αύριο"
+_WEEKDAYS = (
+    r"monday|tuesday|wednesday|thursday|friday|montag|dienstag|mittwoch|donnerstag|"
+    r"freitag|lunes|martes|miércoles|jueves|viernes|lundi|mardi|mercredi|jeudi|vendredi|"
+    r"lunedì|martedì|mercoledì|giovedì|venerdì|segunda|terça|quarta|quinta|sexta|"
+    r"poniedziałek|wtorek|środę|czwartek|piątek|maandag|dinsdag|woensdag|donderdag|"
+    r"vrijdag|måndag|tisdag|onsdag|torsdag|fredag|pondělí"
+)
 # What comes next: named as such, or work the user puts after a condition ("When CI
 # is green, ...", "Sobald ...", "Cuando ..."), in a few languages.
 _NEXT = re.compile(
@@ -138,15 +149,8 @@ _NEXT = re.compile(
     r"až|jos|kun|ha(?!\s*[,!.…])|αν|όταν|μόλις)\b"
     # work put on a day: "Tomorrow, ...", "By Friday ...", "Lundi, il faudra ...", "Na jutro: ..."
     r"|^(?:(?:by|on|before|until|na|w|we|en|le|el|am|bis|entro|até|para|op|voor)\s+(?=\w+\b)"
-    r"|(?=\w+\s*[,:])|(?=(?:tomorrow|tonight|morgen|mañana|demain|domani|amanhã|jutro|"
-    r"imorgon|zítra|huomenna|holnap|αύριο)\b))"
-    r"(?:tomorrow|tonight|monday|tuesday|wednesday|thursday|friday|eod|end of (?:the )?day|"
-    r"morgen|montag|dienstag|mittwoch|donnerstag|freitag|mañana|lunes|martes|miércoles|"
-    r"jueves|viernes|demain|lundi|mardi|mercredi|jeudi|vendredi|domani|lunedì|martedì|"
-    r"mercoledì|giovedì|venerdì|amanhã|segunda|terça|quarta|quinta|sexta|jutro|"
-    r"poniedziałek|wtorek|środę|środa|czwartek|piątek|maandag|dinsdag|woensdag|donderdag|"
-    r"vrijdag|imorgon|måndag|tisdag|onsdag|torsdag|fredag|zítra|pondělí|huomenna|holnap|"
-    r"αύριο)\b"
+    r"|(?=\w+\s*[,:])|(?=(?:" + _TOMORROW + r")\b))"
+    r"(?:" + _TOMORROW + "|" + _WEEKDAYS + r"|środa|eod|end of (?:the )?day)\b"
     # and in Chinese, Japanese, Korean: tomorrow, "by (a day)", "next is"
     r"|明日|までに|明天|之前|내일|까지|다음은|다음으로",
     re.IGNORECASE,
@@ -158,15 +162,10 @@ _DEADLINE = re.compile(
     r"\b(?:by|no later than|at the latest|spätestens|bis|uiterlijk|nejpozději|najpóźniej|"
     r"au plus tard|a más tardar|al más tardar|entro|até|senast|viimeistään|legkésőbb|"
     r"paling lambat|sebelum|en geç|muộn nhất|не позднее|до)\b(?:\W+\w+){0,3}?\W+"
-    r"(?:tomorrow|monday|tuesday|wednesday|thursday|friday|morgen|montag|dienstag|mittwoch|"
-    r"donnerstag|freitag|mañana|lunes|martes|miércoles|jueves|viernes|demain|lundi|mardi|"
-    r"mercredi|jeudi|vendredi|domani|lunedì|martedì|mercoledì|giovedì|venerdì|amanhã|"
-    r"segunda|terça|quarta|quinta|sexta|jutro|poniedziałek|wtorek|środę|czwartek|piątek|"
-    r"maandag|dinsdag|woensdag|donderdag|vrijdag|måndag|tisdag|onsdag|torsdag|fredag|"
-    r"zítra|pondělí|úterý|středa|středu|čtvrtek|pátek|besok|senin|selasa|rabu|kamis|jumat|"
-    r"yarın|pazartesi|salı|çarşamba|perşembe|cuma|huomenna|maanantai|tiistai|keskiviikko|"
-    r"torstai|perjantai|holnap|hétfő|kedd|szerda|csütörtök|péntek|завтра|понедельник|"
-    r"вторник|среду|четверг|пятницу)\b",
+    r"(?:" + _TOMORROW_WORDS + "|" + _WEEKDAYS + r"|úterý|středa|středu|čtvrtek|pátek|besok|"
+    r"senin|selasa|rabu|kamis|jumat|yarın|pazartesi|salı|çarşamba|perşembe|cuma|"
+    r"maanantai|tiistai|keskiviikko|torstai|perjantai|hétfő|kedd|szerda|csütörtök|péntek|"
+    r"завтра|понедельник|вторник|среду|четверг|пятницу)\b",
     re.IGNORECASE,
 )
 # Instructions the English rules of ._rules miss: a sentence opening with a request, in
@@ -183,8 +182,7 @@ _AGENT_NEXT = re.compile(
     r"\b(I will|I'll|I am going to|next,? I|then I)\b"
     # or work the agent puts on a coming day, in any person ("die baue ich morgen früh
     # ein", "Pošlu ho zítra", "saya siapkan besok pagi", "明天发给你")
-    r"|\b(tomorrow|tonight|morgen|mañana|demain|domani|amanhã|jutro|imorgon|i morgen|"
-    r"zítra|zajtra|huomenna|holnap|αύριο|besok|yarın|ngày mai|завтра)\b"
+    r"|\b(" + _TOMORROW + r"|i morgen|zajtra|besok|yarın|ngày mai|завтра)\b"
     r"|明日|明天|내일",
     re.IGNORECASE,
 )
@@ -1014,6 +1012,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         prose = _prose(entry.text)
         if not prose.strip():  # only context a client injected (a <system-reminder> block)
             continue
+        sentences = [s.strip() for s in SENTENCE.split(prose) if s.strip()]
         if who == "user":
             corrected = _changes_mind(prose)
             # "yes, do that": what was decided is what the agent proposed or asked
@@ -1037,7 +1036,6 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             answering = proposal is None and not _asks(prose)
             said = []
         else:
-            sentences = [s.strip() for s in SENTENCE.split(prose) if s.strip()]
             first = sentences[0] if sentences else ""
             if len(sentences) > 1 and answering and _acknowledges_only(first):
                 first = f"{first} {sentences[1]}"  # "Understood. eu-west runs 5 replicas."
@@ -1053,10 +1051,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             said.append(prose)
         instructed = planned = False
         before = ""  # the sentence before, for one that only points back ("Pošlu ho zítra.")
-        for sentence in SENTENCE.split(prose):
-            sentence = sentence.strip()
-            if not sentence:
-                continue
+        for sentence in sentences:
             earlier, before = before, sentence
             source = "user id" if who == "user" else "agent id"
             for token in _plain_ids(sentence):  # a question or a short line names ids too
