@@ -107,18 +107,7 @@ async def cmd_fidelity(args: argparse.Namespace) -> int:
     kinds = _kinds(
         args.kinds,
         harness.SESSION_KINDS,
-        {
-            "heldout": harness.HELDOUT_KINDS,
-            "heldout2": harness.HELDOUT2_KINDS,
-            "heldout3": harness.HELDOUT3_KINDS,
-            "heldout4": harness.HELDOUT4_KINDS,
-            "heldout5": harness.HELDOUT5_KINDS,
-            "heldout6": harness.HELDOUT6_KINDS,
-            "heldout7": harness.HELDOUT7_KINDS,
-            "heldout8": harness.HELDOUT8_KINDS,
-            "heldout9": harness.HELDOUT9_KINDS,
-            "heldout10": harness.HELDOUT10_KINDS,
-        },
+        {name: kinds for name, (kinds, _) in harness.HELDOUT_SETS.items()},
     )
     if args.fact_budget < 0:
         raise CLIError(f"--fact-budget must be >= 0, got {args.fact_budget}")

@@ -29,7 +29,7 @@ question (see :func:`judge_probe`). It is used by ``contextfold fidelity`` and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,6 +71,7 @@ __all__ = [
     "HELDOUT9_KINDS",
     "HELDOUT10_KINDS",
     "HELDOUT_KINDS",
+    "HELDOUT_SETS",
     "PROBE_KINDS",
     "SESSION_KINDS",
     "FidelityReport",
@@ -96,6 +97,21 @@ __all__ = [
     "probe_survives",
     "run_fidelity",
 ]
+
+HELDOUT_SETS: dict[str, tuple[tuple[str, ...], Callable[..., Session]]] = {
+    "heldout": (HELDOUT_KINDS, generate_heldout),
+    "heldout2": (HELDOUT2_KINDS, generate_heldout2),
+    "heldout3": (HELDOUT3_KINDS, generate_heldout3),
+    "heldout4": (HELDOUT4_KINDS, generate_heldout4),
+    "heldout5": (HELDOUT5_KINDS, generate_heldout5),
+    "heldout6": (HELDOUT6_KINDS, generate_heldout6),
+    "heldout7": (HELDOUT7_KINDS, generate_heldout7),
+    "heldout8": (HELDOUT8_KINDS, generate_heldout8),
+    "heldout9": (HELDOUT9_KINDS, generate_heldout9),
+    "heldout10": (HELDOUT10_KINDS, generate_heldout10),
+}
+"""The held-out sets by the name ``contextfold fidelity --kinds`` gives them: their kinds
+and what generates their sessions (the one list a new set is added to)."""
 
 DEFAULT_DEPTHS = (1, 3, 10)
 
@@ -198,42 +214,12 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
     :data:`HELDOUT7_KINDS`, of the eighth :data:`HELDOUT8_KINDS`, of the ninth
     :data:`HELDOUT9_KINDS` or of the tenth :data:`HELDOUT10_KINDS` (each written without
     seeing the compaction code or the other sets)."""
-    if kind in HELDOUT_KINDS:
-        return generate_heldout(kind, seed, segments=segments)
-    if kind in HELDOUT2_KINDS:
-        return generate_heldout2(kind, seed, segments=segments)
-    if kind in HELDOUT3_KINDS:
-        return generate_heldout3(kind, seed, segments=segments)
-    if kind in HELDOUT4_KINDS:
-        return generate_heldout4(kind, seed, segments=segments)
-    if kind in HELDOUT5_KINDS:
-        return generate_heldout5(kind, seed, segments=segments)
-    if kind in HELDOUT6_KINDS:
-        return generate_heldout6(kind, seed, segments=segments)
-    if kind in HELDOUT7_KINDS:
-        return generate_heldout7(kind, seed, segments=segments)
-    if kind in HELDOUT8_KINDS:
-        return generate_heldout8(kind, seed, segments=segments)
-    if kind in HELDOUT9_KINDS:
-        return generate_heldout9(kind, seed, segments=segments)
-    if kind in HELDOUT10_KINDS:
-        return generate_heldout10(kind, seed, segments=segments)
+    for kinds, make in HELDOUT_SETS.values():
+        if kind in kinds:
+            return make(kind, seed, segments=segments)
     if kind not in SESSION_KINDS:
-        choices = ", ".join(
-            (
-                *SESSION_KINDS,
-                *HELDOUT_KINDS,
-                *HELDOUT2_KINDS,
-                *HELDOUT3_KINDS,
-                *HELDOUT4_KINDS,
-                *HELDOUT5_KINDS,
-                *HELDOUT6_KINDS,
-                *HELDOUT7_KINDS,
-                *HELDOUT8_KINDS,
-                *HELDOUT9_KINDS,
-                *HELDOUT10_KINDS,
-            )
-        )
+        held_out = (k for kinds, _ in HELDOUT_SETS.values() for k in kinds)
+        choices = ", ".join((*SESSION_KINDS, *held_out))
         raise ValueError(f"unknown session kind {kind!r}; choose from {choices}")
     return generate_session(kind, seed, segments=segments)
 
