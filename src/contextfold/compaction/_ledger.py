@@ -15,7 +15,9 @@ A summary is written by a model, and models drop details. Before a summary is us
 * **files and records**: every path a tool created, changed or deleted, with the
   outcome of the tests run since the change; every record a tool set a status on; test
   classes and cases a runner reports; schema migrations a tool applied; flags and
-  settings a diff or a tool's JSON switches;
+  settings a diff or a tool's JSON switches; a thing a tool's short line gives a new
+  state; ``git status``'s uncommitted changes; and what the agent says it did to a
+  thing it names, in its own words and any language (below what the tools say);
 * **identifiers**: exact strings (ids, hashes, versions, URLs, error codes, names,
   figures) from the user's words, then the agent's, then tool outputs (their first
   line, error lines, and the id-like fields of JSON).
@@ -102,6 +104,7 @@ TIERS: Final[dict[str, int]] = {
     "decision": 1,  # decisions and pending work a previous summary stated
     "user id": 2,  # identifiers the user wrote
     "agent next": 3,  # the agent's newest commitment
+    "said": 5,  # what the agent says it did to a named thing, in its own words
     "agent id": 3,  # identifiers in the agent's text and tool arguments
     "summary id": 4,  # identifiers a previous summary kept
     "tool id": 4,  # identifiers in tool outputs
@@ -380,6 +383,8 @@ class Seen:
 def _state_words(state: str) -> list[str]:
     """The words that must accompany a file or record for its ``state`` to be kept."""
     lowered = state.lower()
+    if lowered.startswith(_SAID):  # the agent's own words: naming the thing keeps it
+        return []
     if lowered.startswith("status "):
         return [lowered.removeprefix("status ").split("(")[0].split(";")[0].strip()]
     if lowered.startswith(("moved to ", "bumped from ")):
@@ -470,6 +475,7 @@ class Ledger:
             "user id": left * _USER_ID_SHARE // 100,
             "id": left * _ID_SHARE // 100,
             "noted": left * _NOTED_SHARE // 100,
+            "said": left * _SAID_SHARE // 100,
         }
         taken = dict.fromkeys(shares, 0)
         for index in order:
@@ -484,6 +490,20 @@ class Ledger:
             if index not in chosen and used + costs[index] <= budget:
                 chosen.add(index)
                 used += costs[index]
+        lost = {id(f) for f in missing}
+        # An identifier with no room for the words around it still has room alone.
+        for index in order:
+            fact = shown[index]
+            if index in chosen or fact.kind != "id" or not fact.context:
+                continue
+            bare = dataclasses.replace(fact, context="")
+            cost = counter(bare.render()) + 1
+            if used + cost <= budget:
+                if id(fact) in lost:
+                    lost.add(id(bare))
+                shown[index] = bare
+                chosen.add(index)
+                used += cost
         rendered = [shown[i] for i in sorted(chosen)]
         section = render_section(rendered, listed) if budget else ""
         # The estimate above sums lines; a counter that counts the whole differently
@@ -498,7 +518,6 @@ class Ledger:
                 section = ""
                 break
             section = render_section(rendered, listed)
-        lost = {id(f) for f in missing}
         restored = sum(1 for f in rendered if id(f) in lost) if section else 0
         coverage = FactCoverage(
             found=len(self.facts),
@@ -510,10 +529,11 @@ class Ledger:
         return section, coverage
 
 
-_ITEM_SHARE: Final = 45  # percent of the section's room for files and records, at first
+_ITEM_SHARE: Final = 25  # percent of the section's room for files and records, at first
 _USER_ID_SHARE: Final = 15  # percent for the user's identifiers (fresh or carried), at first
 _ID_SHARE: Final = 30  # percent for the agent's and the tools' identifiers, at first
 _NOTED_SHARE: Final = 10  # percent for decisions and pending work, at first
+_SAID_SHARE: Final = 20  # percent for what the agent says it did to things, at first
 
 
 def _rank(fact: Fact) -> int:
@@ -527,6 +547,8 @@ def _rank(fact: Fact) -> int:
 
 
 def _share_group(fact: Fact) -> str | None:
+    if fact.tier == TIERS["said"] and fact.state.startswith(_SAID):
+        return "said"  # the agent's words: what room the facts found by rules leave
     if fact.kind in ("file", "record"):
         return "item"
     if fact.kind in ("decision", "pending"):
@@ -596,7 +618,10 @@ def _parse_line(line: str) -> Fact | None:
     if match.group("kind"):
         kind: FactKind = "file" if match.group("kind") == "file" else "record"
         state = match.group("state")
-        tier = TIERS["changed"] if _state_words(state) else TIERS["read"]
+        if state.startswith(_SAID):
+            tier = TIERS["said"]
+        else:
+            tier = TIERS["changed"] if _state_words(state) else TIERS["read"]
         return Fact(kind, match.group("key"), tier, state=state)
     if match.group("id"):
         # Carried, the user's ids stay above the rest; the agent's and the tools' are
@@ -810,16 +835,36 @@ _FLAGS_SHOWN: Final = 10
 """Flags one output reports, at most (a listing of every flag is bulk)."""
 
 
+def _status_of(item: dict[Any, Any]) -> str | None:
+    return next(
+        (v for k, v in item.items() if _STATUS_KEYS.match(str(k)) and isinstance(v, str)),
+        None,
+    )
+
+
 def _json_records(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]]:
     """``(id, status)`` for each of the JSON ``objects`` that has both an id-like field
     and a status (``status``, ``state``, ``estado``, ``statut`` ...), or a flag's switch
     (the first :data:`_FLAGS_SHOWN`)."""
     flags = 0
+    told: set[int] = set()  # objects whose state is their named parent's
     for item in objects:
-        status = next(
-            (v for k, v in item.items() if _STATUS_KEYS.match(str(k)) and isinstance(v, str)),
-            None,
-        )
+        if id(item) in told:
+            continue
+        status = _status_of(item)
+        if status is None:
+            # {"name": "sink-a", "connector": {"state": "PAUSED", "worker_id": ...}}:
+            # the state of the thing the object names (not of the worker)
+            nested = next((v for v in item.values() if isinstance(v, dict) and _status_of(v)), None)
+            if nested is not None:
+                status = _status_of(nested)
+                # and its parts in the same state ("tasks": [{"state": "PAUSED"}])
+                parts = [v for v in item.values() if isinstance(v, list)]
+                told.update(
+                    id(v)
+                    for v in [nested, *(p for part in parts for p in part[:_IDS_PER_LINE])]
+                    if isinstance(v, dict) and _status_of(v) == status
+                )
         key = next(
             (
                 str(v)
@@ -873,8 +918,14 @@ class _Builder:
         if fact.kind == "next" and fact.who == "agent":
             group = "pending"  # what the agent said it does next, welcomed later: pending
         slot = (group, fact.key)
-        if fact.kind == "record" and getattr(self.facts.get(slot), "kind", None) == "file":
+        known = self.facts.get(slot)
+        if fact.kind == "record" and getattr(known, "kind", None) == "file":
             return  # what the file rules found of a path is more than a sentence says
+        if known is not None and known.kind in ("file", "record"):
+            if fact.state.startswith(_SAID) and not known.state.startswith(_SAID):
+                return  # what a tool reported is more than the agent's words about it
+            if fact.state.endswith(_UNCOMMITTED) and known.kind == "file":
+                return  # git status repeats what the file rules found, with less
         old = self.facts.pop(slot, None)
         if old is not None and fact.kind == "id" and old.tier < fact.tier:
             fact = Fact("id", fact.key, old.tier, context=fact.context or old.context, who=old.who)
@@ -1003,6 +1054,14 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     said: list[str] = []  # the agent's words since the user's last ones, newest last
     answering = False  # the user spoke last: the agent's next words answer them
     answers = False  # the user's words answer what the agent proposed or asked
+    # the hyphenated names tools used ("kassa-staging"): in the agent's words, such a
+    # name is a thing only when a tool named it too (not "follow-up", "read-only")
+    hyphenated = {
+        m.group(0).lower()
+        for e in entries
+        if e.kind != "text"
+        for m in itertools.islice(_HYPHENATED.finditer(e.text), _HYPHENATED_PER_ENTRY)
+    }
     for entry in entries:
         if entry.kind != "text":
             continue
@@ -1051,6 +1110,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             said.append(prose)
         instructed = planned = False
         before = ""  # the sentence before, for one that only points back ("Pošlu ho zítra.")
+        stated = 0  # the agent's sentences about named things in this message
         for sentence in sentences:
             earlier, before = before, sentence
             source = "user id" if who == "user" else "agent id"
@@ -1060,7 +1120,12 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 continue
             if who == "agent":
                 yield from _moved_records(sentence)
-                yield from _stated_records(sentence)
+                told = list(_stated_records(sentence))
+                yield from told
+                if not told and stated < _SAID_PER_MESSAGE:
+                    said_of = list(_said_records(sentence, hyphenated))
+                    stated += bool(said_of)
+                    yield from said_of
             clipped = shorten(sentence, MAX_FACT_CHARS)
             if (
                 who == "user"
@@ -1518,6 +1583,8 @@ def _output_facts(text: str, *, reads: bool, failing: set[str] | None = None) ->
         yield from _labelled_facts(lines)
         yield from _test_results(lines, set() if failing is None else failing)
         yield from _done_lines(lines)
+        yield from _state_lines(lines)
+        yield from _git_status(lines)
         for line in lines:  # git status: "R  old -> new"
             renamed = _RENAMED.match(line)
             if renamed is not None:
@@ -1609,6 +1676,8 @@ _TEST_LINE = re.compile(
     r"|^\s*(?P<hs>PASS|FAIL)\s+(?P<h>\w+(?:\\\w+)+)\s*$"
     # dbt: "07:50:35  3 of 3 FAIL 1 assert_refunds_match .......... [FAIL 1 in 2.63s]"
     r"|^\s*(?:[\d:]{5,12}\s+)?\d+ of \d+ (?P<is>PASS|FAIL)(?: \d+)? (?P<i>[\w.]+) \.\."
+    # dart and flutter test: "00:07 +12 -1: test/widget/invoice_test.dart: shows VAT [E]"
+    r"|^\s*\d+:\d+ \+\d+(?: ~\d+)?(?: -\d+)?: (?P<j>\S+\.dart): .*(?P<js>\[E\])\s*$"
 )
 # Maven Surefire's line for each test class: "Tests run: 6, Failures: 0, Errors: 0,
 # Skipped: 0, Time elapsed: 0.8 s - in com.acme.CartTest" (Surefire 3: "-- in", and
@@ -1669,8 +1738,8 @@ def _test_results(lines: Sequence[str], failing: set[str]) -> Iterator[Fact]:
         if match is None:
             continue
         groups = match.groupdict()
-        name = next(groups[k] for k in "abcdefghi" if groups[k])
-        state = next(groups[k + "s"] for k in "abcdefghi" if groups[k])
+        name = next(groups[k] for k in "abcdefghij" if groups[k])
+        state = next(groups[k + "s"] for k in "abcdefghij" if groups[k])
         found.append((name, state.strip("*").lower() in ("passed", "pass", "ok")))
     passes = sum(ok for _, ok in found)
     failures = 0
@@ -1829,6 +1898,78 @@ _DONE_LINES_SHOWN: Final = 8
 """Things one output says it did something to, at most (a bulk delete lists more)."""
 
 
+# A state a tool reports of a named thing anywhere on its line: "| Table X successfully
+# dropped. |", "application 'web-a' deleted", "| SYNC_HOURLY | 0 * * * * | suspended |"
+_NEW_STATE = re.compile(
+    r"(?<![\w-])(created|deleted|removed|dropped|released|deployed|published|paused|suspended|"
+    r"resumed|archived|disabled|enabled|reverted|rolled back|merged|renamed|restored|revoked|"
+    r"terminated|destroyed|degraded|out ?of ?sync|unhealthy)(?![\w-])",
+    re.IGNORECASE,
+)
+_STATE_LINE_CHARS: Final = 200
+
+
+def _state_lines(lines: Sequence[str]) -> Iterator[Fact]:
+    """Things a tool's short lines give a new state: the name the line quotes or
+    brackets nearest before the state word (else the first after it), or, on a line
+    that quotes nothing, the name-like token nearest before it (else the first after);
+    at most :data:`_DONE_LINES_SHOWN` per output."""
+    shown = 0
+    for line in lines:
+        if len(line) > _STATE_LINE_CHARS or shown >= _DONE_LINES_SHOWN:
+            continue
+        state = _NEW_STATE.search(line)
+        if state is None:
+            continue
+        quoted = [(m.start(), next(g for g in m.groups() if g)) for m in _NAMED.finditer(line)]
+        if quoted:
+            named = [(at, q) for at, q in quoted if not q.replace(".", "").isdigit()]
+        else:
+            named = [(line.find(n), n) for n in _thing_names(line, None)]
+        before = [n for at, n in named if at < state.start()]
+        after = [n for at, n in named if at > state.start()]
+        name = before[-1] if before else after[0] if after else None
+        if name is not None and "`" not in name:
+            shown += 1
+            word = " ".join(state.group(1).lower().split())
+            yield Fact("record", name, TIERS["changed"], state=f"status {word}")
+
+
+# git status, long form: "\tmodified:   app/Jobs/Sync.php", "\tnew file:   x.py"
+_GIT_LONG = re.compile(r"^\s*(modified|deleted|new file):\s+(\S+)\s*$")
+# short form: " M lib/cart.dart", "D  old.py" (a listing of these lines only)
+_GIT_SHORT = re.compile(r"^([ MADRCU?!]{2}) (\S.*)$")
+_GIT_STATES: Final = {"modified": "modified", "deleted": "deleted", "new file": "created"}
+
+
+def _git_status(lines: Sequence[str]) -> Iterator[Fact]:
+    """The uncommitted changes ``git status`` lists (untracked files are not changes
+    anyone said were made)."""
+    for line in lines:
+        long = _GIT_LONG.match(line)
+        if long is not None and PATH.fullmatch(long[2]):
+            yield _uncommitted(long[2], _GIT_STATES[long[1]])
+    short = [_GIT_SHORT.match(line) for line in lines if not line.startswith("## ")]
+    if not short or not all(short):
+        return
+    for match in short:
+        assert match is not None
+        code, path = match[1], match[2].strip()
+        letters = set(code) & {"M", "A", "D"}  # "??" untracked, "!!" ignored: not changes
+        if letters and PATH.fullmatch(path):
+            state = "deleted" if "D" in letters else "created" if "A" in letters else "modified"
+            yield _uncommitted(path, state)
+
+
+def _uncommitted(path: str, state: str) -> Fact:
+    return Fact(
+        "file",
+        path,
+        TIERS["changed"],
+        state=state if state == "deleted" else f"{state} {_UNCOMMITTED}",
+    )
+
+
 def _done_lines(lines: Sequence[str]) -> Iterator[Fact]:
     """Things a tool's lines say it created, deleted, disabled ... : the last name the
     line quotes or brackets, else its first name-like token after the verb."""
@@ -1895,6 +2036,76 @@ def _moved_records(sentence: str) -> Iterator[Fact]:
         if before:
             state = " ".join(match.group("state").split())
             yield Fact("record", before[-1], TIERS["changed"], state=f"status {state}")
+
+
+_SAID: Final = "said: "
+"""The state of a thing the agent's words name: those words, around the name."""
+_SAID_CHARS: Final = 110
+_SAID_PER_MESSAGE: Final = 3
+_SAID_NAMES: Final = 2
+_UNCOMMITTED: Final = "(uncommitted)"
+_HYPHENATED = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
+_HYPHENATED_PER_ENTRY: Final = 200
+# A run of name characters; inside one, a run of Latin ones (a name glued to the
+# Japanese or Thai around it: "deploy.yamlを更新")
+_TOKEN = re.compile(r"[\w./@:-]+")
+_LATIN_RUN = re.compile(r"[A-Za-z0-9_./@:-]+")
+_LATIN = re.compile(r"[A-Za-z0-9_./@:-]")
+
+
+def _thing_names(text: str, hyphenated: set[str] | None) -> Iterator[str]:
+    """The names of things in ``text``, in order: files of a known kind
+    (``values-prod.yaml``), paths with two slashes or more, names with an underscore
+    (``LAB_RESULTS_2023``), and hyphenated names (``kassa-staging``) when ``hyphenated``
+    is ``None`` or holds them (not words like "follow-up"); not calls (``f()``), URLs,
+    hosts, figures, versions or times."""
+    for match in _TOKEN.finditer(text):
+        token = match.group(0)
+        if text[match.end() : match.end() + 1] == "(":
+            continue  # a function called, not a thing acted on
+        runs = [token] if all(_LATIN.match(c) for c in token) else _LATIN_RUN.findall(token)
+        for run in runs:
+            name = run.strip(".:-/@")
+            if len(name) < 4 or not name[0].isalpha() or "://" in name or "@" in name:
+                continue
+            if PATH.fullmatch(name) or (name.count("/") >= 2 and "." not in name):
+                yield name
+            elif ":" in name or "." in name or "/" in name:
+                continue  # a time, a host, a dotted setting: not a thing here
+            elif "_" in name or (
+                "-" in name and (hyphenated is None or name.lower() in hyphenated)
+            ):
+                yield name  # LAB_RESULTS_2023; kassa-staging
+
+
+def _around(sentence: str, name: str) -> str:
+    """``sentence`` on one line, cut to the words around ``name`` when it is long."""
+    text = " ".join(sentence.split())
+    if len(text) <= _SAID_CHARS:
+        return text
+    at = max(text.find(name), 0)
+    room = max(_SAID_CHARS - len(name), 20) // 2
+    start, end = max(at - room, 0), min(at + len(name) + room, len(text))
+    if start:
+        start = text.find(" ", start, at) + 1 or start
+    if end < len(text):
+        end = text.rfind(" ", at + len(name), end) if " " in text[at + len(name) : end] else end
+    return ("..." if start else "") + text[start:end].strip() + ("..." if end < len(text) else "")
+
+
+def _said_records(sentence: str, hyphenated: set[str]) -> Iterator[Fact]:
+    """The things the agent's ``sentence`` names (the first :data:`_SAID_NAMES`), each
+    with the sentence as its state: what it did to them is said in its own words, in
+    any language ("Я удалил приложение kassa-staging", "ผมลบตาราง LAB_RESULTS_2023").
+    Not in a question or a conditional; the rules for tools' words win over these."""
+    if sentence.endswith(("?", "\uff1f")) or _CONDITIONAL.search(sentence):
+        return
+    if _PROPOSES.search(sentence):  # what it offers to do is not done
+        return
+    names = list(dict.fromkeys(_thing_names(sentence, hyphenated)))[:_SAID_NAMES]
+    for name in names:
+        if "`" not in name:
+            yield Fact("record", name, TIERS["said"], state=_SAID + _around(sentence, name))
 
 
 def seen_text(messages: Iterable[Message]) -> str:
