@@ -1,7 +1,7 @@
-"""The held-out session sets written blind (the fifth to the tenth): seeded, valid,
+"""The held-out session sets written blind (the fifth to the twelfth): seeded, valid,
 probes planted once, each run by the CLI.
 
-One module for the six: the sets themselves were written apart on purpose (blind to
+One module for the eight: the sets themselves were written apart on purpose (blind to
 each other and to the compaction code); what is checked of them is the same.
 """
 
@@ -28,6 +28,8 @@ from contextfold_harness.fidelity import (
     HELDOUT8_KINDS,
     HELDOUT9_KINDS,
     HELDOUT10_KINDS,
+    HELDOUT11_KINDS,
+    HELDOUT12_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -39,6 +41,8 @@ from contextfold_harness.fidelity import (
     generate_heldout8,
     generate_heldout9,
     generate_heldout10,
+    generate_heldout11,
+    generate_heldout12,
     history_text,
     probe_survives,
 )
@@ -57,6 +61,8 @@ SETS = (
     BlindSet("heldout8", HELDOUT8_KINDS, generate_heldout8),
     BlindSet("heldout9", HELDOUT9_KINDS, generate_heldout9),
     BlindSet("heldout10", HELDOUT10_KINDS, generate_heldout10),
+    BlindSet("heldout11", HELDOUT11_KINDS, generate_heldout11),
+    BlindSet("heldout12", HELDOUT12_KINDS, generate_heldout12),
 )
 EARLIER = (SESSION_KINDS, HELDOUT_KINDS, HELDOUT2_KINDS, HELDOUT3_KINDS, HELDOUT4_KINDS)
 KINDS = [pytest.param(s, kind, id=f"{s.name}-{kind}") for s in SETS for kind in s.kinds]
