@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.compaction._ledger import TIERS, Fact, Ledger, build_ledger, split_ledger
 from contextfold.messages import Message
 from contextfold.tokens import approx_token_counter
@@ -171,3 +172,71 @@ def test_a_ledger_with_the_agents_words_still_builds_from_a_previous_summary() -
     section, _ = first.restore("Summary.", "", 1_000, approx_token_counter)
     again = build_ledger([Message.user("ok")], carried=split_ledger("S\n\n" + section)[1])
     assert any(f.key == "tmp_import_2023" and "borrado" in f.state for f in again.facts)
+
+
+def _talk(*turns: str) -> list[Message]:
+    return [Message.user(t) if i % 2 == 0 else Message.assistant(t) for i, t in enumerate(turns)]
+
+
+def _noted(history: list[Message]) -> list[str]:
+    return [f.key for f in build_ledger(history).facts if f.kind in ("decision", "pending")]
+
+
+def test_the_users_short_answer_to_the_agents_question_is_decided_with_the_question() -> None:
+    cases = [
+        ("Welke regio voor de back-up: eu-central-1 of eu-west-3?", "eu-west-3.", "eu-west-3"),
+        ("Kolik workerů pro frontu faktur: 4 nebo 8?", "8, víc server neunese.", "8, víc"),
+        ("Ikuhifadhi kumbukumbu kwa siku 30 au 90?", "Siku 90.", "Siku 90"),
+        ("Propunerea mea: indexul pe (pacient_id, data). E în regulă?", "Da, fă-l.", "pacient_id"),
+    ]
+    for question, answer, said in cases:
+        decided = _noted(_talk("Hai un momento?", question, answer))
+        assert any(question.split(":")[0] in d and said in d for d in decided), decided
+
+
+def test_a_long_answer_or_a_new_question_is_no_question_and_answer_decision() -> None:
+    question = "Welke regio voor de back-up: eu-central-1 of eu-west-3?"
+    asked_back = _noted(_talk("Kijk even.", question, "Wat is het verschil in prijs?"))
+    assert not [d for d in asked_back if question in d]
+    report = "Intussen heb ik de logs bekeken. " * 8
+    long = _noted(_talk("Kijk even.", question, report))
+    assert not [d for d in long if question in d]
+
+
+def test_the_agents_one_sentence_reply_to_the_users_words_is_its_take_up() -> None:
+    cases = [
+        ("Het exportbestand moet voortaan UTF-8 met BOM zijn.", "Genoteerd: UTF-8 met BOM."),
+        ("Retenția pe topicuri e de maximum 14 zile.", "Setez retention.ms la 14 zile."),
+        ("Deadline för prod-migreringen är torsdag 09:30.", "Skrivit upp: prod före 09:30."),
+    ]
+    for user, agent in cases:
+        assert agent in _noted(_talk(user, agent)), (user, agent)
+
+
+def test_a_long_reply_a_question_or_a_reply_to_a_question_is_no_take_up() -> None:
+    long = "Setez retention.ms la 14 zile. Apoi verific consumatorii. Și rulez testele din nou."
+    assert not _noted(_talk("Retenția e de maximum 14 zile.", long))
+    padded = "Setez retention.ms la 14 zile: " + "x" * 200  # 200 characters at most
+    assert not _noted(_talk("Retenția e de maximum 14 zile.", padded))
+    asked = "Pe toate topicurile, sau doar pe unul?"
+    assert not _noted(_talk("Retenția e de maximum 14 zile.", asked))
+    assert not _noted(_talk("Cât e retenția acum?", "Retenția e de 7 zile pe toate topicurile."))
+
+
+def test_a_take_up_in_a_paragraph_of_its_own_before_the_work_counts() -> None:
+    user = "Limit pro frontu faktur je 8 workerů, víc server neunese."
+    reply = "Zapsáno: fronta faktur nejvýš 8 workerů.\n\nPodívám se do logů."
+    history = [
+        Message.user(user),
+        Message("assistant", [TextBlock(reply), ToolUseBlock("c1", "bash", {"command": "ls"})]),
+        Message("user", [ToolResultBlock("c1", "log.txt")]),
+    ]
+    assert "Zapsáno: fronta faktur nejvýš 8 workerů." in _noted(history)
+    # an agent that names what it looks at first, then works, takes nothing up
+    plain = "I'll look at parser.py first."
+    history = [
+        Message.user("The parser.py tests fail on empty input."),
+        Message("assistant", [TextBlock(plain), ToolUseBlock("c1", "read", {"path": "parser.py"})]),
+        Message("user", [ToolResultBlock("c1", "def parse(): ...")]),
+    ]
+    assert plain not in _noted(history)

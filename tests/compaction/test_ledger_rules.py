@@ -499,14 +499,17 @@ def test_work_put_on_a_day_is_a_next_step_a_day_talked_about_is_not() -> None:
 def test_the_agents_first_words_after_a_correction_are_the_decision() -> None:
     history = [
         Message.user("Scale the pool to 6 replicas."),
+        *call(1, "kubectl", {"command": "kubectl scale deploy/pool --replicas=6"}, "scaled"),
         Message.assistant("Pool scaled to 6 replicas."),
         Message.user("Actually no, 6 is too many for the budget. Make it 4."),
         Message.assistant("Worker pool size 4 replicas. Applying it now."),
         Message.user("Also add the dashboards, please."),
+        *call(2, "grafana", {"folder": "pool"}, "2 dashboards added"),
         Message.assistant("Dashboards added to the folder."),
     ]
     decisions = [f.key for f in build_ledger(history).facts if f.kind == "decision"]
-    assert decisions == ["Worker pool size 4 replicas."]  # not after a plain request
+    # not after a plain request: what the agent reports after doing the work
+    assert decisions == ["Worker pool size 4 replicas."]
 
 
 def test_a_state_a_tool_reports_on_a_line_of_its_own_is_a_record() -> None:

@@ -8,7 +8,9 @@ A summary is written by a model, and models drop details. Before a summary is us
   every amount", "Scratch that, ship it home");
 * **decisions**: what the agent proposed or asked when the user's answer is a short
   yes ("yes, do that", "ja gör så", "好的"), and the agent's first words after the user
-  corrected it or when it takes up what the user said ("Understood: ...", "Tamam, ...");
+  corrected it or when it takes up what the user said ("Understood: ...", "Tamam, ...",
+  or in any language a short reply right after the user's words that says again a value
+  they gave); a question the agent asked with the user's short answer to it;
 * **next steps**: the user's sentences that name what comes next or after a condition,
   the agent's newest commitment, and work the agent announced that the user welcomed
   (pending);
@@ -308,6 +310,8 @@ _OPENING = re.compile(r"<" + _INJECTED_NAME + r"\b[^<>]{0,500}>", re.IGNORECASE)
 _CLOSING = re.compile(r"</" + _INJECTED_NAME + r">", re.IGNORECASE)
 
 _TICKED = re.compile(r"`([^`\n]+)`")
+_ASKED: Final = ("?", "\uff1f", "\u061f")
+"""The marks a question ends with: Latin, full-width (Chinese, Japanese), Arabic script."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1053,6 +1057,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     corrected = False  # the user's last words changed their mind: the agent's answer says how
     said: list[str] = []  # the agent's words since the user's last ones, newest last
     answering = False  # the user spoke last: the agent's next words answer them
+    asking = False  # the user's last words ask something, a request too ("can you ...?")
     answers = False  # the user's words answer what the agent proposed or asked
     # the hyphenated names tools used ("kassa-staging"): in the agent's words, such a
     # name is a thing only when a tool named it too (not "follow-up", "read-only")
@@ -1062,7 +1067,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         if e.kind != "text"
         for m in itertools.islice(_HYPHENATED.finditer(e.text), _HYPHENATED_PER_ENTRY)
     }
-    for entry in entries:
+    for index, entry in enumerate(entries):
         if entry.kind != "text":
             continue
         who: Literal["user", "agent"] = "user" if entry.role == "user" else "agent"
@@ -1088,11 +1093,24 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             # Any other answer to what the agent proposed or asked decides it: the
             # user's words are the instruction ("Bitte nicht! Fehlende Werte bleiben
             # Lücken", "Overslaan ja. Verwijderen nee: ...", "第一点同意。第二点...").
-            answers = proposal is None and any(
-                asked for _, asked in filter(None, map(_proposal, said[-1:]))
-            )
+            asked = next(filter(None, map(_proposal, said[-1:])), None)
+            answers = proposal is None and asked is not None and asked[1]
+            question = said[-1].rstrip().endswith(_ASKED) if said else False
+            # to a proposal ("I'd switch to X. OK?"), a short reply the yes words do not
+            # know ("Sige.", "Greit.") approves unless it puts off or refuses
+            marked = said and _PROPOSES.search(said[-1]) is not None
+            if (marked and not _unknown_yes(prose)) or _refuses(prose):
+                question = False  # a refusal is the user's instruction (below)
+            if answers and asked is not None and question and _short_answer(prose):
+                answers = False  # the decision holds the user's words, and what they answer
+                # "Which region: eu-central-1 or eu-west-3?" / "eu-west-3.": the answer
+                # alone says nothing; with the question, it is what was decided
+                reply = " ".join(prose.split())
+                decided = shorten(f"{asked[0]} \u2192 {reply}", MAX_FACT_CHARS)
+                yield Fact("decision", decided, TIERS["decision"], who="agent")
             # the agent's answer to a question takes nothing up ("Right, it failed because")
             answering = proposal is None and not _asks(prose)
+            asking = any(mark in prose for mark in _ASKED)  # "can you explain ...?" too
             said = []
         else:
             first = sentences[0] if sentences else ""
@@ -1101,8 +1119,26 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             # The first thing the agent says after a correction, or when it takes up
             # what the user asked ("Understood: walking distance replaces ..."), is the
             # decision as it understood it: it names what the user's words may only imply.
-            takes_up = corrected or (answering and _acknowledges(first))
-            if takes_up and _long_enough(first) and not first.endswith(("?", "\uff1f")):
+            # So is a reply of one short sentence, right after the user's words (no tool
+            # run between) and calling none ("Setez retention.ms la 14 zile.", "Skrivit
+            # upp: prod före torsdag 09:30."), in any language: a report of work comes
+            # after the work.
+            right_after = index > 0 and entries[index - 1].role == "user"
+            right_after = right_after and entries[index - 1].kind == "text" and not asking
+            # and says again what the user's words gave: a figure, a name ("Tesla", "UTC",
+            # "retention.ms"), not "Glad to hear it."
+            # A reply that goes on to work takes up in a paragraph of its own ("Notert:
+            # migrering i prod før onsdag kl. 17:05.\n\nSer i loggene ...").
+            paragraphs = _PARAGRAPH.split(prose.strip(), maxsplit=1)
+            whole = index + 1 == len(entries) or entries[index + 1].kind != "call"
+            head = prose if whole else paragraphs[0] if len(paragraphs) > 1 else ""
+            right_after = right_after and bool(_values(head) & _values(entries[index - 1].text))
+            # (the whole of it: "kl. 04:15" is no sentence's end)
+            short = right_after and len(SENTENCE.split(head.strip())) <= 2 and _short_answer(head)
+            if answering and short and not corrected and not _acknowledges(first):
+                first = " ".join(head.split())
+            takes_up = corrected or (answering and (_acknowledges(first) or short))
+            if takes_up and _long_enough(first) and not first.endswith(_ASKED):
                 yield Fact(
                     "decision", shorten(first, MAX_FACT_CHARS), TIERS["decision"], who="agent"
                 )
@@ -1116,7 +1152,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             source = "user id" if who == "user" else "agent id"
             for token in _plain_ids(sentence):  # a question or a short line names ids too
                 yield Fact("id", token, TIERS[source], context=_context(sentence, token), who=who)
-            if not _long_enough(sentence) or sentence.endswith(("?", "\uff1f")):
+            if not _long_enough(sentence) or sentence.endswith(_ASKED):
                 continue
             if who == "agent":
                 yield from _moved_records(sentence)
@@ -1392,7 +1428,7 @@ def _asks(text: str) -> bool:
     """Whether a sentence of ``text`` asks something (a question that is not a request:
     "why did it fail?", not "can you draft it?")."""
     return any(
-        q.endswith(("?", "\uff1f")) and not _REQUEST_ASK.search(q)
+        q.endswith(_ASKED) and not _REQUEST_ASK.search(q)
         for q in (s.strip() for s in SENTENCE.split(text))
     )
 
@@ -1415,7 +1451,7 @@ def _approves(text: str) -> bool:
     and nothing after it that puts off or refuses ("yes, but not now", "да нет")."""
     flat = " ".join(text.split()).lstrip("*_-—–>:;,. ")
     words = len(flat.split())
-    if words > 12 or len(_CJK.findall(flat)) > 24 or "?" in flat or "\uff1f" in flat:
+    if words > 12 or len(_CJK.findall(flat)) > 24 or any(m in flat for m in _ASKED):
         return False
     match = _APPROVES.search(flat)
     if match is None:
@@ -1459,7 +1495,7 @@ def _proposal(text: str) -> tuple[str, bool] | None:
     me to go ahead?", "Ska jag köra på det?") that says nothing itself."""
     sentences = [" ".join(s.split()) for s in SENTENCE.split(text)]
     sentences = [s for s in sentences if s and not _GENERIC_ASK.search(s)]
-    asks = bool(sentences) and sentences[-1].endswith(("?", "\uff1f"))
+    asks = bool(sentences) and sentences[-1].endswith(_ASKED)
     while len(sentences) > 1 and _bare_ask(sentences[-1]):
         sentences.pop()
     if not sentences:
@@ -1500,12 +1536,70 @@ _GENERIC_ASK = re.compile(
 
 
 def _bare_ask(sentence: str) -> bool:
-    return sentence.endswith(("?", "\uff1f")) and (
+    return sentence.endswith(_ASKED) and (
         len(sentence.split()) < 7 and len(_CJK.findall(sentence)) < 12
     )
 
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
+
+
+_SHORT_WORDS: Final = 20
+_SHORT_CHARS: Final = 200
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_VALUE = re.compile(r"[\w./:@+-]*\w")
+
+
+def _values(text: str) -> set[str]:
+    """The values ``text`` names, lower-cased: its tokens with a digit, an inner dot,
+    underscore, hyphen or slash, or a capital letter after a sentence's first word."""
+    found: set[str] = set()
+    for sentence in SENTENCE.split(text[:4_000]):
+        for position, match in enumerate(_VALUE.finditer(sentence)):
+            token = match.group(0)
+            inner = any(c in token for c in "._-/:@+") and len(token) > 2
+            capital = position > 0 and any(c.isupper() for c in token)
+            if inner or capital or any(c.isdigit() for c in token):
+                found.add(token.lower())
+                # "10:40-ig", "prod-migreringen": the value in a word's inflection
+                found.update(p.lower() for p in token.split("-") if len(p) > 1)
+    return found
+
+
+def _unknown_yes(text: str) -> bool:
+    """Whether the user's ``text`` may be a yes the yes words do not know: three words at
+    most, no refusal, not only a filler ("hmm")."""
+    flat = " ".join(text.split()).strip(" .!,")
+    if not flat or len(flat.split()) > 3 or _refuses(flat) or _DEFERS.search(flat):
+        return False
+    return bool(_OPENER.sub("", flat).strip(" .!,"))
+
+
+# A reply that opens with a no: "no", "hayır, dokunma", "nee hoor", "לא", "ไม่"
+_NO_FIRST = re.compile(
+    r"^\W*(?:no|nope|nah|nein|non|nee|nej|nei|nie|ne|não|όχι|hayır|нет|ні|niet|ei|nem|"
+    r"không|tidak|enggak|hapana|hindi|не|nu)\b|^\W*(?:لا|نه|לא|ไม่|いいえ|不|아니)",
+    re.IGNORECASE,
+)
+
+
+def _refuses(text: str) -> bool:
+    """Whether the user's ``text`` opens with a no, ends with one, or puts off or refuses
+    after a yes ("ja, aber nicht jetzt"; not "20, больше кластер не вытянет")."""
+    flat = " ".join(text.split()).lstrip("*_-—–>:;,. ")
+    if _NO_FIRST.search(flat) or _BARE_NO.search(flat):
+        return True
+    yes = _APPROVES.match(flat) or _APPROVES_ANYHOW.match(flat)
+    return yes is not None and _DEFERS.search(flat[yes.end() :]) is not None
+
+
+def _short_answer(text: str) -> bool:
+    """Whether ``text`` is a short reply that asks nothing back: :data:`_SHORT_WORDS`
+    words (twice as many CJK characters) and :data:`_SHORT_CHARS` characters at most."""
+    flat = " ".join(text.split())
+    if not flat or len(flat) > _SHORT_CHARS or any(mark in flat for mark in _ASKED):
+        return False
+    return len(flat.split()) <= _SHORT_WORDS and len(_CJK.findall(flat)) <= 2 * _SHORT_WORDS
 
 
 def _long_enough(sentence: str) -> bool:
@@ -2008,7 +2102,7 @@ _STATED = re.compile(
 def _stated_records(sentence: str) -> Iterator[Fact]:
     """A thing the agent's ``sentence`` names between backticks with what it did to it
     (one per sentence: the first name; not in a question or a conditional)."""
-    if "`" not in sentence or sentence.endswith(("?", "\uff1f")) or _CONDITIONAL.search(sentence):
+    if "`" not in sentence or sentence.endswith(_ASKED) or _CONDITIONAL.search(sentence):
         return
     name = _TICKED.search(sentence)
     said = _STATED.search(sentence)
@@ -2098,7 +2192,7 @@ def _said_records(sentence: str, hyphenated: set[str]) -> Iterator[Fact]:
     with the sentence as its state: what it did to them is said in its own words, in
     any language ("Я удалил приложение kassa-staging", "ผมลบตาราง LAB_RESULTS_2023").
     Not in a question or a conditional; the rules for tools' words win over these."""
-    if sentence.endswith(("?", "\uff1f")) or _CONDITIONAL.search(sentence):
+    if sentence.endswith(_ASKED) or _CONDITIONAL.search(sentence):
         return
     if _PROPOSES.search(sentence):  # what it offers to do is not done
         return
