@@ -210,7 +210,9 @@ def test_the_agents_one_sentence_reply_to_the_users_words_is_its_take_up() -> No
         ("Deadline för prod-migreringen är torsdag 09:30.", "Skrivit upp: prod före 09:30."),
     ]
     for user, agent in cases:
-        assert agent in _noted(_talk(user, agent)), (user, agent)
+        # with the words it takes up, unless it is an acknowledgement of its own
+        decided = _noted(_talk(user, agent))
+        assert f"{user} \u2192 {agent}" in decided or agent in decided, (user, decided)
 
 
 def test_a_long_reply_a_question_or_a_reply_to_a_question_is_no_take_up() -> None:
@@ -231,7 +233,7 @@ def test_a_take_up_in_a_paragraph_of_its_own_before_the_work_counts() -> None:
         Message("assistant", [TextBlock(reply), ToolUseBlock("c1", "bash", {"command": "ls"})]),
         Message("user", [ToolResultBlock("c1", "log.txt")]),
     ]
-    assert "Zapsáno: fronta faktur nejvýš 8 workerů." in _noted(history)
+    assert f"{user} \u2192 Zapsáno: fronta faktur nejvýš 8 workerů." in _noted(history)
     # an agent that names what it looks at first, then works, takes nothing up
     plain = "I'll look at parser.py first."
     history = [
@@ -240,3 +242,33 @@ def test_a_take_up_in_a_paragraph_of_its_own_before_the_work_counts() -> None:
         Message("user", [ToolResultBlock("c1", "def parse(): ...")]),
     ]
     assert plain not in _noted(history)
+
+
+def test_a_no_then_a_value_is_a_change_of_mind_in_any_language() -> None:
+    for correction in ["Nie, radšej 45 sekúnd.", "Ні, краще 12 реплік.", "नहीं, timeout 90s रखो।"]:
+        history = _talk("Nastav timeout.", "Timeout je 30 sekúnd.", correction)
+        said = [f.key for f in build_ledger(history).facts if f.kind == "instruction"]
+        assert correction in said, correction
+
+
+def test_the_agents_work_put_on_tomorrow_in_more_languages_is_its_next_step() -> None:
+    promises = [
+        "Rytoj paleisiu migraciją staging aplinkoje.",
+        "ხვალ გავუშვებ მიგრაციას staging-ზე.",
+        "Bydda i'n rhedeg y mudo ar staging yfory.",
+        "நாளை staging-இல் migration ஓட்டுவேன்.",
+    ]
+    for promise in promises:
+        history = _talk("When can the staging migration run?", promise)
+        steps = [f.key for f in build_ledger(history).facts if f.kind == "next"]
+        assert any(promise in step for step in steps), promise
+
+
+def test_a_short_yes_to_a_proposal_in_more_languages_is_the_decision() -> None:
+    history = _talk("Massa lent.", "Proposo reduir el lot a 50 registres.", "sí")
+    assert "Proposo reduir el lot a 50 registres." in _noted(history)
+
+
+def test_remind_me_is_a_next_step() -> None:
+    history = _talk("Remind me to renew the TLS cert for api.shop.test on Friday.", "Will do.")
+    assert [f for f in build_ledger(history).facts if f.kind == "next"]

@@ -132,8 +132,18 @@ _LINE = re.compile(
 )
 # Days, for the rules that put work on one: "tomorrow" in the languages the rules read,
 # and the weekdays of the European ones (each rule adds the words only it reads).
-_TOMORROW_WORDS = r"tomorrow|morgen|mañana|demain|domani|amanhã|jutro|zítra|huomenna|holnap"
+_TOMORROW_WORDS = (
+    r"tomorrow|morgen|mañana|demain|domani|amanhã|jutro|zítra|huomenna|holnap|"
+    # more languages, as one word: South Slavic, Slovak, Slovenian, Catalan, Galician,
+    # Basque, Lithuanian, Malay, Swahili, Albanian, Welsh, Irish, Afrikaans, Hausa, Zulu,
+    # Uzbek, Belarusian, Kazakh, Mongolian, Icelandic ("í fyrramálið")
+    r"sutra|сутра|утре|zajtra|jutri|demà|mañá|bihar|rytoj|esok|kesho|nesër|yfory|amárach|"
+    r"môre|gobe|kusasa|ertaga|заўтра|ертең|маргааш|fyrramál\w*|á morgun"
+)
 _TOMORROW = _TOMORROW_WORDS + r"|tonight|imorgon|αύριο"
+# "Tomorrow" in scripts whose letters a word boundary does not always find (Georgian,
+# Armenian, Indic, Arabic, Hebrew, Thai, Khmer, Burmese): matched anywhere
+_TOMORROW_SCRIPTS = r"ხვალ|վաղը|நாளை|రేపు|उद्या|भोलि|আগামীকাল|فردا|غدا|מחר|พรุ่งนี้|ថ្ងៃស្អែក|မနက်ဖြန်"
 _WEEKDAYS = (
     r"monday|tuesday|wednesday|thursday|friday|montag|dienstag|mittwoch|donnerstag|"
     r"freitag|lunes|martes|miércoles|jueves|viernes|lundi|mardi|mercredi|jeudi|vendredi|"
@@ -156,8 +166,10 @@ _NEXT = re.compile(
     r"|^(?:(?:by|on|before|until|na|w|we|en|le|el|am|bis|entro|até|para|op|voor)\s+(?=\w+\b)"
     r"|(?=\w+\s*[,:])|(?=(?:" + _TOMORROW + r")\b))"
     r"(?:" + _TOMORROW + "|" + _WEEKDAYS + r"|środa|eod|end of (?:the )?day)\b"
-    # and in Chinese, Japanese, Korean: tomorrow, "by (a day)", "next is"
-    r"|明日|までに|明天|之前|내일|까지|다음은|다음으로",
+    # and in Chinese, Japanese, Korean: tomorrow, "by (a day)", "next is"; a reminder
+    r"|明日|までに|明天|之前|내일|까지|다음은|다음으로|"
+    + _TOMORROW_SCRIPTS
+    + r"|\b(?:remind me|don'?t forget|do not forget|remember to)\b",
     re.IGNORECASE,
 )
 # A deadline anywhere in the user's sentence: a "by" word, then a day within three
@@ -187,8 +199,8 @@ _AGENT_NEXT = re.compile(
     r"\b(I will|I'll|I am going to|next,? I|then I)\b"
     # or work the agent puts on a coming day, in any person ("die baue ich morgen früh
     # ein", "Pošlu ho zítra", "saya siapkan besok pagi", "明天发给你")
-    r"|\b(" + _TOMORROW + r"|i morgen|zajtra|besok|yarın|ngày mai|завтра)\b"
-    r"|明日|明天|내일",
+    r"|\b(" + _TOMORROW + r"|i morgen|besok|yarın|ngày mai|завтра)\b"
+    r"|明日|明天|내일|" + _TOMORROW_SCRIPTS,
     re.IGNORECASE,
 )
 _STATE_WORDS: Final[dict[str, tuple[str, ...]]] = {
@@ -1132,11 +1144,14 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             paragraphs = _PARAGRAPH.split(prose.strip(), maxsplit=1)
             whole = index + 1 == len(entries) or entries[index + 1].kind != "call"
             head = prose if whole else paragraphs[0] if len(paragraphs) > 1 else ""
-            right_after = right_after and bool(_values(head) & _values(entries[index - 1].text))
+            right_after = right_after and _repeats(head, entries[index - 1].text)
             # (the whole of it: "kl. 04:15" is no sentence's end)
             short = right_after and len(SENTENCE.split(head.strip())) <= 2 and _short_answer(head)
             if answering and short and not corrected and not _acknowledges(first):
-                first = " ".join(head.split())
+                # with the words it takes up: "Entesos, 61.0." says 61.0 of what only
+                # after "Decidit: API 61.0 a sfdx-project.json ..."
+                taken = shorten(_prose(entries[index - 1].text), _TAKEN_CHARS)
+                first = f"{taken} \u2192 {' '.join(head.split())}"
             takes_up = corrected or (answering and (_acknowledges(first) or short))
             if takes_up and _long_enough(first) and not first.endswith(_ASKED):
                 yield Fact(
@@ -1374,7 +1389,12 @@ _PROPOSES = re.compile(
     r"könnten wir|würde ich|"
     r"je pourrais|nous pourrions|podría|potrei|poderia|ik zou|we zouden|ik kan ook|"
     r"saya bisa|bagaimana kalau|mohl bych|mohli bychom|mógłbym|moglibyśmy|jag kan också|"
-    r"vi skulle kunna|могу также)\b"
+    r"vi skulle kunna|могу также|"
+    # "I propose / suggest" in more languages
+    r"proposo|suggereixo|propoño|predlažem|предлажем|предлагам|navrhujem|predlagam|"
+    r"siūlau|iesaku|soovitan|jeg foreslår|foreslår jeg|legg til|leg til|пропоную|"
+    r"cadangkan|napendekeza|mungkahi ko)\b"
+    r"|پیشنهاد|أقترح|אני מציע|אני מציעה|გთავაზობ|பரிந்துரை|सुझाव"
     r"|我可以|我们可以|要不"
     r"|提案|しましょうか|いかがでしょう|建议|要不要|제안|할까요|어떨까요",
     re.IGNORECASE,
@@ -1546,6 +1566,8 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
 
 _SHORT_WORDS: Final = 20
 _SHORT_CHARS: Final = 200
+_TAKEN_CHARS: Final = 160
+"""Of the user's words a take-up answers, at most this many characters with it."""
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _VALUE = re.compile(r"[\w./:@+-]*\w")
 
@@ -1566,6 +1588,28 @@ def _values(text: str) -> set[str]:
     return found
 
 
+_WORD = re.compile(r"[^\W\d_]{5,}")
+_STEM: Final = 5
+
+
+def _stems(text: str) -> set[str]:
+    """The first :data:`_STEM` letters of ``text``'s words of that many letters or more,
+    lower-cased: a word's stem across its endings ("Марков" / "Марковог")."""
+    return {m.group(0)[:_STEM].lower() for m in _WORD.finditer(text[:4_000])}
+
+
+def _repeats(reply: str, said: str) -> bool:
+    """Whether the agent's ``reply`` says again what the user ``said``: a value of theirs
+    (a figure, a name, by its stem), or two of their words."""
+    given = _values(said)
+    again = _values(reply)
+    if given & again:
+        return True
+    if {v[:_STEM] for v in given if v.isalpha()} & {v[:_STEM] for v in again if v.isalpha()}:
+        return True
+    return len(_stems(reply) & _stems(said)) >= 2
+
+
 def _unknown_yes(text: str) -> bool:
     """Whether the user's ``text`` may be a yes the yes words do not know: three words at
     most, no refusal, not only a filler ("hmm")."""
@@ -1578,7 +1622,8 @@ def _unknown_yes(text: str) -> bool:
 # A reply that opens with a no: "no", "hayır, dokunma", "nee hoor", "לא", "ไม่"
 _NO_FIRST = re.compile(
     r"^\W*(?:no|nope|nah|nein|non|nee|nej|nei|nie|ne|não|όχι|hayır|нет|ні|niet|ei|nem|"
-    r"không|tidak|enggak|hapana|hindi|не|nu)\b|^\W*(?:لا|نه|לא|ไม่|いいえ|不|아니)",
+    r"không|tidak|enggak|hapana|hindi|не|nu|ez|ara)\b"
+    r"|^\W*(?:لا|نه|לא|ไม่|いいえ|不|아니|இல்லை|नहीं|না|نہیں|არა|ոչ|ਨਹੀਂ|ಇಲ್ಲ|లేదు)",
     re.IGNORECASE,
 )
 
@@ -1612,6 +1657,9 @@ def _changes_mind(text: str) -> bool:
     """Whether the user's ``text`` changes an earlier instruction (in any sentence, or
     at the start of a clause after an aside: "Ach so, Korrektur: ...", "Sorry to go
     back and forth — actually, ...")."""
+    first = _NO_FIRST.match(" ".join(text.split()))
+    if first is not None and _values(text[first.end() :]):
+        return True  # "Не, ипак кеш 3 минута", "இல்லை, மாத்து: default-ஆ cash on delivery"
     for sentence in SENTENCE.split(text):
         bare = _OPENER.sub("", " ".join(sentence.split()))
         if _CHANGE.search(bare) or _CHANGE_MORE.search(bare):
