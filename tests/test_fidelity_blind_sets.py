@@ -1,7 +1,7 @@
-"""The held-out session sets written blind (the fifth to the twelfth): seeded, valid,
+"""The held-out session sets written blind (the fifth to the thirteenth): seeded, valid,
 probes planted once, each run by the CLI.
 
-One module for the eight: the sets themselves were written apart on purpose (blind to
+One module for the nine: the sets themselves were written apart on purpose (blind to
 each other and to the compaction code); what is checked of them is the same.
 """
 
@@ -30,6 +30,7 @@ from contextfold_harness.fidelity import (
     HELDOUT10_KINDS,
     HELDOUT11_KINDS,
     HELDOUT12_KINDS,
+    HELDOUT13_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -43,6 +44,7 @@ from contextfold_harness.fidelity import (
     generate_heldout10,
     generate_heldout11,
     generate_heldout12,
+    generate_heldout13,
     history_text,
     probe_survives,
 )
@@ -63,6 +65,7 @@ SETS = (
     BlindSet("heldout10", HELDOUT10_KINDS, generate_heldout10),
     BlindSet("heldout11", HELDOUT11_KINDS, generate_heldout11),
     BlindSet("heldout12", HELDOUT12_KINDS, generate_heldout12),
+    BlindSet("heldout13", HELDOUT13_KINDS, generate_heldout13),
 )
 EARLIER = (SESSION_KINDS, HELDOUT_KINDS, HELDOUT2_KINDS, HELDOUT3_KINDS, HELDOUT4_KINDS)
 KINDS = [pytest.param(s, kind, id=f"{s.name}-{kind}") for s in SETS for kind in s.kinds]

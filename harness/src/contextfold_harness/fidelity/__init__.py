@@ -51,6 +51,7 @@ from contextfold_harness.fidelity._heldout9 import HELDOUT9_KINDS, generate_held
 from contextfold_harness.fidelity._heldout10 import HELDOUT10_KINDS, generate_heldout10
 from contextfold_harness.fidelity._heldout11 import HELDOUT11_KINDS, generate_heldout11
 from contextfold_harness.fidelity._heldout12 import HELDOUT12_KINDS, generate_heldout12
+from contextfold_harness.fidelity._heldout13 import HELDOUT13_KINDS, generate_heldout13
 from contextfold_harness.fidelity._lossy import LossySummarizer
 from contextfold_harness.fidelity._sessions import (
     PROBE_KINDS,
@@ -74,6 +75,7 @@ __all__ = [
     "HELDOUT10_KINDS",
     "HELDOUT11_KINDS",
     "HELDOUT12_KINDS",
+    "HELDOUT13_KINDS",
     "HELDOUT_KINDS",
     "HELDOUT_SETS",
     "PROBE_KINDS",
@@ -97,6 +99,7 @@ __all__ = [
     "generate_heldout10",
     "generate_heldout11",
     "generate_heldout12",
+    "generate_heldout13",
     "generate_session",
     "history_text",
     "judge_probe",
@@ -117,6 +120,7 @@ HELDOUT_SETS: dict[str, tuple[tuple[str, ...], Callable[..., Session]]] = {
     "heldout10": (HELDOUT10_KINDS, generate_heldout10),
     "heldout11": (HELDOUT11_KINDS, generate_heldout11),
     "heldout12": (HELDOUT12_KINDS, generate_heldout12),
+    "heldout13": (HELDOUT13_KINDS, generate_heldout13),
 }
 """The held-out sets by the name ``contextfold fidelity --kinds`` gives them: their kinds
 and what generates their sessions (the one list a new set is added to)."""
@@ -221,8 +225,9 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
     :data:`HELDOUT5_KINDS`, of the sixth :data:`HELDOUT6_KINDS`, of the seventh
     :data:`HELDOUT7_KINDS`, of the eighth :data:`HELDOUT8_KINDS`, of the ninth
     :data:`HELDOUT9_KINDS`, of the tenth :data:`HELDOUT10_KINDS`, of the eleventh
-    :data:`HELDOUT11_KINDS` or of the twelfth :data:`HELDOUT12_KINDS` (each written
-    without seeing the compaction code or the other sets)."""
+    :data:`HELDOUT11_KINDS`, of the twelfth :data:`HELDOUT12_KINDS` or of the thirteenth
+    :data:`HELDOUT13_KINDS` (each written without seeing the compaction code or the
+    other sets)."""
     for kinds, make in HELDOUT_SETS.values():
         if kind in kinds:
             return make(kind, seed, segments=segments)

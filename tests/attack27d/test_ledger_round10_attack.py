@@ -1,0 +1,626 @@
+"""Attack on the fact ledger's tenth and eleventh rounds (f18467d, 44c970d): what the
+agent says it did to a named thing, a tool's short line naming a thing and a state,
+git status, Dart's failing tests, a state nested under a named JSON object, bare
+identifiers, and decisions (question and answer, take-ups, refusals).
+
+Each test asserts the behaviour a reader of the ledger needs. The ones marked
+``xfail(strict=True)`` are findings: the new rules get them wrong. The others hold."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
+from contextfold.compaction._ledger import Fact, Ledger, build_ledger, split_ledger
+from contextfold.dialects import dialect_for
+from contextfold.messages import Message
+from contextfold.tokens import approx_token_counter
+
+U = Message.user
+A = Message.assistant
+FIXTURES = Path(__file__).resolve().parents[1] / "clients" / "fixtures"
+
+
+def call(n: int, name: str, args: dict[str, object], output: str) -> list[Message]:
+    return [
+        Message("assistant", [TextBlock(f"step {n}"), ToolUseBlock(f"c{n}", name, args)]),
+        Message("user", [ToolResultBlock(f"c{n}", output)]),
+    ]
+
+
+def bash(n: int, command: str, output: str) -> list[Message]:
+    return call(n, "bash", {"command": command}, output)
+
+
+def facts(messages: list[Message]) -> dict[str, Fact]:
+    return {f.key: f for f in build_ledger(messages).facts}
+
+
+def items(messages: list[Message]) -> dict[str, str]:
+    return {f.key: f.state for f in build_ledger(messages).facts if f.kind in ("file", "record")}
+
+
+def decisions(messages: list[Message]) -> list[str]:
+    return [f.key for f in build_ledger(messages).facts if f.kind == "decision"]
+
+
+def section(messages: list[Message], budget: int = 2_000) -> str:
+    text, _ = build_ledger(messages).restore("", "", budget, approx_token_counter)
+    return text
+
+
+# --- a tool's short line naming a thing and a state word: negations, plans, content ---
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="git's 'error: The branch 'feature_x' is not fully merged.' makes feature_x "
+    "'status merged': the negation is read as the state, the opposite of the truth",
+)
+def test_a_branch_git_says_is_not_fully_merged_is_not_merged() -> None:
+    out = (
+        "error: The branch 'feature_x' is not fully merged.\n"
+        "If you are sure you want to delete it, run 'git branch -D feature_x'."
+    )
+    state = items([U("Delete the branch."), *bash(1, "git branch -d feature_x", out)])
+    assert "merged" not in state.get("feature_x", "")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="'Bucket acme_logs not deleted.' after a failed 'aws s3 rb' makes acme_logs "
+    "'status deleted'",
+)
+def test_a_thing_a_tool_says_was_not_deleted_is_not_deleted() -> None:
+    out = (
+        "remove_bucket failed: s3://acme_logs An error occurred (BucketNotEmpty): "
+        "The bucket you tried to delete is not empty\nBucket acme_logs not deleted."
+    )
+    state = items([U("Remove the bucket."), *bash(1, "aws s3 rb s3://acme_logs", out)])
+    assert "deleted" not in state.get("acme_logs", "")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="'0 rows deleted from session_tokens' makes the table session_tokens "
+    "'status deleted' (no row was deleted, and the table never was)",
+)
+def test_zero_rows_deleted_from_a_table_does_not_delete_the_table() -> None:
+    out = "0 rows deleted from session_tokens\ndone"
+    state = items([U("Purge expired tokens."), *bash(1, "./purge.sh", out)])
+    assert "deleted" not in state.get("session_tokens", "")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a confirmation prompt 'The following snapshots will be deleted: snap_2023_01 "
+    "... Proceed? [y/N]' makes snap_2023_01 'status deleted' before anyone said yes",
+)
+def test_what_a_prompt_says_will_be_deleted_is_not_deleted() -> None:
+    out = "The following snapshots will be deleted: snap_2023_01\nProceed? [y/N]"
+    state = items([U("Clean old snapshots."), *bash(1, "snapctl gc", out)])
+    assert "deleted" not in state.get("snap_2023_01", "")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="grep hits in source comments ('# the lock_holder is released when ...', "
+    "\"log('conn_pool created')\") become records 'status released'/'status created'",
+)
+def test_grep_hits_in_source_code_are_no_records() -> None:
+    out = (
+        "src/pool.py:12:    # the lock_holder is released when the context exits\n"
+        "src/pool.py:40:    log('conn_pool created')"
+    )
+    state = items([U("Where is the pool code?"), *bash(1, "grep -rn released src/", out)])
+    assert "lock_holder" not in state
+    assert "conn_pool" not in state
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a CHANGELOG printed with cat: '- Deprecated old_api (will be removed in 3.0)' "
+    "makes old_api 'status removed'",
+)
+def test_a_changelogs_future_removal_is_no_record() -> None:
+    out = "# Changelog\n## 2.0\n- Deprecated old_api (will be removed in 3.0)\n"
+    state = items([U("What changed?"), *bash(1, "cat CHANGELOG.md", out)])
+    assert "old_api" not in state
+
+
+def test_a_terraform_plan_destroys_nothing() -> None:
+    out = (
+        "  # aws_s3_bucket.logs_archive will be destroyed\n"
+        '  - resource "aws_s3_bucket" "logs_archive" {\n'
+        "    }\n\nPlan: 0 to add, 0 to change, 1 to destroy."
+    )
+    state = items([U("Plan it."), *bash(1, "terraform plan", out)])
+    assert not any("destroyed" in s for s in state.values())
+
+
+# --- git status ---
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="git status's long form inside a document printed with cat (a how-to's "
+    "example) makes src/app.py 'modified (uncommitted)' and src/old.py 'deleted'",
+)
+def test_a_git_status_example_inside_a_document_is_no_change() -> None:
+    out = (
+        "# How to\nRun git status, you'll see e.g.\n"
+        "\tmodified:   src/app.py\n\tdeleted:    src/old.py\nthen commit."
+    )
+    state = items([U("Read the how-to."), *bash(1, "cat docs/howto.md", out)])
+    assert "src/old.py" not in state
+    assert "src/app.py" not in state
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="after 'git commit' and 'nothing to commit, working tree clean', "
+    "app/Jobs/Sync.php stays 'modified (uncommitted)'",
+)
+def test_a_commit_and_a_clean_tree_end_the_uncommitted_state() -> None:
+    state = items(
+        [
+            U("Commit it."),
+            *bash(
+                1,
+                "git status",
+                "On branch main\nChanges not staged for commit:\n\tmodified:   app/Jobs/Sync.php\n",
+            ),
+            *bash(
+                2,
+                "git commit -am 'Fix sync' && git status",
+                "[main 6ebdb31] Fix sync\n 1 file changed, 3 insertions(+)\n"
+                "On branch main\nnothing to commit, working tree clean",
+            ),
+        ]
+    )
+    assert "uncommitted" not in state.get("app/Jobs/Sync.php", "")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a 'git status -s' of 5,000 modified files (after a formatter) is 5,000 file "
+    "facts with no cap, and at a 1,000-token budget they push 21 of the user's 30 order "
+    "ids out of the section (the code before kept all 30)",
+)
+def test_a_bulk_git_status_does_not_crowd_out_the_users_ids() -> None:
+    listing = "\n".join(f" M src/dir{i}/file_{i}.py" for i in range(5_000))
+    ids = [f"ORD-{1000 + i}" for i in range(30)]
+    messages = [U("Refund " + ", ".join(ids)), *bash(1, "black . && git status -s", listing)]
+    ledger = build_ledger(messages)
+    assert sum(f.kind == "file" for f in ledger.facts) <= 100
+    text, _ = ledger.restore("", "", 1_000, approx_token_counter)
+    assert all(i in text for i in ids)
+
+
+# --- Dart, nested JSON ---
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Dart's passing lines are not read: after the fix and '+13: All tests passed!' "
+    "test/widget/invoice_test.dart stays 'tests failed'",
+)
+def test_a_dart_failure_is_cleared_by_a_passing_run() -> None:
+    state = items(
+        [
+            U("Fix the VAT test."),
+            *bash(
+                1,
+                "flutter test",
+                "00:07 +12 -1: test/widget/invoice_test.dart: shows VAT [E]\n"
+                "  Expected: 21\n00:08 +12 -1: Some tests failed.",
+            ),
+            *call(2, "edit_file", {"path": "lib/vat.dart", "old": "20", "new": "21"}, "ok"),
+            *bash(
+                3,
+                "flutter test",
+                "00:07 +13: test/widget/invoice_test.dart: shows VAT\n00:08 +13: All tests passed!",
+            ),
+        ]
+    )
+    assert "failed" not in state.get("test/widget/invoice_test.dart", "")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason='{"id": "ORD-1042", "customer": {"id": "C-77", "status": "blocked"}} makes the '
+    "order ORD-1042 'status blocked' (the customer's state) and C-77 gets no record",
+)
+def test_a_nested_object_with_its_own_id_keeps_its_own_state() -> None:
+    out = json.dumps(
+        {"id": "ORD-1042", "total": 12, "customer": {"id": "C-77", "status": "blocked"}}
+    )
+    state = items([U("Check the order."), *bash(1, "curl api/orders/ORD-1042", out)])
+    assert "blocked" not in state.get("ORD-1042", "")
+    assert "blocked" in state.get("C-77", "")
+
+
+# --- what the agent says it did to a named thing ---
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a later passing mention ('For reference, legacy_orders held the 2019 data.') "
+    "replaces 'I dropped the legacy_orders table.': the record of the drop is gone",
+)
+def test_a_later_incidental_mention_does_not_erase_what_was_done() -> None:
+    state = items(
+        [
+            U("Clean up the old tables."),
+            A("I dropped the legacy_orders table."),
+            U("What was in it?"),
+            A("For reference, legacy_orders held the 2019 data."),
+        ]
+    )
+    assert "dropped" in state["legacy_orders"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="'Tomorrow I'll drop legacy_orders_old and keep legacy_orders.' (a plan) "
+    "replaces 'I restored legacy_orders from last night's snapshot.'",
+)
+def test_a_plan_does_not_replace_what_was_done() -> None:
+    state = items(
+        [
+            U("We need the orders back."),
+            A("I restored legacy_orders from last night's snapshot."),
+            U("OK."),
+            A("Tomorrow I'll drop legacy_orders_old and keep legacy_orders."),
+        ]
+    )
+    assert "restored" in state["legacy_orders"]
+
+
+def test_an_english_conditional_does_not_replace_what_was_done() -> None:
+    state = items(
+        [
+            U("Clean up."),
+            A("I dropped the legacy_orders table."),
+            U("OK."),
+            A("If needed, I will restore legacy_orders from the snapshot."),
+        ]
+    )
+    assert "dropped" in state["legacy_orders"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a conditional or a question the rules do not know (Russian 'Если понадобится', "
+    "Thai '...ไหม', Chinese '...吗' without a question mark) replaces 'I dropped the "
+    "legacy_orders table.'",
+)
+@pytest.mark.parametrize(
+    "later",
+    [
+        "Если понадобится, я восстановлю legacy_orders из снапшота.",
+        "ต้องการให้กู้คืน legacy_orders ไหม",
+        "要恢复 legacy_orders 吗",
+    ],
+    ids=["ru-conditional", "th-question", "zh-question"],
+)
+def test_a_conditional_or_question_in_another_language_does_not_replace_the_deed(
+    later: str,
+) -> None:
+    state = items([U("Clean up."), A("I dropped the legacy_orders table."), U("OK."), A(later)])
+    assert "dropped" in state["legacy_orders"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_CONDITIONAL's words are common non-conditionals: Spanish/Portuguese 'se' "
+    "(passive, reflexive), German 'als' ('as'), English 'when': 'Se eliminó la tabla "
+    "legacy_orders ...' and the rest record nothing",
+)
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Se eliminó la tabla legacy_orders de la base de datos.",
+        "Removi o arquivo legacy_orders.sql, que já não se usava.",
+        "Ich habe legacy_orders.sql als veraltet gelöscht.",
+        "I deleted legacy_orders.sql when the nightly job finished.",
+    ],
+    ids=["es-se", "pt-se", "de-als", "en-when"],
+)
+def test_a_deed_is_recorded_though_it_holds_a_word_that_can_mean_if(sentence: str) -> None:
+    state = items([U("Clean up."), A(sentence)])
+    assert any(k.startswith("legacy_orders") for k in state)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Hindi's danda '।' ends no sentence: 'मैंने legacy_export.sql फ़ाइल हटा दी। क्या "
+    "मैं users_backup भी हटा दूँ?' is one question, and the deletion done is not recorded",
+)
+def test_a_hindi_deed_before_a_question_is_recorded() -> None:
+    state = items(
+        [U("Clean up."), A("मैंने legacy_export.sql फ़ाइल हटा दी। क्या मैं users_backup भी हटा दूँ?")]
+    )
+    assert "legacy_export.sql" in state
+    assert "users_backup" not in state
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Thai writes no sentence mark: 'ผมลบตาราง LAB_RESULTS_2023 ออกแล้ว ต้องการให้ลบ "
+    "users_backup ด้วยไหมครับ' records users_backup with the question as what was said of it",
+)
+def test_a_thai_question_after_a_deed_is_no_record_of_its_name() -> None:
+    state = items(
+        [U("Clean up."), A("ผมลบตาราง LAB_RESULTS_2023 ออกแล้ว ต้องการให้ลบ users_backup ด้วยไหมครับ")]
+    )
+    assert "LAB_RESULTS_2023" in state
+    assert "users_backup" not in state
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the three-sentence cap keeps the first three mentions ('I read a_b.py first.' "
+    "...) and drops 'Finally I deleted legacy_export.sql.'",
+)
+def test_three_mentions_do_not_crowd_out_a_deletion_in_the_same_message() -> None:
+    state = items(
+        [
+            U("Clean up."),
+            A(
+                "I read a_b.py first. Then I read c_d.py. I also read e_f.py. "
+                "Finally I deleted legacy_export.sql."
+            ),
+        ]
+    )
+    assert "legacy_export.sql" in state
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a tool's 'read' of sql/legacy_export.sql wins over the agent's 'cleanup.sh "
+    "deleted sql/legacy_export.sql': the file stays 'read'",
+)
+def test_the_agents_report_of_a_deletion_outranks_a_mere_read() -> None:
+    state = items(
+        [
+            U("Clean up."),
+            *call(1, "read_file", {"path": "sql/legacy_export.sql"}, "select 1;"),
+            *bash(2, "./cleanup.sh", "ok"),
+            A("cleanup.sh deleted sql/legacy_export.sql since nothing calls it."),
+        ]
+    )
+    assert state["sql/legacy_export.sql"] != "read"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="after '| Table users_backup successfully dropped. |' and a restore the agent "
+    "reports, users_backup stays 'status dropped': the tool's older word always wins",
+)
+def test_a_restore_after_a_drop_is_not_hidden_by_the_older_tool_state() -> None:
+    state = items(
+        [
+            U("Drop the backup table."),
+            *bash(
+                1,
+                "psql -c 'drop table users_backup'",
+                "| Table users_backup successfully dropped. |",
+            ),
+            U("Oops, we need it back!"),
+            *bash(2, "pg_restore -t users_backup snap.dump", ""),
+            A("I restored users_backup from last night's snapshot."),
+        ]
+    )
+    assert "restored" in state["users_backup"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the agent's mention turns the user's id billing_2023_q4 (tier 2) into a 'said' "
+    "record (tier 5): 40 older chatty mentions fill the said share and the user's id is "
+    "gone from the section even at 1,000 tokens (the code before kept it)",
+)
+def test_the_agent_naming_a_users_id_does_not_demote_it_below_its_chatter() -> None:
+    messages: list[Message] = []
+    for i in range(40):
+        messages += [
+            U(f"and {i}?"),
+            A(f"I looked at the cache_layer_{i} module; nothing odd there."),
+        ]
+    messages += [U("What about billing_2023_q4?"), A("I archived billing_2023_q4 to cold storage.")]
+    assert "billing_2023_q4" in section(messages, 1_000)
+
+
+def test_names_that_are_not_things_are_no_records() -> None:
+    state = items(
+        [
+            U("Status?"),
+            A("I opened github.com/acme/api/pull/42 and merged it."),
+            U("And ops?"),
+            A("I emailed ops_team@acme.io about the outage."),
+            U("And the parser?"),
+            A("The bug was in __init__ of the parser; I fixed it."),
+        ]
+    )
+    assert state == {}
+
+
+def test_a_command_in_a_code_block_is_no_deed() -> None:
+    state = items(
+        [
+            U("How do I drop it?"),
+            A("Run this yourself:\n```sql\nDROP TABLE legacy_orders;\n```\nI have not run it."),
+        ]
+    )
+    assert "legacy_orders" not in state
+
+
+def test_a_closing_tag_in_the_agents_words_round_trips() -> None:
+    messages = [
+        U("Fix the template."),
+        A("I removed the stray </ledger> tag from ledger_view.html before the footer."),
+    ]
+    text = section(messages)
+    rest, carried = split_ledger("Summary.\n\n" + text)
+    assert rest == "Summary."
+    assert [f.key for f in carried] == ["ledger_view.html"]
+
+
+# --- secrets: none copied that the code before did not copy ---
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the agent's sentence (a said record or a take-up decision) or the Q → A "
+    "decision copies a password/key into the ledger that the code before left out",
+)
+@pytest.mark.parametrize(
+    "messages",
+    [
+        [U("Configure the app."), A("I put the password Tr0ub4dor&3x into settings.py.")],
+        [
+            U("Configure the DB."),
+            A("I stored the DB password hunter2hunter2 in config/db/prod.yaml and restarted."),
+        ],
+        [A("What's the staging DB password?"), U("Tr0ub4dor&3x"), A("ok")],
+        [
+            U("Rotate the key."),
+            A("Done: the new key is sk-live-4eC39HqLyjWDarjtT1zdp7dc in deploy_secrets.env."),
+        ],
+        [U("The password is Tr0ub4dor&3x"), A("Using Tr0ub4dor&3x now.")],
+    ],
+    ids=["said-file", "said-path", "q-and-a", "said-sk-key", "take-up"],
+)
+def test_a_secret_in_the_conversation_is_not_copied_into_the_ledger(
+    messages: list[Message],
+) -> None:
+    text = section(messages)
+    for secret in ("Tr0ub4dor", "hunter2hunter2", "4eC39HqLyjWDarjtT1zdp7dc"):
+        assert secret not in text
+
+
+# --- decisions: question and answer, take-ups, refusals ---
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a pleasantry that repeats the user's name ('Nice to meet you, Maria.') "
+    "becomes a decision",
+)
+def test_a_pleasantry_is_no_decision() -> None:
+    assert decisions([U("Hi, I'm Maria from Acme."), A("Nice to meet you, Maria.")]) == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="twelve chatty replies repeating a figure ('Great news about build 100.') are "
+    "take-up decisions and age the real one ('Export limit 820 kW.') out of the twelve kept",
+)
+def test_chatty_replies_do_not_age_out_a_real_decision() -> None:
+    messages = [
+        U("Set the export limit to 800 kW."),
+        A("On it."),
+        U("Sorry, no: make it 820 kW, the grid operator changed it."),
+        A("Export limit 820 kW."),
+    ]
+    for i in range(12):
+        messages += [
+            U(f"Heads-up: Jenkins build {100 + i} is green again."),
+            A(f"Great news about build {100 + i}."),
+        ]
+    assert "Export limit 820 kW." in decisions(messages)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a non-answer to the agent's question ('hmm', 'I don't know.') is a decision "
+    "'Which region: ...? → hmm'",
+)
+@pytest.mark.parametrize("reply", ["hmm", "I don't know."])
+def test_a_non_answer_decides_nothing(reply: str) -> None:
+    messages = [A("Which region: eu-north-1 or eu-west-1?"), U(reply), A("ok")]
+    assert decisions(messages) == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_NO_FIRST takes answers that open with 'non', 'ne', 'hindi', 'no', 'nu', 'ei' "
+    "for refusals: 'non-prod', 'NE', 'Hindi', 'No. 2', 'nu-west cluster', 'ei-prod-2' "
+    "answer the question and no decision is kept (nor any instruction)",
+)
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Should I run it on prod or on non-prod?", "non-prod"),
+        ("Which datacenter: NE or SW?", "NE"),
+        ("Which language should the invoice template use: Hindi or Tamil?", "Hindi"),
+        ("Which option do you prefer, No. 1 or No. 2?", "No. 2"),
+        ("Which cluster should I use for the canary?", "nu-west cluster"),
+        ("Which cluster should I use for the canary?", "ei-prod-2"),
+    ],
+)
+def test_an_answer_that_opens_like_a_no_is_still_an_answer(question: str, answer: str) -> None:
+    kept = decisions([A(question), U(answer), A("ok")])
+    assert any(answer in d for d in kept)
+
+
+def test_a_plain_answer_to_a_question_is_one_decision() -> None:
+    kept = decisions([A("Which region: eu-north-1 or eu-west-1?"), U("eu-west-1"), A("ok")])
+    assert kept == ["Which region: eu-north-1 or eu-west-1? \u2192 eu-west-1"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a no in a language the rules do not know (Hindi 'नहीं') to 'I'd drop the "
+    "users_backup table now. OK?' is taken for an unknown yes: 'decision: I'd drop the "
+    "users_backup table now. → नहीं'",
+)
+def test_a_no_the_rules_do_not_know_decides_no_proposal() -> None:
+    messages = [A("I'd drop the users_backup table now. OK?"), U("नहीं"), A("Understood.")]
+    assert not any("drop the users_backup" in d for d in decisions(messages))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a Japanese question ends with 'か。', not '？': the agent's answer to "
+    "'本番のリージョンは eu-west-1 ですか。' becomes a take-up decision",
+)
+def test_an_answer_to_a_japanese_question_is_no_decision() -> None:
+    messages = [U("本番のリージョンは eu-west-1 ですか。"), A("はい、本番は eu-west-1 です。")]
+    assert decisions(messages) == []
+
+
+def test_a_question_in_a_code_block_is_no_question() -> None:
+    messages = [A("Here is the check:\n```js\nconst ok = a ? b : c?\n```"), U("eu-west-1"), A("ok")]
+    assert decisions(messages) == []
+
+
+# --- real client traffic ---
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.json.gz")), ids=lambda p: p.name)
+def test_real_client_bodies_give_no_said_records(path: Path) -> None:
+    body = json.loads(gzip.decompress(path.read_bytes()))["body"]
+    name = path.name
+    dialect = (
+        "anthropic"
+        if name.startswith("claude")
+        else "responses"
+        if name.startswith("codex")
+        else "openai"
+    )
+    ledger = build_ledger(dialect_for(dialect).read_body(body))
+    assert not [f for f in ledger.facts if f.state.startswith("said: ")]
+    assert sum(f.kind == "decision" for f in ledger.facts) <= 2
+
+
+def test_a_bare_identifier_fits_where_its_context_does_not() -> None:
+    fact = Fact("id", "ORD-77", 3, context="x " * 200, who="agent")
+    text, coverage = Ledger([fact]).restore("", "", 60, approx_token_counter)
+    assert "`ORD-77`" in text
+    assert coverage.restored == 1
