@@ -4,7 +4,12 @@ git status, Dart's failing tests, a state nested under a named JSON object, bare
 identifiers, and decisions (question and answer, take-ups, refusals).
 
 Each test asserts the behaviour a reader of the ledger needs. The ones marked
-``xfail(strict=True)`` are findings: the new rules get them wrong. The others hold."""
+``xfail(strict=True)`` are findings: the new rules get them wrong. The others hold.
+Of the 43 findings, the fixes that followed the attack (negations and prompts on a tool's
+line, git status capped, a nested object with its own id, no credential copied, a
+non-answer, answers that open like a no, a Japanese question, a cap of their own for
+take-ups, an id the agent names keeps its rank, the no words of more scripts) made 22
+hold; 21 stay open."""
 
 from __future__ import annotations
 
@@ -56,11 +61,6 @@ def section(messages: list[Message], budget: int = 2_000) -> str:
 # --- a tool's short line naming a thing and a state word: negations, plans, content ---
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="git's 'error: The branch 'feature_x' is not fully merged.' makes feature_x "
-    "'status merged': the negation is read as the state, the opposite of the truth",
-)
 def test_a_branch_git_says_is_not_fully_merged_is_not_merged() -> None:
     out = (
         "error: The branch 'feature_x' is not fully merged.\n"
@@ -70,11 +70,6 @@ def test_a_branch_git_says_is_not_fully_merged_is_not_merged() -> None:
     assert "merged" not in state.get("feature_x", "")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="'Bucket acme_logs not deleted.' after a failed 'aws s3 rb' makes acme_logs "
-    "'status deleted'",
-)
 def test_a_thing_a_tool_says_was_not_deleted_is_not_deleted() -> None:
     out = (
         "remove_bucket failed: s3://acme_logs An error occurred (BucketNotEmpty): "
@@ -84,22 +79,12 @@ def test_a_thing_a_tool_says_was_not_deleted_is_not_deleted() -> None:
     assert "deleted" not in state.get("acme_logs", "")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="'0 rows deleted from session_tokens' makes the table session_tokens "
-    "'status deleted' (no row was deleted, and the table never was)",
-)
 def test_zero_rows_deleted_from_a_table_does_not_delete_the_table() -> None:
     out = "0 rows deleted from session_tokens\ndone"
     state = items([U("Purge expired tokens."), *bash(1, "./purge.sh", out)])
     assert "deleted" not in state.get("session_tokens", "")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a confirmation prompt 'The following snapshots will be deleted: snap_2023_01 "
-    "... Proceed? [y/N]' makes snap_2023_01 'status deleted' before anyone said yes",
-)
 def test_what_a_prompt_says_will_be_deleted_is_not_deleted() -> None:
     out = "The following snapshots will be deleted: snap_2023_01\nProceed? [y/N]"
     state = items([U("Clean old snapshots."), *bash(1, "snapctl gc", out)])
@@ -121,11 +106,6 @@ def test_grep_hits_in_source_code_are_no_records() -> None:
     assert "conn_pool" not in state
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a CHANGELOG printed with cat: '- Deprecated old_api (will be removed in 3.0)' "
-    "makes old_api 'status removed'",
-)
 def test_a_changelogs_future_removal_is_no_record() -> None:
     out = "# Changelog\n## 2.0\n- Deprecated old_api (will be removed in 3.0)\n"
     state = items([U("What changed?"), *bash(1, "cat CHANGELOG.md", out)])
@@ -187,9 +167,9 @@ def test_a_commit_and_a_clean_tree_end_the_uncommitted_state() -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="a 'git status -s' of 5,000 modified files (after a formatter) is 5,000 file "
-    "facts with no cap, and at a 1,000-token budget they push 21 of the user's 30 order "
-    "ids out of the section (the code before kept all 30)",
+    reason="since the fix (git status gives at most 20 files) 24 of the user's 30 order ids "
+    "survive at a 1,000-token budget, not 9 (the old code, with no git status rule, kept "
+    "all 30): each id carries the whole 'Refund ORD-1000, ...' sentence as its context",
 )
 def test_a_bulk_git_status_does_not_crowd_out_the_users_ids() -> None:
     listing = "\n".join(f" M src/dir{i}/file_{i}.py" for i in range(5_000))
@@ -230,11 +210,6 @@ def test_a_dart_failure_is_cleared_by_a_passing_run() -> None:
     assert "failed" not in state.get("test/widget/invoice_test.dart", "")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason='{"id": "ORD-1042", "customer": {"id": "C-77", "status": "blocked"}} makes the '
-    "order ORD-1042 'status blocked' (the customer's state) and C-77 gets no record",
-)
 def test_a_nested_object_with_its_own_id_keeps_its_own_state() -> None:
     out = json.dumps(
         {"id": "ORD-1042", "total": 12, "customer": {"id": "C-77", "status": "blocked"}}
@@ -419,12 +394,6 @@ def test_a_restore_after_a_drop_is_not_hidden_by_the_older_tool_state() -> None:
     assert "restored" in state["users_backup"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the agent's mention turns the user's id billing_2023_q4 (tier 2) into a 'said' "
-    "record (tier 5): 40 older chatty mentions fill the said share and the user's id is "
-    "gone from the section even at 1,000 tokens (the code before kept it)",
-)
 def test_the_agent_naming_a_users_id_does_not_demote_it_below_its_chatter() -> None:
     messages: list[Message] = []
     for i in range(40):
@@ -474,11 +443,6 @@ def test_a_closing_tag_in_the_agents_words_round_trips() -> None:
 # --- secrets: none copied that the code before did not copy ---
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the agent's sentence (a said record or a take-up decision) or the Q → A "
-    "decision copies a password/key into the ledger that the code before left out",
-)
 @pytest.mark.parametrize(
     "messages",
     [
@@ -516,11 +480,6 @@ def test_a_pleasantry_is_no_decision() -> None:
     assert decisions([U("Hi, I'm Maria from Acme."), A("Nice to meet you, Maria.")]) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="twelve chatty replies repeating a figure ('Great news about build 100.') are "
-    "take-up decisions and age the real one ('Export limit 820 kW.') out of the twelve kept",
-)
 def test_chatty_replies_do_not_age_out_a_real_decision() -> None:
     messages = [
         U("Set the export limit to 800 kW."),
@@ -536,23 +495,12 @@ def test_chatty_replies_do_not_age_out_a_real_decision() -> None:
     assert "Export limit 820 kW." in decisions(messages)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a non-answer to the agent's question ('hmm', 'I don't know.') is a decision "
-    "'Which region: ...? → hmm'",
-)
 @pytest.mark.parametrize("reply", ["hmm", "I don't know."])
 def test_a_non_answer_decides_nothing(reply: str) -> None:
     messages = [A("Which region: eu-north-1 or eu-west-1?"), U(reply), A("ok")]
     assert decisions(messages) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_NO_FIRST takes answers that open with 'non', 'ne', 'hindi', 'no', 'nu', 'ei' "
-    "for refusals: 'non-prod', 'NE', 'Hindi', 'No. 2', 'nu-west cluster', 'ei-prod-2' "
-    "answer the question and no decision is kept (nor any instruction)",
-)
 @pytest.mark.parametrize(
     ("question", "answer"),
     [
@@ -561,7 +509,16 @@ def test_a_non_answer_decides_nothing(reply: str) -> None:
         ("Which language should the invoice template use: Hindi or Tamil?", "Hindi"),
         ("Which option do you prefer, No. 1 or No. 2?", "No. 2"),
         ("Which cluster should I use for the canary?", "nu-west cluster"),
-        ("Which cluster should I use for the canary?", "ei-prod-2"),
+        pytest.param(
+            "Which cluster should I use for the canary?",
+            "ei-prod-2",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="'ei' (Finnish 'not') is a deferral word, and a hyphen is a word "
+                "boundary: 'ei-prod-2' to 'Which cluster should I use?' (a proposal, by "
+                "'should I') reads as putting it off, so nothing is kept",
+            ),
+        ),
     ],
 )
 def test_an_answer_that_opens_like_a_no_is_still_an_answer(question: str, answer: str) -> None:
@@ -574,22 +531,12 @@ def test_a_plain_answer_to_a_question_is_one_decision() -> None:
     assert kept == ["Which region: eu-north-1 or eu-west-1? \u2192 eu-west-1"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a no in a language the rules do not know (Hindi 'नहीं') to 'I'd drop the "
-    "users_backup table now. OK?' is taken for an unknown yes: 'decision: I'd drop the "
-    "users_backup table now. → नहीं'",
-)
 def test_a_no_the_rules_do_not_know_decides_no_proposal() -> None:
+    """**Holding** since the twelfth round: the no words of more scripts ('नहीं')."""
     messages = [A("I'd drop the users_backup table now. OK?"), U("नहीं"), A("Understood.")]
     assert not any("drop the users_backup" in d for d in decisions(messages))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a Japanese question ends with 'か。', not '？': the agent's answer to "
-    "'本番のリージョンは eu-west-1 ですか。' becomes a take-up decision",
-)
 def test_an_answer_to_a_japanese_question_is_no_decision() -> None:
     messages = [U("本番のリージョンは eu-west-1 ですか。"), A("はい、本番は eu-west-1 です。")]
     assert decisions(messages) == []

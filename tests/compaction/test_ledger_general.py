@@ -44,7 +44,7 @@ def test_what_the_agent_says_it_did_to_a_named_thing_is_kept_in_its_own_words() 
     assert facts["legacy_export.sql"].tier == TIERS["said"]
 
 
-def test_the_agents_words_round_trip_through_the_section_and_keep_their_rank() -> None:
+def test_the_agents_words_round_trip_through_the_section() -> None:
     facts = facts_of(
         [
             Message.user("Ryd op i staging."),
@@ -54,7 +54,9 @@ def test_the_agents_words_round_trip_through_the_section_and_keep_their_rank() -
     section = _section(facts)
     _, carried = split_ledger("summary\n\n" + section)
     again = {f.key: f for f in carried}
-    assert again["billing_staging_v2"] == facts["billing_staging_v2"]
+    assert again["billing_staging_v2"].state == facts["billing_staging_v2"].state
+    # carried, the agent's words rank as such (an id the words named ranked higher)
+    assert again["billing_staging_v2"].tier == TIERS["said"]
 
 
 def test_a_question_a_conditional_or_an_unseen_hyphenated_word_is_no_record() -> None:

@@ -92,6 +92,9 @@ MAX_INSTRUCTIONS: Final = 12
 MAX_NEXT_STEPS: Final = 3
 MAX_DECISIONS: Final = 12
 """Decisions a previous summary stated that are carried (the newest)."""
+MAX_TAKE_UPS: Final = 6
+"""Take-ups and questions answered (decisions written "... \u2192 ...") that are kept."""
+_TAKEN: Final = " \u2192 "
 MAX_PENDING: Final = 5
 """Pending work a previous summary stated that is carried (the newest)."""
 MAX_REQUESTS: Final = 6
@@ -323,6 +326,7 @@ _CLOSING = re.compile(r"</" + _INJECTED_NAME + r">", re.IGNORECASE)
 
 _TICKED = re.compile(r"`([^`\n]+)`")
 _ASKED: Final = ("?", "\uff1f", "\u061f")
+_JA_ASKS = re.compile(r"(?:か|かな|ですか|ますか)[。．]?\s*$", re.MULTILINE)
 """The marks a question ends with: Latin, full-width (Chinese, Japanese), Arabic script."""
 
 
@@ -851,6 +855,10 @@ _FLAGS_SHOWN: Final = 10
 """Flags one output reports, at most (a listing of every flag is bulk)."""
 
 
+_OWN_ID: Final = frozenset({"id", "name", "key", "uuid", "number", "ref"})
+"""Keys that make a nested JSON object a record of its own (a customer in an order)."""
+
+
 def _status_of(item: dict[Any, Any]) -> str | None:
     return next(
         (v for k, v in item.items() if _STATUS_KEYS.match(str(k)) and isinstance(v, str)),
@@ -871,7 +879,14 @@ def _json_records(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]
         if status is None:
             # {"name": "sink-a", "connector": {"state": "PAUSED", "worker_id": ...}}:
             # the state of the thing the object names (not of the worker)
-            nested = next((v for v in item.values() if isinstance(v, dict) and _status_of(v)), None)
+            nested = next(
+                (
+                    v
+                    for v in item.values()
+                    if isinstance(v, dict) and _status_of(v) and not _OWN_ID.intersection(v)
+                ),
+                None,
+            )
             if nested is not None:
                 status = _status_of(nested)
                 # and its parts in the same state ("tasks": [{"state": "PAUSED"}])
@@ -949,6 +964,14 @@ class _Builder:
 
     def ledger(self) -> Ledger:
         facts = list(self.facts.values())
+        # an id the agent's words then name keeps its rank as a record ("billing_2023_q4")
+        ranks = {f.key: f.tier for f in facts if f.kind == "id"}
+        facts = [
+            dataclasses.replace(f, tier=min(f.tier, ranks[f.key]))
+            if f.kind == "record" and f.key in ranks and f.state.startswith(_SAID)
+            else f
+            for f in facts
+        ]
         items = {f.key for f in facts if f.kind in ("file", "record")}
         facts = [f for f in facts if not (f.kind == "id" and f.key in items)]
         # A change of mind outlives later requests: plain requests are capped on their
@@ -959,7 +982,14 @@ class _Builder:
         facts = _newest(facts, "instruction", "user", MAX_INSTRUCTIONS)
         facts = _newest(facts, "next", "user", MAX_NEXT_STEPS)
         facts = _newest(facts, "next", "agent", 1)
-        facts = _newest(facts, "decision", "agent", MAX_DECISIONS)
+        # what the agent took up, and questions answered, are capped on their own: a run
+        # of chatty replies cannot age a correction's decision out
+        taken = [i for i, f in enumerate(facts) if f.kind == "decision" and _TAKEN in f.key]
+        gone = set(taken[: max(len(taken) - MAX_TAKE_UPS, 0)])
+        facts = [f for i, f in enumerate(facts) if i not in gone]
+        plain = [i for i, f in enumerate(facts) if f.kind == "decision" and _TAKEN not in f.key]
+        gone = set(plain[: max(len(plain) - MAX_DECISIONS, 0)])
+        facts = [f for i, f in enumerate(facts) if i not in gone]
         facts = _newest(facts, "pending", "agent", MAX_PENDING)
         # What a summary noted of the user's own words is carried by those words.
         said = [
@@ -1113,6 +1143,12 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             marked = said and _PROPOSES.search(said[-1]) is not None
             if (marked and not _unknown_yes(prose)) or _refuses(prose):
                 question = False  # a refusal is the user's instruction (below)
+            # an answer names something ("eu-west-3", "UTC", "8") or words of the question,
+            # or is a short yes the yes words do not know ("Sige."); "hmm", "I don't know."
+            # decide nothing
+            named = _values(prose) or _stems(prose) & _stems(said[-1] if said else "")
+            secret = _SECRET_TALK.search(prose) or _SECRET_TALK.search(said[-1] if said else "")
+            question = question and bool(named or _unknown_yes(prose)) and secret is None
             if answers and asked is not None and question and _short_answer(prose):
                 answers = False  # the decision holds the user's words, and what they answer
                 # "Which region: eu-central-1 or eu-west-3?" / "eu-west-3.": the answer
@@ -1122,7 +1158,8 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 yield Fact("decision", decided, TIERS["decision"], who="agent")
             # the agent's answer to a question takes nothing up ("Right, it failed because")
             answering = proposal is None and not _asks(prose)
-            asking = any(mark in prose for mark in _ASKED)  # "can you explain ...?" too
+            # "can you explain ...?" too, and Japanese "...ですか。"
+            asking = any(mark in prose for mark in _ASKED) or _JA_ASKS.search(prose) is not None
             said = []
         else:
             first = sentences[0] if sentences else ""
@@ -1145,6 +1182,8 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             whole = index + 1 == len(entries) or entries[index + 1].kind != "call"
             head = prose if whole else paragraphs[0] if len(paragraphs) > 1 else ""
             right_after = right_after and _repeats(head, entries[index - 1].text)
+            secret = _SECRET_TALK.search(prose) or _SECRET_TALK.search(entries[index - 1].text)
+            right_after = right_after and secret is None
             # (the whole of it: "kl. 04:15" is no sentence's end)
             short = right_after and len(SENTENCE.split(head.strip())) <= 2 and _short_answer(head)
             if answering and short and not corrected and not _acknowledges(first):
@@ -1565,11 +1604,21 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
 
 
 _SHORT_WORDS: Final = 20
+# Talk of a credential: the ledger copies no sentence, take-up or answer that has one
+# (the rules before the tenth round copied none; identifiers follow their own rules)
+_SECRET_TALK = re.compile(
+    r"\b(?:passwords?|passwd|passphrase|pwd|secrets?|tokens?|api[ _-]?keys?|private keys?|"
+    r"credentials?|contraseñas?|mot de passe|passwort|senha|пароль|hasło|heslo|salasana|"
+    r"wachtwoord|lösenord|adgangskode|passord|jelszó|şifre|parola)\b"
+    r"|\b(?:sk|pk|rk)[-_][A-Za-z0-9_-]{12,}|\bghp_\w{20,}|\bAKIA[0-9A-Z]{16}\b|\bxox[abp]-"
+    r"|密码|パスワード|비밀번호|كلمة المرور|סיסמה|รหัสผ่าน",
+    re.IGNORECASE,
+)
 _SHORT_CHARS: Final = 200
 _TAKEN_CHARS: Final = 160
 """Of the user's words a take-up answers, at most this many characters with it."""
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
-_VALUE = re.compile(r"[\w./:@+-]*\w")
+_VALUE = re.compile(r"[\w./:@+-]+")  # then trimmed: "[...]*\w" backtracks over "-----"
 
 
 def _values(text: str) -> set[str]:
@@ -1578,9 +1627,12 @@ def _values(text: str) -> set[str]:
     found: set[str] = set()
     for sentence in SENTENCE.split(text[:4_000]):
         for position, match in enumerate(_VALUE.finditer(sentence)):
-            token = match.group(0)
+            token = match.group(0).strip("./:@+-")
+            if not token:
+                continue
             inner = any(c in token for c in "._-/:@+") and len(token) > 2
             capital = position > 0 and any(c.isupper() for c in token)
+            capital = capital or (len(token) > 1 and token.isupper())  # "UTC.", "SMS"
             if inner or capital or any(c.isdigit() for c in token):
                 found.add(token.lower())
                 # "10:40-ig", "prod-migreringen": the value in a word's inflection
@@ -1621,8 +1673,9 @@ def _unknown_yes(text: str) -> bool:
 
 # A reply that opens with a no: "no", "hayır, dokunma", "nee hoor", "לא", "ไม่"
 _NO_FIRST = re.compile(
+    # (a word, not a name's start: "non-prod", "nu-west", "No. 2"; no "hindi": a language)
     r"^\W*(?:no|nope|nah|nein|non|nee|nej|nei|nie|ne|não|όχι|hayır|нет|ні|niet|ei|nem|"
-    r"không|tidak|enggak|hapana|hindi|не|nu|ez|ara)\b"
+    r"không|tidak|enggak|hapana|не|nu|ez|ara)(?![\w-])(?!\.?\s*\d)"
     r"|^\W*(?:لا|نه|לא|ไม่|いいえ|不|아니|இல்லை|नहीं|না|نہیں|არა|ոչ|ਨਹੀਂ|ಇಲ್ಲ|లేదు)",
     re.IGNORECASE,
 )
@@ -1632,7 +1685,11 @@ def _refuses(text: str) -> bool:
     """Whether the user's ``text`` opens with a no, ends with one, or puts off or refuses
     after a yes ("ja, aber nicht jetzt"; not "20, больше кластер не вытянет")."""
     flat = " ".join(text.split()).lstrip("*_-—–>:;,. ")
-    if _NO_FIRST.search(flat) or _BARE_NO.search(flat):
+    first = _NO_FIRST.search(flat)
+    if first is not None:
+        word = first.group(0).strip(" *_-—–>:;,.")
+        return not (word.isupper() and word.isascii() and word != "NO")  # "NE": a value
+    if _BARE_NO.search(flat):
         return True
     yes = _APPROVES.match(flat) or _APPROVES_ANYHOW.match(flat)
     return yes is not None and _DEFERS.search(flat[yes.end() :]) is not None
@@ -1819,7 +1876,7 @@ _TEST_LINE = re.compile(
     # dbt: "07:50:35  3 of 3 FAIL 1 assert_refunds_match .......... [FAIL 1 in 2.63s]"
     r"|^\s*(?:[\d:]{5,12}\s+)?\d+ of \d+ (?P<is>PASS|FAIL)(?: \d+)? (?P<i>[\w.]+) \.\."
     # dart and flutter test: "00:07 +12 -1: test/widget/invoice_test.dart: shows VAT [E]"
-    r"|^\s*\d+:\d+ \+\d+(?: ~\d+)?(?: -\d+)?: (?P<j>\S+\.dart): .*(?P<js>\[E\])\s*$"
+    r"|^\s*\d+:\d+ \+\d+(?: ~\d+)?(?: -\d+)?: (?P<j>\S+\.dart): [^\n]*?(?P<js>\[E\]|$)"
 )
 # Maven Surefire's line for each test class: "Tests run: 6, Failures: 0, Errors: 0,
 # Skipped: 0, Time elapsed: 0.8 s - in com.acme.CartTest" (Surefire 3: "-- in", and
@@ -2049,6 +2106,13 @@ _NEW_STATE = re.compile(
     re.IGNORECASE,
 )
 _STATE_LINE_CHARS: Final = 200
+_NOT_DONE = re.compile(
+    r"(?<![\w-])(?:not|never|will|would|to be|going to|cannot|can't|won't|"
+    r"failed to|unable to|could not|couldn't)(?![\w-])|n't\b"
+    # "0 rows deleted", "no files removed" (not cron's "0 * * * *")
+    r"|(?<![\w-])(?:0|zero|no|none)\s+[^\W\d]+\s*$",
+    re.IGNORECASE,
+)
 
 
 def _state_lines(lines: Sequence[str]) -> Iterator[Fact]:
@@ -2061,8 +2125,8 @@ def _state_lines(lines: Sequence[str]) -> Iterator[Fact]:
         if len(line) > _STATE_LINE_CHARS or shown >= _DONE_LINES_SHOWN:
             continue
         state = _NEW_STATE.search(line)
-        if state is None:
-            continue
+        if state is None or "?" in line or _NOT_DONE.search(line[: state.start()]):
+            continue  # "not fully merged", "0 rows deleted", "will be deleted ... [y/N]?"
         quoted = [(m.start(), next(g for g in m.groups() if g)) for m in _NAMED.finditer(line)]
         if quoted:
             named = [(at, q) for at, q in quoted if not q.replace(".", "").isdigit()]
@@ -2082,19 +2146,23 @@ _GIT_LONG = re.compile(r"^\s*(modified|deleted|new file):\s+(\S+)\s*$")
 # short form: " M lib/cart.dart", "D  old.py" (a listing of these lines only)
 _GIT_SHORT = re.compile(r"^([ MADRCU?!]{2}) (\S.*)$")
 _GIT_STATES: Final = {"modified": "modified", "deleted": "deleted", "new file": "created"}
+_GIT_FILES_SHOWN: Final = 20
+"""Changes one ``git status`` lists, at most (a listing of thousands is bulk)."""
 
 
 def _git_status(lines: Sequence[str]) -> Iterator[Fact]:
     """The uncommitted changes ``git status`` lists (untracked files are not changes
     anyone said were made)."""
+    shown = 0
     for line in lines:
         long = _GIT_LONG.match(line)
-        if long is not None and PATH.fullmatch(long[2]):
+        if long is not None and PATH.fullmatch(long[2]) and shown < _GIT_FILES_SHOWN:
+            shown += 1
             yield _uncommitted(long[2], _GIT_STATES[long[1]])
     short = [_GIT_SHORT.match(line) for line in lines if not line.startswith("## ")]
     if not short or not all(short):
         return
-    for match in short:
+    for match in short[:_GIT_FILES_SHOWN]:
         assert match is not None
         code, path = match[1], match[2].strip()
         letters = set(code) & {"M", "A", "D"}  # "??" untracked, "!!" ignored: not changes
@@ -2242,8 +2310,8 @@ def _said_records(sentence: str, hyphenated: set[str]) -> Iterator[Fact]:
     Not in a question or a conditional; the rules for tools' words win over these."""
     if sentence.endswith(_ASKED) or _CONDITIONAL.search(sentence):
         return
-    if _PROPOSES.search(sentence):  # what it offers to do is not done
-        return
+    if _PROPOSES.search(sentence) or _SECRET_TALK.search(sentence):
+        return  # what it offers to do is not done; a credential is not copied
     names = list(dict.fromkeys(_thing_names(sentence, hyphenated)))[:_SAID_NAMES]
     for name in names:
         if "`" not in name:
