@@ -12,7 +12,7 @@ is compacted ten times in a row with unrelated work appended in between; a cell 
 share of probes still in the compacted history (identifiers by exact match, the rest by
 their expected words on one line).
 
-Thirteen sets of sessions: the three *tuned* kinds (coding, support, research; the
+Fourteen sets of sessions: the three *tuned* kinds (coding, support, research; the
 summarizer and the fact ledger were written against them), the *held-out* kinds
 (written by someone who had not seen the summarizer nor the ledger; see
 ``contextfold_harness.fidelity._heldout``; the ledger's rules were widened once after a
@@ -28,8 +28,8 @@ compaction code and to all five other sets), a *seventh held-out* set
 seven other sets), a *ninth held-out* set (``_heldout9``: written blind to the
 compaction code and to all eight other sets), a *tenth held-out* set
 (``_heldout10``: written blind to the compaction code and to all nine other sets), an
-*eleventh* (``_heldout11``) and a *twelfth* (``_heldout12``), each written blind to the
-compaction code and to every other set. Two
+*eleventh* (``_heldout11``), a *twelfth* (``_heldout12``) and a *thirteenth*
+(``_heldout13``), each written blind to the compaction code and to every other set. Two
 summarizers: the offline extractive one, and a *lossy* stub that behaves like a model
 dropping details (it keeps a random 35 % of the facts it is shown, drawn afresh per
 request). Each with the user's words kept verbatim (``user_message_budget=2000``) or
@@ -65,6 +65,7 @@ from contextfold_harness.fidelity import (
     HELDOUT10_KINDS,
     HELDOUT11_KINDS,
     HELDOUT12_KINDS,
+    HELDOUT13_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -166,6 +167,7 @@ async def main() -> None:
     await survival("Tenth held-out sessions (written blind)", HELDOUT10_KINDS)
     await survival("Eleventh held-out sessions (written blind)", HELDOUT11_KINDS)
     await survival("Twelfth held-out sessions (written blind)", HELDOUT12_KINDS)
+    await survival("Thirteenth held-out sessions (written blind)", HELDOUT13_KINDS)
     await cost()
 
 
