@@ -274,3 +274,15 @@ def test_a_short_yes_to_a_proposal_in_more_languages_is_the_decision() -> None:
 def test_remind_me_is_a_next_step() -> None:
     history = _talk("Remind me to renew the TLS cert for api.shop.test on Friday.", "Will do.")
     assert [f for f in build_ledger(history).facts if f.kind == "next"]
+
+
+def test_a_reminder_or_tomorrow_anywhere_in_the_users_words_is_a_next_step() -> None:
+    said = [
+        "Jangan lupa: kemas kini suapan produk sebelum jualan bermula.",
+        "Hyvä. Muistuta minua uusimaan sertifikaatti ensi viikolla.",
+        "Thanks. I'll rotate the deploy key tomorrow, you only prepare the PR.",
+    ]
+    for text in said:
+        history = _talk(text, "Ok.")
+        steps = [f.key for f in build_ledger(history).facts if f.kind == "next"]
+        assert steps, text

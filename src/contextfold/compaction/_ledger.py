@@ -89,7 +89,7 @@ __all__ = [
 FactKind: TypeAlias = Literal["instruction", "next", "file", "record", "id", "decision", "pending"]
 
 MAX_INSTRUCTIONS: Final = 12
-MAX_NEXT_STEPS: Final = 3
+MAX_NEXT_STEPS: Final = 5
 MAX_DECISIONS: Final = 12
 """Decisions a previous summary stated that are carried (the newest)."""
 MAX_TAKE_UPS: Final = 6
@@ -172,7 +172,20 @@ _NEXT = re.compile(
     # and in Chinese, Japanese, Korean: tomorrow, "by (a day)", "next is"; a reminder
     r"|明日|までに|明天|之前|내일|까지|다음은|다음으로|"
     + _TOMORROW_SCRIPTS
-    + r"|\b(?:remind me|don'?t forget|do not forget|remember to)\b",
+    + r"|\b(?:remind me|don'?t forget|do not forget|remember to|"
+    # the same in more languages
+    r"no olvides|recuérdame|n'oublie pas|rappelle-moi|vergiss nicht|erinnere mich|"
+    r"non dimenticare|ricordami|não esqueça|não te esqueças|lembra-me|vergeet niet|"
+    r"herinner me|nie zapomnij|przypomnij mi|nezapomeň|připomeň mi|nezabudni|pripomeň mi|"
+    r"glöm inte|påminn mig|glem ikke|husk|minn meg|mind mig|älä unohda|muistuta|unutma|"
+    r"hatırlat|не забудь|напомни|нагадай|ne felejtsd|emlékeztess|jangan lupa|ingatkan|"
+    r"đừng quên|nhắc tôi|ne zaboravi|podsjeti me|подсети ме|ne pozabi|opomni me|"
+    r"nepamiršk|primink|neaizmirsti|atgādini|ära unusta|tuleta meelde|ez ahaztu|"
+    r"gogoratu|usisahau|nikumbushe|huwag kalimutan|paalalahanan|ne oblidis|recorda'm)\b"
+    r"|忘れずに|忘れないで|別忘了|别忘了|提醒我|잊지 마|ভুলো না|মনে করিয়ে|मत भूलना|याद दिला"
+    # "tomorrow" anywhere in the user's sentence: work put on it ("Saya sendiri akan
+    # segerakkan feed itu esok pagi, awak cuma sediakan tema.")
+     + r"|\b(?:" + _TOMORROW_WORDS + r")\b",
     re.IGNORECASE,
 )
 # A deadline anywhere in the user's sentence: a "by" word, then a day within three
