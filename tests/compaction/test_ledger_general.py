@@ -286,3 +286,16 @@ def test_a_reminder_or_tomorrow_anywhere_in_the_users_words_is_a_next_step() -> 
         history = _talk(text, "Ok.")
         steps = [f.key for f in build_ledger(history).facts if f.kind == "next"]
         assert steps, text
+
+
+def test_a_host_name_is_one_identifier_whole() -> None:
+    facts = facts_of(
+        [
+            Message.user("Where does the API live?"),
+            Message.assistant("Frontendile: **func-saunarent-9a5509.azurewebsites.net**."),
+        ]
+    )
+    assert "func-saunarent-9a5509.azurewebsites.net" in facts
+    assert "saunarent-9a5509" not in facts  # not a fragment of it
+    short = facts_of([Message.user("Use node.js, e.g. v20, and www.example.com.")])
+    assert "node.js" not in short

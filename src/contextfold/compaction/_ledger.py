@@ -323,6 +323,12 @@ _STATUS_KEYS = re.compile(
     re.IGNORECASE,
 )
 _DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"'<>()\[\]`]+")
+# A host name, whole: three labels or more ("func-saunarent-9a5509.azurewebsites.net",
+# "opcua30.leit.kw-mar.local"), not a file, a version or a fragment of it
+_HOST = re.compile(
+    r"(?<![\w.@/-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){2,}[A-Za-z]{2,24}"
+    r"(?![\w@/-]|\.\w)"
+)
 _ERROR_LINES: Final = 8
 _IDS_PER_LINE: Final = 12
 _STATUS_SAID = re.compile(
@@ -691,6 +697,9 @@ def _identifiers(text: str) -> list[str]:
     for match in _DOI.finditer(text):
         token = match.group().rstrip(".,;:")
         spans.append((match.start(), match.start() + len(token), token))
+    for match in itertools.islice(_HOST.finditer(text), _IDS_PER_LINE):
+        if not PATH.fullmatch(match.group()) and any(c.isalpha() for c in match.group()[:1]):
+            spans.append((match.start(), match.end(), match.group()))
     for match in IDENTIFIER.finditer(text):
         group = next(i for i, g in enumerate(match.groups(), 1) if g)
         token = match.group(group)
