@@ -20,7 +20,7 @@ from contextfold.proxy._dashboard import (
     DashboardRecorder,
 )
 from contextfold.proxy._metrics import Outcome
-from contextfold.proxy._plan import Plan, SummaryState
+from contextfold.proxy._plan import ForwardPlan, SummaryState
 from contextfold.transports.base import Usage
 from tests._proxy_upstream import ProxyApps, Upstream, openai_history
 
@@ -37,9 +37,9 @@ def plan(
     tenant: str = "t1",
     root: str = "r1",
     compacted: bool = False,
-) -> Plan:
+) -> ForwardPlan:
     body = {"model": MODEL} if compacted or summary != "none" else None
-    return Plan(body, "key", before, after, summary, tenant=tenant, conversation=root)
+    return ForwardPlan(body, "key", before, after, summary, tenant=tenant, conversation=root)
 
 
 class Clock:
@@ -70,7 +70,7 @@ def test_requests_are_numbered_per_conversation_and_keyed_by_tenant_and_root() -
 
 def test_a_request_not_read_as_a_history_is_counted_apart() -> None:
     recorder = DashboardRecorder()
-    unread = Plan.unchanged("not compacted: request body is br-encoded", "encoded_body")
+    unread = ForwardPlan.unchanged("not compacted: request body is br-encoded", "encoded_body")
     assert recorder.request(unread, "error", model="", limit=None) == unread
     assert (len(recorder), recorder.unattributed) == (0, 1)
 
@@ -120,7 +120,9 @@ def test_errors_retries_and_reported_usage_land_on_their_request() -> None:
     later = recorder.request(plan(3100, 3100), "error", model=MODEL, limit=4096)
     recorder.reported(sent, 3333)
     # the second was refused as too long, compacted by force and sent again
-    forced = Plan({}, "k", 3100, 700, "created", tenant="t1", conversation="r1", seen=later.seen)
+    forced = ForwardPlan(
+        {}, "k", 3100, 700, "created", tenant="t1", conversation="r1", seen=later.seen
+    )
     recorder.retried(forced, "created")
     recorder.reported(forced, 777)
     (record,) = recorder.conversations()

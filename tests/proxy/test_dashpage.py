@@ -18,7 +18,7 @@ import uvicorn
 from contextfold.proxy import ProxyOptions, serve
 from contextfold.proxy._dashboard import DashboardRecorder
 from contextfold.proxy._dashpage import render_chart, render_page
-from contextfold.proxy._plan import Plan
+from contextfold.proxy._plan import ForwardPlan
 from contextfold.transports.base import Usage
 from tests._proxy_upstream import ProxyApps, Upstream, openai_history
 from tests.cli.test_cli import assert_one_line_error, run
@@ -47,11 +47,11 @@ class Page(HTMLParser):
         ]
 
 
-def numbered(recorder: DashboardRecorder, before: int, after: int, outcome: Any) -> Plan:
+def numbered(recorder: DashboardRecorder, before: int, after: int, outcome: Any) -> ForwardPlan:
     """A request of conversation ``r`` of tenant ``t`` recorded under ``outcome``."""
     summary = {"created": "created", "cached": "cached"}.get(outcome, "none")
     body = None if outcome in ("not_needed", "error") else {}
-    planned = Plan(body, "k", before, after, summary, tenant="t", conversation="r")
+    planned = ForwardPlan(body, "k", before, after, summary, tenant="t", conversation="r")
     return recorder.request(planned, outcome, model=MODEL, limit=4096)
 
 
@@ -61,7 +61,7 @@ def numbered(recorder: DashboardRecorder, before: int, after: int, outcome: Any)
 def test_hostile_strings_are_escaped_everywhere() -> None:
     recorder = DashboardRecorder()
     hostile = '"><script>alert(1)</script><img src=x onerror=alert(2)>&amp;'
-    planned = Plan(None, "k", 10, 10, tenant=hostile, conversation=hostile + "root")
+    planned = ForwardPlan(None, "k", 10, 10, tenant=hostile, conversation=hostile + "root")
     recorder.request(planned, "not_needed", model=hostile, limit=None)
     recorder.summarized(hostile, hostile + "root", Usage(input_tokens=1, output_tokens=1), None)
     page = render_page(recorder, now=recorder.started)

@@ -89,7 +89,7 @@ from contextfold.proxy._layout import Layout, Layouts, shape
 from contextfold.proxy._mask import masked_body
 from contextfold.proxy._memo import HistoryMemo
 from contextfold.proxy._metrics import ProxyMetrics
-from contextfold.proxy._plan import Plan, SummaryState
+from contextfold.proxy._plan import ForwardPlan, SummaryState
 from contextfold.proxy._prepare import Preparer
 from contextfold.proxy._reuse import LOOKBACK, SplicedChains, TokenCounts
 from contextfold.strategies import MaskToolOutputs
@@ -97,7 +97,7 @@ from contextfold.tokens import TokenCounter, count_tokens
 from contextfold.transports.base import CompletionTransport
 from contextfold.validation import history_problems
 
-__all__ = ["MEANINGFUL_SHARE", "NO_CREDENTIALS", "Plan", "Planner", "conversation_root"]
+__all__ = ["MEANINGFUL_SHARE", "NO_CREDENTIALS", "ForwardPlan", "Planner", "conversation_root"]
 
 logger = logging.getLogger("contextfold.proxy")
 
@@ -347,7 +347,7 @@ class Planner:
         overflowed: str | None = None,
         recall: bool = False,
         window: int | None = None,
-    ) -> Plan:
+    ) -> ForwardPlan:
         """The plan for ``conv``; ``secrets`` are scrubbed from any error text it reports
         and from a summary before it is stored or sent. ``recall``: the request will
         offer the recall tool (a summary names the recall tool only then). ``window``:
@@ -379,7 +379,7 @@ class Planner:
         *,
         forced: bool = False,
         recall: bool = False,
-    ) -> Plan:
+    ) -> ForwardPlan:
         """:meth:`plan` once the history is hashed (``forced``: after an overflow); the
         plan names the conversation (:func:`conversation_root`)."""
         limit = self.limit(conv.model, conv.tenant, conv.window)
@@ -398,13 +398,13 @@ class Planner:
         secrets: Secrets,
         *,
         forced: bool,
-    ) -> Plan:
+    ) -> ForwardPlan:
         """:meth:`_plan` once the layout is known (``conv.pinned``, ``conv.tail``)."""
         history = conv.messages
         extra = _extra_tokens(conv, self.opts.counter)
         if len(history) <= conv.pinned:
             tokens = self.estimate(history, chain, extra)
-            return Plan(None, chain[-1], tokens, tokens)
+            return ForwardPlan(None, chain[-1], tokens, tokens)
         root = _flavoured(chain[conv.pinned], self._flavour + ("+recall" if conv.recall else ""))
         remote_waits = 0
         while True:
@@ -423,7 +423,7 @@ class Planner:
                 refused = self._refused.last_kept(eff_chain) >= 0
                 if not refused and not await self._due(conv, root, effective, tokens, limit):
                     if tokens > limit:  # over it, but the hook said not now
-                        held = Plan(None, chain[-1], before, tokens, error=_HELD, why="held")
+                        held = ForwardPlan(None, chain[-1], before, tokens, error=_HELD, why="held")
                         return self._relieve(
                             held, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
                         )
@@ -431,7 +431,7 @@ class Planner:
                         conv, chain, root, effective, eff_chain, tokens, make_transport, secrets
                     )
                     if hit is None:
-                        return Plan(None, chain[-1], before, tokens)
+                        return ForwardPlan(None, chain[-1], before, tokens)
                     self.metrics.cache_hit()
                     return self._spliced(conv, chain, hit, effective, eff_chain, before, tokens)
                 if await self.preparer.commit(chain, hit):
@@ -446,7 +446,7 @@ class Planner:
                     and self.preparer.defer(running[0], tokens, conv.model, conv.tenant)
                 ):
                     if hit is None:  # still being prepared, and this request fits: no wait
-                        return Plan(None, chain[-1], before, tokens)
+                        return ForwardPlan(None, chain[-1], before, tokens)
                     return self._spliced(conv, chain, hit, effective, eff_chain, before, tokens)
                 if running is None or waits == _MAX_WAITS:
                     break
@@ -462,7 +462,7 @@ class Planner:
                 # Summarizing now frees too little to be worth a summary (the prompt the
                 # client resends fills most of the limit): the window still has room.
                 error = _TOO_LITTLE.format(share=round(MEANINGFUL_SHARE * 100))
-                unplaced = Plan(
+                unplaced = ForwardPlan(
                     None, chain[-1], before, tokens, error=error, why="frees_too_little"
                 )
                 return self._relieve(
@@ -477,7 +477,7 @@ class Planner:
                     f"summarization skipped after {skipped.failures} failed attempt(s); "
                     "retried later"
                 )
-                unplaced = Plan(None, chain[-1], before, before, error=error, why="backoff")
+                unplaced = ForwardPlan(None, chain[-1], before, before, error=error, why="backoff")
                 return self._relieve(
                     unplaced, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
                 )
@@ -485,18 +485,20 @@ class Planner:
                 transport = make_transport()
             except (ContextfoldError, ValueError) as exc:
                 error = secrets.text(f"{type(exc).__name__}: {exc}")
-                unplaced = Plan(None, chain[-1], before, before, error=error, why="no_credentials")
+                unplaced = ForwardPlan(
+                    None, chain[-1], before, before, error=error, why="no_credentials"
+                )
                 return self._relieve(
                     unplaced, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
                 )
             if transport is None:
-                unplaced = Plan(
+                unplaced = ForwardPlan(
                     None, chain[-1], before, before, error=NO_CREDENTIALS, why="no_credentials"
                 )
                 return self._relieve(
                     unplaced, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
                 )
-            plan: Plan | None = None
+            plan: ForwardPlan | None = None
             waited = False
             with self.scheduler.flights.hold(key):
                 lease = await self.cache.claim(root, key, eff_chain)
@@ -527,7 +529,9 @@ class Planner:
             if plan is not None:
                 break
             if not waited:
-                unplaced = Plan(None, chain[-1], before, before, error=_REMOTE_BUSY, why="busy")
+                unplaced = ForwardPlan(
+                    None, chain[-1], before, before, error=_REMOTE_BUSY, why="busy"
+                )
                 return self._relieve(
                     unplaced, conv, hit, effective, (chain, eff_chain), tokens, limit, forced
                 )
@@ -541,7 +545,7 @@ class Planner:
 
     def _relieve(
         self,
-        plan: Plan,
+        plan: ForwardPlan,
         conv: Conversation,
         hit: CachedSummary[str] | None,
         effective: list[Message],
@@ -549,7 +553,7 @@ class Planner:
         tokens: int,
         limit: int,
         forced: bool,
-    ) -> Plan:
+    ) -> ForwardPlan:
         """What to forward when no (new) summary is made for ``conv`` (``plan`` says
         why): with a cached summary of a prefix (``hit``), the history it makes
         (``effective``, estimated at ``tokens``), never the longer original; when that
@@ -648,7 +652,7 @@ class Planner:
         before: int,
         tokens: int,
         limit: int,
-    ) -> Plan | None:
+    ) -> ForwardPlan | None:
         """The plan forwarding ``effective`` (estimated at ``tokens``) masked, when that
         gets it under ``limit``."""
         assert self.mask is not None
@@ -668,7 +672,7 @@ class Planner:
             return None
         summary: SummaryState = "cached" if hit is not None else "none"
         hashed = chain_hashes(conv.scope, masked)[-1]
-        return Plan(rebuilt.body, hashed, before, after, summary=summary)
+        return ForwardPlan(rebuilt.body, hashed, before, after, summary=summary)
 
     def _splice(
         self, conv: Conversation, chain: list[str], hit: CachedSummary[str] | None
@@ -688,11 +692,13 @@ class Planner:
         eff_chain: list[str],
         before: int,
         after: int,
-    ) -> Plan:
+    ) -> ForwardPlan:
         rebuilt = rebuild(conv, effective)
         problem = _check(conv, rebuilt)
         if problem is not None:
-            return Plan(None, chain[-1], before, before, error=problem, why="invalid_rewrite")
+            return ForwardPlan(
+                None, chain[-1], before, before, error=problem, why="invalid_rewrite"
+            )
         logger.info(
             "spliced a cached summary into a %s request: %d -> %d messages, ~%d -> ~%d tokens",
             conv.model,
@@ -701,7 +707,7 @@ class Planner:
             before,
             after,
         )
-        return Plan(rebuilt.body, eff_chain[-1], before, after, summary="cached")
+        return ForwardPlan(rebuilt.body, eff_chain[-1], before, after, summary="cached")
 
     async def summary_run(
         self,
@@ -754,7 +760,7 @@ class Planner:
         *,
         target: int | None = None,
         keep: Callable[[str, CachedSummary[str]], Awaitable[None]] | None = None,
-    ) -> Plan:
+    ) -> ForwardPlan:
         """Summarize ``effective`` down to ``target`` (default: the limit's share) and
         ``keep`` the summary (default: in the cache) under the prefix it replaces."""
         history = conv.messages
@@ -780,9 +786,11 @@ class Planner:
                 conv.model,
                 error,
             )
-            return Plan(None, original[-1], before, before, error=error, why="summary_failed")
+            return ForwardPlan(
+                None, original[-1], before, before, error=error, why="summary_failed"
+            )
         if result is None:
-            return Plan(None, original[-1], before, before)
+            return ForwardPlan(None, original[-1], before, before)
         self.metrics.summarized(result.usage.input_tokens, result.usage.output_tokens)
         self.metrics.fact_coverage(result.facts)
         if self.dashboard is not None:
@@ -809,7 +817,9 @@ class Planner:
             logger.warning(
                 "compacted %s request failed validation; forwarding it unchanged", conv.model
             )
-            return Plan(None, original[-1], before, before, error=problem, why="invalid_rewrite")
+            return ForwardPlan(
+                None, original[-1], before, before, error=problem, why="invalid_rewrite"
+            )
         forwarded = chain_hashes(conv.scope, result.messages)[-1]
         after = count_tokens(result.messages, self.opts.counter) + _extra_tokens(
             conv, self.opts.counter
@@ -823,7 +833,7 @@ class Planner:
             after,
             limit,
         )
-        return Plan(rebuilt.body, forwarded, before, after, summary="created")
+        return ForwardPlan(rebuilt.body, forwarded, before, after, summary="created")
 
 
 def conversation_root(conv: Conversation, chain: Sequence[str]) -> str:

@@ -42,7 +42,7 @@ from typing import Final
 
 from contextfold.compaction import FactCoverage
 from contextfold.proxy._metrics import Outcome
-from contextfold.proxy._plan import Plan, SummaryState
+from contextfold.proxy._plan import ForwardPlan, SummaryState
 from contextfold.transports.base import Usage
 
 __all__ = [
@@ -177,7 +177,9 @@ class DashboardRecorder:
 
     # -- what the proxy tells it ---------------------------------------------------------
 
-    def request(self, plan: Plan, outcome: Outcome, *, model: str, limit: int | None) -> Plan:
+    def request(
+        self, plan: ForwardPlan, outcome: Outcome, *, model: str, limit: int | None
+    ) -> ForwardPlan:
         """Record a chat request planned as ``plan`` (counted under ``outcome``) of
         ``model``, whose limit was ``limit``; the plan comes back numbered (``seen``),
         for :meth:`reported` and :meth:`retried`."""
@@ -195,7 +197,7 @@ class DashboardRecorder:
         self._counted(record, point, plan, outcome)
         return replace(plan, seen=point.number)
 
-    def retried(self, plan: Plan, outcome: Outcome) -> None:
+    def retried(self, plan: ForwardPlan, outcome: Outcome) -> None:
         """The request numbered ``plan.seen`` was refused as too long, compacted by force
         (``plan``, counted under ``outcome``) and sent once more."""
         record, point = self._point(plan)
@@ -203,7 +205,7 @@ class DashboardRecorder:
             point.sent, point.outcome = plan.tokens_after, outcome
             self._counted(record, point, plan, outcome)
 
-    def reported(self, plan: Plan, input_tokens: int) -> None:
+    def reported(self, plan: ForwardPlan, input_tokens: int) -> None:
         """The upstream reported ``input_tokens`` for the request numbered ``plan.seen``."""
         _, point = self._point(plan)
         if point is not None:
@@ -255,7 +257,7 @@ class DashboardRecorder:
             self.dropped += 1
         return record
 
-    def _point(self, plan: Plan) -> tuple[ConversationRecord | None, Point | None]:
+    def _point(self, plan: ForwardPlan) -> tuple[ConversationRecord | None, Point | None]:
         record = self._conversations.get((plan.tenant, plan.conversation))
         if record is None or not plan.seen or not record.points:
             return record, None
@@ -265,7 +267,7 @@ class DashboardRecorder:
         return record, None  # gone with the oldest points
 
     def _counted(
-        self, record: ConversationRecord, point: Point, plan: Plan, outcome: Outcome
+        self, record: ConversationRecord, point: Point, plan: ForwardPlan, outcome: Outcome
     ) -> None:
         """Count ``point``'s ``outcome``; list it when it changed what was sent."""
         if outcome == "error":

@@ -33,7 +33,7 @@ from contextfold.errors import ContextfoldError, TransportError
 from contextfold.proxy import _json
 from contextfold.proxy._bound import SizeBound, model_named
 from contextfold.proxy._budget import Cache, MemoryBudget
-from contextfold.proxy._compact import Plan, Planner
+from contextfold.proxy._compact import ForwardPlan, Planner
 from contextfold.proxy._dashboard import DashboardRecorder
 from contextfold.proxy._dialects import (
     Dialect,
@@ -426,7 +426,7 @@ class Forwarder(Relaying):
                 return json_error(dialect, 400, str(exc))
             if decoded is None:
                 reason = f"not compacted: request body is {', '.join(codings(coding))}-encoded"
-                plan = replace(Plan.unchanged(reason, "encoded_body"), learn=False)
+                plan = replace(ForwardPlan.unchanged(reason, "encoded_body"), learn=False)
                 plan = self._counted(request, dialect, plan, "")
                 return await self._forward(request, dialect, raw, plan)
             raw = decoded
@@ -444,7 +444,7 @@ class Forwarder(Relaying):
         if bound is not None:  # no need to parse: forwarded as it is
             self._observe(raw, dialect, tenant)
             self._learn_window(request, dialect, model_named(raw))
-            plan = Plan(None, "", bound, bound, tenant=tenant)
+            plan = ForwardPlan(None, "", bound, bound, tenant=tenant)
             self.metrics.compaction("not_needed")
             return await self._forward(request, dialect, raw, plan, original=raw)
         try:
@@ -462,7 +462,7 @@ class Forwarder(Relaying):
             secrets = _secrets(request.headers, self.secret_headers)
             log_unexpected(exc, f"compaction planning failed for a {dialect} request", secrets)
             reason = f"not compacted: internal error ({type(exc).__name__}); forwarded unchanged"
-            forwarded, plan = raw, Plan.unchanged(reason, "internal_error")
+            forwarded, plan = raw, ForwardPlan.unchanged(reason, "internal_error")
         plan = replace(plan, tenant=tenant)  # what its answer teaches is the tenant's
         plan = self._counted(request, dialect, plan, model)
         if self.recall and plan.compacted:
@@ -851,20 +851,20 @@ class Forwarder(Relaying):
         tenant: str,
         *,
         strict: bool = True,
-    ) -> tuple[bytes, Plan]:
+    ) -> tuple[bytes, ForwardPlan]:
         """What to forward for ``tenant``'s parsed chat request, and the plan that made it.
 
         ``strict``: the body was read strictly (:mod:`._json`), so the memo of
         seen histories may take it, and orjson may write its rewrite."""
         stateful = dialect.server_state(body)
         if stateful is not None:
-            return raw, replace(Plan.unchanged(stateful, "server_state"), learn=False)
+            return raw, replace(ForwardPlan.unchanged(stateful, "server_state"), learn=False)
         try:
             memo = self.planner.memo if strict else None
             conv = conversation(dialect, body, model, memo, tenant)
         except ValueError as exc:
             reason = f"not compacted: the proxy does not model this request's content ({exc})"
-            return raw, Plan.unchanged(reason, "unmodelled")
+            return raw, ForwardPlan.unchanged(reason, "unmodelled")
         plan = await self.planner.plan(
             conv,
             lambda: self._transport(request, dialect, self._summary_model(model)),
@@ -881,7 +881,9 @@ class Forwarder(Relaying):
                 plan, body=None, usage_key="", error=_UNSERIALIZABLE, why="unserializable"
             )
 
-    def _counted(self, request: Request, dialect: Dialect, plan: Plan, model: str) -> Plan:
+    def _counted(
+        self, request: Request, dialect: Dialect, plan: ForwardPlan, model: str
+    ) -> ForwardPlan:
         """Count ``plan`` of a chat request for ``model`` in the metrics and on the
         dashboard (numbered there: see :mod:`._dashboard`)."""
         outcome = _outcome(plan)
@@ -909,7 +911,7 @@ class Forwarder(Relaying):
         request: Request,
         dialect: Dialect,
         body: bytes,
-        plan: Plan | None,
+        plan: ForwardPlan | None,
         original: bytes | None = None,
     ) -> Response:
         """Send ``body`` upstream and relay the answer; with ``original`` (the client's
@@ -976,7 +978,7 @@ class Forwarder(Relaying):
         request: Request,
         dialect: Dialect,
         original: bytes,
-        plan: Plan,
+        plan: ForwardPlan,
         secrets: Secrets,
         sizes: tuple[int, int] | None = None,
     ) -> Response | str:
@@ -1040,7 +1042,7 @@ def _host(url: str) -> str:
         return "?"
 
 
-def _outcome(plan: Plan) -> Outcome:
+def _outcome(plan: ForwardPlan) -> Outcome:
     """The compaction outcome ``plan`` is counted under in the metrics."""
     if plan.relieved:
         return "relieved"

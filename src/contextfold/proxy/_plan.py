@@ -7,14 +7,14 @@ from typing import Any, Literal
 
 from contextfold.proxy._metrics import Unplaced
 
-__all__ = ["Plan", "SummaryState"]
+__all__ = ["ForwardPlan", "SummaryState"]
 
 SummaryState = Literal["none", "cached", "created"]
 """Where a forwarded summary came from (``none``: no summary in the request)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Plan:
+class ForwardPlan:
     """What to forward: ``body`` (``None``: the original bytes) and what to report."""
 
     body: dict[str, Any] | None
@@ -26,7 +26,7 @@ class Plan:
     relieved: bool = False  # cut under the window without a model (see ``Planner._relieve``)
 
     @classmethod
-    def unchanged(cls, reason: str, why: Unplaced) -> Plan:
+    def unchanged(cls, reason: str, why: Unplaced) -> ForwardPlan:
         """Forward the original bytes, unestimated, and say why in ``error``."""
         return cls(None, "", None, None, error=reason, why=why)
 

@@ -43,7 +43,7 @@ from contextfold.proxy._budget import ENTRY_BYTES, HASH_BYTES, Cache, MemoryBudg
 from contextfold.proxy._cache import CacheBackend
 from contextfold.proxy._config import ModelTable
 from contextfold.proxy._dialects import Conversation
-from contextfold.proxy._plan import Plan
+from contextfold.proxy._plan import ForwardPlan
 from contextfold.transports.base import CompletionTransport
 
 __all__ = ["MAX_RUNNING", "Planning", "Preparer"]
@@ -88,7 +88,7 @@ class Planning(Protocol):
         *,
         target: int | None = None,
         keep: Callable[[str, CachedSummary[str]], Awaitable[None]] | None = None,
-    ) -> Plan:
+    ) -> ForwardPlan:
         """Summarize ``effective`` down to ``target`` and ``keep`` the summary."""
         ...
 

@@ -42,7 +42,7 @@ from contextfold._masking import RECALLABLE_HEADER
 from contextfold.context import ArchivedMessage
 from contextfold.dialects import Dialect
 from contextfold.errors import RecallError
-from contextfold.proxy._plan import Plan
+from contextfold.proxy._plan import ForwardPlan
 from contextfold.recall import (
     RECALL_DESCRIPTION,
     RECALL_SCHEMA,
@@ -60,7 +60,7 @@ MAX_ROUNDS = 4
 LIMIT_NOTE = "[contextfold: the recall limit of this request was reached]"
 _SKIPPED_HEADERS = frozenset({b"content-length", b"content-type", b"content-encoding"})
 
-Send = Callable[[bytes, Plan], Awaitable[Response]]
+Send = Callable[[bytes, ForwardPlan], Awaitable[Response]]
 """Forwards a body upstream under a plan and relays the answer (the forwarder's)."""
 
 
@@ -107,7 +107,7 @@ async def answer_with_recall(
     dialect: Dialect,
     original: dict[str, Any],
     forwarded: bytes,
-    plan: Plan,
+    plan: ForwardPlan,
 ) -> Response | None:
     """The answer to a compacted request with the recall tool offered, or ``None`` when
     recall does not apply to it (no handle forwarded, no room for the tool, or a

@@ -36,7 +36,7 @@ from starlette.responses import Response, StreamingResponse
 from contextfold._secrets import Secrets
 from contextfold.proxy import _json
 from contextfold.proxy._bound import SizeBound
-from contextfold.proxy._compact import Plan, Planner
+from contextfold.proxy._compact import ForwardPlan, Planner
 from contextfold.proxy._dashboard import DashboardRecorder
 from contextfold.proxy._dialects import Dialect, SSEUsageScanner, usage_input_tokens
 from contextfold.proxy._guard import BrokeOff, json_error
@@ -106,7 +106,7 @@ class Relaying:
     bound: SizeBound
     dashboard: DashboardRecorder | None
 
-    def _report(self, plan: Plan, secrets: Secrets) -> list[tuple[str, str]]:
+    def _report(self, plan: ForwardPlan, secrets: Secrets) -> list[tuple[str, str]]:
         headers = [("x-contextfold-compacted", "true" if plan.compacted else "false")]
         if plan.tokens_before is not None and plan.tokens_after is not None:
             headers.append(("x-contextfold-tokens-before", str(plan.tokens_before)))
@@ -144,7 +144,7 @@ class Relaying:
             upstream_time(time.perf_counter() - reading)
 
     def _headers(
-        self, reply: Reply, plan: Plan | None, secrets: Secrets, retried: bool
+        self, reply: Reply, plan: ForwardPlan | None, secrets: Secrets, retried: bool
     ) -> RawHeaders:
         raw_out = drop_headers(reply.raw_headers, frozenset())
         if plan is not None:
@@ -157,7 +157,7 @@ class Relaying:
         self,
         reply: Reply,
         dialect: Dialect,
-        plan: Plan | None,
+        plan: ForwardPlan | None,
         body: bytes,
         secrets: Secrets,
         *,
@@ -183,7 +183,7 @@ class Relaying:
         self,
         reply: Reply,
         opened: Opened,
-        plan: Plan | None,
+        plan: ForwardPlan | None,
         secrets: Secrets,
         *,
         retried: bool = False,
@@ -220,7 +220,7 @@ class Relaying:
         reply: Reply,
         content: bytes,
         dialect: Dialect,
-        plan: Plan | None,
+        plan: ForwardPlan | None,
         body: bytes,
         secrets: Secrets,
         *,
@@ -234,7 +234,7 @@ class Relaying:
         response.raw_headers = [*raw_out, (b"content-length", str(len(content)).encode())]
         return response
 
-    def _record(self, plan: Plan, forwarded: bytes, input_tokens: int) -> None:
+    def _record(self, plan: ForwardPlan, forwarded: bytes, input_tokens: int) -> None:
         """Remember a reported prompt size: as the history's anchor, and per byte."""
         if plan.usage_key:
             self.planner.record_usage(plan.usage_key, input_tokens)
@@ -243,7 +243,9 @@ class Relaying:
         if self.dashboard is not None:
             self.dashboard.reported(plan, input_tokens)
 
-    def _record_json(self, dialect: Dialect, content: bytes, plan: Plan, forwarded: bytes) -> None:
+    def _record_json(
+        self, dialect: Dialect, content: bytes, plan: ForwardPlan, forwarded: bytes
+    ) -> None:
         try:
             tokens = usage_input_tokens(dialect, _json.loads(content)[0])
         except (ValueError, RecursionError):  # not JSON (or not readable JSON)
@@ -255,7 +257,7 @@ class Relaying:
         self,
         reply: Reply,
         scanner: SSEUsageScanner | None,
-        plan: Plan | None,
+        plan: ForwardPlan | None,
         forwarded: bytes,
         watched: Secrets,
     ) -> AsyncIterator[bytes]:
