@@ -53,7 +53,7 @@ import dataclasses
 import itertools
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias
 
@@ -345,8 +345,9 @@ _CLOSING = re.compile(r"</" + _INJECTED_NAME + r">", re.IGNORECASE)
 
 _TICKED = re.compile(r"`([^`\n]+)`")
 _ASKED: Final = ("?", "\uff1f", "\u061f")
-_JA_ASKS = re.compile(r"(?:か|かな|ですか|ますか)[。．]?\s*$", re.MULTILINE)
 """The marks a question ends with: Latin, full-width (Chinese, Japanese), Arabic script."""
+_JA_ASKS = re.compile(r"(?:か|かな|ですか|ますか)[。．]?\s*$", re.MULTILINE)
+"""A Japanese question written with a plain stop: "...ですか。"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -698,7 +699,7 @@ def _identifiers(text: str) -> list[str]:
         token = match.group().rstrip(".,;:")
         spans.append((match.start(), match.start() + len(token), token))
     for match in itertools.islice(_HOST.finditer(text), _IDS_PER_LINE):
-        if not PATH.fullmatch(match.group()) and any(c.isalpha() for c in match.group()[:1]):
+        if match.group()[0].isalpha() and not PATH.fullmatch(match.group()):
             spans.append((match.start(), match.end(), match.group()))
     for match in IDENTIFIER.finditer(text):
         group = next(i for i, g in enumerate(match.groups(), 1) if g)
@@ -1006,12 +1007,8 @@ class _Builder:
         facts = _newest(facts, "next", "agent", 1)
         # what the agent took up, and questions answered, are capped on their own: a run
         # of chatty replies cannot age a correction's decision out
-        taken = [i for i, f in enumerate(facts) if f.kind == "decision" and _TAKEN in f.key]
-        gone = set(taken[: max(len(taken) - MAX_TAKE_UPS, 0)])
-        facts = [f for i, f in enumerate(facts) if i not in gone]
-        plain = [i for i, f in enumerate(facts) if f.kind == "decision" and _TAKEN not in f.key]
-        gone = set(plain[: max(len(plain) - MAX_DECISIONS, 0)])
-        facts = [f for i, f in enumerate(facts) if i not in gone]
+        facts = _newest(facts, "decision", "agent", MAX_TAKE_UPS, lambda f: _TAKEN in f.key)
+        facts = _newest(facts, "decision", "agent", MAX_DECISIONS, lambda f: _TAKEN not in f.key)
         facts = _newest(facts, "pending", "agent", MAX_PENDING)
         # What a summary noted of the user's own words is carried by those words.
         said = [
@@ -1030,8 +1027,16 @@ def _restates(fact: Fact, said: Sequence[str]) -> bool:
     return any(note in sentence or sentence in note for sentence in said)
 
 
-def _newest(facts: list[Fact], kind: FactKind, who: str, cap: int) -> list[Fact]:
-    of_kind = [i for i, f in enumerate(facts) if f.kind == kind and f.who == who]
+def _newest(
+    facts: list[Fact],
+    kind: FactKind,
+    who: str,
+    cap: int,
+    where: Callable[[Fact], bool] = lambda _: True,
+) -> list[Fact]:
+    """``facts`` with only the newest ``cap`` of ``kind`` by ``who`` (those ``where``
+    holds for) left of them."""
+    of_kind = [i for i, f in enumerate(facts) if f.kind == kind and f.who == who and where(f)]
     gone = set(of_kind[: max(len(of_kind) - cap, 0)])
     return [f for i, f in enumerate(facts) if i not in gone]
 
@@ -1159,19 +1164,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             # Lücken", "Overslaan ja. Verwijderen nee: ...", "第一点同意。第二点...").
             asked = next(filter(None, map(_proposal, said[-1:])), None)
             answers = proposal is None and asked is not None and asked[1]
-            question = said[-1].rstrip().endswith(_ASKED) if said else False
-            # to a proposal ("I'd switch to X. OK?"), a short reply the yes words do not
-            # know ("Sige.", "Greit.") approves unless it puts off or refuses
-            marked = said and _PROPOSES.search(said[-1]) is not None
-            if (marked and not _unknown_yes(prose)) or _refuses(prose):
-                question = False  # a refusal is the user's instruction (below)
-            # an answer names something ("eu-west-3", "UTC", "8") or words of the question,
-            # or is a short yes the yes words do not know ("Sige."); "hmm", "I don't know."
-            # decide nothing
-            named = _values(prose) or _stems(prose) & _stems(said[-1] if said else "")
-            secret = _SECRET_TALK.search(prose) or _SECRET_TALK.search(said[-1] if said else "")
-            question = question and bool(named or _unknown_yes(prose)) and secret is None
-            if answers and asked is not None and question and _short_answer(prose):
+            if answers and asked is not None and _answers_question(said[-1], prose):
                 answers = False  # the decision holds the user's words, and what they answer
                 # "Which region: eu-central-1 or eu-west-3?" / "eu-west-3.": the answer
                 # alone says nothing; with the question, it is what was decided
@@ -1190,30 +1183,15 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             # The first thing the agent says after a correction, or when it takes up
             # what the user asked ("Understood: walking distance replaces ..."), is the
             # decision as it understood it: it names what the user's words may only imply.
-            # So is a reply of one short sentence, right after the user's words (no tool
-            # run between) and calling none ("Setez retention.ms la 14 zile.", "Skrivit
-            # upp: prod före torsdag 09:30."), in any language: a report of work comes
-            # after the work.
-            right_after = index > 0 and entries[index - 1].role == "user"
-            right_after = right_after and entries[index - 1].kind == "text" and not asking
-            # and says again what the user's words gave: a figure, a name ("Tesla", "UTC",
-            # "retention.ms"), not "Glad to hear it."
-            # A reply that goes on to work takes up in a paragraph of its own ("Notert:
-            # migrering i prod før onsdag kl. 17:05.\n\nSer i loggene ...").
-            paragraphs = _PARAGRAPH.split(prose.strip(), maxsplit=1)
-            whole = index + 1 == len(entries) or entries[index + 1].kind != "call"
-            head = prose if whole else paragraphs[0] if len(paragraphs) > 1 else ""
-            right_after = right_after and _repeats(head, entries[index - 1].text)
-            secret = _SECRET_TALK.search(prose) or _SECRET_TALK.search(entries[index - 1].text)
-            right_after = right_after and secret is None
-            # (the whole of it: "kl. 04:15" is no sentence's end)
-            short = right_after and len(SENTENCE.split(head.strip())) <= 2 and _short_answer(head)
-            if answering and short and not corrected and not _acknowledges(first):
+            # So is, in any language, a short reply right after the user's words that
+            # says again what they gave ("Setez retention.ms la 14 zile."): _taken_up.
+            head = _taken_up(entries, index, prose) if answering and not asking else None
+            if head is not None and not corrected and not _acknowledges(first):
                 # with the words it takes up: "Entesos, 61.0." says 61.0 of what only
                 # after "Decidit: API 61.0 a sfdx-project.json ..."
                 taken = shorten(_prose(entries[index - 1].text), _TAKEN_CHARS)
                 first = f"{taken} \u2192 {' '.join(head.split())}"
-            takes_up = corrected or (answering and (_acknowledges(first) or short))
+            takes_up = corrected or (answering and (_acknowledges(first) or head is not None))
             if takes_up and _long_enough(first) and not first.endswith(_ASKED):
                 yield Fact(
                     "decision", shorten(first, MAX_FACT_CHARS), TIERS["decision"], who="agent"
@@ -1715,6 +1693,45 @@ def _refuses(text: str) -> bool:
         return True
     yes = _APPROVES.match(flat) or _APPROVES_ANYHOW.match(flat)
     return yes is not None and _DEFERS.search(flat[yes.end() :]) is not None
+
+
+def _answers_question(question: str, reply: str) -> bool:
+    """Whether the user's ``reply`` answers the agent's ``question`` (what it said last,
+    ending with a question): a short reply that names something ("eu-west-3", "UTC",
+    "8") or words of the question, or a short yes the yes words do not know ("Sige.");
+    to a proposal ("I'd switch to X. OK?") only that yes. Not "hmm", "I don't know.", a
+    refusal (the user's instruction, then), nor talk of a credential."""
+    if not question.rstrip().endswith(_ASKED) or not _short_answer(reply):
+        return False
+    if (_PROPOSES.search(question) is not None and not _unknown_yes(reply)) or _refuses(reply):
+        return False
+    if not (_values(reply) or _stems(reply) & _stems(question) or _unknown_yes(reply)):
+        return False
+    return _SECRET_TALK.search(reply) is None and _SECRET_TALK.search(question) is None
+
+
+def _taken_up(entries: Sequence[Entry], index: int, prose: str) -> str | None:
+    """The part of the agent's reply ``prose`` (``entries[index]``) that takes up the
+    user's words right before it, ``None`` when it takes nothing up. That is the whole
+    reply, or, when it goes on to call a tool, its own first paragraph ("Notert:
+    migrering i prod før onsdag kl. 17:05.\n\nSer i loggene ..."): two sentences at most
+    ("kl. 04:15" ends none), short, saying again what the user's words gave (a figure,
+    a name: "Tesla", "UTC", "retention.ms"; not "Glad to hear it."), and no credential."""
+    before = entries[index - 1] if index > 0 else None
+    if before is None or before.role != "user" or before.kind != "text":
+        return None  # a tool ran between: a report of work comes after the work
+    if index + 1 == len(entries) or entries[index + 1].kind != "call":
+        head = prose
+    else:
+        paragraphs = _PARAGRAPH.split(prose.strip(), maxsplit=1)
+        head = paragraphs[0] if len(paragraphs) > 1 else ""
+    if not _repeats(head, before.text):
+        return None
+    if _SECRET_TALK.search(prose) or _SECRET_TALK.search(before.text):
+        return None
+    if len(SENTENCE.split(head.strip())) > 2 or not _short_answer(head):
+        return None
+    return head
 
 
 def _short_answer(text: str) -> bool:
