@@ -247,6 +247,110 @@ async def test_an_idle_connection_the_server_closed_is_not_reused(client: Aiohtt
         await up.__aexit__()
 
 
+def closing_on_reuse(reused_conns: int = 1) -> Callable[[Upstream], Script]:
+    """A script whose first ``reused_conns`` connections answer one request and then
+    close as the next request arrives (the keep-alive race: the server's idle timeout
+    fires just as the client reuses the connection); later ones answer every request."""
+
+    def script_for(up: Upstream) -> Script:
+        async def script(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            racing = up.connections <= reused_conns
+            await up.read_request(reader)
+            writer.write(OK)
+            await writer.drain()
+            if racing:
+                await up.read_request(reader)
+                return  # closed, not a byte of an answer
+            while True:
+                await up.read_request(reader)
+                writer.write(OK)
+                await writer.drain()
+
+        return script
+
+    return script_for
+
+
+@pytest.mark.parametrize("size", [17, PIECE * 3 + 5], ids=["small", "in-pieces"])
+async def test_a_kept_connection_closed_as_a_request_arrives_is_retried_on_a_new_one(
+    client: AiohttpUpstream, size: int
+) -> None:
+    """A server's keep-alive timeout (5 s in uvicorn and Node) can fire just as the
+    proxy reuses the connection: the request is sent whole once more, on a new
+    connection, instead of a 502 to an agent that did nothing wrong."""
+    sent = os.urandom(size)
+    up = await upstream_with(closing_on_reuse())
+    try:
+        assert (await fetch(client, f"{up.url}/a", "POST", b"first"))[0] == 200
+        status, _, content = await fetch(client, f"{up.url}/b", "POST", sent)
+        assert (status, content) == (200, b'{"ok":1}')
+        assert up.connections == 2
+        assert up.bodies == [b"first", sent, sent]
+    finally:
+        await up.__aexit__()
+
+
+async def test_a_new_connection_closed_without_an_answer_is_not_retried(
+    client: AiohttpUpstream,
+) -> None:
+    """On a new connection nothing explains the close but the request (a server that
+    crashed on it, say): it is not sent again."""
+
+    def make(up: Upstream) -> Script:
+        async def script(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await up.read_request(reader)
+
+        return script
+
+    up = await upstream_with(make)
+    try:
+        with pytest.raises(UpstreamError):
+            await fetch(client, f"{up.url}/a", "POST", b"once")
+        assert up.connections == 1
+        assert up.bodies == [b"once"]
+    finally:
+        await up.__aexit__()
+
+
+async def test_retries_on_kept_connections_are_bounded(client: AiohttpUpstream) -> None:
+    """Every kept connection racing its close (many idle at once): each is tried and
+    dropped, then a new one answers; a server that closes every connection so gets
+    one error, not a loop."""
+    up = await upstream_with(closing_on_reuse(reused_conns=3))
+    try:
+        firsts = await asyncio.gather(
+            *(fetch(client, f"{up.url}/{n}", "POST", b"x" * n) for n in range(3))
+        )
+        assert [status for status, _, _ in firsts] == [200, 200, 200]
+        assert up.connections == 3
+        assert (await fetch(client, f"{up.url}/b", "POST", b"again"))[0] == 200
+        assert up.connections == 4
+        assert up.bodies.count(b"again") == 4
+    finally:
+        await up.__aexit__()
+
+    def always_closing(up: Upstream) -> Script:
+        async def script(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            if up.connections == 1:
+                await up.read_request(reader)
+                writer.write(OK)
+                await writer.drain()
+            await up.read_request(reader)  # then closed, unanswered
+
+        return script
+
+    up = await upstream_with(always_closing)
+    other = AiohttpUpstream(connect=5.0, read=5.0)
+    try:
+        assert (await fetch(other, f"{up.url}/a", "POST", b"first"))[0] == 200
+        with pytest.raises(UpstreamError):
+            await fetch(other, f"{up.url}/b", "POST", b"again")
+        assert up.bodies.count(b"again") == 2  # the kept connection, then a new one
+    finally:
+        await other.aclose()
+        await up.__aexit__()
+
+
 @pytest.mark.parametrize(
     "reply",
     [

@@ -35,6 +35,13 @@ A request body over :data:`PIECE` bytes goes out a piece at a time, each once th
 socket took the one before: a request given up (its client left, its answer timed out)
 leaves at most about one piece unsent-but-queued, never the whole body.
 
+A kept connection the upstream closed before a byte of the answer came (its idle
+timeout fired as the request went out: 5 s in uvicorn and Node) is the server's word
+on the connection, not on the request: the request goes out again on another
+connection (up to :data:`_KEPT_TRIES` tries, while each is on a kept one). A new
+connection closed without an answer is an :class:`UpstreamError`: nothing explains
+that close but the request, which is not sent twice.
+
 Header values go out as aiohttp writes them, in UTF-8: a value that is UTF-8 goes out
 byte for byte; one that is not (obs-text) goes out as its Latin-1 reading in UTF-8.
 
@@ -81,6 +88,29 @@ _NOT_IN_TARGET = re.compile(r"[\x00-\x20\x7f]")
 # aiohttp adds these when a request lacks them; a forwarded request carries the client's
 _NOT_ADDED = frozenset({"User-Agent", "Accept", "Accept-Encoding", "Content-Type"})
 _NO_ANSWER = "the upstream did not answer in time"
+_KEPT_TRIES = 8
+"""Kept connections a request is tried on, at most, before a close stands as an error."""
+
+
+class _Attempt:
+    """What the tracing learned of one try: whether its connection was a kept one."""
+
+    __slots__ = ("kept",)
+
+    def __init__(self) -> None:
+        self.kept = False
+
+
+async def _on_reuse(_session: object, context: Any, _params: object) -> None:
+    attempt = context.trace_request_ctx
+    if isinstance(attempt, _Attempt):
+        attempt.kept = True
+
+
+def _tracing() -> aiohttp.TraceConfig:
+    tracing = aiohttp.TraceConfig()
+    tracing.on_connection_reuseconn.append(_on_reuse)
+    return tracing
 
 
 class UpstreamError(Exception):
@@ -196,6 +226,7 @@ class AiohttpUpstream(Upstream):
             trust_env=False,  # no ~/.netrc credentials; proxies are chosen below
             max_line_size=_HEAD_BYTES,
             max_field_size=_HEAD_BYTES,
+            trace_configs=[_tracing()],
         )
         return self._session
 
@@ -216,31 +247,58 @@ class AiohttpUpstream(Upstream):
         # outside ASCII (a path "/café") is escaped as httpx2 escapes it
         target = URL(url, encoded=True) if url.isascii() else URL(url)
         sent: list[tuple[str, str]] = [(k.decode("ascii"), _text(v)) for k, v in headers]
-        try:
-            # aiohttp times no write (its read timeout starts once the body is all
-            # sent): each piece of a large body gets ``read`` seconds to go out
-            async with asyncio.timeout(None) as writing:
-                data: Any = body
-                if len(body) > PIECE:
-                    sent.append(("Content-Length", str(len(body))))
-                    data = _pieces(body, writing, self._read)
-                response = await session.request(
-                    method,
-                    target,
-                    headers=sent,
-                    data=data,
-                    allow_redirects=False,
-                    proxy=self._proxy(target),
-                )
-        except TimeoutError as exc:
-            raise UpstreamTimeout(_NO_ANSWER, type(exc).__name__) from exc
-        except (aiohttp.ClientError, ValueError) as exc:
-            raise UpstreamError("the upstream could not be reached", type(exc).__name__) from exc
+        if len(body) > PIECE:
+            sent.append(("Content-Length", str(len(body))))
+        for tried in range(1, _KEPT_TRIES + 1):
+            attempt = _Attempt()
+            try:
+                response = await self._request(session, method, target, sent, body, attempt)
+                break
+            except TimeoutError as exc:
+                raise UpstreamTimeout(_NO_ANSWER, type(exc).__name__) from exc
+            except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError) as exc:
+                # a kept connection closed before a byte of the answer came: the
+                # server's idle timeout fired as the request went out, so the server
+                # never took the request up (the close is what it said of the
+                # connection, not of the request); the request goes out again, on
+                # another connection (RFC 9112 section 9.3.1: a closed kept connection)
+                if attempt.kept and tried < _KEPT_TRIES:
+                    continue
+                raise UpstreamError(
+                    "the upstream could not be reached", type(exc).__name__
+                ) from exc
+            except (aiohttp.ClientError, ValueError) as exc:
+                raise UpstreamError(
+                    "the upstream could not be reached", type(exc).__name__
+                ) from exc
         refused = _refusal(response)
         if refused is not None:
             response.close()
             raise UpstreamError(refused, "RemoteProtocolError")
         return _AiohttpReply(response)
+
+    async def _request(
+        self,
+        session: aiohttp.ClientSession,
+        method: str,
+        target: URL,
+        headers: list[tuple[str, str]],
+        body: bytes,
+        attempt: _Attempt,
+    ) -> aiohttp.ClientResponse:
+        # aiohttp times no write (its read timeout starts once the body is all
+        # sent): each piece of a large body gets ``read`` seconds to go out
+        async with asyncio.timeout(None) as writing:
+            data: Any = _pieces(body, writing, self._read) if len(body) > PIECE else body
+            return await session.request(
+                method,
+                target,
+                headers=headers,
+                data=data,
+                allow_redirects=False,
+                proxy=self._proxy(target),
+                trace_request_ctx=attempt,
+            )
 
     async def aclose(self) -> None:
         session, self._session = self._session, None
