@@ -1,7 +1,7 @@
-"""The held-out session sets written blind (the fifth to the thirteenth): seeded, valid,
+"""The held-out session sets written blind (the fifth to the fourteenth): seeded, valid,
 probes planted once, each run by the CLI.
 
-One module for the nine: the sets themselves were written apart on purpose (blind to
+One module for the ten: the sets themselves were written apart on purpose (blind to
 each other and to the compaction code); what is checked of them is the same.
 """
 
@@ -31,6 +31,7 @@ from contextfold_harness.fidelity import (
     HELDOUT11_KINDS,
     HELDOUT12_KINDS,
     HELDOUT13_KINDS,
+    HELDOUT14_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -45,6 +46,7 @@ from contextfold_harness.fidelity import (
     generate_heldout11,
     generate_heldout12,
     generate_heldout13,
+    generate_heldout14,
     history_text,
     probe_survives,
 )
@@ -66,6 +68,7 @@ SETS = (
     BlindSet("heldout11", HELDOUT11_KINDS, generate_heldout11),
     BlindSet("heldout12", HELDOUT12_KINDS, generate_heldout12),
     BlindSet("heldout13", HELDOUT13_KINDS, generate_heldout13),
+    BlindSet("heldout14", HELDOUT14_KINDS, generate_heldout14),
 )
 EARLIER = (SESSION_KINDS, HELDOUT_KINDS, HELDOUT2_KINDS, HELDOUT3_KINDS, HELDOUT4_KINDS)
 KINDS = [pytest.param(s, kind, id=f"{s.name}-{kind}") for s in SETS for kind in s.kinds]

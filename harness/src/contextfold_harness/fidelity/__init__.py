@@ -52,6 +52,7 @@ from contextfold_harness.fidelity._heldout10 import HELDOUT10_KINDS, generate_he
 from contextfold_harness.fidelity._heldout11 import HELDOUT11_KINDS, generate_heldout11
 from contextfold_harness.fidelity._heldout12 import HELDOUT12_KINDS, generate_heldout12
 from contextfold_harness.fidelity._heldout13 import HELDOUT13_KINDS, generate_heldout13
+from contextfold_harness.fidelity._heldout14 import HELDOUT14_KINDS, generate_heldout14
 from contextfold_harness.fidelity._lossy import LossySummarizer
 from contextfold_harness.fidelity._sessions import (
     PROBE_KINDS,
@@ -76,6 +77,7 @@ __all__ = [
     "HELDOUT11_KINDS",
     "HELDOUT12_KINDS",
     "HELDOUT13_KINDS",
+    "HELDOUT14_KINDS",
     "HELDOUT_KINDS",
     "HELDOUT_SETS",
     "PROBE_KINDS",
@@ -100,6 +102,7 @@ __all__ = [
     "generate_heldout11",
     "generate_heldout12",
     "generate_heldout13",
+    "generate_heldout14",
     "generate_session",
     "history_text",
     "judge_probe",
@@ -121,6 +124,7 @@ HELDOUT_SETS: dict[str, tuple[tuple[str, ...], Callable[..., Session]]] = {
     "heldout11": (HELDOUT11_KINDS, generate_heldout11),
     "heldout12": (HELDOUT12_KINDS, generate_heldout12),
     "heldout13": (HELDOUT13_KINDS, generate_heldout13),
+    "heldout14": (HELDOUT14_KINDS, generate_heldout14),
 }
 """The held-out sets by the name ``contextfold fidelity --kinds`` gives them: their kinds
 and what generates their sessions (the one list a new set is added to)."""
@@ -225,9 +229,9 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
     :data:`HELDOUT5_KINDS`, of the sixth :data:`HELDOUT6_KINDS`, of the seventh
     :data:`HELDOUT7_KINDS`, of the eighth :data:`HELDOUT8_KINDS`, of the ninth
     :data:`HELDOUT9_KINDS`, of the tenth :data:`HELDOUT10_KINDS`, of the eleventh
-    :data:`HELDOUT11_KINDS`, of the twelfth :data:`HELDOUT12_KINDS` or of the thirteenth
-    :data:`HELDOUT13_KINDS` (each written without seeing the compaction code or the
-    other sets)."""
+    :data:`HELDOUT11_KINDS`, of the twelfth :data:`HELDOUT12_KINDS`, of the thirteenth
+    :data:`HELDOUT13_KINDS` or of the fourteenth :data:`HELDOUT14_KINDS` (each written
+    without seeing the compaction code or the other sets)."""
     for kinds, make in HELDOUT_SETS.values():
         if kind in kinds:
             return make(kind, seed, segments=segments)
