@@ -28,8 +28,8 @@ compaction code and to all five other sets), a *seventh held-out* set
 seven other sets), a *ninth held-out* set (``_heldout9``: written blind to the
 compaction code and to all eight other sets), a *tenth held-out* set
 (``_heldout10``: written blind to the compaction code and to all nine other sets), an
-*eleventh* (``_heldout11``), a *twelfth* (``_heldout12``) and a *thirteenth*
-(``_heldout13``), each written blind to the compaction code and to every other set. Two
+*eleventh* (``_heldout11``), a *twelfth* (``_heldout12``), a *thirteenth*
+(``_heldout13``) and a *fourteenth* (``_heldout14``), each written blind to the compaction code and to every other set. Two
 summarizers: the offline extractive one, and a *lossy* stub that behaves like a model
 dropping details (it keeps a random 35 % of the facts it is shown, drawn afresh per
 request). Each with the user's words kept verbatim (``user_message_budget=2000``) or
@@ -66,6 +66,7 @@ from contextfold_harness.fidelity import (
     HELDOUT11_KINDS,
     HELDOUT12_KINDS,
     HELDOUT13_KINDS,
+    HELDOUT14_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -168,6 +169,7 @@ async def main() -> None:
     await survival("Eleventh held-out sessions (written blind)", HELDOUT11_KINDS)
     await survival("Twelfth held-out sessions (written blind)", HELDOUT12_KINDS)
     await survival("Thirteenth held-out sessions (written blind)", HELDOUT13_KINDS)
+    await survival("Fourteenth held-out sessions (written blind)", HELDOUT14_KINDS)
     await cost()
 
 

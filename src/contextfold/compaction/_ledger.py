@@ -53,6 +53,7 @@ import dataclasses
 import itertools
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias
@@ -330,6 +331,19 @@ _HOST = re.compile(
     r"(?![\w@/-]|\.\w)"
 )
 _ERROR_LINES: Final = 8
+_LATER_ERRORS: Final = 4  # a log's error lines read after its first error's
+# A log's own word for an error: "[...: ERROR/ForkPoolWorker-1]", "level=error",
+# '"@l": "Error"' (Serilog), '"severity": "ERROR"'
+_LOG_ERROR = re.compile(
+    r"\b(?:ERROR|FATAL|CRITICAL|SEVERE|PANIC)\b"
+    r"|(?i:\blevel=(?:error|fatal|crit)\b|\"(?:level|severity|@l|lvl)\"\s*:\s*\"(?:error|fatal|critical)\")"
+)
+
+
+def _error_line(line: str) -> bool:
+    return ERROR_LINE.search(line) is not None or _LOG_ERROR.search(line) is not None
+
+
 _IDS_PER_LINE: Final = 12
 _STATUS_SAID = re.compile(
     r"\b(status|state|estado|estatus|statut|stato|zustand|situação)\b\s*:?\s*"
@@ -507,7 +521,7 @@ class Ledger:
         # every identifier, nor ids every change; then what is left goes by rank.
         # The user's instructions and next steps are few (capped when built): no share.
         chosen: set[int] = set()
-        order = sorted(range(len(shown)), key=lambda i: (_rank(shown[i]), i))
+        order = sorted(range(len(shown)), key=lambda i: (_rank(shown[i]), _timing(shown[i]), i))
         costs = {i: counter(shown[i].render()) + 1 for i in order}
         left = max(budget - used, 0)
         shares = {
@@ -584,6 +598,20 @@ def _rank(fact: Fact) -> int:
     if fact.kind == "id" and fact.tier == TIERS["agent id"] and fact.who == "agent":
         return TIERS["tool id"]
     return fact.tier
+
+
+# how long something took: "1.284s", "119.76s", "2113 ms" (no amount, size or share)
+_TIMING = re.compile(r"\d+(?:[.,]\d+)?\s?(?:ms|µs|ns|s|sec|min)")
+
+
+def _timing(fact: Fact) -> bool:
+    """Whether ``fact`` is an agent's or a tool's figure for how long something took:
+    of its rank, those come last (a run's time is seldom what a later turn needs)."""
+    return (
+        fact.kind == "id"
+        and _rank(fact) == TIERS["tool id"]
+        and _TIMING.fullmatch(fact.key) is not None
+    )
 
 
 def _share_group(fact: Fact) -> str | None:
@@ -691,10 +719,21 @@ def _context(line: str, key: str) -> str:
     return ("..." if start else "") + piece + ("..." if start + _CONTEXT_CHARS < len(line) else "")
 
 
+# What a log line's clock and a message template say is no identifier, nor any piece of
+# it: "2024-04-02T09:56:27.4558636Z", "10:24:37,742", "{RequestMethod}", "{Elapsed:0.0}"
+_NOT_IDS = re.compile(
+    r"(?<![\w.])\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"
+    r"|(?<![\w.:])\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?![\w.])"
+    r"|\{[A-Za-z_][\w.]{0,60}(?::[^{}\n]{0,20})?\}"
+)
+
+
 def _identifiers(text: str) -> list[str]:
     """The identifiers of ``text`` (URLs, DOIs, figures with units and the rules'
-    identifiers), without those that are part of a longer one found there."""
+    identifiers), without those that are part of a longer one found there, nor a log
+    line's time or a template's placeholder (:data:`_NOT_IDS`)."""
     spans: list[tuple[int, int, str]] = []
+    spans += [(m.start(), m.end(), "") for m in _NOT_IDS.finditer(text)]
     for match in _DOI.finditer(text):
         token = match.group().rstrip(".,;:")
         spans.append((match.start(), match.start() + len(token), token))
@@ -722,8 +761,17 @@ def _identifiers(text: str) -> list[str]:
         if end <= reach:
             continue
         reach = end
-        kept.append(token)
+        if token:
+            kept.append(token)
     return list(dict.fromkeys(kept))
+
+
+def _line_ids(line: str) -> list[str]:
+    """The first :data:`_IDS_PER_LINE` identifiers of a tool's ``line``, those with the
+    shape of an id on their own first (a trace id at the end of a long log line before
+    the class names ahead of it)."""
+    found = list(_plain_ids(line))
+    return sorted(found, key=lambda token: not _strong_id(token))[:_IDS_PER_LINE]
 
 
 _FILE = re.compile(r"[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{0,4}\Z")
@@ -887,6 +935,39 @@ def _status_of(item: dict[Any, Any]) -> str | None:
         (v for k, v in item.items() if _STATUS_KEYS.match(str(k)) and isinstance(v, str)),
         None,
     )
+
+
+def _keyed_records(objects: Iterable[dict[Any, Any]]) -> tuple[list[tuple[str, str]], set[int]]:
+    """``(id, "STATUS; name")`` for the objects a JSON object holds under their ids
+    (``{"02474dc1-...": {"name": "render_pdf", "state": "FAILURE"}}``, as Celery's
+    Flower and many APIs list things), and the ``id()`` of every such object. Of more
+    than :data:`_KEYED_SHOWN`, only those in a state fewer share (the one failure among
+    successes); their own names are not their ids, so they are not read again."""
+    found: list[tuple[str, str]] = []
+    told: set[int] = set()
+    for item in objects:
+        keyed = [
+            (str(k), v, _status_of(v))
+            for k, v in item.items()
+            if isinstance(v, dict) and _strong_id(str(k)) and _ID_KEY_SHAPE.fullmatch(str(k))
+        ]
+        keyed = [(k, v, status) for k, v, status in keyed if status]
+        if not keyed:
+            continue
+        told.update(id(v) for _, v, _ in keyed)
+        counts = Counter(status for _, _, status in keyed)
+        usual = counts.most_common(1)[0][0] if len(keyed) > _KEYED_SHOWN else None
+        for key, value, status in keyed:
+            if status == usual or len(found) >= _IDS_PER_LINE:
+                continue
+            name = next((str(v) for k, v in value.items() if str(k).lower() == "name"), "")
+            state = f"{status}; {name}" if name and len(name) <= 80 else str(status)
+            found.append((key, " ".join(state.split())))
+    return found, told
+
+
+_KEYED_SHOWN: Final = 3
+_ID_KEY_SHAPE = re.compile(r"[\w.:@#/-]{6,120}")  # one token: an id, not a sentence
 
 
 def _json_records(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]]:
@@ -1276,7 +1357,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     # what a tool only read: a file's or a page's content is bulk, not facts).
     calls: list[bool] = []  # per call: whether it reads a file (its output is content)
     failing: set[str] = set()  # tests a run reported failing, until one reports them passing
-    for entry in entries:
+    for at, entry in enumerate(entries):
         if entry.kind == "call":
             calls.append(
                 tool_action(entry.tool) == "read"
@@ -1295,6 +1376,50 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         elif entry.kind in ("result", "error"):
             reads = calls.pop(0) if calls else False
             yield from _output_facts(entry.text, reads=reads, failing=failing)
+            # the words right after an output, pointing at rows of it ("the 27.1.8
+            # image in the table above", "the line tagged pre-upgrade")
+            after = next(
+                (e for e in entries[at + 1 : at + 1 + _POINTING_REACH] if e.kind == "text"),
+                None,
+            )
+            if not reads and after is not None:
+                yield from _pointed_rows(entry.text, _prose(after.text))
+
+
+_POINTING_REACH: Final = 3  # entries after an output where the words about it are read
+_POINTED_ROWS: Final = 3  # rows of one output the words after it may point to
+_POINTED_IDS: Final = 4  # ids taken from each of them
+# A word that can point at one row: it holds a digit ("27.1.8", "R733867197") or joins
+# words ("pre-upgrade", "nc_test")
+_POINTER = re.compile(r"[\w.-]*\d[\w.-]*|[^\W\d_]+(?:[-_][^\W\d_]+)+")
+
+
+def _pointed_rows(output: str, words: str) -> Iterator[Fact]:
+    """The ids of the rows of a tool's ``output`` that the ``words`` after it point to:
+    a word of theirs found on one or two of its lines, not its first (a table's head).
+    Of a listing, those are the rows the conversation is about ("the 27.1.8 image is
+    still there, in the table above": its image id is the one a rollback needs)."""
+    lines = [line for line in output.splitlines() if line.strip()]
+    if len(lines) < 3 or len(output) > _POINTED_OUTPUT_CHARS:
+        return
+    taken: set[str] = set()
+    for match in _POINTER.finditer(words):
+        word = match.group(0).strip(".-_")
+        if len(word) < 3 or (word.isdigit() and len(word) < 4):
+            continue
+        rows = [line for line in lines[1:] if word in line]
+        if not 1 <= len(rows) <= 2:
+            continue
+        for row in rows:
+            if row in taken or len(taken) >= _POINTED_ROWS:
+                continue
+            taken.add(row)
+            named = [t for t in _line_ids(row) if t != word and _strong_id(t)]
+            for token in named[:_POINTED_IDS]:
+                yield Fact("id", token, TIERS["tool id"], context=_context(row, token))
+
+
+_POINTED_OUTPUT_CHARS: Final = 200_000
 
 
 def _prose(text: str) -> str:
@@ -1803,8 +1928,11 @@ def _output_facts(text: str, *, reads: bool, failing: set[str] | None = None) ->
     text = _EXEC_HEADER.sub("", text, count=1)  # the client's wrapping, not the tool's
     lines = [ln for ln in text.splitlines() if ln.strip()]
     # An error's own lines and the details under it (a lock id, the failing test).
-    first_error = next((i for i, ln in enumerate(lines) if ERROR_LINE.search(ln)), None)
+    first_error = next((i for i, ln in enumerate(lines) if _error_line(ln)), None)
     errors = [] if first_error is None else lines[first_error : first_error + _ERROR_LINES]
+    if first_error is not None:  # a log's later errors: their own lines
+        later = (ln for ln in lines[first_error + _ERROR_LINES :] if _LOG_ERROR.search(ln))
+        errors += itertools.islice(later, _LATER_ERRORS)
     # JSON (that parses: "[main 6ebdb31] Fix" is a line, not an array): its id-like
     # fields, below
     objects = _json_objects(text)
@@ -1813,7 +1941,7 @@ def _output_facts(text: str, *, reads: bool, failing: set[str] | None = None) ->
     reported = lines[:1] + lines[-1:] + errors if len(lines) > 1 else lines[:1] + errors
     for line in errors if reads or structured else list(dict.fromkeys(reported)):
         # a line of thousands of ids (a hash list, a minified blob) is bulk: its first few
-        for token in itertools.islice(_plain_ids(line), _IDS_PER_LINE):
+        for token in _line_ids(line):
             yield Fact("id", token, TIERS["tool id"], context=_context(line, token))
     if reads:
         return
@@ -1844,7 +1972,10 @@ def _output_facts(text: str, *, reads: bool, failing: set[str] | None = None) ->
             # what the record is, as the line names it: "Claim REC-1 (broken blender)"
             about = shorten(head[: said.start()].strip(" :;,-"), _CONTEXT_CHARS)
             yield Fact("record", named[-1], TIERS["changed"], state=f"status {state}; {about}")
-    for record, state in _json_records(objects):
+    keyed, told = _keyed_records(objects)
+    for record, state in keyed:
+        yield Fact("record", record, TIERS["changed"], state=f"status {state}")
+    for record, state in _json_records([o for o in objects if id(o) not in told]):
         yield Fact("record", record, TIERS["changed"], state=f"status {state}")
     for value, context in _json_ids(objects):
         yield Fact("id", value, TIERS["tool id"], context=shorten(context, _CONTEXT_CHARS))
@@ -1916,6 +2047,8 @@ _TEST_LINE = re.compile(
     r"|^\s*(?:[\d:]{5,12}\s+)?\d+ of \d+ (?P<is>PASS|FAIL)(?: \d+)? (?P<i>[\w.]+) \.\."
     # dart and flutter test: "00:07 +12 -1: test/widget/invoice_test.dart: shows VAT [E]"
     r"|^\s*\d+:\d+ \+\d+(?: ~\d+)?(?: -\d+)?: (?P<j>\S+\.dart): [^\n]*?(?P<js>\[E\]|$)"
+    # go test's line per package: "FAIL\tgithub.com/acme/svc/internal/shipper\t0.503s"
+    r"|^\s*(?P<ks>ok|FAIL)\s+(?P<k>[\w.-]+(?:/[\w.-]+)+)\s+(?:\d[\d.]*m?s|\(cached\))\s*$"
 )
 # Maven Surefire's line for each test class: "Tests run: 6, Failures: 0, Errors: 0,
 # Skipped: 0, Time elapsed: 0.8 s - in com.acme.CartTest" (Surefire 3: "-- in", and
@@ -1976,8 +2109,8 @@ def _test_results(lines: Sequence[str], failing: set[str]) -> Iterator[Fact]:
         if match is None:
             continue
         groups = match.groupdict()
-        name = next(groups[k] for k in "abcdefghij" if groups[k])
-        state = next(groups[k + "s"] for k in "abcdefghij" if groups[k])
+        name = next(groups[k] for k in "abcdefghijk" if groups[k])
+        state = next(groups[k + "s"] for k in "abcdefghijk" if groups[k])
         found.append((name, state.strip("*").lower() in ("passed", "pass", "ok")))
     passes = sum(ok for _, ok in found)
     failures = 0
