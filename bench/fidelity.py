@@ -13,29 +13,28 @@ share of probes still in the compacted history (identifiers by exact match, the 
 their expected words on one line).
 
 Fourteen sets of sessions: the three *tuned* kinds (coding, support, research; the
-summarizer and the fact ledger were written against them), the *held-out* kinds
-(written by someone who had not seen the summarizer nor the ledger; see
+summarizer and the fact ledger were written against them), the *held-out* kinds (written
+by someone who had not seen the summarizer nor the ledger; see
 ``contextfold_harness.fidelity._heldout``; the ledger's rules were widened once after a
 first run on them), a *second held-out* set (``_heldout2``: written, and first run,
-after the rules last changed), a *third held-out* set (``_heldout3``: written by
-someone who saw neither the compaction code nor the other sets), a *fourth held-out*
-set (``_heldout4``: likewise written blind to the compaction code and to the three other
+after the rules last changed), a *third held-out* set (``_heldout3``: written by someone
+who saw neither the compaction code nor the other sets), a *fourth held-out* set
+(``_heldout4``: likewise written blind to the compaction code and to the three other
 sets), a *fifth held-out* set (``_heldout5``: written blind to the compaction code and
 to all four other sets), a *sixth held-out* set (``_heldout6``: written blind to the
-compaction code and to all five other sets), a *seventh held-out* set
-(``_heldout7``: written blind to the compaction code and to all six other sets), an
-*eighth held-out* set (``_heldout8``: written blind to the compaction code and to all
-seven other sets), a *ninth held-out* set (``_heldout9``: written blind to the
-compaction code and to all eight other sets), a *tenth held-out* set
-(``_heldout10``: written blind to the compaction code and to all nine other sets), an
-*eleventh* (``_heldout11``), a *twelfth* (``_heldout12``), a *thirteenth*
-(``_heldout13``) and a *fourteenth* (``_heldout14``), each written blind to the compaction code and to every other set. Two
-summarizers: the offline extractive one, and a *lossy* stub that behaves like a model
-dropping details (it keeps a random 35 % of the facts it is shown, drawn afresh per
-request). Each with the user's words kept verbatim (``user_message_budget=2000``) or
-not (``0``), and the fact ledger on (``fact_budget=1000``) or off (``0``). ``tokens`` is
-the mean compacted history after 3 compactions; ``ledger`` the mean ledger section per
-compaction.
+compaction code and to all five other sets), a *seventh held-out* set (``_heldout7``:
+written blind to the compaction code and to all six other sets), an *eighth held-out*
+set (``_heldout8``: written blind to the compaction code and to all seven other sets), a
+*ninth held-out* set (``_heldout9``: written blind to the compaction code and to all
+eight other sets), a *tenth held-out* set (``_heldout10``: written blind to the
+compaction code and to all nine other sets), an *eleventh* (``_heldout11``), a *twelfth*
+(``_heldout12``), a *thirteenth* (``_heldout13``) and a *fourteenth* (``_heldout14``),
+each written blind to the compaction code and to every other set. Two summarizers: the
+offline extractive one, and a *lossy* stub that behaves like a model dropping details
+(it keeps a random 35 % of the facts it is shown, drawn afresh per request). Each with
+the user's words kept verbatim (``user_message_budget=2000``) or not (``0``), and the
+fact ledger on (``fact_budget=1000``) or off (``0``). ``tokens`` is the mean compacted
+history after 3 compactions; ``ledger`` the mean ledger section per compaction.
 
 The last table is what the ledger costs: CPU per compaction with the ledger and without
 (the same compactions, side by side), and the tokens it adds.
