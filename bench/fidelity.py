@@ -12,7 +12,7 @@ is compacted ten times in a row with unrelated work appended in between; a cell 
 share of probes still in the compacted history (identifiers by exact match, the rest by
 their expected words on one line).
 
-Fourteen sets of sessions: the three *tuned* kinds (coding, support, research; the
+Fifteen sets of sessions: the three *tuned* kinds (coding, support, research; the
 summarizer and the fact ledger were written against them), the *held-out* kinds (written
 by someone who had not seen the summarizer nor the ledger; see
 ``contextfold_harness.fidelity._heldout``; the ledger's rules were widened once after a

@@ -152,3 +152,23 @@ def test_a_time_taken_yields_to_an_id_in_a_full_section() -> None:
 def test_a_clock_and_a_placeholder_are_no_identifiers() -> None:
     text = "at 2024-05-06 07:08:09.123+02:00, 23:59:59,999: {UserId} {Elapsed:0.00} u_8812ab91"
     assert _identifiers(text) == ["u_8812ab91"]
+
+
+def test_a_tools_line_of_what_it_did_names_the_thing_after_the_verb() -> None:
+    facts = facts_of(
+        [
+            Message.user("Clean up the cluster and the scheduler."),
+            *call(1, "bash", {"command": "helm uninstall"}, 'release "grade-mailer" uninstalled'),
+            *call(
+                2,
+                "bash",
+                {"command": "manage.py shell"},
+                "deleted weekly-digest (1, {'beat.Task': 1})",
+            ),
+            *call(3, "bash", {"command": "manage.py shell"}, "nightly-export: enabled=False"),
+        ]
+    )
+    assert facts["grade-mailer"].state == "status uninstalled"
+    assert facts["weekly-digest"].state == "status deleted"
+    assert "beat.Task" not in facts or facts["beat.Task"].kind == "id"
+    assert facts["nightly-export"].state == "status disabled"

@@ -805,7 +805,8 @@ _REPORTED = re.compile(
 _KUBECTL = re.compile(
     r"^\s*[\w.-]+(?:\s+|/)(?P<name>\"[\w.:-]+\"|[\w.:-]+)\s+"
     r"(?P<state>deleted|created|configured|unchanged|patched|scaled|restarted|labeled|"
-    r"annotated|exposed|rolled back|cordoned|drained|uncordoned|evicted)\s*$"
+    r"annotated|exposed|rolled back|cordoned|drained|uncordoned|evicted|"
+    r"uninstalled|installed|upgraded)\s*$"
 )
 # An XML element with an id and a state: <invoice id="X" status="paid"/>,
 # <order><id>X</id>...<state>Y</state></order>
@@ -2266,6 +2267,12 @@ _NAMED = re.compile(
 )
 _NAME_LIKE = re.compile(r"[\w@-]*[._/:-][\w@./:-]*\w")
 _DONE_LINES_SHOWN: Final = 8
+# a tool's line saying a named thing's switch: "nightly-sync: enabled=False"
+_FLAG_LINE = re.compile(
+    r"^\s*(?P<name>[\w.:/-]{3,80}):\s+(?:enabled|active|is_active)\s*[=:]\s*"
+    r"(?P<value>true|false|yes|no|[01])\s*$",
+    re.IGNORECASE,
+)
 """Things one output says it did something to, at most (a bulk delete lists more)."""
 
 
@@ -2299,6 +2306,8 @@ def _state_lines(lines: Sequence[str]) -> Iterator[Fact]:
         state = _NEW_STATE.search(line)
         if state is None or "?" in line or _NOT_DONE.search(line[: state.start()]):
             continue  # "not fully merged", "0 rows deleted", "will be deleted ... [y/N]?"
+        if _told_whole(line):
+            continue
         quoted = [(m.start(), next(g for g in m.groups() if g)) for m in _NAMED.finditer(line)]
         if quoted:
             named = [(at, q) for at, q in quoted if not q.replace(".", "").isdigit()]
@@ -2352,6 +2361,22 @@ def _uncommitted(path: str, state: str) -> Fact:
     )
 
 
+def _after_verb(done: re.Match[str]) -> str | None:
+    """The name right after a :data:`_DONE_LINE`'s verb, if one is there."""
+    rest = done["rest"]
+    first = _NAME_LIKE.match(rest.lstrip()) if rest[:1].isspace() else None
+    return first.group(0) if first is not None else None
+
+
+def _told_whole(line: str) -> bool:
+    """Whether :func:`_done_lines` reads ``line`` whole: a switch, or a verb and the
+    name right after it (its other names are details, not things in that state)."""
+    if _FLAG_LINE.match(line):
+        return True
+    done = _DONE_LINE.match(line)
+    return done is not None and _after_verb(done) is not None
+
+
 def _done_lines(lines: Sequence[str]) -> Iterator[Fact]:
     """Things a tool's lines say it created, deleted, disabled ... : the last name the
     line quotes or brackets, else its first name-like token after the verb."""
@@ -2359,11 +2384,22 @@ def _done_lines(lines: Sequence[str]) -> Iterator[Fact]:
     for line in lines:
         if len(line) > _TEST_LINE_CHARS or shown >= _DONE_LINES_SHOWN:
             continue
+        flag = _FLAG_LINE.match(line)
+        if flag is not None:  # "nightly-sync: enabled=False"
+            shown += 1
+            switched = "enabled" if flag["value"].lower() in ("true", "1", "yes") else "disabled"
+            yield Fact("record", flag["name"], TIERS["changed"], state=f"status {switched}")
+            continue
         match = _DONE_LINE.match(line)
         if match is None:
             continue
+        # the name right after the verb ("deleted nightly-sync (1, {'app.Task': 1})"),
+        # else the last one the line quotes or brackets
+        first = _after_verb(match)
         quoted = [next(g for g in m.groups() if g) for m in _NAMED.finditer(match["rest"])]
         names = [q for q in quoted if not q.replace(".", "").isdigit()]
+        if first is not None:
+            names = [first]
         if not names:
             bare = _NAME_LIKE.search(match["rest"])
             names = [bare.group(0)] if bare else []
