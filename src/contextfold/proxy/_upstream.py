@@ -35,12 +35,14 @@ A request body over :data:`PIECE` bytes goes out a piece at a time, each once th
 socket took the one before: a request given up (its client left, its answer timed out)
 leaves at most about one piece unsent-but-queued, never the whole body.
 
-A kept connection the upstream closed before a byte of the answer came (its idle
-timeout fired as the request went out: 5 s in uvicorn and Node) is the server's word
-on the connection, not on the request: the request goes out again on another
-connection (up to :data:`_KEPT_TRIES` tries, while each is on a kept one). A new
-connection closed without an answer is an :class:`UpstreamError`: nothing explains
-that close but the request, which is not sent twice.
+A kept connection the upstream closed before a byte of the answer came, within
+:data:`_RACE` seconds of the request's last byte (its idle timeout fired as the request
+went out: 5 s in uvicorn and Node), is the server's word on the connection, not on the
+request: the request goes out again on another connection (up to :data:`_KEPT_TRIES`
+tries, while each is on a kept one; aiohttp's own retry of an idempotent request counts
+as a try on a new one). A new connection closed without an answer, a close after part of
+an answer, or one that came later (the server worked on the request) is an
+:class:`UpstreamError`: the request is not sent twice.
 
 Header values go out as aiohttp writes them, in UTF-8: a value that is UTF-8 goes out
 byte for byte; one that is not (obs-text) goes out as its Latin-1 reading in UTF-8.
@@ -88,17 +90,33 @@ _NOT_IN_TARGET = re.compile(r"[\x00-\x20\x7f]")
 # aiohttp adds these when a request lacks them; a forwarded request carries the client's
 _NOT_ADDED = frozenset({"User-Agent", "Accept", "Accept-Encoding", "Content-Type"})
 _NO_ANSWER = "the upstream did not answer in time"
-_KEPT_TRIES = 8
-"""Kept connections a request is tried on, at most, before a close stands as an error."""
+_KEPT_TRIES = 32
+"""Tries of one request, at most, each on a kept connection that closed (each such
+connection is dropped: past a burst's worth of them the pool has a new one)."""
+_RACE = 0.25
+"""Seconds after the request's last byte went out within which a kept connection's close
+is the idle timeout racing the request; later, the server took the request up."""
 
 
 class _Attempt:
-    """What the tracing learned of one try: whether its connection was a kept one."""
+    """What the tracing learned of one try: whether its (last) connection was a kept one,
+    and when the request's last bytes went out."""
 
-    __slots__ = ("kept",)
+    __slots__ = ("kept", "written")
 
     def __init__(self) -> None:
         self.kept = False
+        self.written = 0.0
+
+    def raced(self, exc: aiohttp.ClientError) -> bool:
+        """Whether the close ``exc`` tells is a kept connection's idle timeout racing
+        the request: a kept connection, no byte of an answer (aiohttp hands a partial
+        head over as the message), and the close right after the request went out."""
+        partial = isinstance(exc, aiohttp.ServerDisconnectedError) and not isinstance(
+            exc.message, str
+        )
+        late = asyncio.get_running_loop().time() - self.written > _RACE
+        return self.kept and not partial and not late
 
 
 async def _on_reuse(_session: object, context: Any, _params: object) -> None:
@@ -107,9 +125,24 @@ async def _on_reuse(_session: object, context: Any, _params: object) -> None:
         attempt.kept = True
 
 
+async def _on_new(_session: object, context: Any, _params: object) -> None:
+    attempt = context.trace_request_ctx  # aiohttp's own retry of GET, PUT...: a new one
+    if isinstance(attempt, _Attempt):
+        attempt.kept = False
+
+
+async def _on_sent(_session: object, context: Any, _params: object) -> None:
+    attempt = context.trace_request_ctx
+    if isinstance(attempt, _Attempt):
+        attempt.written = asyncio.get_running_loop().time()
+
+
 def _tracing() -> aiohttp.TraceConfig:
     tracing = aiohttp.TraceConfig()
     tracing.on_connection_reuseconn.append(_on_reuse)
+    tracing.on_connection_create_end.append(_on_new)
+    tracing.on_request_headers_sent.append(_on_sent)
+    tracing.on_request_chunk_sent.append(_on_sent)
     return tracing
 
 
@@ -257,12 +290,12 @@ class AiohttpUpstream(Upstream):
             except TimeoutError as exc:
                 raise UpstreamTimeout(_NO_ANSWER, type(exc).__name__) from exc
             except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError) as exc:
-                # a kept connection closed before a byte of the answer came: the
-                # server's idle timeout fired as the request went out, so the server
+                # a kept connection closed before a byte of the answer came, right as
+                # the request went out: the server's idle timeout fired, so the server
                 # never took the request up (the close is what it said of the
                 # connection, not of the request); the request goes out again, on
                 # another connection (RFC 9112 section 9.3.1: a closed kept connection)
-                if attempt.kept and tried < _KEPT_TRIES:
+                if attempt.raced(exc) and tried < _KEPT_TRIES:
                     continue
                 raise UpstreamError(
                     "the upstream could not be reached", type(exc).__name__
