@@ -335,13 +335,9 @@ _LATER_ERRORS: Final = 4  # a log's error lines read after its first error's
 # A log's own word for an error: "[...: ERROR/ForkPoolWorker-1]", "level=error",
 # '"@l": "Error"' (Serilog), '"severity": "ERROR"'
 _LOG_ERROR = re.compile(
-    r"\b(?:ERROR|FATAL|CRITICAL|SEVERE|PANIC)\b"
+    r"(?<![=\w])(?:ERROR|FATAL|CRITICAL|SEVERE|PANIC)\b(?!=)"
     r"|(?i:\blevel=(?:error|fatal|crit)\b|\"(?:level|severity|@l|lvl)\"\s*:\s*\"(?:error|fatal|critical)\")"
 )
-
-
-def _error_line(line: str) -> bool:
-    return ERROR_LINE.search(line) is not None or _LOG_ERROR.search(line) is not None
 
 
 _IDS_PER_LINE: Final = 12
@@ -724,7 +720,11 @@ def _context(line: str, key: str) -> str:
 _NOT_IDS = re.compile(
     r"(?<![\w.])\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"
     r"|(?<![\w.:])\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?![\w.])"
-    r"|\{[A-Za-z_][\w.]{0,60}(?::[^{}\n]{0,20})?\}"
+    r"|\{[A-Za-z_][A-Za-z_.]{0,60}(?::[^{}\n]{0,20})?\}"
+)
+
+_MOMENT = re.compile(
+    r"(?<![\w.])\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"
 )
 
 
@@ -769,9 +769,20 @@ def _identifiers(text: str) -> list[str]:
 def _line_ids(line: str) -> list[str]:
     """The first :data:`_IDS_PER_LINE` identifiers of a tool's ``line``, those with the
     shape of an id on their own first (a trace id at the end of a long log line before
-    the class names ahead of it)."""
-    found = list(_plain_ids(line))
+    the class names ahead of it), none of them a credential's value."""
+    secret = [m.group(0) for m in _CREDENTIAL.finditer(line)]
+    found = [t for t in _plain_ids(line) if not any(t in value for value in secret)]
     return sorted(found, key=lambda token: not _strong_id(token))[:_IDS_PER_LINE]
+
+
+# A credential's value on a tool's line ("password=Hj3n...", "token: ...", "sk-..."):
+# no identifier (the ledger copies no sentence that talks of one either)
+_CREDENTIAL = re.compile(
+    r"(?i:passwords?|passwd|pwd|secret|token|api[_-]?key|private[_-]?key|credentials?)"
+    r"\s*[=:]\s*\S+"
+    r"|\b(?:sk|pk|rk)[-_][A-Za-z0-9_-]{12,}|\bghp_\w{20,}|\bAKIA[0-9A-Z]{16}\b|\bxox[abp]-\S+"
+    r"|\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@"
+)
 
 
 _FILE = re.compile(r"[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{0,4}\Z")
@@ -947,17 +958,22 @@ def _keyed_records(objects: Iterable[dict[Any, Any]]) -> tuple[list[tuple[str, s
     found: list[tuple[str, str]] = []
     told: set[int] = set()
     for item in objects:
-        keyed = [
-            (str(k), v, _status_of(v))
-            for k, v in item.items()
-            if isinstance(v, dict) and _strong_id(str(k)) and _ID_KEY_SHAPE.fullmatch(str(k))
-        ]
-        keyed = [(k, v, status) for k, v, status in keyed if status]
+        keyed: list[tuple[str, dict[Any, Any], str]] = []
+        for k, v in item.items():
+            if isinstance(v, dict) and _strong_id(str(k)) and _ID_KEY_SHAPE.fullmatch(str(k)):
+                status = _status_of(v)
+                if status:
+                    keyed.append((str(k), v, status))
         if not keyed:
             continue
         told.update(id(v) for _, v, _ in keyed)
-        counts = Counter(status for _, _, status in keyed)
-        usual = counts.most_common(1)[0][0] if len(keyed) > _KEYED_SHOWN else None
+        # the state most of them share, if most share one and it is no failure
+        (common, count), *_ = Counter(status for _, _, status in keyed).most_common(1)
+        usual = (
+            common
+            if len(keyed) > _KEYED_SHOWN and count > 1 and not _FAILED_STATE.search(common)
+            else None
+        )
         for key, value, status in keyed:
             if status == usual or len(found) >= _IDS_PER_LINE:
                 continue
@@ -968,6 +984,7 @@ def _keyed_records(objects: Iterable[dict[Any, Any]]) -> tuple[list[tuple[str, s
 
 
 _KEYED_SHOWN: Final = 3
+_FAILED_STATE = re.compile(r"fail|error|abort|crash|dead|reject|timed?[ _-]?out", re.IGNORECASE)
 _ID_KEY_SHAPE = re.compile(r"[\w.:@#/-]{6,120}")  # one token: an id, not a sentence
 
 
@@ -1288,6 +1305,10 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             source = "user id" if who == "user" else "agent id"
             for token in _plain_ids(sentence):  # a question or a short line names ids too
                 yield Fact("id", token, TIERS[source], context=_context(sentence, token), who=who)
+            if who == "user":  # a point in time the user gives is theirs (a log's is noise)
+                for moment in _MOMENT.findall(sentence):
+                    context = _context(sentence, moment)
+                    yield Fact("id", moment, TIERS[source], context=context, who=who)
             if not _long_enough(sentence) or sentence.endswith(_ASKED):
                 continue
             if who == "agent":
@@ -1391,8 +1412,10 @@ _POINTING_REACH: Final = 3  # entries after an output where the words about it a
 _POINTED_ROWS: Final = 3  # rows of one output the words after it may point to
 _POINTED_IDS: Final = 4  # ids taken from each of them
 # A word that can point at one row: it holds a digit ("27.1.8", "R733867197") or joins
-# words ("pre-upgrade", "nc_test")
-_POINTER = re.compile(r"[\w.-]*\d[\w.-]*|[^\W\d_]+(?:[-_][^\W\d_]+)+")
+# words ("pre-upgrade", "nc_test"). Letters of scripts written without spaces run into
+# a version ("表の10.2.6のイメージ"): a word with a digit is read in ASCII only.
+_POINTER = re.compile(r"[A-Za-z0-9._-]+|[^\W\d_]+(?:[-_][^\W\d_]+)+")
+_POINTER_WORDS: Final = 64  # distinct words after an output tried, at most
 
 
 def _pointed_rows(output: str, words: str) -> Iterator[Fact]:
@@ -1404,11 +1427,23 @@ def _pointed_rows(output: str, words: str) -> Iterator[Fact]:
     if len(lines) < 3 or len(output) > _POINTED_OUTPUT_CHARS:
         return
     taken: set[str] = set()
+    pointers: dict[str, None] = {}
     for match in _POINTER.finditer(words):
         word = match.group(0).strip(".-_")
-        if len(word) < 3 or (word.isdigit() and len(word) < 4):
-            continue
-        rows = [line for line in lines[1:] if word in line]
+        pointing = any(c.isdigit() for c in word) or "-" in word or "_" in word
+        if len(word) >= 3 and pointing and not (word.isdigit() and len(word) < 4):
+            pointers[word] = None
+            if len(pointers) >= _POINTER_WORDS:
+                break
+    for word in pointers:
+        if len(taken) >= _POINTED_ROWS:
+            break
+        rows = []
+        for line in itertools.islice(lines, 1, None):
+            if word in line:
+                rows.append(line)
+                if len(rows) > 2:
+                    break
         if not 1 <= len(rows) <= 2:
             continue
         for row in rows:
@@ -1929,11 +1964,16 @@ def _output_facts(text: str, *, reads: bool, failing: set[str] | None = None) ->
     text = _EXEC_HEADER.sub("", text, count=1)  # the client's wrapping, not the tool's
     lines = [ln for ln in text.splitlines() if ln.strip()]
     # An error's own lines and the details under it (a lock id, the failing test).
-    first_error = next((i for i, ln in enumerate(lines) if _error_line(ln)), None)
+    # (a log's own error word only where no other error line is: "LOG_LEVEL=ERROR" in
+    # a boot line must not move the window off the traceback)
+    first_error = next((i for i, ln in enumerate(lines) if ERROR_LINE.search(ln)), None)
+    if first_error is None:
+        first_error = next((i for i, ln in enumerate(lines) if _LOG_ERROR.search(ln)), None)
     errors = [] if first_error is None else lines[first_error : first_error + _ERROR_LINES]
-    if first_error is not None:  # a log's later errors: their own lines
-        later = (ln for ln in lines[first_error + _ERROR_LINES :] if _LOG_ERROR.search(ln))
-        errors += itertools.islice(later, _LATER_ERRORS)
+    if first_error is not None:  # a log's other errors: their own lines
+        window = range(first_error, first_error + _ERROR_LINES)
+        others = (ln for i, ln in enumerate(lines) if i not in window and _LOG_ERROR.search(ln))
+        errors += itertools.islice(others, _LATER_ERRORS)
     # JSON (that parses: "[main 6ebdb31] Fix" is a line, not an array): its id-like
     # fields, below
     objects = _json_objects(text)
@@ -2049,7 +2089,8 @@ _TEST_LINE = re.compile(
     # dart and flutter test: "00:07 +12 -1: test/widget/invoice_test.dart: shows VAT [E]"
     r"|^\s*\d+:\d+ \+\d+(?: ~\d+)?(?: -\d+)?: (?P<j>\S+\.dart): [^\n]*?(?P<js>\[E\]|$)"
     # go test's line per package: "FAIL\tgithub.com/acme/svc/internal/shipper\t0.503s"
-    r"|^\s*(?P<ks>ok|FAIL)\s+(?P<k>[\w.-]+(?:/[\w.-]+)+)\s+(?:\d[\d.]*m?s|\(cached\))\s*$"
+    r"|^\s*(?P<ks>ok|FAIL)\s+(?P<k>[\w.-]+(?:/[\w.-]+)*)\s+"
+    r"(?:\d[\d.]*m?s|\(cached\)|\[(?:build|setup) failed\])(?:\s+coverage:[^\n]*)?\s*$"
 )
 # Maven Surefire's line for each test class: "Tests run: 6, Failures: 0, Errors: 0,
 # Skipped: 0, Time elapsed: 0.8 s - in com.acme.CartTest" (Surefire 3: "-- in", and
