@@ -42,6 +42,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from typing import NotRequired, TypedDict
 
 from contextfold_harness.fidelity._build import (
     Builder,
@@ -128,7 +129,19 @@ def _sk_access_line(rng: random.Random) -> str:
     )
 
 
-_SK_TOPICS = (
+class _Topic(TypedDict):
+    """A decision's topic: the values to choose from, how people name it, the probe's
+    question and needles, and reasons that fit any value."""
+
+    values: tuple[str, ...]
+    noun: NotRequired[str]
+    short: str
+    needle: tuple[str, ...]
+    q: str
+    why: tuple[str, ...]
+
+
+_SK_TOPICS: tuple[_Topic, ...] = (
     {
         "values": ("WeasyPrint", "ReportLab", "xhtml2pdf"),
         "noun": "knižnicu na PDF faktúry",
@@ -868,7 +881,7 @@ def _hy_log_line(rng: random.Random) -> str:
     )
 
 
-_HY_TOPICS = (
+_HY_TOPICS: tuple[_Topic, ...] = (
     {
         "values": ("RowVersion", "UpdatedAt"),
         "short": "concurrency token-ը",
@@ -1122,7 +1135,7 @@ def _clinic(rng: random.Random, b: Builder, segments: int) -> Parts:
                     f"{mname}-ը հեռացրի նախագծից՝ նախ staging-ի բազան հետ տարա {prev}-ի վրա։",
                 )
             )
-            words = ("removing migration", "removed", "deleted", "ջնջ", "հեռացր")
+            words: tuple[str, ...] = ("removing migration", "removed", "deleted", "ջնջ", "հեռացր")
             answer = f"It was reverted on staging and removed from the project (dotnet ef migrations remove); the database is back on {prev}."
         else:
             cmds = [
@@ -1202,7 +1215,7 @@ def _clinic(rng: random.Random, b: Builder, segments: int) -> Parts:
                     f"{branch}-ը այլևս չկա․ ջնջված է նաև origin-ից։",
                 )
             )
-            words = ("deleted branch", "[deleted]", "deleted", "ջնջ")
+            words: tuple[str, ...] = ("deleted branch", "[deleted]", "deleted", "ջնջ")
             answer = "It was deleted locally and on the remote."
         else:
             cmd = f"git branch -m {branch} {new_branch} && git push -q origin -u {new_branch} && git push -q origin --delete {branch}"
@@ -1454,7 +1467,7 @@ def _ur_log_line(rng: random.Random) -> str:
     )
 
 
-_UR_TOPICS = (
+_UR_TOPICS: tuple[_Topic, ...] = (
     {
         "values": ("02:30", "04:00", "23:30"),
         "short": "بیک اپ کا وقت",
@@ -1687,7 +1700,7 @@ def _school(rng: random.Random, b: Builder, segments: int) -> Parts:
                     f"پرانا والیوم {vol} ہٹا دیا گیا ہے، اب ڈسک میں جگہ ہے۔",
                 )
             )
-            words = ("removed", "deleted", "ڈیلیٹ", "ہٹا", "حذف")
+            words: tuple[str, ...] = ("removed", "deleted", "ڈیلیٹ", "ہٹا", "حذف")
             answer = "It was removed (docker compose down -v), with its old containers."
         else:
             b.user(
@@ -1747,7 +1760,7 @@ def _school(rng: random.Random, b: Builder, segments: int) -> Parts:
                 f"renamed:    {cfile} -> {cfile}.disabled",
             )
             said = f"{cfile} کا نام بدل کر {cfile}.disabled کر دیا ہے (renamed)، تاکہ compose اسے نہ پڑھے۔"
-            words = ("renamed", "نام بدل")
+            words: tuple[str, ...] = ("renamed", "نام بدل")
             answer = f"It was renamed to {cfile}.disabled so compose no longer reads it."
         elif f_state == "deleted":
             cmd, line = f"git rm -q {cfile}", f"deleted:    {cfile}"
@@ -2023,7 +2036,7 @@ def _kk_slow_line(rng: random.Random) -> str:
     )
 
 
-_KK_TOPICS = (
+_KK_TOPICS: tuple[_Topic, ...] = (
     {
         "values": ("majority", "w: 1"),
         "short": "writeConcern",
@@ -2222,7 +2235,7 @@ def _courier(rng: random.Random, b: Builder, segments: int) -> Parts:
                     f"{coll} жойылды — dropped, индекстерімен бірге.",
                 )
             )
-            words = ("drop", "dropped", "жойдым", "жойылды")
+            words: tuple[str, ...] = ("drop", "dropped", "жойдым", "жойылды")
             answer = "It was dropped."
         else:
             b.user(
@@ -2308,7 +2321,7 @@ def _courier(rng: random.Random, b: Builder, segments: int) -> Parts:
             call = f"db.deliveries.createIndex({spec}, {{name: '{index}'}})"
             out = f"{index}"
             said = f"{index} индексін жасадым (createIndex, created), rolling түрде емес, бірақ жүктеме аз кезде."
-            words = ("createindex", "created", "жасадым", "құрдым")
+            words: tuple[str, ...] = ("createindex", "created", "жасадым", "құрдым")
             answer = "It was created on deliveries."
         else:
             b.user(
@@ -2566,7 +2579,7 @@ _CY_MODELS = (
     "fct_outpatient_attendances",
 )
 
-_CY_TOPICS = (
+_CY_TOPICS: tuple[_Topic, ...] = (
     {
         "values": ("updated_at", "referral_received_date"),
         "short": "y rheol dad-ddyblygu",
@@ -2840,7 +2853,7 @@ def _health(rng: random.Random, b: Builder, segments: int) -> Parts:
                     f"Mae'r tabl {table} wedi'i ddileu o {dataset} — dropped.",
                 )
             )
-            words = ("remove table", "dropped", "deleted", "dileu")
+            words: tuple[str, ...] = ("remove table", "dropped", "deleted", "dileu")
             answer = f"It was dropped (bq rm) from the dev dataset {dataset}."
         else:
             b.user(
@@ -2927,7 +2940,7 @@ def _health(rng: random.Random, b: Builder, segments: int) -> Parts:
                 cmd = f"git mv {path}/{model}.sql {path}/{new_model}.sql && git status --short | wc -l"
                 out = "1"
             said = f"Dw i wedi ailenwi {model} yn {new_model} (renamed), a diweddaru'r ref() yn y ddau fodel sy'n ei ddefnyddio."
-            words = ("renamed", "ailenwi", "ailenwyd")
+            words: tuple[str, ...] = ("renamed", "ailenwi", "ailenwyd")
             answer = f"It was renamed to {new_model}."
         elif m_state == "deleted":
             if m_tell != 1:
@@ -3174,7 +3187,7 @@ def _te_event(rng: random.Random) -> str:
     return f"{rng.randint(2, 59)}m         Normal    {kind:<18} {obj}-{token(rng, 5, _ALNUM)}   {rng.choice(('Successfully pulled image', 'Created container', 'Started container', 'Scaled up replica set'))}"
 
 
-_TE_TOPICS = (
+_TE_TOPICS: tuple[_Topic, ...] = (
     {
         "values": ("1536Mi", "1280Mi", "2Gi"),
         "short": "exam-api memory limit",
@@ -3418,7 +3431,7 @@ def _exam(rng: random.Random, b: Builder, segments: int) -> Parts:
                     f"{release} release ఇప్పుడు లేదు — helm uninstall తో తొలగించాను.",
                 )
             )
-            words = ("uninstalled", "uninstall", "తొలగించ")
+            words: tuple[str, ...] = ("uninstalled", "uninstall", "తొలగించ")
             answer = "It was uninstalled (helm uninstall)."
         else:
             cmd = f"helm rollback {release} 1 {ns} --wait"
@@ -3458,7 +3471,7 @@ def _exam(rng: random.Random, b: Builder, segments: int) -> Parts:
             )
             cmd, out = f"kubectl delete cronjob {kname} {ns}", f'cronjob.batch "{kname}" deleted'
             said = f"{kname} cronjob ని delete చేశాను (deleted), దాని పాత jobs కూడా పోయాయి."
-            words = ("deleted", "delete చేశాను", "తొలగించ")
+            words: tuple[str, ...] = ("deleted", "delete చేశాను", "తొలగించ")
             answer = "It was deleted."
         elif k_state == "suspended":
             b.user(
