@@ -53,6 +53,7 @@ from contextfold_harness.fidelity._heldout11 import HELDOUT11_KINDS, generate_he
 from contextfold_harness.fidelity._heldout12 import HELDOUT12_KINDS, generate_heldout12
 from contextfold_harness.fidelity._heldout13 import HELDOUT13_KINDS, generate_heldout13
 from contextfold_harness.fidelity._heldout14 import HELDOUT14_KINDS, generate_heldout14
+from contextfold_harness.fidelity._heldout15 import HELDOUT15_KINDS, generate_heldout15
 from contextfold_harness.fidelity._lossy import LossySummarizer
 from contextfold_harness.fidelity._sessions import (
     PROBE_KINDS,
@@ -78,6 +79,7 @@ __all__ = [
     "HELDOUT12_KINDS",
     "HELDOUT13_KINDS",
     "HELDOUT14_KINDS",
+    "HELDOUT15_KINDS",
     "HELDOUT_KINDS",
     "HELDOUT_SETS",
     "PROBE_KINDS",
@@ -103,6 +105,7 @@ __all__ = [
     "generate_heldout12",
     "generate_heldout13",
     "generate_heldout14",
+    "generate_heldout15",
     "generate_session",
     "history_text",
     "judge_probe",
@@ -125,6 +128,7 @@ HELDOUT_SETS: dict[str, tuple[tuple[str, ...], Callable[..., Session]]] = {
     "heldout12": (HELDOUT12_KINDS, generate_heldout12),
     "heldout13": (HELDOUT13_KINDS, generate_heldout13),
     "heldout14": (HELDOUT14_KINDS, generate_heldout14),
+    "heldout15": (HELDOUT15_KINDS, generate_heldout15),
 }
 """The held-out sets by the name ``contextfold fidelity --kinds`` gives them: their kinds
 and what generates their sessions (the one list a new set is added to)."""
@@ -230,8 +234,9 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
     :data:`HELDOUT7_KINDS`, of the eighth :data:`HELDOUT8_KINDS`, of the ninth
     :data:`HELDOUT9_KINDS`, of the tenth :data:`HELDOUT10_KINDS`, of the eleventh
     :data:`HELDOUT11_KINDS`, of the twelfth :data:`HELDOUT12_KINDS`, of the thirteenth
-    :data:`HELDOUT13_KINDS` or of the fourteenth :data:`HELDOUT14_KINDS` (each written
-    without seeing the compaction code or the other sets)."""
+    :data:`HELDOUT13_KINDS`, of the fourteenth :data:`HELDOUT14_KINDS` or of the
+    fifteenth :data:`HELDOUT15_KINDS` (each written without seeing the compaction code
+    or the other sets)."""
     for kinds, make in HELDOUT_SETS.values():
         if kind in kinds:
             return make(kind, seed, segments=segments)
