@@ -186,7 +186,21 @@ _NEXT = re.compile(
     r"|忘れずに|忘れないで|別忘了|别忘了|提醒我|잊지 마|ভুলো না|মনে করিয়ে|मत भूलना|याद दिला"
     # "tomorrow" anywhere in the user's sentence: work put on it ("Saya sendiri akan
     # segerakkan feed itu esok pagi, awak cuma sediakan tema.")
-     + r"|\b(?:" + _TOMORROW_WORDS + r")\b",
+     + r"|\b(?:" + _TOMORROW_WORDS + r")\b"
+    # "when / once / as soon as" opening a clause (after a comma and a short "and" too:
+    # "Ā, un kad reindex beigsies, salīdzini ...") in languages whose word for it is no
+    # common word of another: Slovenian, Latvian, the Slavic Cyrillic ones, Albanian,
+    # Romanian, Lithuanian, Estonian, Irish, Galician, Croatian and Bosnian
+    r"|(?:^|[:;,]\s*(?:\w{1,3}\s+)?)(?:takoj ko|ko bo|tiklīdz|kad|kada|čim|кога|штом|"
+    r"откако|когато|щом|когда|как только|коли|як тільки|kur|sapo|pasi të|imediat ce|"
+    r"după ce|kai tik|niipea kui|nuair a|cando|en canto|unha vez)\b"
+    # "later" / "afterwards" / "remember" / "so that we don't forget" in more languages
+    r"|\b(?:pozneje|kasneje|vēlāk|pēc tam|потоа|подоцна|pas kësaj|më vonë|sonra|"
+    r"позже|потом|пізніше|mai târziu|da ne pozabiva|da ne pozabimo|ne pozabiva|"
+    r"не заборавај|не заборави|не забравяй|mos harro|mos e harro|unutmayaq|unutmayın|"
+    r"не забывай|не забудьте|nepamirškite|neaizmirstiet|ná déan dearmad)\b"
+    # Indic clause-final "after / once": Marathi, Hindi, Nepali
+    r"|लक्षात ठेव|याद रखना|झाल्यावर|गेल्यावर|लागला की|झाला की|के बाद|पछि",
     re.IGNORECASE,
 )
 # A deadline anywhere in the user's sentence: a "by" word, then a day within three
@@ -199,7 +213,13 @@ _DEADLINE = re.compile(
     r"(?:" + _TOMORROW_WORDS + "|" + _WEEKDAYS + r"|úterý|středa|středu|čtvrtek|pátek|besok|"
     r"senin|selasa|rabu|kamis|jumat|yarın|pazartesi|salı|çarşamba|perşembe|cuma|"
     r"maanantai|tiistai|keskiviikko|torstai|perjantai|hétfő|kedd|szerda|csütörtök|péntek|"
-    r"завтра|понедельник|вторник|среду|четверг|пятницу)\b",
+    r"завтра|понедельник|вторник|среду|четверг|пятницу)\b"
+    # "by / until" and a date: "do 25. septembra", "līdz 3. martam", "deri më 15 shtator",
+    # "до 8 септември", "by 12/05"; a deadline word and a date: "डेडलाइन 8 सप्टेंबर"
+    r"|(?:\b(?:by|until|do|deri më|deri|līdz|kadar|qədər|до|rok|deadline|termiņš|afati?|"
+    r"срок|son tarix|prazo|échéance|frist)\b|डेडलाइन|अंतिम तारीख)"
+    r"(?:\W+[^\W\d]+){0,2}?\W+(?:\d{1,2}(?:\.|st|nd|rd|th)?\s*[^\s\d.,;:!?]{3,}|"
+    r"\d{1,2}[./]\d{1,2}\b|\d{4}-\d{2}-\d{2})",
     re.IGNORECASE,
 )
 # Instructions the English rules of ._rules miss: a sentence opening with a request, in
@@ -214,6 +234,10 @@ _INSTRUCTS = re.compile(
 )
 _AGENT_NEXT = re.compile(
     r"\b(I will|I'll|I am going to|next,? I|then I)\b"
+    # the first person's future: Slovenian, Macedonian, Bulgarian, Serbo-Croatian,
+    # Albanian, Azerbaijani, Latvian ("pārbaudīšu"), Marathi ("बघेन")
+    r"|\b(?:bom|bova|bomo|ќе|ще|ću|ćemo|do të|do ta|do i)\b"
+    r"|\b\w+(?:acağam|əcəyəm|acağıq|əcəyik|āšu|īšu|ēšu)\b|\w+ेन(?=[\s.,!।]|$)"
     # or work the agent puts on a coming day, in any person ("die baue ich morgen früh
     # ein", "Pošlu ho zítra", "saya siapkan besok pagi", "明天发给你")
     r"|\b(" + _TOMORROW + r"|i morgen|besok|yarın|ngày mai|завтра)\b"
@@ -1298,6 +1322,8 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             corrected = answering = False
             said.append(prose)
         instructed = planned = False
+        # a date the sentence splitter cuts ("do 14. oktobra"): the message's own
+        dated = who == "user" and _DEADLINE.search(" ".join(prose.split())) is not None
         before = ""  # the sentence before, for one that only points back ("Pošlu ho zítra.")
         stated = 0  # the agent's sentences about named things in this message
         for sentence in sentences:
@@ -1323,7 +1349,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             if (
                 who == "user"
                 and not planned
-                and (_NEXT.search(sentence) or _DEADLINE.search(sentence))
+                and (dated or _NEXT.search(sentence) or _DEADLINE.search(sentence))
             ):
                 # the whole message, as for an instruction: a plan's condition and its
                 # steps often sit in sentences of their own
