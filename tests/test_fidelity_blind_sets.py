@@ -1,7 +1,7 @@
-"""The held-out session sets written blind (the fifth to the fifteenth): seeded, valid,
+"""The held-out session sets written blind (the fifth to the sixteenth): seeded, valid,
 probes planted once, each run by the CLI.
 
-One module for the eleven: the sets themselves were written apart on purpose (blind to
+One module for the twelve: the sets themselves were written apart on purpose (blind to
 each other and to the compaction code); what is checked of them is the same.
 """
 
@@ -33,6 +33,7 @@ from contextfold_harness.fidelity import (
     HELDOUT13_KINDS,
     HELDOUT14_KINDS,
     HELDOUT15_KINDS,
+    HELDOUT16_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -49,6 +50,7 @@ from contextfold_harness.fidelity import (
     generate_heldout13,
     generate_heldout14,
     generate_heldout15,
+    generate_heldout16,
     history_text,
     probe_survives,
 )
@@ -72,6 +74,7 @@ SETS = (
     BlindSet("heldout13", HELDOUT13_KINDS, generate_heldout13),
     BlindSet("heldout14", HELDOUT14_KINDS, generate_heldout14),
     BlindSet("heldout15", HELDOUT15_KINDS, generate_heldout15),
+    BlindSet("heldout16", HELDOUT16_KINDS, generate_heldout16),
 )
 EARLIER = (SESSION_KINDS, HELDOUT_KINDS, HELDOUT2_KINDS, HELDOUT3_KINDS, HELDOUT4_KINDS)
 KINDS = [pytest.param(s, kind, id=f"{s.name}-{kind}") for s in SETS for kind in s.kinds]

@@ -54,6 +54,7 @@ from contextfold_harness.fidelity._heldout12 import HELDOUT12_KINDS, generate_he
 from contextfold_harness.fidelity._heldout13 import HELDOUT13_KINDS, generate_heldout13
 from contextfold_harness.fidelity._heldout14 import HELDOUT14_KINDS, generate_heldout14
 from contextfold_harness.fidelity._heldout15 import HELDOUT15_KINDS, generate_heldout15
+from contextfold_harness.fidelity._heldout16 import HELDOUT16_KINDS, generate_heldout16
 from contextfold_harness.fidelity._lossy import LossySummarizer
 from contextfold_harness.fidelity._sessions import (
     PROBE_KINDS,
@@ -80,6 +81,7 @@ __all__ = [
     "HELDOUT13_KINDS",
     "HELDOUT14_KINDS",
     "HELDOUT15_KINDS",
+    "HELDOUT16_KINDS",
     "HELDOUT_KINDS",
     "HELDOUT_SETS",
     "PROBE_KINDS",
@@ -106,6 +108,7 @@ __all__ = [
     "generate_heldout13",
     "generate_heldout14",
     "generate_heldout15",
+    "generate_heldout16",
     "generate_session",
     "history_text",
     "judge_probe",
@@ -129,6 +132,7 @@ HELDOUT_SETS: dict[str, tuple[tuple[str, ...], Callable[..., Session]]] = {
     "heldout13": (HELDOUT13_KINDS, generate_heldout13),
     "heldout14": (HELDOUT14_KINDS, generate_heldout14),
     "heldout15": (HELDOUT15_KINDS, generate_heldout15),
+    "heldout16": (HELDOUT16_KINDS, generate_heldout16),
 }
 """The held-out sets by the name ``contextfold fidelity --kinds`` gives them: their kinds
 and what generates their sessions (the one list a new set is added to)."""
@@ -234,9 +238,9 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
     :data:`HELDOUT7_KINDS`, of the eighth :data:`HELDOUT8_KINDS`, of the ninth
     :data:`HELDOUT9_KINDS`, of the tenth :data:`HELDOUT10_KINDS`, of the eleventh
     :data:`HELDOUT11_KINDS`, of the twelfth :data:`HELDOUT12_KINDS`, of the thirteenth
-    :data:`HELDOUT13_KINDS`, of the fourteenth :data:`HELDOUT14_KINDS` or of the
-    fifteenth :data:`HELDOUT15_KINDS` (each written without seeing the compaction code
-    or the other sets)."""
+    :data:`HELDOUT13_KINDS`, of the fourteenth :data:`HELDOUT14_KINDS`, of the
+    fifteenth :data:`HELDOUT15_KINDS` or of the sixteenth :data:`HELDOUT16_KINDS` (each
+    written without seeing the compaction code or the other sets)."""
     for kinds, make in HELDOUT_SETS.values():
         if kind in kinds:
             return make(kind, seed, segments=segments)
