@@ -225,6 +225,31 @@ class _AiohttpReply(Reply):
             response.close()
 
 
+class _TimedResponse(aiohttp.ClientResponse):
+    """aiohttp (3.14) stops timing the socket after an answer without a body, a 1xx
+    answer too: an upstream that sent "100 Continue" and went quiet held the request
+    until it closed the connection (for ever if it never did). After each 1xx answer,
+    the wait for the next one is timed again (``sock_read``)."""
+
+    async def start(self, connection: aiohttp.connector.Connection) -> aiohttp.ClientResponse:
+        protocol = connection.protocol
+        if protocol is None:
+            return await super().start(connection)
+        read = protocol.read
+
+        async def timed() -> Any:
+            message, payload = await read()
+            if 100 <= message.code < 200 and message.code != 101:
+                protocol.start_timeout()  # what comes next is waited for again
+            return message, payload
+
+        setattr(protocol, "read", timed)  # noqa: B010 (a method of this one object)
+        try:
+            return await super().start(connection)
+        finally:
+            delattr(protocol, "read")
+
+
 class AiohttpUpstream(Upstream):
     """Forwards on one ``aiohttp.ClientSession``, opened on the first request."""
 
@@ -260,6 +285,7 @@ class AiohttpUpstream(Upstream):
             max_line_size=_HEAD_BYTES,
             max_field_size=_HEAD_BYTES,
             trace_configs=[_tracing()],
+            response_class=_TimedResponse,
         )
         return self._session
 
