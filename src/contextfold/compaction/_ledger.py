@@ -1259,6 +1259,15 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         if e.kind != "text"
         for m in itertools.islice(_HYPHENATED.finditer(e.text), _HYPHENATED_PER_ENTRY)
     }
+    # and the names with a slash they used, the tails of longer paths too: in the
+    # agent's words, "releases/179" or "fix/login" is a thing when a tool named it
+    hyphenated |= {
+        tail.lower()
+        for e in entries
+        if e.kind != "text"
+        for m in itertools.islice(_SLASHED.finditer(e.text), _HYPHENATED_PER_ENTRY)
+        for tail in _tails(m.group(0))
+    }
     for index, entry in enumerate(entries):
         if entry.kind != "text":
             continue
@@ -1404,6 +1413,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     # Identifiers in the id-like arguments of tool calls and in tool outputs (not in
     # what a tool only read: a file's or a page's content is bulk, not facts).
     calls: list[bool] = []  # per call: whether it reads a file (its output is content)
+    commands: list[list[Fact]] = []  # per call: what it changes if its output allows
     failing: set[str] = set()  # tests a run reported failing, until one reports them passing
     for at, entry in enumerate(entries):
         if entry.kind == "call":
@@ -1413,16 +1423,24 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 and not _SEARCHES.search(entry.text)  # a search's hits are findings
             )
             objects = _json_objects(entry.text)
+            ran: list[Fact] = []  # what the call does, told once its output refuses nothing
             for item in objects:  # an SQL statement, a patch bumping a dependency
-                for value in item.values():
+                for key, value in item.items():
                     if isinstance(value, str) and len(value) < 20_000:
                         yield from _sql_records(value)
                         yield from _changed_records(value)
+                        if _runs_sql(key, value):
+                            ran += _schema_records(value)
+                        ran += _command_records(value)
+            commands.append(ran)
             for value, context in [*_json_ids(objects), *_argument_ids(objects)]:
                 context = f"{entry.tool} {context}"
                 yield Fact("id", value, TIERS["agent id"], context=context, who="agent")
         elif entry.kind in ("result", "error"):
             reads = calls.pop(0) if calls else False
+            ran = commands.pop(0) if commands else []
+            if entry.kind == "result" and not _REFUSED.search(entry.text[:_REFUSAL_CHARS]):
+                yield from ran
             yield from _output_facts(entry.text, reads=reads, failing=failing)
             # the words right after an output, pointing at rows of it ("the 27.1.8
             # image in the table above", "the line tagged pre-upgrade")
@@ -1434,6 +1452,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 yield from _pointed_rows(entry.text, _prose(after.text))
 
 
+_REFUSAL_CHARS: Final = 4_000  # of an output, read for a refusal of what a call did
 _POINTING_REACH: Final = 3  # entries after an output where the words about it are read
 _POINTED_ROWS: Final = 3  # rows of one output the words after it may point to
 _POINTED_IDS: Final = 4  # ids taken from each of them
@@ -1601,7 +1620,7 @@ _APPROVES = re.compile(
 # What marks the sentence that proposes ("I'd switch ...", "Mitt förslag: ...") among
 # the agent's words before the user's yes.
 _PROPOSES = re.compile(
-    r"\b(?:i'?d(?! (?:seen|been|had|done|never|already|just|not|have|heard|thought))|"
+    r"\b(?:i['’]d(?! (?:seen|been|had|done|never|already|just|not|have|heard|thought))|"
     r"i would(?! have)|i suggest|i propose|i recommend|my (?:suggestion|proposal|"
     r"recommendation)|we should|how about|what about|shall i|should i|want me to|"
     r"ich würde|ich schlage|vorschlag|wir könnten|soll ich|je propose|je suggère|"
@@ -2212,6 +2231,115 @@ def _sql_records(text: str) -> Iterator[Fact]:
         yield Fact("record", key, TIERS["changed"], state=f"status {match.group('state')}")
 
 
+# A database client in a command, or an argument that holds SQL: where a schema
+# statement is run, not only named ("grep 'DROP TABLE' x.sql" runs none).
+_SQL_CLIENT = re.compile(
+    r"(?<![\w-])(?:psql|mysql|mariadb|sqlite3|sqlcmd|cqlsh|clickhouse(?:-client)?|duckdb|"
+    r"snowsql|bq query|mongosh|dbshell|dbconsole|doctrine:query:sql|db:query|tinker)(?![\w-])",
+    re.IGNORECASE,
+)
+_SQL_KEYS = re.compile(r"^(?:sql|query|statement|stmt|ddl|command_sql)$", re.IGNORECASE)
+_SQL_NAME = r"[`\"\[]?(?P<{0}>[A-Za-z_][\w$]*(?:[`\"\]]?\.[`\"\[]?[A-Za-z_][\w$]*)?)[`\"\]]?"
+# One schema statement: what it does to which table, view, index, database or column.
+_DDL = re.compile(
+    r"(?<![\w-])(?:(?P<drop>DROP)\s+(?:TABLE|VIEW|MATERIALIZED\s+VIEW|INDEX|DATABASE|SCHEMA|"
+    r"KEYSPACE|SEQUENCE|TRIGGER|TYPE)\s+(?:IF\s+EXISTS\s+)?"
+    + _SQL_NAME.format("dropped")
+    + r"|(?P<create>CREATE)\s+(?:OR\s+REPLACE\s+)?(?:UNIQUE\s+)?(?:TABLE|VIEW|"
+    r"MATERIALIZED\s+VIEW|INDEX|DATABASE|SCHEMA|KEYSPACE|SEQUENCE)\s+(?:IF\s+NOT\s+EXISTS\s+)?"
+    + _SQL_NAME.format("created")
+    + r"|TRUNCATE\s+(?:TABLE\s+)?"
+    + _SQL_NAME.format("truncated")
+    + r"|ALTER\s+TABLE\s+(?:IF\s+EXISTS\s+)?(?:ONLY\s+)?"
+    + _SQL_NAME.format("altered")
+    + r"(?P<alter>[^;]{0,400}))",
+    re.IGNORECASE,
+)
+# What an ALTER TABLE does, clause by clause.
+_ALTER_CLAUSE = re.compile(
+    r"(?<![\w-])(?:RENAME\s+COLUMN\s+"
+    + _SQL_NAME.format("old")
+    + r"\s+TO\s+"
+    + _SQL_NAME.format("new")
+    + r"|RENAME\s+TO\s+"
+    + _SQL_NAME.format("table")
+    + r"|(?P<verb>ADD|DROP|MODIFY|ALTER|CHANGE)\s+(?:COLUMN\s+)?(?:IF\s+(?:NOT\s+)?EXISTS\s+)?"
+    + _SQL_NAME.format("column")
+    + r")",
+    re.IGNORECASE,
+)
+_NOT_COLUMNS = frozenset(
+    {"constraint", "index", "key", "primary", "foreign", "unique", "partition", "check"}
+)
+_ALTERED: Final = {"add": "added", "drop": "dropped", "modify": "modified"}
+
+
+def _unquoted(name: str) -> str:
+    return name.translate(str.maketrans("", "", '`"[]'))
+
+
+def _runs_sql(key: object, value: str) -> bool:
+    """Whether the argument ``key`` of a tool call, holding ``value``, runs SQL."""
+    return (isinstance(key, str) and _SQL_KEYS.match(key) is not None) or (
+        _SQL_CLIENT.search(value) is not None
+    )
+
+
+def _schema_records(text: str) -> Iterator[Fact]:
+    """What the schema statements in ``text`` (a command run through a database
+    client, or a tool's SQL argument) do: a table dropped, created, truncated or
+    renamed, a column added, dropped, changed or renamed (``invoice.vat``)."""
+    if not any(w in text.upper() for w in ("DROP", "CREATE", "TRUNCATE", "ALTER")):
+        return  # a cheap gate
+    for match in itertools.islice(_DDL.finditer(text), _IDS_PER_LINE):
+        for verb in ("dropped", "created", "truncated"):
+            if match[verb]:
+                yield Fact(
+                    "record", _unquoted(match[verb]), TIERS["changed"], state=f"status {verb}"
+                )
+        if not match["altered"]:
+            continue
+        table = _unquoted(match["altered"])
+        told = False
+        for clause in itertools.islice(_ALTER_CLAUSE.finditer(match["alter"]), _IDS_PER_LINE):
+            if clause["old"]:
+                old, new = _unquoted(clause["old"]), _unquoted(clause["new"])
+                state = f"status renamed to {table}.{new}"
+                yield Fact("record", f"{table}.{old}", TIERS["changed"], state=state)
+            elif clause["table"]:
+                state = f"status renamed to {_unquoted(clause['table'])}"
+                yield Fact("record", table, TIERS["changed"], state=state)
+            elif clause["column"].lower() not in _NOT_COLUMNS:
+                word = _ALTERED.get(clause["verb"].lower(), "modified")
+                column = _unquoted(clause["column"])
+                yield Fact("record", f"{table}.{column}", TIERS["changed"], state=f"status {word}")
+            else:
+                continue
+            told = True
+        if not told:  # "ALTER TABLE shop.orders WITH compaction = {...}"
+            what = shorten(" ".join(match["alter"].split()), 80)
+            state = f"status altered: {what}" if what else "status altered"
+            yield Fact("record", table, TIERS["changed"], state=state)
+
+
+# A new git branch: "git checkout -b fix/x origin/main", "git switch -q -c feat/y main".
+_NEW_BRANCH = re.compile(
+    r"(?<![\w-])git\s+(?:-C\s+\S+\s+)?(?:checkout|switch)(?:\s+-[qf])*\s+-[bBcC]\s+"
+    r"(?:-[qf]\s+)?(?P<name>[\w][\w./-]{0,120})(?:\s+(?P<start>[\w][\w./-]{0,120}))?"
+)
+# A tool refusing what was asked: "ERROR 1051 (42S02)", "fatal: a branch named ...".
+_REFUSED = re.compile(r"(?<![\w-])(?:error|fatal|failed|denied|refused)(?![\w-])", re.IGNORECASE)
+
+
+def _command_records(text: str) -> Iterator[Fact]:
+    """What a command does to things, told by the command itself: a new git branch
+    (where it starts from too). Read only if its output refuses nothing."""
+    for match in itertools.islice(_NEW_BRANCH.finditer(text), _IDS_PER_LINE):
+        start = match["start"]
+        state = f"status created from {start}" if start else "status created"
+        yield Fact("record", match["name"].rstrip("./"), TIERS["changed"], state=state)
+
+
 # A schema migration a tool says it applied (or rolled back), in the words of the usual
 # tools. Each branch is linear on any line: no two unbounded runs of one character class
 # meet (a long dot leader with no DONE after it fails at once).
@@ -2348,7 +2476,7 @@ _FLAG_LINE = re.compile(
 _NEW_STATE = re.compile(
     r"(?<![\w-])(created|deleted|removed|dropped|released|deployed|published|paused|suspended|"
     r"resumed|archived|disabled|enabled|reverted|rolled back|merged|renamed|restored|revoked|"
-    r"terminated|destroyed|degraded|out ?of ?sync|unhealthy)(?![\w-])",
+    r"terminated|destroyed|degraded|out ?of ?sync|unhealthy|roll(?:ed|ing)?[ -]?back to)(?![\w-])",
     re.IGNORECASE,
 )
 _STATE_LINE_CHARS: Final = 200
@@ -2383,9 +2511,11 @@ def _state_lines(lines: Sequence[str]) -> Iterator[Fact]:
         before = [n for at, n in named if at < state.start()]
         after = [n for at, n in named if at > state.start()]
         name = before[-1] if before else after[0] if after else None
+        word = " ".join(state.group(1).lower().split())
+        if word.endswith(" to"):  # "[web1] Rollback to `releases/212` release was successful."
+            name, word = (after[0], "rolled back to this") if after else (None, word)
         if name is not None and "`" not in name:
             shown += 1
-            word = " ".join(state.group(1).lower().split())
             yield Fact("record", name, TIERS["changed"], state=f"status {word}")
 
 
@@ -2538,6 +2668,16 @@ _LATIN_RUN = re.compile(r"[A-Za-z0-9_./@:-]+")
 _LATIN = re.compile(r"[A-Za-z0-9_./@:-]")
 
 
+_SLASHED = re.compile(r"(?<![\w./-])/?[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)+")
+
+
+def _tails(path: str) -> list[str]:
+    """The names of two parts at the end of ``path`` (``/srv/app/releases/9``:
+    ``releases/9``), and the path itself when it has two parts."""
+    parts = [p for p in path.split("/") if p]
+    return ["/".join(parts[-2:])] if len(parts) >= 2 else []
+
+
 def _thing_names(text: str, hyphenated: set[str] | None) -> Iterator[str]:
     """The names of things in ``text``, in order: files of a known kind
     (``values-prod.yaml``), paths with two slashes or more, names with an underscore
@@ -2555,6 +2695,8 @@ def _thing_names(text: str, hyphenated: set[str] | None) -> Iterator[str]:
                 continue
             if PATH.fullmatch(name) or (name.count("/") >= 2 and "." not in name):
                 yield name
+            elif name.count("/") == 1 and hyphenated is not None and name.lower() in hyphenated:
+                yield name  # releases/179, fix/login: a tool named it
             elif ":" in name or "." in name or "/" in name:
                 continue  # a time, a host, a dotted setting: not a thing here
             elif "_" in name or (
