@@ -8,6 +8,7 @@ The install itself (a fresh venv with the oldest allowed SDKs) is tested in
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import subprocess
 import sys
@@ -41,6 +42,14 @@ EXTRA_DISTS = {
 }
 
 
+@functools.cache
+def _installed() -> dict[str, list[str]]:
+    """Which distributions provide each top-level module (read once: it walks every
+    installed distribution's file list)."""
+    return packages_distributions()
+
+
+@functools.cache
 def _third_party_imports(src: Path = SRC) -> dict[str, set[Path]]:
     """Top-level modules imported anywhere in ``src`` that are neither ours nor stdlib."""
     found: dict[str, set[Path]] = {}
@@ -61,7 +70,7 @@ def _third_party_imports(src: Path = SRC) -> dict[str, set[Path]]:
 
 
 def _distribution(module: str) -> str:
-    [dist] = packages_distributions()[module][:1]
+    [dist] = _installed()[module][:1]
     return dist.lower().replace("_", "-")
 
 
@@ -74,7 +83,7 @@ def test_every_imported_package_is_declared_where_it_is_needed() -> None:
         if extras:  # an optional package: declared in that extra, not in the core
             [extra] = extras
             # a namespace package (opentelemetry) spans several distributions
-            dists = {d.lower().replace("_", "-") for d in packages_distributions()[module]}
+            dists = {d.lower().replace("_", "-") for d in _installed()[module]}
             dist = next(iter(sorted(dists & EXTRA_DISTS[extra])), dist)
             assert dist in EXTRA_DISTS[extra], f"{module} ({dist}) is not in the {extra} extra"
             assert dist not in CORE, f"{dist} is optional ({extra}) but a core dependency"
