@@ -291,7 +291,21 @@ _MORE_IDS = re.compile(
     # (after the grouped number, which may be longer at the same place) an id of three
     # or more dash-joined parts (FOL-202411-0ZD7O, INC-2024-0042)
     r"|\b[A-Z0-9]{2,}(?:-[A-Z0-9]{2,}){2,}\b"
+    # a MAC address or a key's fingerprint (3C:A6:2F:0B:91:7E, a4-19-0e-...)
+    r"|(?<![\w:-])[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4,30}(?![\w:-])"
 )
+# A long random token of mixed case and digits (a snapshot's uuid, a consumer tag:
+# Qm7Lx2VbT9aKcW4pZr8Ne1): an id on a tool's line that talks of no credential (in
+# people's words such a token is as likely a password).
+_RANDOM_ID = re.compile(
+    r"\b(?=[A-Za-z0-9]{0,63}[0-9])(?=[A-Za-z0-9]{0,63}[a-z])(?=[A-Za-z0-9]{0,63}[A-Z])"
+    r"[A-Za-z0-9]{16,64}\b"
+)
+# The run of hyphen- or dot-joined parts an id found inside it belongs to: it is the
+# id whole ("worker-00417-qx2", not "worker-00417").
+_JOINED_BEFORE = re.compile(r"(?:[A-Za-z0-9]{1,40}[-.]){1,6}\Z")
+_JOINED_AFTER = re.compile(r"(?:[-.][A-Za-z0-9]{1,40}){1,6}")
+_JOINED_REACH: Final = 120
 # A value after its label on a line of a tool's output: "guid: 5f1c...", "BuildID=1405",
 # "<nrRecibo>1.2.87</nrRecibo>", "Message-ID: <a.b@c>"; the label decides (see _id_key).
 _LABELLED = re.compile(
@@ -773,6 +787,7 @@ def _identifiers(text: str) -> list[str]:
         if any(c in match.group() for c in ".,$€£¥%") or " " in match.group():
             spans.append((match.start(), match.end(), match.group()))
     spans += [(m.start(), m.end(), m.group()) for m in _MORE_IDS.finditer(text)]
+    spans = [_whole(text, *span) for span in spans]
     for match in PATH.finditer(text):
         if match.group().startswith(("http://", "https://")):  # files are file facts
             token = match.group().rstrip(".,:;")
@@ -790,12 +805,34 @@ def _identifiers(text: str) -> list[str]:
     return list(dict.fromkeys(kept))
 
 
+def _whole(text: str, start: int, end: int, token: str) -> tuple[int, int, str]:
+    """The span of ``token`` (at ``start``:``end`` of ``text``) grown to the hyphen- or
+    dot-joined run of ASCII letters and digits it is part of (a sentence's full stop
+    is no join: a part must follow it)."""
+    if not token or not token.isascii() or not token.replace("-", "").replace(".", "").isalnum():
+        return start, end, token
+    joined_before = start > 1 and text[start - 1] in "-." and text[start - 2].isalnum()
+    if joined_before:
+        head = _JOINED_BEFORE.search(text, max(start - _JOINED_REACH, 0), start)
+        if head is not None and (head.start() == 0 or not text[head.start() - 1].isalnum()):
+            start = head.start()
+    tail = _JOINED_AFTER.match(text, end)
+    if tail is not None and not text[tail.end() : tail.end() + 1].isalnum():
+        end = tail.end()
+    return start, end, text[start:end]
+
+
 def _line_ids(line: str) -> list[str]:
     """The first :data:`_IDS_PER_LINE` identifiers of a tool's ``line``, those with the
     shape of an id on their own first (a trace id at the end of a long log line before
     the class names ahead of it), none of them a credential's value."""
     secret = [m.group(0) for m in _CREDENTIAL.finditer(line)]
     found = [t for t in _plain_ids(line) if not any(t in value for value in secret)]
+    if not _SECRET_TALK.search(line):
+        for match in itertools.islice(_RANDOM_ID.finditer(line), _IDS_PER_LINE):
+            token = _whole(line, match.start(), match.end(), match.group())[2]
+            if token not in found and not any(token in value for value in secret):
+                found.append(token)
     return sorted(found, key=lambda token: not _strong_id(token))[:_IDS_PER_LINE]
 
 
@@ -804,9 +841,23 @@ def _line_ids(line: str) -> list[str]:
 _CREDENTIAL = re.compile(
     r"(?i:passwords?|passwd|pwd|secret|token|api[_-]?key|private[_-]?key|credentials?)"
     r"\s*[=:]\s*\S+"
+    # mysql's "-pS3cret" (a password glued to its flag), "--password S3cret"
+    r"|(?<![\w-])-p(?=[^\s'\"]*[\d\W])[^\s'\"-][^\s'\"]{3,}|(?i:--password)\s+\S+"
     r"|\b(?:sk|pk|rk)[-_][A-Za-z0-9_-]{12,}|\bghp_\w{20,}|\bAKIA[0-9A-Z]{16}\b|\bxox[abp]-\S+"
     r"|\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@"
 )
+
+
+def _masked(match: re.Match[str]) -> str:
+    """A credential :data:`_CREDENTIAL` found, its value masked: ``PGPASSWORD=***``,
+    ``postgresql://admin:***@``, ``-p***``."""
+    text = match.group(0)
+    if text.endswith("@"):  # a URL's user and password
+        return text[: text.rindex(":") + 1] + "***@"
+    for sign in ("=", ":", " "):
+        if sign in text:
+            return text[: text.index(sign) + 1] + "***"
+    return text[:2] + "***" if text.startswith("-p") else "***"
 
 
 _FILE = re.compile(r"[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{0,4}\Z")
@@ -948,6 +999,9 @@ def _argument_ids(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]
             if _id_key(key) or not isinstance(child, str) or not 6 <= len(child) <= 2_000:
                 continue  # an id-like key is read by _json_ids
             if str(key).lower() in _COMMAND_KEYS:
+                # a credential the command passes (PGPASSWORD=..., a URL's password,
+                # mysql -p...) is no id, and is not copied with the command's words
+                child = _CREDENTIAL.sub(_masked, child)
                 for token in itertools.islice(_plain_ids(child), _IDS_PER_LINE):
                     if _strong_id(token):
                         yield token, f"{key}: {shorten(child, _CONTEXT_CHARS)}"
@@ -1412,35 +1466,42 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             yield Fact("file", path, TIERS["read"], state="read")
     # Identifiers in the id-like arguments of tool calls and in tool outputs (not in
     # what a tool only read: a file's or a page's content is bulk, not facts).
-    calls: list[bool] = []  # per call: whether it reads a file (its output is content)
-    commands: list[list[Fact]] = []  # per call: what it changes if its output allows
+    # per call, by its id (or its place, where ids are unknown): whether it reads a file
+    # (its output is content), and the commands and SQL it runs (what they change is
+    # told once its output refuses nothing)
+    calls: dict[str, tuple[bool, list[tuple[str, bool]]]] = {}
     failing: set[str] = set()  # tests a run reported failing, until one reports them passing
     for at, entry in enumerate(entries):
         if entry.kind == "call":
-            calls.append(
+            reads_file = (
                 tool_action(entry.tool) == "read"
                 and _names_file(entry.text)
                 and not _SEARCHES.search(entry.text)  # a search's hits are findings
             )
             objects = _json_objects(entry.text)
-            ran: list[Fact] = []  # what the call does, told once its output refuses nothing
+            runs: list[tuple[str, bool]] = []
             for item in objects:  # an SQL statement, a patch bumping a dependency
                 for key, value in item.items():
+                    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+                        value = " ".join(value)  # ["bash", "-lc", "git switch -c x"]
                     if isinstance(value, str) and len(value) < 20_000:
                         yield from _sql_records(value)
                         yield from _changed_records(value)
-                        if _runs_sql(key, value):
-                            ran += _schema_records(value)
-                        ran += _command_records(value)
-            commands.append(ran)
+                        if str(key).lower() not in _TEXT_KEYS:
+                            runs.append((value, _runs_sql(entry.tool, key, value)))
+            calls[entry.ref or f"#{at}"] = (reads_file, runs)
             for value, context in [*_json_ids(objects), *_argument_ids(objects)]:
                 context = f"{entry.tool} {context}"
                 yield Fact("id", value, TIERS["agent id"], context=context, who="agent")
         elif entry.kind in ("result", "error"):
-            reads = calls.pop(0) if calls else False
-            ran = commands.pop(0) if commands else []
-            if entry.kind == "result" and not _REFUSED.search(entry.text[:_REFUSAL_CHARS]):
-                yield from ran
+            ref = entry.ref if entry.ref in calls else next(iter(calls), None)
+            reads, runs = calls.pop(ref) if ref is not None else (False, [])
+            if entry.kind == "result" and not _REFUSED.search(entry.text, 0, _REFUSAL_CHARS):
+                for value, sql in runs:
+                    if sql:
+                        key_sql = not _SQL_CLIENT.search(value)
+                        yield from _schema_records(value, sql_argument=key_sql)
+                    yield from _command_records(value, entry.text)
             yield from _output_facts(entry.text, reads=reads, failing=failing)
             # the words right after an output, pointing at rows of it ("the 27.1.8
             # image in the table above", "the line tagged pre-upgrade")
@@ -1452,7 +1513,6 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 yield from _pointed_rows(entry.text, _prose(after.text))
 
 
-_REFUSAL_CHARS: Final = 4_000  # of an output, read for a refusal of what a call did
 _POINTING_REACH: Final = 3  # entries after an output where the words about it are read
 _POINTED_ROWS: Final = 3  # rows of one output the words after it may point to
 _POINTED_IDS: Final = 4  # ids taken from each of them
@@ -2231,80 +2291,185 @@ def _sql_records(text: str) -> Iterator[Fact]:
         yield Fact("record", key, TIERS["changed"], state=f"status {match.group('state')}")
 
 
-# A database client in a command, or an argument that holds SQL: where a schema
-# statement is run, not only named ("grep 'DROP TABLE' x.sql" runs none).
+# Where a command starts: the start of the text or of a line, after ";", "&&", "|",
+# "(" or "$(", or inside the quotes of "sh -c '...'" / "psql -c '...'" (not inside an
+# echo's or a grep's quotes).
+_COMMAND_START = re.compile(
+    r"(?:(?:^|[\n;&|(`]|\$\()\s*(?:sudo\s+(?:-\S+\s+)*)?(?:[A-Za-z_]\w*=\S*\s+)*"
+    # "kubectl exec pod -- psql", "docker exec -it db psql", "ssh host psql ...",
+    # "ssh host 'psql ...'", "bash -lc 'git ...'"
+    r"|\s--\s+|\bexec(?:\s+-\S+)*\s+[\w.-]+\s+|\bssh\b[^'\"\n;&|]{0,200}\s"
+    r"|(?:\bssh\b[^'\"\n]{0,200}|\s-\w*c)\s*['\"]\s*)\Z"
+)
+_QUOTED_ARGUMENT = re.compile(
+    r"(?:^|\s)(?:-[A-Za-z]*[ce]|-[Qq]|--command=?|--execute=?|--query=?)\s*['\"]\Z"
+)
+
+
+def _at_command(text: str, at: int) -> bool:
+    """Whether ``text[at:]`` starts a command (or the statement a client runs)."""
+    before = text[max(at - 200, 0) : at]
+    return _COMMAND_START.search(before) is not None or (
+        _QUOTED_ARGUMENT.search(before) is not None
+    )
+
+
+# A database client run by a command: where a schema statement is run, not only named
+# ("grep 'DROP TABLE' x.sql", "grep x /var/log/mysql/error.log" run none).
 _SQL_CLIENT = re.compile(
-    r"(?<![\w-])(?:psql|mysql|mariadb|sqlite3|sqlcmd|cqlsh|clickhouse(?:-client)?|duckdb|"
-    r"snowsql|bq query|mongosh|dbshell|dbconsole|doctrine:query:sql|db:query|tinker)(?![\w-])",
+    r"(?:(?<=[\s;&|(`'\"])|^)(?:[\w./-]*/)?(?:psql|mysql|mariadb|sqlite3|sqlcmd|cqlsh|"
+    r"clickhouse(?:-client)?|duckdb|snowsql|bq|mongosh|dbshell|dbconsole|"
+    r"doctrine:query:sql|db:query|tinker)(?=\s|$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+# The argument of a database tool that holds its SQL ("sql", "query" of run_sql ...).
+_SQL_KEYS = re.compile(r"^(?:sql|statement|stmt|ddl|command_sql)$", re.IGNORECASE)
+_SQL_TOOL = re.compile(
+    r"sql|(?<![a-z])db(?![a-z])|database|postgres|mysql|sqlite|bigquery|snowflake|clickhouse|"
+    r"duckdb",
     re.IGNORECASE,
 )
-_SQL_KEYS = re.compile(r"^(?:sql|query|statement|stmt|ddl|command_sql)$", re.IGNORECASE)
-_SQL_NAME = r"[`\"\[]?(?P<{0}>[A-Za-z_][\w$]*(?:[`\"\]]?\.[`\"\[]?[A-Za-z_][\w$]*)?)[`\"\]]?"
+# The arguments that write or search text (a file's content, a patch, a message): what
+# they hold is not run.
+_TEXT_KEYS = frozenset(
+    {
+        "content",
+        "contents",
+        "text",
+        "body",
+        "file_text",
+        "new_string",
+        "old_string",
+        "new_str",
+        "old_str",
+        "patch",
+        "diff",
+        "message",
+        "description",
+        "pattern",
+        "search",
+        "prompt",
+    }
+)
+# A name in a statement: bare (letters of any script, digits, _ and $), or quoted with
+# backticks, double quotes or brackets (then anything but the quote), schema-qualified.
+_SQL_PART = r"(?:`[^`\n]{1,120}`|\"[^\"\n]{1,120}\"|\[[^\]\n]{1,120}\]|[^\W\d][\w$]{0,120})"
+_SQL_QUALIFIED = _SQL_PART + r"(?:\." + _SQL_PART + r")?"
+
+
+def _sql_name(group: str, *, many: bool = False) -> str:
+    """A pattern for a name in a statement, in the group ``group`` (``many``: a list
+    of them, "DROP TABLE a, b")."""
+    more = r"(?:\s*,\s*" + _SQL_QUALIFIED + r"){0,11}" if many else ""
+    return f"(?P<{group}>{_SQL_QUALIFIED}{more})"
+
+
 # One schema statement: what it does to which table, view, index, database or column.
 _DDL = re.compile(
-    r"(?<![\w-])(?:(?P<drop>DROP)\s+(?:TABLE|VIEW|MATERIALIZED\s+VIEW|INDEX|DATABASE|SCHEMA|"
-    r"KEYSPACE|SEQUENCE|TRIGGER|TYPE)\s+(?:IF\s+EXISTS\s+)?"
-    + _SQL_NAME.format("dropped")
-    + r"|(?P<create>CREATE)\s+(?:OR\s+REPLACE\s+)?(?:UNIQUE\s+)?(?:TABLE|VIEW|"
-    r"MATERIALIZED\s+VIEW|INDEX|DATABASE|SCHEMA|KEYSPACE|SEQUENCE)\s+(?:IF\s+NOT\s+EXISTS\s+)?"
-    + _SQL_NAME.format("created")
+    r"(?<![\w-])(?:DROP\s+(?:TABLE|VIEW|MATERIALIZED\s+VIEW|INDEX|DATABASE|SCHEMA|"
+    r"KEYSPACE|SEQUENCE|TRIGGER|TYPE)\s+(?:CONCURRENTLY\s+)?(?:IF\s+EXISTS\s+)?"
+    + _sql_name("dropped", many=True)
+    + r"|CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:UNIQUE|TEMP|TEMPORARY|UNLOGGED)\s+)?(?:TABLE|VIEW|"
+    r"MATERIALIZED\s+VIEW|INDEX|DATABASE|SCHEMA|KEYSPACE|SEQUENCE)\s+(?:CONCURRENTLY\s+)?"
+    r"(?:IF\s+NOT\s+EXISTS\s+)?"
+    + _sql_name("created")
     + r"|TRUNCATE\s+(?:TABLE\s+)?"
-    + _SQL_NAME.format("truncated")
+    + _sql_name("truncated", many=True)
     + r"|ALTER\s+TABLE\s+(?:IF\s+EXISTS\s+)?(?:ONLY\s+)?"
-    + _SQL_NAME.format("altered")
-    + r"(?P<alter>[^;]{0,400}))",
+    + _sql_name("altered")
+    # the rest of the statement, up to its end or the end of the quoted argument
+    + r"(?P<alter>[^;'\"\n&|]{0,400}))",
     re.IGNORECASE,
 )
 # What an ALTER TABLE does, clause by clause.
 _ALTER_CLAUSE = re.compile(
-    r"(?<![\w-])(?:RENAME\s+COLUMN\s+"
-    + _SQL_NAME.format("old")
+    r"(?<![\w-])(?:RENAME\s+(?:COLUMN\s+)?(?!TO\b)"
+    + _sql_name("old")
     + r"\s+TO\s+"
-    + _SQL_NAME.format("new")
+    + _sql_name("new")
     + r"|RENAME\s+TO\s+"
-    + _SQL_NAME.format("table")
-    + r"|(?P<verb>ADD|DROP|MODIFY|ALTER|CHANGE)\s+(?:COLUMN\s+)?(?:IF\s+(?:NOT\s+)?EXISTS\s+)?"
-    + _SQL_NAME.format("column")
+    + _sql_name("table")
+    + r"|CHANGE\s+(?:COLUMN\s+)?"
+    + _sql_name("was")
+    + r"\s+"
+    + _sql_name("now")
+    + r"|(?P<verb>ADD|DROP|MODIFY|ALTER)\s+(?:COLUMN\s+)?(?:IF\s+(?:NOT\s+)?EXISTS\s+)?"
+    + _sql_name("column")
     + r")",
     re.IGNORECASE,
 )
 _NOT_COLUMNS = frozenset(
-    {"constraint", "index", "key", "primary", "foreign", "unique", "partition", "check"}
+    {"constraint", "index", "key", "primary", "foreign", "unique", "partition", "check", "to"}
 )
 _ALTERED: Final = {"add": "added", "drop": "dropped", "modify": "modified"}
+# SQL that runs nothing: a comment, a transaction rolled back, EXPLAIN (without ANALYZE)
+_SQL_COMMENT = re.compile(r"--\s[^\n'\"]*|/\*.{0,2000}?\*/", re.DOTALL)
+_ROLLED_BACK = re.compile(r"\bROLLBACK\b(?!\s+TO\b)", re.IGNORECASE)
+_EXPLAINED = re.compile(r"\bEXPLAIN\s+(?!ANALY[SZ]E\b)\Z", re.IGNORECASE)
 
 
 def _unquoted(name: str) -> str:
-    return name.translate(str.maketrans("", "", '`"[]'))
+    parts = re.findall(r"`([^`]*)`|\"([^\"]*)\"|\[([^\]]*)\]|([^.`\"\[\]]+)", name)
+    return ".".join(next(p for p in part if p) for part in parts if any(part))
 
 
-def _runs_sql(key: object, value: str) -> bool:
-    """Whether the argument ``key`` of a tool call, holding ``value``, runs SQL."""
-    return (isinstance(key, str) and _SQL_KEYS.match(key) is not None) or (
-        _SQL_CLIENT.search(value) is not None
+def _runs_sql(tool: str, key: object, value: str) -> bool:
+    """Whether the argument ``key`` of a call of ``tool``, holding ``value``, runs SQL:
+    a database tool's SQL, or a command that runs a database client."""
+    if not isinstance(key, str) or key.lower() in _TEXT_KEYS:
+        return False
+    if _SQL_KEYS.match(key) or (key.lower() == "query" and _SQL_TOOL.search(tool)):
+        return True
+    return any(_at_command(value, m.start()) for m in _SQL_CLIENT.finditer(value))
+
+
+def _statement_start(text: str, at: int, sql_argument: bool) -> bool:
+    """Whether a statement starts at ``at``: where the SQL argument or a statement
+    before it ends, or where a client's quoted statement opens ("-c '", '-e "')."""
+    before = text[max(at - 200, 0) : at]
+    if _EXPLAINED.search(before):
+        return False
+    if sql_argument and not before.strip():
+        return True
+    return re.search(r"(?:^|[;\n(])\s*\Z", before) is not None or (
+        _QUOTED_ARGUMENT.search(before) is not None
+        or re.search(r"<<-?\s*['\"]?\w+['\"]?\s*\n\s*\Z", before) is not None  # a heredoc
     )
 
 
-def _schema_records(text: str) -> Iterator[Fact]:
+def _schema_records(text: str, *, sql_argument: bool = False) -> Iterator[Fact]:
     """What the schema statements in ``text`` (a command run through a database
-    client, or a tool's SQL argument) do: a table dropped, created, truncated or
-    renamed, a column added, dropped, changed or renamed (``invoice.vat``)."""
+    client, or a tool's SQL argument when ``sql_argument``) do: a table dropped,
+    created, truncated or renamed, a column added, dropped, changed or renamed
+    (``invoice.vat``). Not a statement in a comment, in a string, explained, or in a
+    transaction rolled back."""
     if not any(w in text.upper() for w in ("DROP", "CREATE", "TRUNCATE", "ALTER")):
         return  # a cheap gate
-    for match in itertools.islice(_DDL.finditer(text), _IDS_PER_LINE):
+    text = _SQL_COMMENT.sub(" ", text)
+    if _ROLLED_BACK.search(text):
+        return
+    shown = 0
+    for match in _DDL.finditer(text):
+        if shown >= _IDS_PER_LINE:
+            break
+        if not _statement_start(text, match.start(), sql_argument):
+            continue
+        shown += 1
         for verb in ("dropped", "created", "truncated"):
             if match[verb]:
-                yield Fact(
-                    "record", _unquoted(match[verb]), TIERS["changed"], state=f"status {verb}"
-                )
+                names = re.findall(_SQL_QUALIFIED, match[verb])
+                for name in names[:_IDS_PER_LINE]:
+                    yield Fact("record", _unquoted(name), TIERS["changed"], state=f"status {verb}")
         if not match["altered"]:
             continue
         table = _unquoted(match["altered"])
         told = False
         for clause in itertools.islice(_ALTER_CLAUSE.finditer(match["alter"]), _IDS_PER_LINE):
-            if clause["old"]:
-                old, new = _unquoted(clause["old"]), _unquoted(clause["new"])
-                state = f"status renamed to {table}.{new}"
+            if clause["old"] or clause["was"]:
+                old = _unquoted(clause["old"] or clause["was"])
+                new = _unquoted(clause["new"] or clause["now"])
+                # MySQL's "CHANGE price price DECIMAL(10,2)": a new type, no new name
+                state = "status modified" if old == new else f"status renamed to {table}.{new}"
                 yield Fact("record", f"{table}.{old}", TIERS["changed"], state=state)
             elif clause["table"]:
                 state = f"status renamed to {_unquoted(clause['table'])}"
@@ -2317,26 +2482,47 @@ def _schema_records(text: str) -> Iterator[Fact]:
                 continue
             told = True
         if not told:  # "ALTER TABLE shop.orders WITH compaction = {...}"
-            what = shorten(" ".join(match["alter"].split()), 80)
+            what = shorten(_CREDENTIAL.sub("***", match["alter"]), 60)
             state = f"status altered: {what}" if what else "status altered"
             yield Fact("record", table, TIERS["changed"], state=state)
 
 
-# A new git branch: "git checkout -b fix/x origin/main", "git switch -q -c feat/y main".
+# A new git branch: "git checkout -b fix/x origin/main", "git switch -q -c feat/y main",
+# "git checkout --track -b x origin/x", "git worktree add -b x ../x main".
 _NEW_BRANCH = re.compile(
-    r"(?<![\w-])git\s+(?:-C\s+\S+\s+)?(?:checkout|switch)(?:\s+-[qf])*\s+-[bBcC]\s+"
-    r"(?:-[qf]\s+)?(?P<name>[\w][\w./-]{0,120})(?:\s+(?P<start>[\w][\w./-]{0,120}))?"
+    r"(?<![\w-])git\s+(?:-C\s+\S+\s+)?(?:checkout|switch|worktree\s+add)"
+    r"(?P<options>(?:\s+-(?:-track|-no-track|t|q|f)\b)*)\s+-(?P<flag>[bBcC])\s+"
+    r"(?:-[qf]\s+)?['\"]?(?P<name>[\w][\w./-]{0,120})['\"]?(?![\w$/{-])"
+    r"(?:\s+(?:--?[\w-]+\s+)*(?:\.{0,2}/\S*\s+)?['\"]?(?P<start>[\w][\w./-]{0,120})['\"]?(?![\w$/{-]))?"
 )
-# A tool refusing what was asked: "ERROR 1051 (42S02)", "fatal: a branch named ...".
-_REFUSED = re.compile(r"(?<![\w-])(?:error|fatal|failed|denied|refused)(?![\w-])", re.IGNORECASE)
+# A tool refusing what was asked: a line that opens with its word for an error (psql's
+# "ERROR:" in the languages it is translated to, mysql's "ERROR 1051", git's "fatal:",
+# after a program's name: "psql: error: ..."), or a refusal anywhere.
+_REFUSED = re.compile(
+    r"^\s*(?:[\w./-]{1,40}:\s*)?(?:error|fatal|errore|erreur|erro|fehler|schwerwiegend|"
+    r"ошибка|помилка|błąd|chyba|hata|fel|virhe|hiba|σφάλμα|エラー|错误|錯誤|오류|"
+    r"致命的|致命错误)\b"
+    r"|\b(?:permission denied|access denied|connection refused|could not connect|"
+    r"failed to|unable to)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_REFUSAL_CHARS: Final = 200_000  # of an output, read for a refusal of what a call did
 
 
-def _command_records(text: str) -> Iterator[Fact]:
+def _command_records(text: str, output: str = "") -> Iterator[Fact]:
     """What a command does to things, told by the command itself: a new git branch
-    (where it starts from too). Read only if its output refuses nothing."""
-    for match in itertools.islice(_NEW_BRANCH.finditer(text), _IDS_PER_LINE):
+    (where it starts from too); a branch ``-B`` resets is reset when the ``output``
+    says so. Read only if its output refuses nothing."""
+    shown = 0
+    for match in _NEW_BRANCH.finditer(text):
+        if shown >= _IDS_PER_LINE or not _at_command(text, match.start()):
+            continue
+        shown += 1
         start = match["start"]
-        state = f"status created from {start}" if start else "status created"
+        verb = "created"
+        if match["flag"] in "BC" and re.search(r"^Reset branch\b", output, re.MULTILINE):
+            verb = "reset"
+        state = f"status {verb} from {start}" if start else f"status {verb}"
         yield Fact("record", match["name"].rstrip("./"), TIERS["changed"], state=state)
 
 
@@ -2489,6 +2675,12 @@ _NOT_DONE = re.compile(
 )
 
 
+_UNDONE_ROLLBACK = re.compile(
+    r"\b(?:fail\w*|error|denied|refused|aborted|dry[- ]?run|would|cannot|can't|not|no)\b",
+    re.IGNORECASE,
+)
+
+
 def _state_lines(lines: Sequence[str]) -> Iterator[Fact]:
     """Things a tool's short lines give a new state: the name the line quotes or
     brackets nearest before the state word (else the first after it), or, on a line
@@ -2513,7 +2705,8 @@ def _state_lines(lines: Sequence[str]) -> Iterator[Fact]:
         name = before[-1] if before else after[0] if after else None
         word = " ".join(state.group(1).lower().split())
         if word.endswith(" to"):  # "[web1] Rollback to `releases/212` release was successful."
-            name, word = (after[0], "rolled back to this") if after else (None, word)
+            undone = _UNDONE_ROLLBACK.search(line) is not None  # failed, a dry run, "No ..."
+            name, word = (after[0], "rolled back to this") if after and not undone else (None, "")
         if name is not None and "`" not in name:
             shown += 1
             yield Fact("record", name, TIERS["changed"], state=f"status {word}")
@@ -2671,6 +2864,15 @@ _LATIN = re.compile(r"[A-Za-z0-9_./@:-]")
 _SLASHED = re.compile(r"(?<![\w./-])/?[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)+")
 
 
+# A name with one slash is a thing (a git ref, a release) when it holds a digit or a
+# joining mark, or opens with a ref's usual prefix; "and/or", "read/write" are words.
+_REF_LIKE = re.compile(r"[\d_.-]")
+_REF_PREFIXES = frozenset(
+    {"origin", "upstream", "feature", "feat", "fix", "bugfix", "hotfix", "release", "releases"}
+    | {"chore", "refs", "heads", "tags", "dev", "wip"}
+)
+
+
 def _tails(path: str) -> list[str]:
     """The names of two parts at the end of ``path`` (``/srv/app/releases/9``:
     ``releases/9``), and the path itself when it has two parts."""
@@ -2695,8 +2897,13 @@ def _thing_names(text: str, hyphenated: set[str] | None) -> Iterator[str]:
                 continue
             if PATH.fullmatch(name) or (name.count("/") >= 2 and "." not in name):
                 yield name
-            elif name.count("/") == 1 and hyphenated is not None and name.lower() in hyphenated:
-                yield name  # releases/179, fix/login: a tool named it
+            elif (
+                name.count("/") == 1
+                and hyphenated is not None
+                and name.lower() in hyphenated
+                and (_REF_LIKE.search(name) or name.split("/")[0].lower() in _REF_PREFIXES)
+            ):
+                yield name  # releases/179, fix/login: a tool named it (not "and/or")
             elif ":" in name or "." in name or "/" in name:
                 continue  # a time, a host, a dotted setting: not a thing here
             elif "_" in name or (

@@ -162,6 +162,7 @@ class Entry:
     kind: str  # "text", "call", "result" or "error"
     text: str
     tool: str = ""
+    ref: str = ""  # a call's id, or the id of the call a result answers ("": unknown)
 
 
 class _Items(list[str]):
@@ -238,12 +239,14 @@ def entries_from_messages(messages: Sequence[Message]) -> list[Entry]:
             if isinstance(block, TextBlock) and block.text.strip():
                 entries.append(Entry(message.role, "text", block.text))
             elif isinstance(block, ToolUseBlock):
-                entries.append(Entry(message.role, "call", json.dumps(block.input), block.name))
+                text = json.dumps(block.input)
+                entries.append(Entry(message.role, "call", text, block.name, block.id))
             elif isinstance(block, ToolResultBlock):
                 text = block.content if isinstance(block.content, str) else ""
                 if not isinstance(block.content, str):
                     text = "\n".join(p.text for p in block.content if isinstance(p, TextBlock))
-                entries.append(Entry(message.role, "error" if block.is_error else "result", text))
+                kind = "error" if block.is_error else "result"
+                entries.append(Entry(message.role, kind, text, ref=block.tool_use_id))
     return entries
 
 

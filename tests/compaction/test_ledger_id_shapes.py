@@ -1,0 +1,59 @@
+"""The fact ledger's identifiers whole (issue 27, the sixteenth set's round): a name
+joined by hyphens or dots is one id, not its first two parts; a MAC address or a key's
+colon-joined fingerprint is an id; so is a long random token of mixed case. No case is
+taken from a fidelity set."""
+
+from __future__ import annotations
+
+import pytest
+
+from contextfold.compaction._ledger import _line_ids
+
+
+@pytest.mark.parametrize(
+    ("line", "whole"),
+    [
+        ("NAME READY  worker-00417-qx2  Ready", "worker-00417-qx2"),  # a revision
+        ("pod/checkout-api-6f9c7b8d5-k2xzq   1/1   Running", "checkout-api-6f9c7b8d5-k2xzq"),
+        ("created backup weekly-ledger-20250301031500 (Completed)", "weekly-ledger-20250301031500"),
+        ("snapshot hourly-2025.03.01-a1b2c3 SUCCESS", "hourly-2025.03.01-a1b2c3"),
+        ("rbd: pool/vm-4411-disk-1 mapped", "vm-4411-disk-1"),
+    ],
+)
+def test_an_id_joined_by_hyphens_or_dots_is_found_whole(line: str, whole: str) -> None:
+    ids = _line_ids(line)
+    assert whole in ids
+    # not also cut into its first parts
+    assert not [i for i in ids if i != whole and i in whole and len(i) > 3]
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "3C:A6:2F:0B:91:7E",  # a MAC address
+        "3c-a6-2f-0b-91-7e",  # written with dashes
+        "a4:19:0e:77:c2:5b:90:1d:3e:8f:66:02:bb:71:d4:e9",  # a key fingerprint
+    ],
+)
+def test_a_mac_address_or_a_fingerprint_is_an_id(token: str) -> None:
+    assert token in _line_ids(f"iface eth0 link/ether {token} brd ff:ff:ff:ff:ff:ff")
+
+
+def test_a_long_random_token_of_mixed_case_is_an_id() -> None:
+    assert "Qm7Lx2VbT9aKcW4pZr8Ne1" in _line_ids("uuid: Qm7Lx2VbT9aKcW4pZr8Ne1 state=STARTED")
+    consumer = "amq.ctag-Hx81LmQp0ZtW3vRk6YbN2c"
+    assert consumer in _line_ids(f"consumer {consumer} on channel 7 (prefetch 50)")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Starting the well-known follow-up on a read-only replica",  # words, not ids
+        "at 12:30:45 the job ran",  # a clock
+        "DataLoaderForTransformers runs",  # a class name of letters only
+    ],
+)
+def test_words_and_clocks_stay_out(line: str) -> None:
+    ids = _line_ids(line)
+    assert not [i for i in ids if "-" in i or ":" in i]
+    assert "DataLoaderForTransformers" not in ids or "DataLoader" in line
