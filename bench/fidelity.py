@@ -12,7 +12,7 @@ is compacted ten times in a row with unrelated work appended in between; a cell 
 share of probes still in the compacted history (identifiers by exact match, the rest by
 their expected words on one line).
 
-Seventeen sets of sessions: the three *tuned* kinds (coding, support, research; the
+Eighteen sets of sessions: the three *tuned* kinds (coding, support, research; the
 summarizer and the fact ledger were written against them), the *held-out* kinds (written
 by someone who had not seen the summarizer nor the ledger; see
 ``contextfold_harness.fidelity._heldout``; the ledger's rules were widened once after a
@@ -29,10 +29,11 @@ set (``_heldout8``: written blind to the compaction code and to all seven other 
 eight other sets), a *tenth held-out* set (``_heldout10``: written blind to the
 compaction code and to all nine other sets), an *eleventh* (``_heldout11``), a *twelfth*
 (``_heldout12``), a *thirteenth* (``_heldout13``), a *fourteenth* (``_heldout14``), a
-*fifteenth* (``_heldout15``) and a *sixteenth* (``_heldout16``), each written blind to
-the compaction code and to every other set. Two summarizers: the offline extractive one,
-and a *lossy* stub that behaves like a model dropping details (it keeps a random 35 % of
-the facts it is shown, drawn afresh per request). Each with the user's words kept
+*fifteenth* (``_heldout15``), a *sixteenth* (``_heldout16``) and a *seventeenth*
+(``_heldout17``), each written blind to the compaction code and to every other set.
+Two summarizers: the offline extractive one, and a *lossy* stub that behaves like a model
+dropping details (it keeps a random 35 % of the facts it is shown, drawn afresh per
+request). Each with the user's words kept
 verbatim (``user_message_budget=2000``) or not (``0``), and the fact ledger on
 (``fact_budget=1000``) or off (``0``). ``tokens`` is the mean compacted history after 3
 compactions; ``ledger`` the mean ledger section per compaction.
@@ -69,6 +70,7 @@ from contextfold_harness.fidelity import (
     HELDOUT14_KINDS,
     HELDOUT15_KINDS,
     HELDOUT16_KINDS,
+    HELDOUT17_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -174,6 +176,7 @@ async def main() -> None:
     await survival("Fourteenth held-out sessions (written blind)", HELDOUT14_KINDS)
     await survival("Fifteenth held-out sessions (written blind)", HELDOUT15_KINDS)
     await survival("Sixteenth held-out sessions (written blind)", HELDOUT16_KINDS)
+    await survival("Seventeenth held-out sessions (written blind)", HELDOUT17_KINDS)
     await cost()
 
 

@@ -1,7 +1,7 @@
-"""The held-out session sets written blind (the fifth to the sixteenth): seeded, valid,
+"""The held-out session sets written blind (the fifth to the seventeenth): seeded, valid,
 probes planted once, each run by the CLI.
 
-One module for the twelve: the sets themselves were written apart on purpose (blind to
+One module for the thirteen: the sets themselves were written apart on purpose (blind to
 each other and to the compaction code); what is checked of them is the same.
 """
 
@@ -34,6 +34,7 @@ from contextfold_harness.fidelity import (
     HELDOUT14_KINDS,
     HELDOUT15_KINDS,
     HELDOUT16_KINDS,
+    HELDOUT17_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -51,6 +52,7 @@ from contextfold_harness.fidelity import (
     generate_heldout14,
     generate_heldout15,
     generate_heldout16,
+    generate_heldout17,
     history_text,
     probe_survives,
 )
@@ -75,6 +77,7 @@ SETS = (
     BlindSet("heldout14", HELDOUT14_KINDS, generate_heldout14),
     BlindSet("heldout15", HELDOUT15_KINDS, generate_heldout15),
     BlindSet("heldout16", HELDOUT16_KINDS, generate_heldout16),
+    BlindSet("heldout17", HELDOUT17_KINDS, generate_heldout17),
 )
 EARLIER = (SESSION_KINDS, HELDOUT_KINDS, HELDOUT2_KINDS, HELDOUT3_KINDS, HELDOUT4_KINDS)
 KINDS = [pytest.param(s, kind, id=f"{s.name}-{kind}") for s in SETS for kind in s.kinds]
