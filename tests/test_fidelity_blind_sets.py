@@ -174,8 +174,11 @@ VARIED = [
 def test_the_decisions_and_next_steps_vary_with_the_seed(blind: BlindSet, kind: str) -> None:
     sessions = [blind.make(kind, seed, segments=1) for seed in range(12)]
     for probe_kind in ("decision", "next_step", "artifact"):
-        questions = {p.question for s in sessions for p in s.probes if p.kind == probe_kind}
-        assert len(questions) > 1, probe_kind
+        # what is asked, or what the answer is (one topic, a value the seed draws)
+        probes = {
+            (p.question, p.answer) for s in sessions for p in s.probes if p.kind == probe_kind
+        }
+        assert len(probes) > 1, probe_kind
 
 
 @pytest.mark.parametrize("blind", BY_SET)

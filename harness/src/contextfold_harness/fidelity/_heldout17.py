@@ -90,7 +90,7 @@ import random
 import string
 from collections.abc import Callable, Sequence
 
-from ._build import (
+from contextfold_harness.fidelity._build import (
     Builder,
     Parts,
     Probe,
