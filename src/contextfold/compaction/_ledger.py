@@ -1502,6 +1502,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                         key_sql = not _SQL_CLIENT.search(value)
                         yield from _schema_records(value, sql_argument=key_sql)
                     yield from _command_records(value, entry.text)
+                    yield from _setting_records(value)
             yield from _output_facts(entry.text, reads=reads, failing=failing)
             # the words right after an output, pointing at rows of it ("the 27.1.8
             # image in the table above", "the line tagged pre-upgrade")
@@ -2524,6 +2525,135 @@ def _command_records(text: str, output: str = "") -> Iterator[Fact]:
             verb = "reset"
         state = f"status {verb} from {start}" if start else f"status {verb}"
         yield Fact("record", match["name"].rstrip("./"), TIERS["changed"], state=state)
+
+
+# Settings a command sets: "kcadm.sh update realms/staff -s ssoSessionIdleTimeout=900",
+# "helm upgrade --set replicas=3", "ceph config set osd osd_memory_target 6442450944",
+# "temporal operator namespace update --retention 10d", "kubectl scale --replicas=0",
+# "sed -i 's/^strategy = .*/strategy = leastrecent/' queues.conf".
+_SET_PAIR = re.compile(
+    r"(?<!\S)(?:-s|--set|--set-string|--set-env-vars|--update-env-vars|--env|--param|"
+    r"--parameter|--option|--conf)[ =]['\"]?(?P<key>[A-Za-z_][\w.:/-]{0,60})="
+    r"(?P<value>[^\s'\";&|,]{1,80})"
+)
+_CONFIG_SET = re.compile(
+    r"(?<![\w-])config(?:ure)?\s+set\s+(?:(?P<who>[\w.-]{1,40})\s+)?"
+    r"(?P<key>[A-Za-z_][\w.-]{0,60})\s+['\"]?(?P<value>[^\s'\";&|]{1,80})",
+    re.IGNORECASE,
+)
+_SETS_VERB = re.compile(
+    r"(?<![\w-])(?:update|set|scale|patch|edit|toggle|modify|configure|upgrade)(?![\w-])"
+)
+_FLAG_VALUE = re.compile(
+    r"(?<!\S)--(?P<key>[a-z][\w-]{1,40})(?:=|\s+)['\"]?(?P<value>[^\s'\";&|-][^\s'\";&|]{0,79})"
+)
+_SED_SET = re.compile(
+    r"(?<![\w-])s(?P<sep>[/|#,])\^?\s*(?P<key>[A-Za-z_][\w.-]{0,60})\s*[=:][^/|#,\n]{0,80}"
+    r"(?P=sep)\s*(?P=key)\s*[=:]\s*(?P<value>[^/|#,\n]{1,80}?)\s*(?P=sep)"
+)
+# Flags that say where or how a command runs, not what it sets.
+_NOT_SETTINGS = frozenset(
+    {
+        "namespace",
+        "address",
+        "region",
+        "zone",
+        "project",
+        "context",
+        "kubeconfig",
+        "cluster",
+        "output",
+        "format",
+        "fields",
+        "file",
+        "filename",
+        "realm",
+        "server",
+        "host",
+        "port",
+        "user",
+        "username",
+        "profile",
+        "selector",
+        "label",
+        "tail",
+        "since",
+        "query",
+        "timeout",
+        "dry-run",
+        "verbose",
+        "force",
+        "yes",
+        "all",
+        "wait",
+        "quiet",
+        "debug",
+        "config",
+        "env-file",
+        "name",
+        "id",
+        "target",
+        "type",
+        "image",
+        "from",
+        "to",
+        "message",
+        "description",
+        "comment",
+        "reason",
+        "tenant",
+        "org",
+        "repo",
+        "branch",
+        "ref",
+        "url",
+        "endpoint",
+        "path",
+        "dir",
+        "directory",
+        "out",
+        "limit",
+        "page",
+        "sort",
+        "filter",
+        "watch",
+        "follow",
+        "insecure",
+        "tls",
+        "ca",
+    }
+)
+# a setting that holds a credential: a password or a secret anywhere in its name, a
+# token, a key or auth at its end ("apiKey", "db.password"; not "accessTokenLifespan")
+_SECRET_KEY = re.compile(
+    r"pass(?:word|wd|phrase)?|secret|credential|(?:token|key|auth)$", re.IGNORECASE
+)
+_SETTINGS_PER_COMMAND: Final = 6
+
+
+def _setting_records(text: str) -> Iterator[Fact]:
+    """Settings the command ``text`` sets, each its own record (``retention``: set to
+    10d): the last value a session sets is the one that holds. Not a credential."""
+    found: dict[str, str] = {}
+    for match in _SET_PAIR.finditer(text):
+        found[match["key"]] = match["value"]
+    for match in _CONFIG_SET.finditer(text):
+        found[match["key"]] = match["value"]
+    for match in _SED_SET.finditer(text):
+        found[match["key"]] = match["value"].strip()
+    verb = _SETS_VERB.search(text)
+    if verb is not None:
+        for match in _FLAG_VALUE.finditer(text, verb.end()):
+            if match["key"] not in _NOT_SETTINGS:
+                found.setdefault(match["key"], match["value"])
+    shown = 0
+    for key, value in found.items():
+        if _SECRET_KEY.search(key) or _CREDENTIAL.search(f"{key}={value}"):
+            continue
+        if shown >= _SETTINGS_PER_COMMAND:
+            break
+        shown += 1
+        yield Fact("record", key, TIERS["changed"], state=f"status set to {value}")
 
 
 # A schema migration a tool says it applied (or rolled back), in the words of the usual
