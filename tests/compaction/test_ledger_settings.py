@@ -20,7 +20,6 @@ def settings(command: str, output: str = "") -> dict[str, str]:
 @pytest.mark.parametrize(
     ("command", "key", "value"),
     [
-        ("kcadm.sh update realms/shop -s accessTokenLifespan=600", "accessTokenLifespan", "600"),
         ("helm upgrade web ./chart --set replicaCount=4 -n web", "replicaCount", "4"),
         ("ceph config set osd osd_max_backfills 3", "osd_max_backfills", "3"),
         ("redis-cli CONFIG SET maxmemory-policy allkeys-lru", "maxmemory-policy", "allkeys-lru"),
@@ -77,3 +76,35 @@ def test_a_refused_command_sets_nothing() -> None:
         "ceph config set osd osd_max_backfills 3", "Error EINVAL: unrecognized config target"
     )
     assert "osd_max_backfills" not in found
+
+
+def test_a_setting_of_a_thing_a_command_acts_on_is_that_things_record() -> None:
+    found = settings("kcadm.sh update realms/shop -s accessTokenLifespan=600 -s enabled=true")
+    assert found["shop"] == "status accessTokenLifespan=600, enabled=true"
+    found = settings("kubectl -n pay scale deployment/ledger-sync --replicas=0")
+    assert found["ledger-sync"] == "status replicas=0"
+
+
+def test_a_thing_addressed_by_its_id_is_named_as_an_earlier_answer_named_it() -> None:
+    listing = '[{"id": "9b1c0e7a-55f2-4d8e-a1f0-3c2b7d9e6a41", "clientId": "billing-portal"}]'
+    facts = facts_of(
+        [
+            Message.user("Turn the billing-portal client off, do not delete it."),
+            *call(
+                1,
+                "bash",
+                {"command": "kcadm.sh get clients -r shop -q clientId=billing-portal"},
+                listing,
+            ),
+            *call(
+                2,
+                "bash",
+                {
+                    "command": "kcadm.sh update clients/9b1c0e7a-55f2-4d8e-a1f0-3c2b7d9e6a41 "
+                    "-r shop -s enabled=false"
+                },
+                "",
+            ),
+        ]
+    )
+    assert facts["billing-portal"].state == "status enabled=false"

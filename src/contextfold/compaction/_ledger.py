@@ -822,6 +822,12 @@ def _whole(text: str, start: int, end: int, token: str) -> tuple[int, int, str]:
     return start, end, text[start:end]
 
 
+_ASSIGNED_RANDOM = re.compile(
+    r"=['\"]?(?=[A-Za-z0-9]{16,64}(?![\w-]))(?=[A-Za-z0-9]{0,63}[0-9])(?=[A-Za-z0-9]{0,63}[a-z])"
+    r"(?=[A-Za-z0-9]{0,63}[A-Z])[A-Za-z0-9]{16,64}"
+)
+
+
 def _line_ids(line: str) -> list[str]:
     """The first :data:`_IDS_PER_LINE` identifiers of a tool's ``line``, those with the
     shape of an id on their own first (a trace id at the end of a long log line before
@@ -839,12 +845,22 @@ def _line_ids(line: str) -> list[str]:
 # A credential's value on a tool's line ("password=Hj3n...", "token: ...", "sk-..."):
 # no identifier (the ledger copies no sentence that talks of one either)
 _CREDENTIAL = re.compile(
-    r"(?i:passwords?|passwd|pwd|secret|token|api[_-]?key|private[_-]?key|credentials?)"
+    r"(?i:(?<![\w.-])[\w.-]{0,40}?(?:pass(?:words?|wd|phrase)?|pwd|secret|token|(?:api|access|private|"
+    r"signing|secret)[_-]?key|credentials?|auth(?:ident|token)?))"
     r"\s*[=:]\s*\S+"
+    # "config set npmAuthIdent admin:pw", "CONFIG SET requirepass pw"
+    r"|(?i:config(?:ure)?\s+set\s+(?:[\w.-]+\s+)?[\w.-]*(?:pass|pwd|secret|token|auth|key|"
+    r"ident)[\w.-]*)\s+\S+"
     # mysql's "-pS3cret" (a password glued to its flag), "--password S3cret"
     r"|(?<![\w-])-p(?=[^\s'\"]*[\d\W])[^\s'\"-][^\s'\"]{3,}|(?i:--password)\s+\S+"
     r"|\b(?:sk|pk|rk)[-_][A-Za-z0-9_-]{12,}|\bghp_\w{20,}|\bAKIA[0-9A-Z]{16}\b|\bxox[abp]-\S+"
     r"|\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@"
+    # a flag or a setting that passes one: "--client-secret X", "--pat X", "--bearer X",
+    # "CONFIG SET requirepass X", "configure set aws_secret_access_key X", a JWT
+    r"|(?i:--[\w-]{0,40}?(?:pass|pwd|secret|token|api-?key|bearer|cookie|signing-key|"
+    r"private-key|auth)[\w-]{0,40}|--pat|requirepass|masterauth|"
+    r"(?<!\w)\w{0,40}secret_access_key)[= ]\S+"
+    r"|\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*|\bglpat-[\w-]{10,}"
 )
 
 
@@ -1002,6 +1018,8 @@ def _argument_ids(objects: Iterable[dict[Any, Any]]) -> Iterator[tuple[str, str]
                 # a credential the command passes (PGPASSWORD=..., a URL's password,
                 # mysql -p...) is no id, and is not copied with the command's words
                 child = _CREDENTIAL.sub(_masked, child)
+                # a long random token assigned to a name is as likely a seed or a key
+                child = _ASSIGNED_RANDOM.sub("=***", child)
                 for token in itertools.islice(_plain_ids(child), _IDS_PER_LINE):
                     if _strong_id(token):
                         yield token, f"{key}: {shorten(child, _CONTEXT_CHARS)}"
@@ -1470,6 +1488,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     # (its output is content), and the commands and SQL it runs (what they change is
     # told once its output refuses nothing)
     calls: dict[str, tuple[bool, list[tuple[str, bool]]]] = {}
+    names: dict[str, str] = {}  # what earlier answers named each id they listed
     failing: set[str] = set()  # tests a run reported failing, until one reports them passing
     for at, entry in enumerate(entries):
         if entry.kind == "call":
@@ -1487,8 +1506,9 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                     if isinstance(value, str) and len(value) < 20_000:
                         yield from _sql_records(value)
                         yield from _changed_records(value)
-                        if str(key).lower() not in _TEXT_KEYS:
-                            runs.append((value, _runs_sql(entry.tool, key, value)))
+                        sql = _runs_sql(entry.tool, key, value)
+                        if sql or str(key).lower() not in _TEXT_KEYS:
+                            runs.append((value, sql))
             calls[entry.ref or f"#{at}"] = (reads_file, runs)
             for value, context in [*_json_ids(objects), *_argument_ids(objects)]:
                 context = f"{entry.tool} {context}"
@@ -1502,8 +1522,14 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                         key_sql = not _SQL_CLIENT.search(value)
                         yield from _schema_records(value, sql_argument=key_sql)
                     yield from _command_records(value, entry.text)
-                    yield from _setting_records(value)
             yield from _output_facts(entry.text, reads=reads, failing=failing)
+            # the settings a command set: after what its output said of the thing
+            # ("deployment.apps/web scaled" -> web: replicas=2, what it is now)
+            if entry.kind == "result" and not _REFUSED.search(entry.text, 0, _REFUSAL_CHARS):
+                for value, _sql in runs:
+                    yield from _setting_records(value, names)
+            if not reads and "{" in entry.text:
+                _names_by_id(_json_objects(entry.text), names)
             # the words right after an output, pointing at rows of it ("the 27.1.8
             # image in the table above", "the line tagged pre-upgrade")
             after = next(
@@ -2350,6 +2376,13 @@ _TEXT_KEYS = frozenset(
         "pattern",
         "search",
         "prompt",
+        "query",
+        "q",
+        "new",
+        "old",
+        "replacement",
+        "code",
+        "url",
     }
 )
 # A name in a statement: bare (letters of any script, digits, _ and $), or quoted with
@@ -2417,10 +2450,12 @@ def _unquoted(name: str) -> str:
 def _runs_sql(tool: str, key: object, value: str) -> bool:
     """Whether the argument ``key`` of a call of ``tool``, holding ``value``, runs SQL:
     a database tool's SQL, or a command that runs a database client."""
-    if not isinstance(key, str) or key.lower() in _TEXT_KEYS:
+    if not isinstance(key, str):
         return False
     if _SQL_KEYS.match(key) or (key.lower() == "query" and _SQL_TOOL.search(tool)):
         return True
+    if key.lower() in _TEXT_KEYS:
+        return False
     return any(_at_command(value, m.start()) for m in _SQL_CLIENT.finditer(value))
 
 
@@ -2504,7 +2539,10 @@ _REFUSED = re.compile(
     r"ошибка|помилка|błąd|chyba|hata|fel|virhe|hiba|σφάλμα|エラー|错误|錯誤|오류|"
     r"致命的|致命错误)\b"
     r"|\b(?:permission denied|access denied|connection refused|could not connect|"
-    r"failed to|unable to)\b",
+    r"failed to|unable to|command not found|no such file or directory|not recognized as|"
+    r"exit(?:ed)? (?:code|status|with status)[: ]+[1-9]\d*|upgrade failed|"
+    r"http(?:/[\d.]+)? [45]\d\d\b)"
+    r"|^\s*(?:\(error\)|traceback|\[error\])|не удалось|échec|失败|失敗|실패",
     re.IGNORECASE | re.MULTILINE,
 )
 _REFUSAL_CHARS: Final = 200_000  # of an output, read for a refusal of what a call did
@@ -2531,27 +2569,43 @@ def _command_records(text: str, output: str = "") -> Iterator[Fact]:
 # "helm upgrade --set replicas=3", "ceph config set osd osd_memory_target 6442450944",
 # "temporal operator namespace update --retention 10d", "kubectl scale --replicas=0",
 # "sed -i 's/^strategy = .*/strategy = leastrecent/' queues.conf".
-_SET_PAIR = re.compile(
-    r"(?<!\S)(?:-s|--set|--set-string|--set-env-vars|--update-env-vars|--env|--param|"
-    r"--parameter|--option|--conf)[ =]['\"]?(?P<key>[A-Za-z_][\w.:/-]{0,60})="
-    r"(?P<value>[^\s'\";&|,]{1,80})"
+_SET_FLAGS = (
+    r"--set|--set-string|--set-env-vars|--update-env-vars|--env|--param|--parameter|"
+    r"--option|--conf"
 )
+_SET_PAIR = re.compile(
+    r"(?<!\S)(?P<flag>-s|" + _SET_FLAGS + r")[ =](?:(?P<q>['\"])|)"
+    r"(?P<key>[A-Za-z_][\w.:/-]{0,60})=(?P<value>(?(q)[^'\"\n]{1,80}|[^\s'\";&|,]{1,80}))"
+)
+_MORE_PAIRS = re.compile(r",(?P<key>[A-Za-z_][\w.:/-]{0,60})=(?P<value>[^\s'\";&|,]{1,80})")
 _CONFIG_SET = re.compile(
     r"(?<![\w-])config(?:ure)?\s+set\s+(?:(?P<who>[\w.-]{1,40})\s+)?"
-    r"(?P<key>[A-Za-z_][\w.-]{0,60})\s+['\"]?(?P<value>[^\s'\";&|]{1,80})",
+    r"(?P<key>[A-Za-z_][\w.-]{0,60})\s+(?:(?P<q>['\"])|)"
+    r"(?P<value>(?(q)[^'\"\n]{1,80}|[^\s'\";&|]{1,80}))",
     re.IGNORECASE,
 )
+_CONFIG_UNSET = re.compile(
+    r"(?<![\w-])config(?:ure)?\s+(?:unset|rm|remove|delete|--unset(?:-all)?)\s+"
+    r"(?:(?P<who>[\w.-]{1,40})\s+)?(?P<key>[A-Za-z_][\w.-]{0,60})(?=\s|$|[;&|])",
+    re.IGNORECASE,
+)
+# The verb of a command that sets things: a word of its own, not part of a path or URL.
 _SETS_VERB = re.compile(
-    r"(?<![\w-])(?:update|set|scale|patch|edit|toggle|modify|configure|upgrade)(?![\w-])"
+    r"(?<![\w/.-])(?:update|set|scale|patch|edit|toggle|modify|configure|upgrade)(?=\s)"
 )
 _FLAG_VALUE = re.compile(
-    r"(?<!\S)--(?P<key>[a-z][\w-]{1,40})(?:=|\s+)['\"]?(?P<value>[^\s'\";&|-][^\s'\";&|]{0,79})"
+    r"(?<!\S)--(?P<key>[a-z][\w-]{1,40})(?:=|\s+)(?:(?P<q>['\"])|)"
+    r"(?P<value>(?(q)[^'\"\n]{1,80}|-?[^\s'\";&|-][^\s'\";&|]{0,79}))"
 )
 _SED_SET = re.compile(
     r"(?<![\w-])s(?P<sep>[/|#,])\^?\s*(?P<key>[A-Za-z_][\w.-]{0,60})\s*[=:][^/|#,\n]{0,80}"
     r"(?P=sep)\s*(?P=key)\s*[=:]\s*(?P<value>[^/|#,\n]{1,80}?)\s*(?P=sep)"
 )
-# Flags that say where or how a command runs, not what it sets.
+_SED_IN_PLACE = re.compile(r"(?<![\w-])sed\s(?:[^|;&\n]*\s)?-[a-zA-Z]*i")
+_SETS_NOTHING = re.compile(r"(?<!\S)(?:--dry-run(?:=\S+)?|--diff|template)(?=\s|$)")
+_HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?.*?\n\1\b", re.DOTALL)
+# Flags that say where or how a command runs, or switch on what it does, not what it
+# sets (a switch takes no value: "--install web" is not install=web).
 _NOT_SETTINGS = frozenset(
     {
         "namespace",
@@ -2621,39 +2675,122 @@ _NOT_SETTINGS = frozenset(
         "insecure",
         "tls",
         "ca",
+        "install",
+        "atomic",
+        "cask",
+        "save",
+        "assume-yes",
+        "create-namespace",
+        "author",
+        "reuse-values",
+        "reset-values",
+        "recursive",
+        "prune",
+        "color",
+        "number",
+        "grep",
+        "maxfail",
+        "log-level",
+        "current-replicas",
+        "resource-version",
+        "set-file",
+        "remove-env-vars",
+        "values",
+        "version",
+        "chart",
+        "repo-url",
+        "record",
     }
 )
-# a setting that holds a credential: a password or a secret anywhere in its name, a
-# token, a key or auth at its end ("apiKey", "db.password"; not "accessTokenLifespan")
+# a setting that holds a credential: a password, a secret, a cookie ... anywhere in its
+# name, a token, a key or an ident at its end ("apiKey", "db.password", "npmAuthIdent";
+# not "accessTokenLifespan")
 _SECRET_KEY = re.compile(
-    r"pass(?:word|wd|phrase)?|secret|credential|(?:token|key|auth)$", re.IGNORECASE
+    r"pass(?:word|wd|phrase)?|pwd|secret|credential|cookie|bearer|jwt|signature|private|"
+    r"auth|(?:^|[._-])pat$|(?:token|key|ident)$",
+    re.IGNORECASE,
 )
+# a value with a credential's shape: a known key's prefix, a JWT
+_SECRET_VALUE = re.compile(r"(?:sk|pk|rk)[-_]|ghp_|glpat-|xox[abp]-|eyJ|AKIA")
 _SETTINGS_PER_COMMAND: Final = 6
 
 
-def _setting_records(text: str) -> Iterator[Fact]:
-    """Settings the command ``text`` sets, each its own record (``retention``: set to
-    10d): the last value a session sets is the one that holds. Not a credential."""
+def _secret_value(value: str) -> bool:
+    """Whether a setting's ``value`` has a credential's shape: a URL with a password, a
+    known key's prefix, a JWT, a long random token."""
+    return (
+        _CREDENTIAL.search(value) is not None
+        or _SECRET_VALUE.match(value) is not None
+        or _RANDOM_ID.fullmatch(value) is not None
+    )
+
+
+# The thing an update command acts on: "clients/6463...", "deployment/web" (not a path).
+_TARGET = re.compile(r"(?<!\S)(?![-'\"./])(?P<target>[\w.-]+/[\w.@:-]+)(?=\s|$)")
+_NAME_KEYS: Final = ("name", "clientId", "username", "alias", "title", "slug", "realm", "key")
+_ID_NAMES: Final = ("id", "uid", "uuid", "ID", "Id")
+_NAMES_KEPT: Final = 10_000
+
+
+def _names_by_id(objects: Iterable[dict[Any, Any]], names: dict[str, str]) -> None:
+    """Adds to ``names`` the name each of ``objects`` (an API's JSON answer) gives the
+    id it lists with it: ``{"id": "6463...", "clientId": "intranet-v1"}``."""
+    for item in objects:
+        ident = next((item[k] for k in _ID_NAMES if isinstance(item.get(k), str | int)), None)
+        name = next((item[k] for k in _NAME_KEYS if isinstance(item.get(k), str)), None)
+        if ident is not None and name and len(names) < _NAMES_KEPT:
+            names[str(ident)] = name
+
+
+def _setting_records(text: str, names: dict[str, str] | None = None) -> Iterator[Fact]:
+    """Settings the command ``text`` sets: of the thing it acts on (``update
+    clients/6463...``, by the name an earlier answer gave that id in ``names``), one
+    record with them all (``intranet-v1``: enabled=false); else each its own record
+    (``retention``: set to 10d). The last value set holds. Never a credential."""
+    text = _HEREDOC.sub(" ", text)  # what a heredoc holds is written, not run here
+    if _SETS_NOTHING.search(text):
+        return  # a dry run, a diff, a template: nothing is set
     found: dict[str, str] = {}
-    for match in _SET_PAIR.finditer(text):
-        found[match["key"]] = match["value"]
-    for match in _CONFIG_SET.finditer(text):
-        found[match["key"]] = match["value"]
-    for match in _SED_SET.finditer(text):
-        found[match["key"]] = match["value"].strip()
     verb = _SETS_VERB.search(text)
+    for match in _SET_PAIR.finditer(text):
+        if match["flag"] == "-s" and verb is None:
+            continue  # "rg -s", "curl -s": -s sets only in a command that sets
+        found[match["key"]] = match["value"].strip()
+        at = match.end()
+        while (more := _MORE_PAIRS.match(text, at)) is not None:  # --set a=1,b=2
+            found[more["key"]] = more["value"]
+            at = more.end()
+    for match in _CONFIG_SET.finditer(text):
+        found[match["key"]] = match["value"].strip()
+    if _SED_IN_PLACE.search(text):
+        for match in _SED_SET.finditer(text):
+            found[match["key"]] = match["value"].strip()
+    for match in _CONFIG_UNSET.finditer(text):
+        found[match["key"]] = ""
+    target = None
     if verb is not None:
         for match in _FLAG_VALUE.finditer(text, verb.end()):
-            if match["key"] not in _NOT_SETTINGS:
-                found.setdefault(match["key"], match["value"])
-    shown = 0
-    for key, value in found.items():
-        if _SECRET_KEY.search(key) or _CREDENTIAL.search(f"{key}={value}"):
-            continue
-        if shown >= _SETTINGS_PER_COMMAND:
-            break
-        shown += 1
-        yield Fact("record", key, TIERS["changed"], state=f"status set to {value}")
+            key = match["key"]
+            if key in _NOT_SETTINGS or key.endswith("id") or re.fullmatch(_SET_FLAGS, f"--{key}"):
+                continue
+            found[key] = match["value"].strip()
+        acted = _TARGET.search(text, verb.end())
+        if acted is not None and "=" not in acted["target"]:
+            last = acted["target"].rstrip("/").rsplit("/", 1)[-1]
+            target = (names or {}).get(last, last)
+    settings = [
+        (key, value)
+        for key, value in found.items()
+        if not _SECRET_KEY.search(key) and not _secret_value(value)
+    ][:_SETTINGS_PER_COMMAND]
+    if settings and target is not None and not _CREDENTIAL.search(target):
+        said = [f"{key}={value}" if value else f"{key} unset" for key, value in settings]
+        state = "status " + ", ".join(said)
+        yield Fact("record", target, TIERS["changed"], state=state)
+        return
+    for key, value in settings:
+        state = f"status set to {value}" if value else "status unset"
+        yield Fact("record", key, TIERS["changed"], state=state)
 
 
 # A schema migration a tool says it applied (or rolled back), in the words of the usual
