@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from contextfold.compaction._ledger import _line_ids
+from contextfold.messages import Message
 
 
 @pytest.mark.parametrize(
@@ -57,3 +58,23 @@ def test_words_and_clocks_stay_out(line: str) -> None:
     ids = _line_ids(line)
     assert not [i for i in ids if "-" in i or ":" in i]
     assert "DataLoaderForTransformers" not in ids or "DataLoader" in line
+
+
+@pytest.mark.parametrize("unit", ["a-", "a.", "--a", "-p", "0x"])
+def test_a_long_joined_word_is_read_in_linear_time(unit: str) -> None:
+    # a credential's URL form scanned the rest of a run of name characters from every
+    # letter: "a-" * 80,000 on one line of output took 15 s (quadratic)
+    import time
+
+    from contextfold.compaction._ledger import build_ledger
+    from tests.compaction.test_ledger import call
+
+    def took(size: int) -> float:
+        history = [Message.user("x"), *call(1, "bash", {"command": "dump"}, unit * size)]
+        started = time.perf_counter()
+        build_ledger(history)
+        return time.perf_counter() - started
+
+    took(2_000)  # warm up
+    small, large = min(took(10_000) for _ in range(2)), min(took(40_000) for _ in range(2))
+    assert large < 8 * small + 0.05  # linear: ~4x; quadratic: ~16x

@@ -854,7 +854,7 @@ _CREDENTIAL = re.compile(
     # mysql's "-pS3cret" (a password glued to its flag), "--password S3cret"
     r"|(?<![\w-])-p(?=[^\s'\"]*[\d\W])[^\s'\"-][^\s'\"]{3,}|(?i:--password)\s+\S+"
     r"|\b(?:sk|pk|rk)[-_][A-Za-z0-9_-]{12,}|\bghp_\w{20,}|\bAKIA[0-9A-Z]{16}\b|\bxox[abp]-\S+"
-    r"|\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@"
+    r"|\b[a-z][a-z0-9+.-]{0,30}://[^\s:/@]+:[^\s@/]+@"
     # a flag or a setting that passes one: "--client-secret X", "--pat X", "--bearer X",
     # "CONFIG SET requirepass X", "configure set aws_secret_access_key X", a JWT
     r"|(?i:--[\w-]{0,40}?(?:pass|pwd|secret|token|api-?key|bearer|cookie|signing-key|"
@@ -1528,7 +1528,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             if entry.kind == "result" and not _REFUSED.search(entry.text, 0, _REFUSAL_CHARS):
                 for value, _sql in runs:
                     yield from _setting_records(value, names)
-            if not reads and "{" in entry.text:
+            if not reads and "{" in entry.text and len(entry.text) <= _NAMES_READ:
                 _names_by_id(_json_objects(entry.text), names)
             # the words right after an output, pointing at rows of it ("the 27.1.8
             # image in the table above", "the line tagged pre-upgrade")
@@ -2730,6 +2730,7 @@ _TARGET = re.compile(r"(?<!\S)(?![-'\"./])(?P<target>[\w.-]+/[\w.@:-]+)(?=\s|$)"
 _NAME_KEYS: Final = ("name", "clientId", "username", "alias", "title", "slug", "realm", "key")
 _ID_NAMES: Final = ("id", "uid", "uuid", "ID", "Id")
 _NAMES_KEPT: Final = 10_000
+_NAMES_READ: Final = 100_000  # characters of an answer read for the names of its ids
 
 
 def _names_by_id(objects: Iterable[dict[Any, Any]], names: dict[str, str]) -> None:
