@@ -297,10 +297,11 @@ _MORE_IDS = re.compile(
 # A long random token of mixed case and digits (a snapshot's uuid, a consumer tag:
 # Qm7Lx2VbT9aKcW4pZr8Ne1): an id on a tool's line that talks of no credential (in
 # people's words such a token is as likely a password).
-_RANDOM_ID = re.compile(
-    r"\b(?=[A-Za-z0-9]{0,63}[0-9])(?=[A-Za-z0-9]{0,63}[a-z])(?=[A-Za-z0-9]{0,63}[A-Z])"
-    r"[A-Za-z0-9]{16,64}\b"
+_RANDOM_TOKEN = (
+    r"(?=[A-Za-z0-9]{0,63}[0-9])(?=[A-Za-z0-9]{0,63}[a-z])(?=[A-Za-z0-9]{0,63}[A-Z])"
+    r"[A-Za-z0-9]{16,64}"
 )
+_RANDOM_ID = re.compile(r"\b" + _RANDOM_TOKEN + r"\b")
 # The run of hyphen- or dot-joined parts an id found inside it belongs to: it is the
 # id whole ("worker-00417-qx2", not "worker-00417").
 _JOINED_BEFORE = re.compile(r"(?:[A-Za-z0-9]{1,40}[-.]){1,6}\Z")
@@ -822,10 +823,7 @@ def _whole(text: str, start: int, end: int, token: str) -> tuple[int, int, str]:
     return start, end, text[start:end]
 
 
-_ASSIGNED_RANDOM = re.compile(
-    r"=['\"]?(?=[A-Za-z0-9]{16,64}(?![\w-]))(?=[A-Za-z0-9]{0,63}[0-9])(?=[A-Za-z0-9]{0,63}[a-z])"
-    r"(?=[A-Za-z0-9]{0,63}[A-Z])[A-Za-z0-9]{16,64}"
-)
+_ASSIGNED_RANDOM = re.compile(r"=['\"]?(?=[A-Za-z0-9]{16,64}(?![\w-]))" + _RANDOM_TOKEN)
 
 
 def _line_ids(line: str) -> list[str]:
@@ -1516,7 +1514,8 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         elif entry.kind in ("result", "error"):
             ref = entry.ref if entry.ref in calls else next(iter(calls), None)
             reads, runs = calls.pop(ref) if ref is not None else (False, [])
-            if entry.kind == "result" and not _REFUSED.search(entry.text, 0, _REFUSAL_CHARS):
+            done = entry.kind == "result" and not _REFUSED.search(entry.text, 0, _REFUSAL_CHARS)
+            if done:
                 for value, sql in runs:
                     if sql:
                         key_sql = not _SQL_CLIENT.search(value)
@@ -1525,7 +1524,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             yield from _output_facts(entry.text, reads=reads, failing=failing)
             # the settings a command set: after what its output said of the thing
             # ("deployment.apps/web scaled" -> web: replicas=2, what it is now)
-            if entry.kind == "result" and not _REFUSED.search(entry.text, 0, _REFUSAL_CHARS):
+            if done:
                 for value, _sql in runs:
                     yield from _setting_records(value, names)
             if not reads and "{" in entry.text and len(entry.text) <= _NAMES_READ:
