@@ -78,3 +78,28 @@ def test_a_long_joined_word_is_read_in_linear_time(unit: str) -> None:
     took(2_000)  # warm up
     small, large = min(took(10_000) for _ in range(2)), min(took(40_000) for _ in range(2))
     assert large < 8 * small + 0.05  # linear: ~4x; quadratic: ~16x
+
+
+# -- a very long line is read at its two ends ---------------------------------------------
+
+
+def test_a_trace_id_at_the_end_of_a_megabyte_line_is_found() -> None:
+    """A minified blob or a log line with a megabyte of payload keeps the id it ends
+    with (and the one it starts with), though only its ends are read."""
+    line = "request ord-55120-kx " + "payload=aGVsbG8gd29ybGQ " * 40_000
+    line += "trace_id=4bf92f3577b34da6a3ce929d0e0e4736 done"
+    ids = _line_ids(line)
+    assert "4bf92f3577b34da6a3ce929d0e0e4736" in ids
+    assert "ord-55120-kx" in ids
+
+
+@pytest.mark.parametrize("shift", range(0, 40, 3))
+def test_an_id_where_a_long_line_is_cut_is_not_read_in_half(shift: int) -> None:
+    """The ends are cut where a name cannot go on: an id that straddles the cut is
+    left out whole, never recorded as its first or last characters."""
+    whole = "inv-2025-000417-qx"
+    filler = "x" * 3_960 + " " * shift
+    line = filler + " " + whole + " " + "y " * 10_000 + whole.upper() + " " + "z" * 3_990
+    ids = _line_ids(line)
+    pieces = [i for i in ids if i.lower() != whole and (i.lower() in whole or whole in i.lower())]
+    assert not pieces, pieces

@@ -68,6 +68,7 @@ from contextfold.compaction._rules import (
     Entry,
     entries_from_messages,
     extract,
+    line_ends,
     patched_files,
     shorten,
     tool_action,
@@ -829,7 +830,9 @@ _ASSIGNED_RANDOM = re.compile(r"=['\"]?(?=[A-Za-z0-9]{16,64}(?![\w-]))" + _RANDO
 def _line_ids(line: str) -> list[str]:
     """The first :data:`_IDS_PER_LINE` identifiers of a tool's ``line``, those with the
     shape of an id on their own first (a trace id at the end of a long log line before
-    the class names ahead of it), none of them a credential's value."""
+    the class names ahead of it), none of them a credential's value. A very long line
+    is read at its two ends (:func:`~contextfold.compaction._rules.line_ends`)."""
+    line = line_ends(line)
     secret = [m.group(0) for m in _CREDENTIAL.finditer(line)]
     found = [t for t in _plain_ids(line) if not any(t in value for value in secret)]
     if not _SECRET_TALK.search(line):

@@ -265,6 +265,27 @@ def _arguments(text: str) -> dict[str, object]:
     return value if isinstance(value, dict) else {}
 
 
+# A tool's line longer than twice this (a minified blob, a hash list, a base64 dump) is
+# read for ids at its two ends only: at most a dozen of its ids are kept anyway,
+# and scanning a 1 MB line whole took 0.5-0.8 s per line.
+_LINE_END_READ: Final = 4_000
+_NOT_NAME_CHAR = re.compile(r"[^\w.:/@+-]")
+
+
+def line_ends(line: str) -> str:
+    """``line``'s first and last :data:`_LINE_END_READ` characters, each cut where a
+    name cannot go on (no half id), on two lines; ``line`` itself when it is short."""
+    if len(line) <= 2 * _LINE_END_READ:
+        return line
+    head = line[:_LINE_END_READ]
+    cuts = list(_NOT_NAME_CHAR.finditer(head[-200:]))
+    head = head[: len(head) - 200 + cuts[-1].start()] if cuts else ""
+    tail = line[-_LINE_END_READ:]
+    cut = _NOT_NAME_CHAR.search(tail, 0, 200)
+    tail = tail[cut.end() :] if cut is not None else ""
+    return head + "\n" + tail
+
+
 def _identifiers(text: str) -> Iterator[str]:
     for match in IDENTIFIER.finditer(text):
         yield next(g for g in match.groups() if g)
@@ -442,7 +463,7 @@ def _result(facts: Facts, entry: Entry, test: str | None, changed: list[str]) ->
             facts.tests[path] = f"tests {outcome} after the change (`{test}`: {summary})"
             # it stays: a later run of its tests (failing after passing) is its state
     for line in (lines[:1] + errors)[:4]:
-        for token in _identifiers(line):
+        for token in _identifiers(line_ends(line)):
             _add(facts.identifiers["tool"], token)
         for path in PATH.findall(line) if line in errors else ():
             facts.act(path.rstrip(".,:;"), "in an error")
