@@ -15,6 +15,7 @@ except where the CLI loads one, by name, when its command runs (:data:`HARNESS_L
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -295,19 +296,23 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-EDGES = {module_name(p): import_edges(p) for p in SRC.rglob("*.py")}
+@functools.cache
+def edges() -> dict[str, tuple[set[str], set[str]]]:
+    """Each module's :func:`import_edges` (read once, when a test first asks: every
+    worker collects this file)."""
+    return {module_name(p): import_edges(p) for p in SRC.rglob("*.py")}
 
 
 def test_no_module_level_import_cycles() -> None:
-    graph = {name: top for name, (top, _) in EDGES.items()}
+    graph = {name: top for name, (top, _) in edges().items()}
     assert _cycles(graph) == []
 
 
 def test_only_the_listed_lazy_imports_close_a_cycle() -> None:
-    graph = {name: top | lazy for name, (top, lazy) in EDGES.items()}
+    graph = {name: top | lazy for name, (top, lazy) in edges().items()}
     closing = {
         (name, target)
-        for name, (_, lazy) in EDGES.items()
+        for name, (_, lazy) in edges().items()
         for target in lazy
         if _reaches(graph, target, name)
     }
