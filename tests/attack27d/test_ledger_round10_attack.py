@@ -125,27 +125,51 @@ def test_a_terraform_plan_destroys_nothing() -> None:
 # --- git status ---
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="git status's long form inside a document printed with cat (a how-to's "
-    "example) makes src/app.py 'modified (uncommitted)' and src/old.py 'deleted'",
+@pytest.mark.parametrize(
+    ("command", "out"),
+    [
+        (
+            "cat docs/howto.md",
+            "# How to\nRun git status, you'll see e.g.\n"
+            "\tmodified:   src/app.py\n\tdeleted:    src/old.py\nthen commit.",
+        ),
+        (  # the commit message git prepared: its status is commented out
+            "cat .git/COMMIT_EDITMSG",
+            "Fix sync\n# Changes to be committed:\n#\tmodified:   src/app.py\n"
+            "#\tdeleted:    src/old.py\n#",
+        ),
+        (
+            "grep -A3 'git status' CONTRIBUTING.md",
+            "Check with git status before you push:\n    modified:   src/app.py\n"
+            "    deleted:    src/old.py",
+        ),
+    ],
+    ids=["howto", "commit-template", "contributing"],
 )
-def test_a_git_status_example_inside_a_document_is_no_change() -> None:
-    out = (
-        "# How to\nRun git status, you'll see e.g.\n"
-        "\tmodified:   src/app.py\n\tdeleted:    src/old.py\nthen commit."
-    )
-    state = items([U("Read the how-to."), *bash(1, "cat docs/howto.md", out)])
+def test_a_git_status_example_inside_a_document_is_no_change(command: str, out: str) -> None:
+    state = items([U("Read the how-to."), *bash(1, command, out)])
     assert "src/old.py" not in state
     assert "src/app.py" not in state
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="after 'git commit' and 'nothing to commit, working tree clean', "
-    "app/Jobs/Sync.php stays 'modified (uncommitted)'",
+def test_git_status_under_its_heading_is_a_change() -> None:
+    out = "On branch main\nChanges not staged for commit:\n\tmodified:   src/app.py\n"
+    state = items([U("What changed?"), *bash(1, "git status", out)])
+    assert state["src/app.py"] == "modified (uncommitted)"
+
+
+@pytest.mark.parametrize(
+    "clean",
+    [
+        "On branch main\nnothing to commit, working tree clean",
+        "# On branch main\nnothing to commit (working directory clean)",
+        "Auf Branch main\nnichts zu committen, Arbeitsverzeichnis unverändert",
+        "On branch main\nUntracked files:\n\tnotes.txt\n\n"
+        'nothing added to commit but untracked files present (use "git add" to track)',
+    ],
+    ids=["git-2.9", "old-git", "de", "untracked-only"],
 )
-def test_a_commit_and_a_clean_tree_end_the_uncommitted_state() -> None:
+def test_a_commit_and_a_clean_tree_end_the_uncommitted_state(clean: str) -> None:
     state = items(
         [
             U("Commit it."),
@@ -157,12 +181,23 @@ def test_a_commit_and_a_clean_tree_end_the_uncommitted_state() -> None:
             *bash(
                 2,
                 "git commit -am 'Fix sync' && git status",
-                "[main 6ebdb31] Fix sync\n 1 file changed, 3 insertions(+)\n"
-                "On branch main\nnothing to commit, working tree clean",
+                "[main 6ebdb31] Fix sync\n 1 file changed, 3 insertions(+)\n" + clean,
             ),
         ]
     )
     assert "uncommitted" not in state.get("app/Jobs/Sync.php", "")
+
+
+def test_a_clean_tree_does_not_replace_what_the_file_rules_found() -> None:
+    state = items(
+        [
+            U("Fix and commit."),
+            *call(1, "edit_file", {"path": "app/sync.py", "old": "a", "new": "b"}, "ok"),
+            *bash(2, "git status -s", " M app/sync.py"),
+            *bash(3, "git commit -am fix && git status", "nothing to commit, working tree clean"),
+        ]
+    )
+    assert state["app/sync.py"] == "modified"
 
 
 @pytest.mark.xfail(
@@ -184,30 +219,54 @@ def test_a_bulk_git_status_does_not_crowd_out_the_users_ids() -> None:
 # --- Dart, nested JSON ---
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Dart's passing lines are not read: after the fix and '+13: All tests passed!' "
-    "test/widget/invoice_test.dart stays 'tests failed'",
+DART_FAILED = (
+    "00:07 +12 -1: test/widget/invoice_test.dart: shows VAT [E]\n"
+    "  Expected: 21\n00:08 +12 -1: Some tests failed."
 )
-def test_a_dart_failure_is_cleared_by_a_passing_run() -> None:
+
+
+@pytest.mark.parametrize(
+    ("failed", "passed", "name"),
+    [
+        (
+            DART_FAILED,
+            "00:07 +13: test/widget/invoice_test.dart: shows VAT\n00:08 +13: All tests passed!",
+            "test/widget/invoice_test.dart",
+        ),
+        (  # the line each test starts with, then its failure; a skipped test's "~1"
+            "00:05 +3 ~1: test/cart_test.dart: totals\n"
+            "00:06 +3 ~1 -1: test/cart_test.dart: totals [E]\n00:06 +3 ~1 -1: Some tests failed.",
+            "00:05 +4 ~1: test/cart_test.dart: totals\n00:06 +4 ~1: All tests passed!",
+            "test/cart_test.dart",
+        ),
+        (
+            "FAIL src/cart.test.ts\n  \u25cf totals\nTests: 1 failed, 1 total",
+            "PASS src/cart.test.ts\nTests: 1 passed, 1 total",
+            "src/cart.test.ts",
+        ),
+    ],
+    ids=["dart", "dart-start-line-and-skip", "jest"],
+)
+def test_a_dart_failure_is_cleared_by_a_passing_run(failed: str, passed: str, name: str) -> None:
     state = items(
         [
             U("Fix the VAT test."),
-            *bash(
-                1,
-                "flutter test",
-                "00:07 +12 -1: test/widget/invoice_test.dart: shows VAT [E]\n"
-                "  Expected: 21\n00:08 +12 -1: Some tests failed.",
-            ),
+            *bash(1, "flutter test", failed),
             *call(2, "edit_file", {"path": "lib/vat.dart", "old": "20", "new": "21"}, "ok"),
-            *bash(
-                3,
-                "flutter test",
-                "00:07 +13: test/widget/invoice_test.dart: shows VAT\n00:08 +13: All tests passed!",
-            ),
+            *bash(3, "flutter test", passed),
         ]
     )
-    assert "failed" not in state.get("test/widget/invoice_test.dart", "")
+    assert "failed" not in state.get(name, "")
+
+
+def test_a_passing_test_of_a_file_does_not_clear_its_failing_one_in_the_same_run() -> None:
+    out = (
+        "00:03 +4: test/cart_test.dart: totals\n"
+        "00:04 +4 -1: test/cart_test.dart: rounding [E]\n"
+        "00:05 +5 -1: test/cart_test.dart: discounts\n00:05 +5 -1: Some tests failed."
+    )
+    state = items([U("Run the tests."), *bash(1, "dart test", out)])
+    assert "failed" in state["test/cart_test.dart"]
 
 
 def test_a_nested_object_with_its_own_id_keeps_its_own_state() -> None:

@@ -1173,6 +1173,8 @@ class _Builder:
                 return  # what a tool reported is more than the agent's words about it
             if fact.state.endswith(_UNCOMMITTED) and known.kind == "file":
                 return  # git status repeats what the file rules found, with less
+        if fact.state.endswith(_COMMITTED) and not (known and known.state.endswith(_UNCOMMITTED)):
+            return  # a clean tree ends what git status said, not what the file rules found
         old = self.facts.pop(slot, None)
         if old is not None and fact.kind == "id" and old.tier < fact.tier:
             fact = Fact("id", fact.key, old.tier, context=fact.context or old.context, who=old.who)
@@ -1488,6 +1490,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     calls: dict[str, tuple[bool, list[tuple[str, bool]]]] = {}
     names: dict[str, str] = {}  # what earlier answers named each id they listed
     failing: set[str] = set()  # tests a run reported failing, until one reports them passing
+    uncommitted: dict[str, str] = {}  # what git status listed, until it reports a clean tree
     for at, entry in enumerate(entries):
         if entry.kind == "call":
             reads_file = (
@@ -1521,7 +1524,9 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                         key_sql = not _SQL_CLIENT.search(value)
                         yield from _schema_records(value, sql_argument=key_sql)
                     yield from _command_records(value, entry.text)
-            yield from _output_facts(entry.text, reads=reads, failing=failing)
+            yield from _output_facts(
+                entry.text, reads=reads, failing=failing, uncommitted=uncommitted
+            )
             # the settings a command set: after what its output said of the thing
             # ("deployment.apps/web scaled" -> web: replicas=2, what it is now)
             if done:
@@ -2091,7 +2096,13 @@ def _instructs(sentence: str, instructions: Sequence[str]) -> bool:
     )
 
 
-def _output_facts(text: str, *, reads: bool, failing: set[str] | None = None) -> Iterator[Fact]:
+def _output_facts(
+    text: str,
+    *,
+    reads: bool,
+    failing: set[str] | None = None,
+    uncommitted: dict[str, str] | None = None,
+) -> Iterator[Fact]:
     text = _EXEC_HEADER.sub("", text, count=1)  # the client's wrapping, not the tool's
     lines = [ln for ln in text.splitlines() if ln.strip()]
     # An error's own lines and the details under it (a lock id, the failing test).
@@ -2122,7 +2133,7 @@ def _output_facts(text: str, *, reads: bool, failing: set[str] | None = None) ->
         yield from _test_results(lines, set() if failing is None else failing)
         yield from _done_lines(lines)
         yield from _state_lines(lines)
-        yield from _git_status(lines)
+        yield from _git_status(lines, {} if uncommitted is None else uncommitted)
         for line in lines:  # git status: "R  old -> new"
             renamed = _RENAMED.match(line)
             if renamed is not None:
@@ -2282,13 +2293,18 @@ def _test_results(lines: Sequence[str], failing: set[str]) -> Iterator[Fact]:
         if match is None:
             continue
         groups = match.groupdict()
-        name = next(groups[k] for k in "abcdefghijk" if groups[k])
-        state = next(groups[k + "s"] for k in "abcdefghijk" if groups[k])
-        found.append((name, state.strip("*").lower() in ("passed", "pass", "ok")))
+        key = next(k for k in "abcdefghijk" if groups[k])
+        state = groups[key + "s"].strip("*").lower()
+        # dart marks only a failure ("... [E]"); its line without the mark is a pass
+        passed = state in ("passed", "pass", "ok") or (key == "j" and not state)
+        found.append((groups[key], passed))
     passes = sum(ok for _, ok in found)
+    # a name failing anywhere in the run failed in it: dart and jest name the file of
+    # each test, so a file's passing tests do not clear its failing one
+    failed_now = {name for name, ok in found if not ok}
     failures = 0
     for name, ok in found:
-        if ok and passes > _TEST_LINES_SHOWN and name not in failing:
+        if ok and (name in failed_now or (passes > _TEST_LINES_SHOWN and name not in failing)):
             continue
         if not ok:  # a run where everything fails (a database down) names a few
             failures += 1
@@ -2960,8 +2976,8 @@ def _state_lines(lines: Sequence[str]) -> Iterator[Fact]:
         state = _NEW_STATE.search(line)
         if state is None or "?" in line or _NOT_DONE.search(line[: state.start()]):
             continue  # "not fully merged", "0 rows deleted", "will be deleted ... [y/N]?"
-        if _told_whole(line):
-            continue
+        if _told_whole(line) or _GIT_LONG.match(line.lstrip("#")):
+            continue  # git status's line: see _git_status
         quoted = [(m.start(), next(g for g in m.groups() if g)) for m in _NAMED.finditer(line)]
         if quoted:
             named = [(at, q) for at, q in quoted if not q.replace(".", "").isdigit()]
@@ -2979,24 +2995,48 @@ def _state_lines(lines: Sequence[str]) -> Iterator[Fact]:
             yield Fact("record", name, TIERS["changed"], state=f"status {word}")
 
 
-# git status, long form: "\tmodified:   app/Jobs/Sync.php", "\tnew file:   x.py"
+# git status, long form: "\tmodified:   app/Jobs/Sync.php", "\tnew file:   x.py", under
+# one of its headings (a document quoting such a line is no change)
 _GIT_LONG = re.compile(r"^\s*(modified|deleted|new file):\s+(\S+)\s*$")
+_GIT_HEADING = re.compile(
+    r"^(?:On branch \S|HEAD detached (?:at|from) \S|Not currently on any branch"
+    r"|Changes (?:not staged for commit|to be committed):|Unmerged paths:)"
+)
 # short form: " M lib/cart.dart", "D  old.py" (a listing of these lines only)
 _GIT_SHORT = re.compile(r"^([ MADRCU?!]{2}) (\S.*)$")
+# a clean tree, in git's English and its German, French, Spanish, Portuguese messages
+# ("nothing added to commit but untracked files present": no tracked file changed)
+_GIT_CLEAN = re.compile(
+    r"^(?:nothing to commit,? \(?(?:working (?:tree|directory) clean)"
+    r"|nothing added to commit but untracked files present"
+    r"|nichts zu committen, Arbeitsverzeichnis unverändert"
+    r"|rien à valider, la copie de travail est propre"
+    r"|nada para hacer commit, el árbol de trabajo está limpio"
+    r"|nada para (?:fazer )?(?:commit|submeter), (?:a )?árvore de trabalho limpa)"
+)
 _GIT_STATES: Final = {"modified": "modified", "deleted": "deleted", "new file": "created"}
 _GIT_FILES_SHOWN: Final = 20
 """Changes one ``git status`` lists, at most (a listing of thousands is bulk)."""
+_COMMITTED: Final = "(committed)"
 
 
-def _git_status(lines: Sequence[str]) -> Iterator[Fact]:
+def _git_status(lines: Sequence[str], uncommitted: dict[str, str]) -> Iterator[Fact]:
     """The uncommitted changes ``git status`` lists (untracked files are not changes
-    anyone said were made)."""
+    anyone said were made), noted in ``uncommitted`` until a later ``git status``
+    reports a clean tree: then they are committed."""
+    if any(_GIT_CLEAN.match(line) for line in lines):
+        for path, state in uncommitted.items():
+            yield Fact("file", path, TIERS["changed"], state=f"{state} {_COMMITTED}")
+        uncommitted.clear()
+        return
     shown = 0
+    headed = False
     for line in lines:
-        long = _GIT_LONG.match(line)
+        headed = headed or _GIT_HEADING.match(line) is not None
+        long = _GIT_LONG.match(line) if headed else None
         if long is not None and PATH.fullmatch(long[2]) and shown < _GIT_FILES_SHOWN:
             shown += 1
-            yield _uncommitted(long[2], _GIT_STATES[long[1]])
+            yield _uncommitted(long[2], _GIT_STATES[long[1]], uncommitted)
     short = [_GIT_SHORT.match(line) for line in lines if not line.startswith("## ")]
     if not short or not all(short):
         return
@@ -3006,10 +3046,12 @@ def _git_status(lines: Sequence[str]) -> Iterator[Fact]:
         letters = set(code) & {"M", "A", "D"}  # "??" untracked, "!!" ignored: not changes
         if letters and PATH.fullmatch(path):
             state = "deleted" if "D" in letters else "created" if "A" in letters else "modified"
-            yield _uncommitted(path, state)
+            yield _uncommitted(path, state, uncommitted)
 
 
-def _uncommitted(path: str, state: str) -> Fact:
+def _uncommitted(path: str, state: str, uncommitted: dict[str, str]) -> Fact:
+    if state != "deleted":  # a deletion committed is a deletion still
+        uncommitted[path] = state
     return Fact(
         "file",
         path,
@@ -3048,8 +3090,8 @@ def _done_lines(lines: Sequence[str]) -> Iterator[Fact]:
             yield Fact("record", flag["name"], TIERS["changed"], state=f"status {switched}")
             continue
         match = _DONE_LINE.match(line)
-        if match is None:
-            continue
+        if match is None or _GIT_LONG.match(line):
+            continue  # git status's line: see _git_status
         # the name right after the verb ("deleted nightly-sync (1, {'app.Task': 1})"),
         # else the last one the line quotes or brackets
         first = _after_verb(match)
