@@ -1166,11 +1166,24 @@ class _Builder:
             group = "pending"  # what the agent said it does next, welcomed later: pending
         slot = (group, fact.key)
         known = self.facts.get(slot)
-        if fact.kind == "record" and getattr(known, "kind", None) == "file":
+        late = fact.who == "agent" and fact.state.startswith(_SAID)
+        if late and known is not None and known.state == fact.state:
+            return  # the agent's report again, as the newest word: it already is
+        # the agent's report of a deed that no tool named the thing after (a said
+        # record with who "agent") outranks a mere read, and a state its deed undoes
+        outranks = (
+            late
+            and known is not None
+            and (known.state == "read" or _UNDOES.search(fact.state) is not None)
+        )
+        if fact.kind == "record" and getattr(known, "kind", None) == "file" and not outranks:
             return  # what the file rules found of a path is more than a sentence says
         if known is not None and known.kind in ("file", "record"):
-            if fact.state.startswith(_SAID) and not known.state.startswith(_SAID):
+            said = fact.state.startswith(_SAID)
+            if said and not known.state.startswith(_SAID) and not outranks:
                 return  # what a tool reported is more than the agent's words about it
+            if said and _DEED.search(known.state) and not _DEED.search(fact.state):
+                return  # a deed the agent told outlives its later mention of the thing
             if fact.state.endswith(_UNCOMMITTED) and known.kind == "file":
                 return  # git status repeats what the file rules found, with less
         if fact.state.endswith(_COMMITTED) and not (known and known.state.endswith(_UNCOMMITTED)):
@@ -1340,6 +1353,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         for m in itertools.islice(_SLASHED.finditer(e.text), _HYPHENATED_PER_ENTRY)
         for tail in _tails(m.group(0))
     }
+    late: dict[str, tuple[int, Fact]] = {}  # the agent's newest deed told of each name
     for index, entry in enumerate(entries):
         if entry.kind != "text":
             continue
@@ -1406,7 +1420,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         # a date the sentence splitter cuts ("do 14. oktobra"): the message's own
         dated = who == "user" and _DEADLINE.search(" ".join(prose.split())) is not None
         before = ""  # the sentence before, for one that only points back ("Pošlu ho zítra.")
-        stated = 0  # the agent's sentences about named things in this message
+        said_here: list[list[Fact]] = []  # the agent's words about named things, by sentence
         for sentence in sentences:
             earlier, before = before, sentence
             source = "user id" if who == "user" else "agent id"
@@ -1422,10 +1436,10 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 yield from _moved_records(sentence)
                 told = list(_stated_records(sentence))
                 yield from told
-                if not told and stated < _SAID_PER_MESSAGE:
+                if not told and len(said_here) < _SAID_SENTENCES_READ:
                     said_of = list(_said_records(sentence, hyphenated))
-                    stated += bool(said_of)
-                    yield from said_of
+                    if said_of:
+                        said_here.append(said_of)
             clipped = shorten(sentence, MAX_FACT_CHARS)
             if (
                 who == "user"
@@ -1451,6 +1465,18 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 yield Fact("instruction", shorten(prose, MAX_FACT_CHARS), TIERS["instruction"])
         if (instructed or planned) and len(" ".join(prose.split())) <= MAX_FACT_CHARS:
             answering = False  # the user's words are a fact whole: the agent's take adds none
+        # of the sentences about named things, those telling a deed first ("Finally I
+        # deleted x.sql" after three "I read ..."), in their order
+        deeds = {id(f) for f in said_here if _DEED.search(f[0].state)}
+        chosen = sorted(said_here, key=lambda f: id(f) not in deeds)[:_SAID_PER_MESSAGE]
+        for said_of in (f for f in said_here if any(f is c for c in chosen)):
+            yield from said_of
+            if id(said_of) in deeds:
+                for fact in said_of:
+                    late.pop(fact.key, None)
+                    late[fact.key] = (index, fact)
+        while len(late) > _LATE_DEEDS:
+            del late[next(iter(late))]
     # Files and records, in the order they were last touched.
     for path in edited:  # edit blocks in the agent's text (aider's SEARCH/REPLACE)
         facts.act(path, "modified")
@@ -1542,6 +1568,11 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             )
             if not reads and after is not None:
                 yield from _pointed_rows(entry.text, _prose(after.text))
+    # The agent's report of a deed, where no tool named the thing after it, is the
+    # newest word on it ("I restored users_backup" after the tool's "dropped").
+    for key, (index, fact) in late.items():
+        if not any(e.kind != "text" and key in e.text for e in entries[index + 1 :]):
+            yield dataclasses.replace(fact, who="agent")
 
 
 _POINTING_REACH: Final = 3  # entries after an output where the words about it are read
@@ -1831,13 +1862,13 @@ _APPROVES_ANYHOW = re.compile(
 
 
 # What puts off or refuses after a yes word: "but", "not", "later", "wait" ...
-_DEFERS = re.compile(
-    r"\b(?:but|not|no(?! problem| worries| prob)|don'?t|do not|hold|later|wait|never|"
+_DEFERS = re.compile(  # a word, not a name's start ("ei-prod-2", "no-east-1")
+    r"(?<![\w-])(?:but|not|no(?! problem| worries| prob)|don'?t|do not|hold|later|wait|never|"
     r"nicht|nein|aber|später|warte|"
     r"pero|todavía|después|mais|pas|plus tard|però|ma|dopo|mas|não|depois|niet|nog "
     r"niet|later|men|inte|ej|senare|vänta|ale|nie|później|ale ne|ne|pozdě|ama|değil|"
     r"sonra|nhưng|không|chưa|tapi|jangan|nanti|нет|не|но|потом|ei|mutta|myöhemmin|nem|"
-    r"később|αλλά|όχι|μετά)\b"
+    r"később|αλλά|όχι|μετά)(?![\w-])"
     r"|でも|けど|やめ|待って|后|但|别|不|先别|아니|하지 마|나중|그런데|하지만",
     re.IGNORECASE,
 )
@@ -2028,7 +2059,25 @@ def _taken_up(entries: Sequence[Entry], index: int, prose: str) -> str | None:
         return None
     if len(SENTENCE.split(head.strip())) > 2 or not _short_answer(head):
         return None
+    if _PLEASANTRY.match(head) and all(v.isalpha() for v in _values(head)):
+        return None  # "Nice to meet you, Maria.": a greeting that names only a name
     return head
+
+
+# A greeting or a pleasantry opening the agent's reply, in English, German, Spanish,
+# French, Italian, Portuguese, Dutch, Russian, Japanese, Chinese and Korean
+_PLEASANTRY = re.compile(
+    r"\W*(?:(?:it'?s )?(?:nice|pleased|glad|great|good|lovely) to (?:meet|see|hear from) you"
+    r"|(?:hi|hello|hey|welcome|greetings|good (?:morning|afternoon|evening)"
+    r"|hallo|willkommen|guten (?:morgen|tag|abend)|hola|bienvenid[oa]|buen[oa]s (?:días|tardes)"
+    r"|bonjour|salut|bienvenue|ciao|benvenut[oa]|buongiorno|olá|oi|bem-vind[oa]|bom dia"
+    r"|hoi|welkom|goedemorgen|привет|здравствуйте|добро пожаловать)(?![\w-])"
+    r"|freut mich|schön, (?:dich|sie) kennenzulernen|encantad[oa]|mucho gusto|enchantée?"
+    r"|ravie? de (?:vous|te) (?:rencontrer|connaître)|piacere|prazer|aangenaam"
+    r"|приятно познакомиться|рада? знакомству"
+    r"|はじめまして|よろしく|こんにちは|很高兴认识|你好|您好|반갑습니다|안녕하세요)",
+    re.IGNORECASE,
+)
 
 
 def _short_answer(text: str) -> bool:
@@ -2164,6 +2213,26 @@ def _output_facts(
         yield Fact("id", value, TIERS["tool id"], context=shorten(context, _CONTEXT_CHARS))
 
 
+# A search's hit: "src/pool.py:12:    # ...", "src\\pool.py:12:", grep -C's "pool.py-13-"
+_GREP_HIT = re.compile(r"(?=[^\s:]{0,300}[./\\])[\w./\\-]{1,300}?(?::\d+:|\.\w{1,8}-\d+-)")
+# Source code around a state word: a comment ("// ...", "/* ...", or "# ..." in a search's
+# hit), or a string passed to a call ("log('conn_pool created')")
+_CODE_COMMENT = re.compile(r"\s*(?://|/\*|\*\s|<!--)")
+_HIT_COMMENT = re.compile(r"\s*(?:#|--\s)")
+_CALL_STRING = re.compile(r"\w\(\s*[bfru]?[\"'`]")
+
+
+def _code_line(line: str, at: int) -> bool:
+    """Whether the state word at ``at`` on a tool's ``line`` is in source code."""
+    hit = _GREP_HIT.match(line)
+    start = hit.end() if hit is not None else 0
+    if start > at:
+        return False
+    if _CODE_COMMENT.match(line, start) or (hit is not None and _HIT_COMMENT.match(line, start)):
+        return True
+    return _CALL_STRING.search(line, start, at) is not None
+
+
 def _labelled_facts(lines: Sequence[str]) -> Iterator[Fact]:
     """Facts anywhere in a tool's plain output (logs, YAML, XML, tables, headers): ids
     after an id-like label, where the tool put what it made, and records in a failed,
@@ -2191,6 +2260,8 @@ def _labelled_facts(lines: Sequence[str]) -> Iterator[Fact]:
             target = match.group("target").rstrip(".,:;")
             yield Fact("id", target, TIERS["tool id"], context=_context(line, target))
         state = _EXCEPTIONAL.search(line)
+        if state is not None and _code_line(line, state.start()):
+            state = None  # "// retry when the upload failed", raise Error("sync failed")
         is_test = len(line) <= _TEST_LINE_CHARS and _TEST_LINE.match(line)
         if state is not None and not is_test:  # a test's line: see _test_results
             named = _named(line[: state.start()])
@@ -2976,6 +3047,8 @@ def _state_lines(lines: Sequence[str]) -> Iterator[Fact]:
         state = _NEW_STATE.search(line)
         if state is None or "?" in line or _NOT_DONE.search(line[: state.start()]):
             continue  # "not fully merged", "0 rows deleted", "will be deleted ... [y/N]?"
+        if _GREP_HIT.match(line) or _code_line(line, state.start()):
+            continue  # a file's words a search found, source code: no tool's report
         if _told_whole(line) or _GIT_LONG.match(line.lstrip("#")):
             continue  # git status's line: see _git_status
         quoted = [(m.start(), next(g for g in m.groups() if g)) for m in _NAMED.finditer(line)]
@@ -3034,7 +3107,8 @@ def _git_status(lines: Sequence[str], uncommitted: dict[str, str]) -> Iterator[F
     for line in lines:
         headed = headed or _GIT_HEADING.match(line) is not None
         long = _GIT_LONG.match(line) if headed else None
-        if long is not None and PATH.fullmatch(long[2]) and shown < _GIT_FILES_SHOWN:
+        # under git's heading, a path of any kind ("snippets/harga-lama.liquid")
+        if long is not None and _NAME_LIKE.fullmatch(long[2]) and shown < _GIT_FILES_SHOWN:
             shown += 1
             yield _uncommitted(long[2], _GIT_STATES[long[1]], uncommitted)
     short = [_GIT_SHORT.match(line) for line in lines if not line.startswith("## ")]
@@ -3125,7 +3199,7 @@ _STATED = re.compile(
 def _stated_records(sentence: str) -> Iterator[Fact]:
     """A thing the agent's ``sentence`` names between backticks with what it did to it
     (one per sentence: the first name; not in a question or a conditional)."""
-    if "`" not in sentence or sentence.endswith(_ASKED) or _CONDITIONAL.search(sentence):
+    if "`" not in sentence or sentence.endswith(_ASKED) or _conditional(sentence):
         return
     name = _TICKED.search(sentence)
     said = _STATED.search(sentence)
@@ -3135,10 +3209,53 @@ def _stated_records(sentence: str) -> Iterator[Fact]:
 
 
 _CONDITIONAL = re.compile(
-    r"\b(?:if|whether|once|when|unless|until|should|would|could|ob|wenn|falls|si|se|als|jos|"
-    r"czy|jestli|pokud)\b",
+    r"\b(?:if|whether|unless|until|should|would|could|ob|falls|jos|czy|jestli|pokud|если)\b",
     re.IGNORECASE,
 )
+# Words that mean "if" and as often "when", "as", or a passive ("Se eliminó la tabla",
+# "als veraltet gelöscht"): a condition only in a sentence that tells no deed done.
+_MAYBE_CONDITIONAL = re.compile(r"\b(?:once|when|wenn|si|se|als)\b", re.IGNORECASE)
+# A deed done, in the agent's words: a past verb of change (English, German, Dutch,
+# Scandinavian, Romance, Slavic, Turkish, Hindi, Chinese, Japanese, Korean, Thai). Read
+# only to weigh its sentences (the said rules take any language): a sentence with one
+# outranks a mere mention.
+_DEED = re.compile(
+    r"(?<![\w-])(?:(?:re)?(?:deleted|removed|dropped|created|restored|renamed|archived|"
+    r"migrated|reverted|rolled back|truncated|purged|revoked|rotated|disabled|enabled|"
+    r"deployed|merged|moved|added|wrote|written|updated|modified|changed|fixed|replaced|"
+    r"built|cleared|wiped|killed|stopped|started|uninstalled|installed|upgraded|downgraded|"
+    r"published|closed|opened|resolved|cancell?ed|refunded|deactivated|activated|suspended|"
+    r"paused|resumed|erased|destroyed|terminated|committed|pushed|emptied|backed up)|"
+    r"gelöscht|entfernt|erstellt|angelegt|wiederhergestellt|umbenannt|archiviert|"
+    r"deaktiviert|aktiviert|geändert|aktualisiert|verschoben|verwijderd|aangemaakt|"
+    r"hersteld|hernoemd|slettet|raderade|tog bort|"
+    r"elimin(?:é|ó|ad[oa]s?|ei|ou|at[oa])|borr(?:é|ó|ad[oa]s?)|cre(?:é|ó|ad[oa]s?|ei|ou)|"
+    r"restaur(?:é|ó|ad[oa]s?|ei|ou|ée?)|renombr(?:é|ó)|remov(?:i|eu|id[oa])|apag(?:uei|ou)|"
+    r"exclu(?:í|iu|íd[oa])|supprimée?s?|créée?s?|renommée?s?|archivée?s?|désactivée?s?|"
+    r"rimoss[oa]|cancellat[oa]|creat[oa]|ripristinat[oa]|"
+    r"удалил[аи]?|удален[аоы]?|удалён|создал[аи]?|восстановил[аи]?|переименовал[аи]?|"
+    r"видалив|видалила|створив|створила|відновив|відновила|"
+    r"usun(?:ąłem|ęłam|ięt[aoy])|utworzy(?:łem|łam)|przywróci(?:łem|łam)|"
+    r"sil(?:dim|indi)|oluşturdum|geri yükledim|"
+    r"हटा (?:दी|दिया|दिए)|हटाया|हटाई|मिटा (?:दी|दिया)|बनाया|बनाई)(?![\w-])"
+    r"|(?:删除|删掉|创建|恢复|移除|清除)了|已(?:删除|创建|恢复|移除)"
+    r"|(?:削除|作成|復元|移動|変更)しました|(?:삭제|생성|복원|제거)했|ลบ\S{0,40}แล้ว",
+    re.IGNORECASE,
+)
+# A deed that undoes what a tool reported before it ("I restored users_backup ...")
+_UNDOES = re.compile(
+    r"(?<![\w-])(?:restored|recreated|undeleted|reverted|rolled back|wiederhergestellt|"
+    r"restaur(?:é|ó|ad[oa]|ei|ou|ée?)|ripristinat[oa]|hersteld|восстановил[аи]?|відновив|"
+    r"відновила|przywróci(?:łem|łam)|geri yükledim)(?![\w-])|恢复了|已恢复|復元しました|복원했",
+    re.IGNORECASE,
+)
+
+
+def _conditional(sentence: str) -> bool:
+    """Whether ``sentence`` puts what it says under a condition."""
+    if _CONDITIONAL.search(sentence):
+        return True
+    return _MAYBE_CONDITIONAL.search(sentence) is not None and not _DEED.search(sentence)
 
 
 def _moved_records(sentence: str) -> Iterator[Fact]:
@@ -3155,10 +3272,13 @@ def _moved_records(sentence: str) -> Iterator[Fact]:
             yield Fact("record", before[-1], TIERS["changed"], state=f"status {state}")
 
 
+_NARRATED = re.compile(r"(?:next|then)\b", re.IGNORECASE)
 _SAID: Final = "said: "
 """The state of a thing the agent's words name: those words, around the name."""
 _SAID_CHARS: Final = 110
 _SAID_PER_MESSAGE: Final = 3
+_SAID_SENTENCES_READ: Final = 12  # sentences of one message read for those, at most
+_LATE_DEEDS: Final = 32  # names whose newest deed is weighed against later tools, at most
 _SAID_NAMES: Final = 2
 _UNCOMMITTED: Final = "(uncommitted)"
 _HYPHENATED = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
@@ -3190,6 +3310,11 @@ def _tails(path: str) -> list[str]:
 
 
 def _thing_names(text: str, hyphenated: set[str] | None) -> Iterator[str]:
+    """The names of :func:`_thing_names_at`, without where they start."""
+    return (name for _, name in _thing_names_at(text, hyphenated))
+
+
+def _thing_names_at(text: str, hyphenated: set[str] | None) -> Iterator[tuple[int, str]]:
     """The names of things in ``text``, in order: files of a known kind
     (``values-prod.yaml``), paths with two slashes or more, names with an underscore
     (``LAB_RESULTS_2023``), and hyphenated names (``kassa-staging``) when ``hyphenated``
@@ -3205,20 +3330,20 @@ def _thing_names(text: str, hyphenated: set[str] | None) -> Iterator[str]:
             if len(name) < 4 or not name[0].isalpha() or "://" in name or "@" in name:
                 continue
             if PATH.fullmatch(name) or (name.count("/") >= 2 and "." not in name):
-                yield name
+                yield match.start(), name
             elif (
                 name.count("/") == 1
                 and hyphenated is not None
                 and name.lower() in hyphenated
                 and (_REF_LIKE.search(name) or name.split("/")[0].lower() in _REF_PREFIXES)
             ):
-                yield name  # releases/179, fix/login: a tool named it (not "and/or")
+                yield match.start(), name  # releases/179, fix/login: a tool named it (not "and/or")
             elif ":" in name or "." in name or "/" in name:
                 continue  # a time, a host, a dotted setting: not a thing here
             elif "_" in name or (
                 "-" in name and (hyphenated is None or name.lower() in hyphenated)
             ):
-                yield name  # LAB_RESULTS_2023; kassa-staging
+                yield match.start(), name  # LAB_RESULTS_2023; kassa-staging
 
 
 def _around(sentence: str, name: str) -> str:
@@ -3241,12 +3366,18 @@ def _said_records(sentence: str, hyphenated: set[str]) -> Iterator[Fact]:
     with the sentence as its state: what it did to them is said in its own words, in
     any language ("Я удалил приложение kassa-staging", "ผมลบตาราง LAB_RESULTS_2023").
     Not in a question or a conditional; the rules for tools' words win over these."""
-    if sentence.endswith(_ASKED) or _CONDITIONAL.search(sentence):
+    if sentence.endswith(_ASKED) or _conditional(sentence):
         return
     if _PROPOSES.search(sentence) or _SECRET_TALK.search(sentence):
         return  # what it offers to do is not done; a credential is not copied
-    names = list(dict.fromkeys(_thing_names(sentence, hyphenated)))[:_SAID_NAMES]
-    for name in names:
+    # "Tomorrow I'll drop X": what comes, not done ("then I read it" tells what was)
+    plan = next((m for m in _AGENT_NEXT.finditer(sentence) if not _NARRATED.match(m[0])), None)
+    names = [
+        (at, name)
+        for at, name in _thing_names_at(sentence, hyphenated)
+        if plan is None or at < plan.start()
+    ]
+    for name in list(dict.fromkeys(name for _, name in names))[:_SAID_NAMES]:
         if "`" not in name:
             yield Fact("record", name, TIERS["said"], state=_SAID + _around(sentence, name))
 
