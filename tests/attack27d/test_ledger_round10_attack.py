@@ -91,19 +91,43 @@ def test_what_a_prompt_says_will_be_deleted_is_not_deleted() -> None:
     assert "deleted" not in state.get("snap_2023_01", "")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="grep hits in source comments ('# the lock_holder is released when ...', "
-    "\"log('conn_pool created')\") become records 'status released'/'status created'",
+@pytest.mark.parametrize(
+    ("command", "out"),
+    [
+        (
+            "grep -rn released src/",
+            "src/pool.py:12:    # the lock_holder is released when the context exits\n"
+            "src/pool.py:40:    log('conn_pool created')",
+        ),
+        (
+            "rg -n -C1 released src",
+            "src/pool.ts-11-\nsrc/pool.ts:12:  // the lock_holder is released on exit\n"
+            'src/pool.ts:40:  console.log("conn_pool created");',
+        ),
+        (
+            "findstr /n released src\\*.cs",
+            "src\\Pool.cs:12:  /* the lock_holder is released on dispose */\n"
+            'src\\Pool.cs:40:  logger.LogInformation($"conn_pool created");',
+        ),
+        (
+            "sed -n 10,40p src/pool.go",
+            "\t// the lock_holder is released when the context exits\n"
+            '\tlog.Printf("conn_pool created")',
+        ),
+    ],
+    ids=["grep-python", "rg-typescript", "windows-csharp", "sed-go"],
 )
-def test_grep_hits_in_source_code_are_no_records() -> None:
-    out = (
-        "src/pool.py:12:    # the lock_holder is released when the context exits\n"
-        "src/pool.py:40:    log('conn_pool created')"
-    )
-    state = items([U("Where is the pool code?"), *bash(1, "grep -rn released src/", out)])
+def test_grep_hits_in_source_code_are_no_records(command: str, out: str) -> None:
+    state = items([U("Where is the pool code?"), *bash(1, command, out)])
     assert "lock_holder" not in state
     assert "conn_pool" not in state
+
+
+def test_a_tools_own_report_of_a_state_is_still_a_record() -> None:
+    out = "10:24:37 INFO lock_holder released\n| Table users_backup successfully dropped. |"
+    state = items([U("Release it."), *bash(1, "./release.sh", out)])
+    assert state["lock_holder"] == "status released"
+    assert state["users_backup"] == "status dropped"
 
 
 def test_a_changelogs_future_removal_is_no_record() -> None:
@@ -125,27 +149,51 @@ def test_a_terraform_plan_destroys_nothing() -> None:
 # --- git status ---
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="git status's long form inside a document printed with cat (a how-to's "
-    "example) makes src/app.py 'modified (uncommitted)' and src/old.py 'deleted'",
+@pytest.mark.parametrize(
+    ("command", "out"),
+    [
+        (
+            "cat docs/howto.md",
+            "# How to\nRun git status, you'll see e.g.\n"
+            "\tmodified:   src/app.py\n\tdeleted:    src/old.py\nthen commit.",
+        ),
+        (  # the commit message git prepared: its status is commented out
+            "cat .git/COMMIT_EDITMSG",
+            "Fix sync\n# Changes to be committed:\n#\tmodified:   src/app.py\n"
+            "#\tdeleted:    src/old.py\n#",
+        ),
+        (
+            "grep -A3 'git status' CONTRIBUTING.md",
+            "Check with git status before you push:\n    modified:   src/app.py\n"
+            "    deleted:    src/old.py",
+        ),
+    ],
+    ids=["howto", "commit-template", "contributing"],
 )
-def test_a_git_status_example_inside_a_document_is_no_change() -> None:
-    out = (
-        "# How to\nRun git status, you'll see e.g.\n"
-        "\tmodified:   src/app.py\n\tdeleted:    src/old.py\nthen commit."
-    )
-    state = items([U("Read the how-to."), *bash(1, "cat docs/howto.md", out)])
+def test_a_git_status_example_inside_a_document_is_no_change(command: str, out: str) -> None:
+    state = items([U("Read the how-to."), *bash(1, command, out)])
     assert "src/old.py" not in state
     assert "src/app.py" not in state
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="after 'git commit' and 'nothing to commit, working tree clean', "
-    "app/Jobs/Sync.php stays 'modified (uncommitted)'",
+def test_git_status_under_its_heading_is_a_change() -> None:
+    out = "On branch main\nChanges not staged for commit:\n\tmodified:   src/app.py\n"
+    state = items([U("What changed?"), *bash(1, "git status", out)])
+    assert state["src/app.py"] == "modified (uncommitted)"
+
+
+@pytest.mark.parametrize(
+    "clean",
+    [
+        "On branch main\nnothing to commit, working tree clean",
+        "# On branch main\nnothing to commit (working directory clean)",
+        "Auf Branch main\nnichts zu committen, Arbeitsverzeichnis unverändert",
+        "On branch main\nUntracked files:\n\tnotes.txt\n\n"
+        'nothing added to commit but untracked files present (use "git add" to track)',
+    ],
+    ids=["git-2.9", "old-git", "de", "untracked-only"],
 )
-def test_a_commit_and_a_clean_tree_end_the_uncommitted_state() -> None:
+def test_a_commit_and_a_clean_tree_end_the_uncommitted_state(clean: str) -> None:
     state = items(
         [
             U("Commit it."),
@@ -157,12 +205,23 @@ def test_a_commit_and_a_clean_tree_end_the_uncommitted_state() -> None:
             *bash(
                 2,
                 "git commit -am 'Fix sync' && git status",
-                "[main 6ebdb31] Fix sync\n 1 file changed, 3 insertions(+)\n"
-                "On branch main\nnothing to commit, working tree clean",
+                "[main 6ebdb31] Fix sync\n 1 file changed, 3 insertions(+)\n" + clean,
             ),
         ]
     )
     assert "uncommitted" not in state.get("app/Jobs/Sync.php", "")
+
+
+def test_a_clean_tree_does_not_replace_what_the_file_rules_found() -> None:
+    state = items(
+        [
+            U("Fix and commit."),
+            *call(1, "edit_file", {"path": "app/sync.py", "old": "a", "new": "b"}, "ok"),
+            *bash(2, "git status -s", " M app/sync.py"),
+            *bash(3, "git commit -am fix && git status", "nothing to commit, working tree clean"),
+        ]
+    )
+    assert state["app/sync.py"] == "modified"
 
 
 @pytest.mark.xfail(
@@ -184,30 +243,54 @@ def test_a_bulk_git_status_does_not_crowd_out_the_users_ids() -> None:
 # --- Dart, nested JSON ---
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Dart's passing lines are not read: after the fix and '+13: All tests passed!' "
-    "test/widget/invoice_test.dart stays 'tests failed'",
+DART_FAILED = (
+    "00:07 +12 -1: test/widget/invoice_test.dart: shows VAT [E]\n"
+    "  Expected: 21\n00:08 +12 -1: Some tests failed."
 )
-def test_a_dart_failure_is_cleared_by_a_passing_run() -> None:
+
+
+@pytest.mark.parametrize(
+    ("failed", "passed", "name"),
+    [
+        (
+            DART_FAILED,
+            "00:07 +13: test/widget/invoice_test.dart: shows VAT\n00:08 +13: All tests passed!",
+            "test/widget/invoice_test.dart",
+        ),
+        (  # the line each test starts with, then its failure; a skipped test's "~1"
+            "00:05 +3 ~1: test/cart_test.dart: totals\n"
+            "00:06 +3 ~1 -1: test/cart_test.dart: totals [E]\n00:06 +3 ~1 -1: Some tests failed.",
+            "00:05 +4 ~1: test/cart_test.dart: totals\n00:06 +4 ~1: All tests passed!",
+            "test/cart_test.dart",
+        ),
+        (
+            "FAIL src/cart.test.ts\n  \u25cf totals\nTests: 1 failed, 1 total",
+            "PASS src/cart.test.ts\nTests: 1 passed, 1 total",
+            "src/cart.test.ts",
+        ),
+    ],
+    ids=["dart", "dart-start-line-and-skip", "jest"],
+)
+def test_a_dart_failure_is_cleared_by_a_passing_run(failed: str, passed: str, name: str) -> None:
     state = items(
         [
             U("Fix the VAT test."),
-            *bash(
-                1,
-                "flutter test",
-                "00:07 +12 -1: test/widget/invoice_test.dart: shows VAT [E]\n"
-                "  Expected: 21\n00:08 +12 -1: Some tests failed.",
-            ),
+            *bash(1, "flutter test", failed),
             *call(2, "edit_file", {"path": "lib/vat.dart", "old": "20", "new": "21"}, "ok"),
-            *bash(
-                3,
-                "flutter test",
-                "00:07 +13: test/widget/invoice_test.dart: shows VAT\n00:08 +13: All tests passed!",
-            ),
+            *bash(3, "flutter test", passed),
         ]
     )
-    assert "failed" not in state.get("test/widget/invoice_test.dart", "")
+    assert "failed" not in state.get(name, "")
+
+
+def test_a_passing_test_of_a_file_does_not_clear_its_failing_one_in_the_same_run() -> None:
+    out = (
+        "00:03 +4: test/cart_test.dart: totals\n"
+        "00:04 +4 -1: test/cart_test.dart: rounding [E]\n"
+        "00:05 +5 -1: test/cart_test.dart: discounts\n00:05 +5 -1: Some tests failed."
+    )
+    state = items([U("Run the tests."), *bash(1, "dart test", out)])
+    assert "failed" in state["test/cart_test.dart"]
 
 
 def test_a_nested_object_with_its_own_id_keeps_its_own_state() -> None:
@@ -222,38 +305,69 @@ def test_a_nested_object_with_its_own_id_keeps_its_own_state() -> None:
 # --- what the agent says it did to a named thing ---
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a later passing mention ('For reference, legacy_orders held the 2019 data.') "
-    "replaces 'I dropped the legacy_orders table.': the record of the drop is gone",
+@pytest.mark.parametrize(
+    "later",
+    [
+        "For reference, legacy_orders held the 2019 data.",
+        "Zur Info: legacy_orders enthielt die Daten von 2019.",
+        "Para referencia, legacy_orders tenía los datos de 2019.",
+        "Для справки: в legacy_orders были данные за 2019 год.",
+    ],
+    ids=["en", "de", "es", "ru"],
 )
-def test_a_later_incidental_mention_does_not_erase_what_was_done() -> None:
+def test_a_later_incidental_mention_does_not_erase_what_was_done(later: str) -> None:
     state = items(
         [
             U("Clean up the old tables."),
             A("I dropped the legacy_orders table."),
             U("What was in it?"),
-            A("For reference, legacy_orders held the 2019 data."),
+            A(later),
         ]
     )
     assert "dropped" in state["legacy_orders"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="'Tomorrow I'll drop legacy_orders_old and keep legacy_orders.' (a plan) "
-    "replaces 'I restored legacy_orders from last night's snapshot.'",
+@pytest.mark.parametrize(
+    "later",
+    [
+        "I restored legacy_orders from last night's snapshot.",
+        "Ich habe legacy_orders aus dem Snapshot wiederhergestellt.",
+        "Восстановил legacy_orders из снапшота.",
+    ],
+    ids=["en", "de", "ru"],
 )
-def test_a_plan_does_not_replace_what_was_done() -> None:
+def test_a_later_deed_replaces_the_earlier_one(later: str) -> None:
+    state = items(
+        [U("Clean up."), A("I dropped the legacy_orders table."), U("Oops, undo it."), A(later)]
+    )
+    assert "dropped" not in state["legacy_orders"]
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "Tomorrow I'll drop legacy_orders_old and keep legacy_orders.",
+        "I will drop legacy_orders_old next week and keep legacy_orders.",
+        "Morgen lösche ich legacy_orders_old und behalte legacy_orders.",
+        "Mañana borraré legacy_orders_old y mantendré legacy_orders.",
+    ],
+    ids=["en-tomorrow", "en-will", "de", "es"],
+)
+def test_a_plan_does_not_replace_what_was_done(plan: str) -> None:
     state = items(
         [
             U("We need the orders back."),
             A("I restored legacy_orders from last night's snapshot."),
             U("OK."),
-            A("Tomorrow I'll drop legacy_orders_old and keep legacy_orders."),
+            A(plan),
         ]
     )
     assert "restored" in state["legacy_orders"]
+
+
+def test_what_was_done_before_a_plan_in_the_same_sentence_is_recorded() -> None:
+    state = items([U("Clean up."), A("I dropped legacy_orders_old and will vacuum tomorrow.")])
+    assert "dropped" in state["legacy_orders_old"]
 
 
 def test_an_english_conditional_does_not_replace_what_was_done() -> None:
@@ -268,12 +382,6 @@ def test_an_english_conditional_does_not_replace_what_was_done() -> None:
     assert "dropped" in state["legacy_orders"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a conditional or a question the rules do not know (Russian 'Если понадобится', "
-    "Thai '...ไหม', Chinese '...吗' without a question mark) replaces 'I dropped the "
-    "legacy_orders table.'",
-)
 @pytest.mark.parametrize(
     "later",
     [
@@ -290,12 +398,6 @@ def test_a_conditional_or_question_in_another_language_does_not_replace_the_deed
     assert "dropped" in state["legacy_orders"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_CONDITIONAL's words are common non-conditionals: Spanish/Portuguese 'se' "
-    "(passive, reflexive), German 'als' ('as'), English 'when': 'Se eliminó la tabla "
-    "legacy_orders ...' and the rest record nothing",
-)
 @pytest.mark.parametrize(
     "sentence",
     [
@@ -303,23 +405,27 @@ def test_a_conditional_or_question_in_another_language_does_not_replace_the_deed
         "Removi o arquivo legacy_orders.sql, que já não se usava.",
         "Ich habe legacy_orders.sql als veraltet gelöscht.",
         "I deleted legacy_orders.sql when the nightly job finished.",
+        "Once the backup finished, I removed legacy_orders.sql.",
+        "Wenn ich fertig war, habe ich legacy_orders.sql entfernt.",
     ],
-    ids=["es-se", "pt-se", "de-als", "en-when"],
+    ids=["es-se", "pt-se", "de-als", "en-when", "en-once", "de-wenn"],
 )
 def test_a_deed_is_recorded_though_it_holds_a_word_that_can_mean_if(sentence: str) -> None:
     state = items([U("Clean up."), A(sentence)])
     assert any(k.startswith("legacy_orders") for k in state)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Hindi's danda '।' ends no sentence: 'मैंने legacy_export.sql फ़ाइल हटा दी। क्या "
-    "मैं users_backup भी हटा दूँ?' is one question, and the deletion done is not recorded",
+@pytest.mark.parametrize(
+    "said",
+    [
+        "मैंने legacy_export.sql फ़ाइल हटा दी। क्या मैं users_backup भी हटा दूँ?",
+        "আমি legacy_export.sql ফাইলটি মুছে ফেলেছি। আমি কি users_backup ও মুছে ফেলব?",
+        "मी legacy_export.sql फाइल काढून टाकली। मी users_backup पण काढू का?",
+    ],
+    ids=["hi", "bn", "mr"],
 )
-def test_a_hindi_deed_before_a_question_is_recorded() -> None:
-    state = items(
-        [U("Clean up."), A("मैंने legacy_export.sql फ़ाइल हटा दी। क्या मैं users_backup भी हटा दूँ?")]
-    )
+def test_a_hindi_deed_before_a_question_is_recorded(said: str) -> None:
+    state = items([U("Clean up."), A(said)])
     assert "legacy_export.sql" in state
     assert "users_backup" not in state
 
@@ -337,47 +443,85 @@ def test_a_thai_question_after_a_deed_is_no_record_of_its_name() -> None:
     assert "users_backup" not in state
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the three-sentence cap keeps the first three mentions ('I read a_b.py first.' "
-    "...) and drops 'Finally I deleted legacy_export.sql.'",
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I read a_b.py first. Then I read c_d.py. I also read e_f.py. "
+        "Finally I deleted legacy_export.sql.",
+        "Ich habe zuerst a_b.py gelesen. Dann habe ich c_d.py gelesen. Ich habe auch e_f.py "
+        "gelesen. Zuletzt habe ich legacy_export.sql gelöscht.",
+        "Primero leí a_b.py. Luego leí c_d.py. También leí e_f.py. "
+        "Por último eliminé legacy_export.sql.",
+        "I read a_b.py first. Then I read c_d.py. I also read e_f.py. I checked g_h.py. "
+        "I removed legacy_export.sql at the end.",
+    ],
+    ids=["en", "de", "es", "en-four"],
 )
-def test_three_mentions_do_not_crowd_out_a_deletion_in_the_same_message() -> None:
-    state = items(
-        [
-            U("Clean up."),
-            A(
-                "I read a_b.py first. Then I read c_d.py. I also read e_f.py. "
-                "Finally I deleted legacy_export.sql."
-            ),
-        ]
-    )
+def test_three_mentions_do_not_crowd_out_a_deletion_in_the_same_message(said: str) -> None:
+    state = items([U("Clean up."), A(said)])
     assert "legacy_export.sql" in state
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a tool's 'read' of sql/legacy_export.sql wins over the agent's 'cleanup.sh "
-    "deleted sql/legacy_export.sql': the file stays 'read'",
+@pytest.mark.parametrize(
+    "report",
+    [
+        "cleanup.sh deleted sql/legacy_export.sql since nothing calls it.",
+        "I removed sql/legacy_export.sql because nothing calls it.",
+        "cleanup.sh hat sql/legacy_export.sql gelöscht, da nichts sie aufruft.",
+    ],
+    ids=["en", "en-removed", "de"],
 )
-def test_the_agents_report_of_a_deletion_outranks_a_mere_read() -> None:
+def test_the_agents_report_of_a_deletion_outranks_a_mere_read(report: str) -> None:
     state = items(
         [
             U("Clean up."),
             *call(1, "read_file", {"path": "sql/legacy_export.sql"}, "select 1;"),
             *bash(2, "./cleanup.sh", "ok"),
-            A("cleanup.sh deleted sql/legacy_export.sql since nothing calls it."),
+            A(report),
         ]
     )
     assert state["sql/legacy_export.sql"] != "read"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="after '| Table users_backup successfully dropped. |' and a restore the agent "
-    "reports, users_backup stays 'status dropped': the tool's older word always wins",
+def test_the_agents_recap_does_not_replace_what_the_file_rules_found() -> None:
+    state = items(
+        [
+            U("Fix it."),
+            *call(1, "edit_file", {"path": "src/app.py", "old": "a", "new": "b"}, "ok"),
+            *bash(2, "pytest -q", "3 passed in 0.1s"),
+            A("I updated src/app.py and the tests pass."),
+        ]
+    )
+    assert state["src/app.py"].startswith("modified")
+
+
+def test_a_tool_naming_the_thing_after_the_agents_report_has_the_last_word() -> None:
+    state = items(
+        [
+            U("Clean up."),
+            *call(1, "read_file", {"path": "sql/legacy_export.sql"}, "select 1;"),
+            A("I deleted sql/legacy_export.sql since nothing calls it."),
+            *call(2, "read_file", {"path": "sql/legacy_export.sql"}, "select 1;"),
+        ]
+    )
+    assert state["sql/legacy_export.sql"] == "read"
+
+
+@pytest.mark.parametrize(
+    ("restored", "word"),
+    [
+        ("I restored users_backup from last night's snapshot.", "restored"),
+        (
+            "Ich habe users_backup aus dem Snapshot von gestern Nacht wiederhergestellt.",
+            "wiederhergestellt",
+        ),
+        ("Restauré users_backup desde el snapshot de anoche.", "Restauré"),
+    ],
+    ids=["en", "de", "es"],
 )
-def test_a_restore_after_a_drop_is_not_hidden_by_the_older_tool_state() -> None:
+def test_a_restore_after_a_drop_is_not_hidden_by_the_older_tool_state(
+    restored: str, word: str
+) -> None:
     state = items(
         [
             U("Drop the backup table."),
@@ -388,10 +532,10 @@ def test_a_restore_after_a_drop_is_not_hidden_by_the_older_tool_state() -> None:
             ),
             U("Oops, we need it back!"),
             *bash(2, "pg_restore -t users_backup snap.dump", ""),
-            A("I restored users_backup from last night's snapshot."),
+            A(restored),
         ]
     )
-    assert "restored" in state["users_backup"]
+    assert word in state["users_backup"]
 
 
 def test_the_agent_naming_a_users_id_does_not_demote_it_below_its_chatter() -> None:
@@ -471,13 +615,25 @@ def test_a_secret_in_the_conversation_is_not_copied_into_the_ledger(
 # --- decisions: question and answer, take-ups, refusals ---
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a pleasantry that repeats the user's name ('Nice to meet you, Maria.') "
-    "becomes a decision",
+@pytest.mark.parametrize(
+    ("intro", "reply"),
+    [
+        ("Hi, I'm Maria from Acme.", "Nice to meet you, Maria."),
+        ("Hallo, ich bin Jonas von den Stadtwerken Ulm.", "Freut mich, Jonas!"),
+        ("Hola, soy Lucía de Acme.", "¡Encantado, Lucía!"),
+        ("Hi, this is Priya from the data team.", "Hi Priya, welcome!"),
+        ("Bonjour, je suis Camille de chez Acme.", "Enchanté, Camille."),
+        ("Привет, я Мария из Acme.", "Приятно познакомиться, Мария!"),
+    ],
+    ids=["en", "de", "es", "en-hi", "fr", "ru"],
 )
-def test_a_pleasantry_is_no_decision() -> None:
-    assert decisions([U("Hi, I'm Maria from Acme."), A("Nice to meet you, Maria.")]) == []
+def test_a_pleasantry_is_no_decision(intro: str, reply: str) -> None:
+    assert decisions([U(intro), A(reply)]) == []
+
+
+def test_a_greeting_that_takes_up_a_value_is_still_a_decision() -> None:
+    kept = decisions([U("Set retention.ms to 14 days."), A("Hi! retention.ms is 14 days now.")])
+    assert kept == ["Set retention.ms to 14 days. \u2192 Hi! retention.ms is 14 days now."]
 
 
 def test_chatty_replies_do_not_age_out_a_real_decision() -> None:
@@ -509,16 +665,10 @@ def test_a_non_answer_decides_nothing(reply: str) -> None:
         ("Which language should the invoice template use: Hindi or Tamil?", "Hindi"),
         ("Which option do you prefer, No. 1 or No. 2?", "No. 2"),
         ("Which cluster should I use for the canary?", "nu-west cluster"),
-        pytest.param(
-            "Which cluster should I use for the canary?",
-            "ei-prod-2",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="'ei' (Finnish 'not') is a deferral word, and a hyphen is a word "
-                "boundary: 'ei-prod-2' to 'Which cluster should I use?' (a proposal, by "
-                "'should I') reads as putting it off, so nothing is kept",
-            ),
-        ),
+        ("Which cluster should I use for the canary?", "ei-prod-2"),
+        ("Which region should I deploy to?", "no-east-1"),
+        ("Which cluster should I use for the canary?", "nie-west-2"),
+        ("Which cluster should I use for the canary?", "ne-prod-2"),
     ],
 )
 def test_an_answer_that_opens_like_a_no_is_still_an_answer(question: str, answer: str) -> None:

@@ -1169,13 +1169,28 @@ class _Builder:
             group = "pending"  # what the agent said it does next, welcomed later: pending
         slot = (group, fact.key)
         known = self.facts.get(slot)
-        if fact.kind == "record" and getattr(known, "kind", None) == "file":
+        late = fact.who == "agent" and fact.state.startswith(_SAID)
+        if late and known is not None and known.state == fact.state:
+            return  # the agent's report again, as the newest word: it already is
+        # the agent's report of a deed that no tool named the thing after (a said
+        # record with who "agent") outranks a mere read, and a state its deed undoes
+        outranks = (
+            late
+            and known is not None
+            and (known.state == "read" or _UNDOES.search(fact.state) is not None)
+        )
+        if fact.kind == "record" and getattr(known, "kind", None) == "file" and not outranks:
             return  # what the file rules found of a path is more than a sentence says
         if known is not None and known.kind in ("file", "record"):
-            if fact.state.startswith(_SAID) and not known.state.startswith(_SAID):
+            said = fact.state.startswith(_SAID)
+            if said and not known.state.startswith(_SAID) and not outranks:
                 return  # what a tool reported is more than the agent's words about it
+            if said and _DEED.search(known.state) and not _DEED.search(fact.state):
+                return  # a deed the agent told outlives its later mention of the thing
             if fact.state.endswith(_UNCOMMITTED) and known.kind == "file":
                 return  # git status repeats what the file rules found, with less
+        if fact.state.endswith(_COMMITTED) and not (known and known.state.endswith(_UNCOMMITTED)):
+            return  # a clean tree ends what git status said, not what the file rules found
         old = self.facts.pop(slot, None)
         if old is not None and fact.kind == "id" and old.tier < fact.tier:
             fact = Fact("id", fact.key, old.tier, context=fact.context or old.context, who=old.who)
@@ -1341,6 +1356,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         for m in itertools.islice(_SLASHED.finditer(e.text), _HYPHENATED_PER_ENTRY)
         for tail in _tails(m.group(0))
     }
+    late: dict[str, tuple[int, Fact]] = {}  # the agent's newest deed told of each name
     for index, entry in enumerate(entries):
         if entry.kind != "text":
             continue
@@ -1407,7 +1423,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         # a date the sentence splitter cuts ("do 14. oktobra"): the message's own
         dated = who == "user" and _DEADLINE.search(" ".join(prose.split())) is not None
         before = ""  # the sentence before, for one that only points back ("Pošlu ho zítra.")
-        stated = 0  # the agent's sentences about named things in this message
+        said_here: list[list[Fact]] = []  # the agent's words about named things, by sentence
         for sentence in sentences:
             earlier, before = before, sentence
             source = "user id" if who == "user" else "agent id"
@@ -1423,10 +1439,10 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 yield from _moved_records(sentence)
                 told = list(_stated_records(sentence))
                 yield from told
-                if not told and stated < _SAID_PER_MESSAGE:
+                if not told and len(said_here) < _SAID_SENTENCES_READ:
                     said_of = list(_said_records(sentence, hyphenated))
-                    stated += bool(said_of)
-                    yield from said_of
+                    if said_of:
+                        said_here.append(said_of)
             clipped = shorten(sentence, MAX_FACT_CHARS)
             if (
                 who == "user"
@@ -1452,6 +1468,18 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 yield Fact("instruction", shorten(prose, MAX_FACT_CHARS), TIERS["instruction"])
         if (instructed or planned) and len(" ".join(prose.split())) <= MAX_FACT_CHARS:
             answering = False  # the user's words are a fact whole: the agent's take adds none
+        # of the sentences about named things, those telling a deed first ("Finally I
+        # deleted x.sql" after three "I read ..."), in their order
+        deeds = {id(f) for f in said_here if _DEED.search(f[0].state)}
+        chosen = sorted(said_here, key=lambda f: id(f) not in deeds)[:_SAID_PER_MESSAGE]
+        for said_of in (f for f in said_here if any(f is c for c in chosen)):
+            yield from said_of
+            if id(said_of) in deeds:
+                for fact in said_of:
+                    late.pop(fact.key, None)
+                    late[fact.key] = (index, fact)
+        while len(late) > _LATE_DEEDS:
+            del late[next(iter(late))]
     # Files and records, in the order they were last touched.
     for path in edited:  # edit blocks in the agent's text (aider's SEARCH/REPLACE)
         facts.act(path, "modified")
@@ -1491,6 +1519,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     calls: dict[str, tuple[bool, list[tuple[str, bool]]]] = {}
     names: dict[str, str] = {}  # what earlier answers named each id they listed
     failing: set[str] = set()  # tests a run reported failing, until one reports them passing
+    uncommitted: dict[str, str] = {}  # what git status listed, until it reports a clean tree
     for at, entry in enumerate(entries):
         if entry.kind == "call":
             reads_file = (
@@ -1524,7 +1553,9 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                         key_sql = not _SQL_CLIENT.search(value)
                         yield from _schema_records(value, sql_argument=key_sql)
                     yield from _command_records(value, entry.text)
-            yield from _output_facts(entry.text, reads=reads, failing=failing)
+            yield from _output_facts(
+                entry.text, reads=reads, failing=failing, uncommitted=uncommitted
+            )
             # the settings a command set: after what its output said of the thing
             # ("deployment.apps/web scaled" -> web: replicas=2, what it is now)
             if done:
@@ -1540,6 +1571,11 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             )
             if not reads and after is not None:
                 yield from _pointed_rows(entry.text, _prose(after.text))
+    # The agent's report of a deed, where no tool named the thing after it, is the
+    # newest word on it ("I restored users_backup" after the tool's "dropped").
+    for key, (index, fact) in late.items():
+        if not any(e.kind != "text" and key in e.text for e in entries[index + 1 :]):
+            yield dataclasses.replace(fact, who="agent")
 
 
 _POINTING_REACH: Final = 3  # entries after an output where the words about it are read
@@ -1829,13 +1865,13 @@ _APPROVES_ANYHOW = re.compile(
 
 
 # What puts off or refuses after a yes word: "but", "not", "later", "wait" ...
-_DEFERS = re.compile(
-    r"\b(?:but|not|no(?! problem| worries| prob)|don'?t|do not|hold|later|wait|never|"
+_DEFERS = re.compile(  # a word, not a name's start ("ei-prod-2", "no-east-1")
+    r"(?<![\w-])(?:but|not|no(?! problem| worries| prob)|don'?t|do not|hold|later|wait|never|"
     r"nicht|nein|aber|später|warte|"
     r"pero|todavía|después|mais|pas|plus tard|però|ma|dopo|mas|não|depois|niet|nog "
     r"niet|later|men|inte|ej|senare|vänta|ale|nie|później|ale ne|ne|pozdě|ama|değil|"
     r"sonra|nhưng|không|chưa|tapi|jangan|nanti|нет|не|но|потом|ei|mutta|myöhemmin|nem|"
-    r"később|αλλά|όχι|μετά)\b"
+    r"később|αλλά|όχι|μετά)(?![\w-])"
     r"|でも|けど|やめ|待って|后|但|别|不|先别|아니|하지 마|나중|그런데|하지만",
     re.IGNORECASE,
 )
@@ -2026,7 +2062,25 @@ def _taken_up(entries: Sequence[Entry], index: int, prose: str) -> str | None:
         return None
     if len(SENTENCE.split(head.strip())) > 2 or not _short_answer(head):
         return None
+    if _PLEASANTRY.match(head) and all(v.isalpha() for v in _values(head)):
+        return None  # "Nice to meet you, Maria.": a greeting that names only a name
     return head
+
+
+# A greeting or a pleasantry opening the agent's reply, in English, German, Spanish,
+# French, Italian, Portuguese, Dutch, Russian, Japanese, Chinese and Korean
+_PLEASANTRY = re.compile(
+    r"\W*(?:(?:it'?s )?(?:nice|pleased|glad|great|good|lovely) to (?:meet|see|hear from) you"
+    r"|(?:hi|hello|hey|welcome|greetings|good (?:morning|afternoon|evening)"
+    r"|hallo|willkommen|guten (?:morgen|tag|abend)|hola|bienvenid[oa]|buen[oa]s (?:días|tardes)"
+    r"|bonjour|salut|bienvenue|ciao|benvenut[oa]|buongiorno|olá|oi|bem-vind[oa]|bom dia"
+    r"|hoi|welkom|goedemorgen|привет|здравствуйте|добро пожаловать)(?![\w-])"
+    r"|freut mich|schön, (?:dich|sie) kennenzulernen|encantad[oa]|mucho gusto|enchantée?"
+    r"|ravie? de (?:vous|te) (?:rencontrer|connaître)|piacere|prazer|aangenaam"
+    r"|приятно познакомиться|рада? знакомству"
+    r"|はじめまして|よろしく|こんにちは|很高兴认识|你好|您好|반갑습니다|안녕하세요)",
+    re.IGNORECASE,
+)
 
 
 def _short_answer(text: str) -> bool:
@@ -2094,7 +2148,13 @@ def _instructs(sentence: str, instructions: Sequence[str]) -> bool:
     )
 
 
-def _output_facts(text: str, *, reads: bool, failing: set[str] | None = None) -> Iterator[Fact]:
+def _output_facts(
+    text: str,
+    *,
+    reads: bool,
+    failing: set[str] | None = None,
+    uncommitted: dict[str, str] | None = None,
+) -> Iterator[Fact]:
     text = _EXEC_HEADER.sub("", text, count=1)  # the client's wrapping, not the tool's
     lines = [ln for ln in text.splitlines() if ln.strip()]
     # An error's own lines and the details under it (a lock id, the failing test).
@@ -2125,7 +2185,7 @@ def _output_facts(text: str, *, reads: bool, failing: set[str] | None = None) ->
         yield from _test_results(lines, set() if failing is None else failing)
         yield from _done_lines(lines)
         yield from _state_lines(lines)
-        yield from _git_status(lines)
+        yield from _git_status(lines, {} if uncommitted is None else uncommitted)
         for line in lines:  # git status: "R  old -> new"
             renamed = _RENAMED.match(line)
             if renamed is not None:
@@ -2156,6 +2216,26 @@ def _output_facts(text: str, *, reads: bool, failing: set[str] | None = None) ->
         yield Fact("id", value, TIERS["tool id"], context=shorten(context, _CONTEXT_CHARS))
 
 
+# A search's hit: "src/pool.py:12:    # ...", "src\\pool.py:12:", grep -C's "pool.py-13-"
+_GREP_HIT = re.compile(r"(?=[^\s:]{0,300}[./\\])[\w./\\-]{1,300}?(?::\d+:|\.\w{1,8}-\d+-)")
+# Source code around a state word: a comment ("// ...", "/* ...", or "# ..." in a search's
+# hit), or a string passed to a call ("log('conn_pool created')")
+_CODE_COMMENT = re.compile(r"\s*(?://|/\*|\*\s|<!--)")
+_HIT_COMMENT = re.compile(r"\s*(?:#|--\s)")
+_CALL_STRING = re.compile(r"\w\(\s*[bfru]?[\"'`]")
+
+
+def _code_line(line: str, at: int) -> bool:
+    """Whether the state word at ``at`` on a tool's ``line`` is in source code."""
+    hit = _GREP_HIT.match(line)
+    start = hit.end() if hit is not None else 0
+    if start > at:
+        return False
+    if _CODE_COMMENT.match(line, start) or (hit is not None and _HIT_COMMENT.match(line, start)):
+        return True
+    return _CALL_STRING.search(line, start, at) is not None
+
+
 def _labelled_facts(lines: Sequence[str]) -> Iterator[Fact]:
     """Facts anywhere in a tool's plain output (logs, YAML, XML, tables, headers): ids
     after an id-like label, where the tool put what it made, and records in a failed,
@@ -2183,6 +2263,8 @@ def _labelled_facts(lines: Sequence[str]) -> Iterator[Fact]:
             target = match.group("target").rstrip(".,:;")
             yield Fact("id", target, TIERS["tool id"], context=_context(line, target))
         state = _EXCEPTIONAL.search(line)
+        if state is not None and _code_line(line, state.start()):
+            state = None  # "// retry when the upload failed", raise Error("sync failed")
         is_test = len(line) <= _TEST_LINE_CHARS and _TEST_LINE.match(line)
         if state is not None and not is_test:  # a test's line: see _test_results
             named = _named(line[: state.start()])
@@ -2285,13 +2367,18 @@ def _test_results(lines: Sequence[str], failing: set[str]) -> Iterator[Fact]:
         if match is None:
             continue
         groups = match.groupdict()
-        name = next(groups[k] for k in "abcdefghijk" if groups[k])
-        state = next(groups[k + "s"] for k in "abcdefghijk" if groups[k])
-        found.append((name, state.strip("*").lower() in ("passed", "pass", "ok")))
+        key = next(k for k in "abcdefghijk" if groups[k])
+        state = groups[key + "s"].strip("*").lower()
+        # dart marks only a failure ("... [E]"); its line without the mark is a pass
+        passed = state in ("passed", "pass", "ok") or (key == "j" and not state)
+        found.append((groups[key], passed))
     passes = sum(ok for _, ok in found)
+    # a name failing anywhere in the run failed in it: dart and jest name the file of
+    # each test, so a file's passing tests do not clear its failing one
+    failed_now = {name for name, ok in found if not ok}
     failures = 0
     for name, ok in found:
-        if ok and passes > _TEST_LINES_SHOWN and name not in failing:
+        if ok and (name in failed_now or (passes > _TEST_LINES_SHOWN and name not in failing)):
             continue
         if not ok:  # a run where everything fails (a database down) names a few
             failures += 1
@@ -2963,8 +3050,10 @@ def _state_lines(lines: Sequence[str]) -> Iterator[Fact]:
         state = _NEW_STATE.search(line)
         if state is None or "?" in line or _NOT_DONE.search(line[: state.start()]):
             continue  # "not fully merged", "0 rows deleted", "will be deleted ... [y/N]?"
-        if _told_whole(line):
-            continue
+        if _GREP_HIT.match(line) or _code_line(line, state.start()):
+            continue  # a file's words a search found, source code: no tool's report
+        if _told_whole(line) or _GIT_LONG.match(line.lstrip("#")):
+            continue  # git status's line: see _git_status
         quoted = [(m.start(), next(g for g in m.groups() if g)) for m in _NAMED.finditer(line)]
         if quoted:
             named = [(at, q) for at, q in quoted if not q.replace(".", "").isdigit()]
@@ -2982,24 +3071,49 @@ def _state_lines(lines: Sequence[str]) -> Iterator[Fact]:
             yield Fact("record", name, TIERS["changed"], state=f"status {word}")
 
 
-# git status, long form: "\tmodified:   app/Jobs/Sync.php", "\tnew file:   x.py"
+# git status, long form: "\tmodified:   app/Jobs/Sync.php", "\tnew file:   x.py", under
+# one of its headings (a document quoting such a line is no change)
 _GIT_LONG = re.compile(r"^\s*(modified|deleted|new file):\s+(\S+)\s*$")
+_GIT_HEADING = re.compile(
+    r"^(?:On branch \S|HEAD detached (?:at|from) \S|Not currently on any branch"
+    r"|Changes (?:not staged for commit|to be committed):|Unmerged paths:)"
+)
 # short form: " M lib/cart.dart", "D  old.py" (a listing of these lines only)
 _GIT_SHORT = re.compile(r"^([ MADRCU?!]{2}) (\S.*)$")
+# a clean tree, in git's English and its German, French, Spanish, Portuguese messages
+# ("nothing added to commit but untracked files present": no tracked file changed)
+_GIT_CLEAN = re.compile(
+    r"^(?:nothing to commit,? \(?(?:working (?:tree|directory) clean)"
+    r"|nothing added to commit but untracked files present"
+    r"|nichts zu committen, Arbeitsverzeichnis unverändert"
+    r"|rien à valider, la copie de travail est propre"
+    r"|nada para hacer commit, el árbol de trabajo está limpio"
+    r"|nada para (?:fazer )?(?:commit|submeter), (?:a )?árvore de trabalho limpa)"
+)
 _GIT_STATES: Final = {"modified": "modified", "deleted": "deleted", "new file": "created"}
 _GIT_FILES_SHOWN: Final = 20
 """Changes one ``git status`` lists, at most (a listing of thousands is bulk)."""
+_COMMITTED: Final = "(committed)"
 
 
-def _git_status(lines: Sequence[str]) -> Iterator[Fact]:
+def _git_status(lines: Sequence[str], uncommitted: dict[str, str]) -> Iterator[Fact]:
     """The uncommitted changes ``git status`` lists (untracked files are not changes
-    anyone said were made)."""
+    anyone said were made), noted in ``uncommitted`` until a later ``git status``
+    reports a clean tree: then they are committed."""
+    if any(_GIT_CLEAN.match(line) for line in lines):
+        for path, state in uncommitted.items():
+            yield Fact("file", path, TIERS["changed"], state=f"{state} {_COMMITTED}")
+        uncommitted.clear()
+        return
     shown = 0
+    headed = False
     for line in lines:
-        long = _GIT_LONG.match(line)
-        if long is not None and PATH.fullmatch(long[2]) and shown < _GIT_FILES_SHOWN:
+        headed = headed or _GIT_HEADING.match(line) is not None
+        long = _GIT_LONG.match(line) if headed else None
+        # under git's heading, a path of any kind ("snippets/harga-lama.liquid")
+        if long is not None and _NAME_LIKE.fullmatch(long[2]) and shown < _GIT_FILES_SHOWN:
             shown += 1
-            yield _uncommitted(long[2], _GIT_STATES[long[1]])
+            yield _uncommitted(long[2], _GIT_STATES[long[1]], uncommitted)
     short = [_GIT_SHORT.match(line) for line in lines if not line.startswith("## ")]
     if not short or not all(short):
         return
@@ -3009,10 +3123,12 @@ def _git_status(lines: Sequence[str]) -> Iterator[Fact]:
         letters = set(code) & {"M", "A", "D"}  # "??" untracked, "!!" ignored: not changes
         if letters and PATH.fullmatch(path):
             state = "deleted" if "D" in letters else "created" if "A" in letters else "modified"
-            yield _uncommitted(path, state)
+            yield _uncommitted(path, state, uncommitted)
 
 
-def _uncommitted(path: str, state: str) -> Fact:
+def _uncommitted(path: str, state: str, uncommitted: dict[str, str]) -> Fact:
+    if state != "deleted":  # a deletion committed is a deletion still
+        uncommitted[path] = state
     return Fact(
         "file",
         path,
@@ -3051,8 +3167,8 @@ def _done_lines(lines: Sequence[str]) -> Iterator[Fact]:
             yield Fact("record", flag["name"], TIERS["changed"], state=f"status {switched}")
             continue
         match = _DONE_LINE.match(line)
-        if match is None:
-            continue
+        if match is None or _GIT_LONG.match(line):
+            continue  # git status's line: see _git_status
         # the name right after the verb ("deleted nightly-sync (1, {'app.Task': 1})"),
         # else the last one the line quotes or brackets
         first = _after_verb(match)
@@ -3086,7 +3202,7 @@ _STATED = re.compile(
 def _stated_records(sentence: str) -> Iterator[Fact]:
     """A thing the agent's ``sentence`` names between backticks with what it did to it
     (one per sentence: the first name; not in a question or a conditional)."""
-    if "`" not in sentence or sentence.endswith(_ASKED) or _CONDITIONAL.search(sentence):
+    if "`" not in sentence or sentence.endswith(_ASKED) or _conditional(sentence):
         return
     name = _TICKED.search(sentence)
     said = _STATED.search(sentence)
@@ -3096,10 +3212,53 @@ def _stated_records(sentence: str) -> Iterator[Fact]:
 
 
 _CONDITIONAL = re.compile(
-    r"\b(?:if|whether|once|when|unless|until|should|would|could|ob|wenn|falls|si|se|als|jos|"
-    r"czy|jestli|pokud)\b",
+    r"\b(?:if|whether|unless|until|should|would|could|ob|falls|jos|czy|jestli|pokud|если)\b",
     re.IGNORECASE,
 )
+# Words that mean "if" and as often "when", "as", or a passive ("Se eliminó la tabla",
+# "als veraltet gelöscht"): a condition only in a sentence that tells no deed done.
+_MAYBE_CONDITIONAL = re.compile(r"\b(?:once|when|wenn|si|se|als)\b", re.IGNORECASE)
+# A deed done, in the agent's words: a past verb of change (English, German, Dutch,
+# Scandinavian, Romance, Slavic, Turkish, Hindi, Chinese, Japanese, Korean, Thai). Read
+# only to weigh its sentences (the said rules take any language): a sentence with one
+# outranks a mere mention.
+_DEED = re.compile(
+    r"(?<![\w-])(?:(?:re)?(?:deleted|removed|dropped|created|restored|renamed|archived|"
+    r"migrated|reverted|rolled back|truncated|purged|revoked|rotated|disabled|enabled|"
+    r"deployed|merged|moved|added|wrote|written|updated|modified|changed|fixed|replaced|"
+    r"built|cleared|wiped|killed|stopped|started|uninstalled|installed|upgraded|downgraded|"
+    r"published|closed|opened|resolved|cancell?ed|refunded|deactivated|activated|suspended|"
+    r"paused|resumed|erased|destroyed|terminated|committed|pushed|emptied|backed up)|"
+    r"gelöscht|entfernt|erstellt|angelegt|wiederhergestellt|umbenannt|archiviert|"
+    r"deaktiviert|aktiviert|geändert|aktualisiert|verschoben|verwijderd|aangemaakt|"
+    r"hersteld|hernoemd|slettet|raderade|tog bort|"
+    r"elimin(?:é|ó|ad[oa]s?|ei|ou|at[oa])|borr(?:é|ó|ad[oa]s?)|cre(?:é|ó|ad[oa]s?|ei|ou)|"
+    r"restaur(?:é|ó|ad[oa]s?|ei|ou|ée?)|renombr(?:é|ó)|remov(?:i|eu|id[oa])|apag(?:uei|ou)|"
+    r"exclu(?:í|iu|íd[oa])|supprimée?s?|créée?s?|renommée?s?|archivée?s?|désactivée?s?|"
+    r"rimoss[oa]|cancellat[oa]|creat[oa]|ripristinat[oa]|"
+    r"удалил[аи]?|удален[аоы]?|удалён|создал[аи]?|восстановил[аи]?|переименовал[аи]?|"
+    r"видалив|видалила|створив|створила|відновив|відновила|"
+    r"usun(?:ąłem|ęłam|ięt[aoy])|utworzy(?:łem|łam)|przywróci(?:łem|łam)|"
+    r"sil(?:dim|indi)|oluşturdum|geri yükledim|"
+    r"हटा (?:दी|दिया|दिए)|हटाया|हटाई|मिटा (?:दी|दिया)|बनाया|बनाई)(?![\w-])"
+    r"|(?:删除|删掉|创建|恢复|移除|清除)了|已(?:删除|创建|恢复|移除)"
+    r"|(?:削除|作成|復元|移動|変更)しました|(?:삭제|생성|복원|제거)했|ลบ\S{0,40}แล้ว",
+    re.IGNORECASE,
+)
+# A deed that undoes what a tool reported before it ("I restored users_backup ...")
+_UNDOES = re.compile(
+    r"(?<![\w-])(?:restored|recreated|undeleted|reverted|rolled back|wiederhergestellt|"
+    r"restaur(?:é|ó|ad[oa]|ei|ou|ée?)|ripristinat[oa]|hersteld|восстановил[аи]?|відновив|"
+    r"відновила|przywróci(?:łem|łam)|geri yükledim)(?![\w-])|恢复了|已恢复|復元しました|복원했",
+    re.IGNORECASE,
+)
+
+
+def _conditional(sentence: str) -> bool:
+    """Whether ``sentence`` puts what it says under a condition."""
+    if _CONDITIONAL.search(sentence):
+        return True
+    return _MAYBE_CONDITIONAL.search(sentence) is not None and not _DEED.search(sentence)
 
 
 def _moved_records(sentence: str) -> Iterator[Fact]:
@@ -3116,10 +3275,13 @@ def _moved_records(sentence: str) -> Iterator[Fact]:
             yield Fact("record", before[-1], TIERS["changed"], state=f"status {state}")
 
 
+_NARRATED = re.compile(r"(?:next|then)\b", re.IGNORECASE)
 _SAID: Final = "said: "
 """The state of a thing the agent's words name: those words, around the name."""
 _SAID_CHARS: Final = 110
 _SAID_PER_MESSAGE: Final = 3
+_SAID_SENTENCES_READ: Final = 12  # sentences of one message read for those, at most
+_LATE_DEEDS: Final = 32  # names whose newest deed is weighed against later tools, at most
 _SAID_NAMES: Final = 2
 _UNCOMMITTED: Final = "(uncommitted)"
 _HYPHENATED = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
@@ -3151,6 +3313,11 @@ def _tails(path: str) -> list[str]:
 
 
 def _thing_names(text: str, hyphenated: set[str] | None) -> Iterator[str]:
+    """The names of :func:`_thing_names_at`, without where they start."""
+    return (name for _, name in _thing_names_at(text, hyphenated))
+
+
+def _thing_names_at(text: str, hyphenated: set[str] | None) -> Iterator[tuple[int, str]]:
     """The names of things in ``text``, in order: files of a known kind
     (``values-prod.yaml``), paths with two slashes or more, names with an underscore
     (``LAB_RESULTS_2023``), and hyphenated names (``kassa-staging``) when ``hyphenated``
@@ -3166,20 +3333,20 @@ def _thing_names(text: str, hyphenated: set[str] | None) -> Iterator[str]:
             if len(name) < 4 or not name[0].isalpha() or "://" in name or "@" in name:
                 continue
             if PATH.fullmatch(name) or (name.count("/") >= 2 and "." not in name):
-                yield name
+                yield match.start(), name
             elif (
                 name.count("/") == 1
                 and hyphenated is not None
                 and name.lower() in hyphenated
                 and (_REF_LIKE.search(name) or name.split("/")[0].lower() in _REF_PREFIXES)
             ):
-                yield name  # releases/179, fix/login: a tool named it (not "and/or")
+                yield match.start(), name  # releases/179, fix/login: a tool named it (not "and/or")
             elif ":" in name or "." in name or "/" in name:
                 continue  # a time, a host, a dotted setting: not a thing here
             elif "_" in name or (
                 "-" in name and (hyphenated is None or name.lower() in hyphenated)
             ):
-                yield name  # LAB_RESULTS_2023; kassa-staging
+                yield match.start(), name  # LAB_RESULTS_2023; kassa-staging
 
 
 def _around(sentence: str, name: str) -> str:
@@ -3202,12 +3369,18 @@ def _said_records(sentence: str, hyphenated: set[str]) -> Iterator[Fact]:
     with the sentence as its state: what it did to them is said in its own words, in
     any language ("Я удалил приложение kassa-staging", "ผมลบตาราง LAB_RESULTS_2023").
     Not in a question or a conditional; the rules for tools' words win over these."""
-    if sentence.endswith(_ASKED) or _CONDITIONAL.search(sentence):
+    if sentence.endswith(_ASKED) or _conditional(sentence):
         return
     if _PROPOSES.search(sentence) or _SECRET_TALK.search(sentence):
         return  # what it offers to do is not done; a credential is not copied
-    names = list(dict.fromkeys(_thing_names(sentence, hyphenated)))[:_SAID_NAMES]
-    for name in names:
+    # "Tomorrow I'll drop X": what comes, not done ("then I read it" tells what was)
+    plan = next((m for m in _AGENT_NEXT.finditer(sentence) if not _NARRATED.match(m[0])), None)
+    names = [
+        (at, name)
+        for at, name in _thing_names_at(sentence, hyphenated)
+        if plan is None or at < plan.start()
+    ]
+    for name in list(dict.fromkeys(name for _, name in names))[:_SAID_NAMES]:
         if "`" not in name:
             yield Fact("record", name, TIERS["said"], state=_SAID + _around(sentence, name))
 

@@ -83,10 +83,10 @@ IDENTIFIER = re.compile(
     r"|\b([a-z]{2,}-[0-9a-f]{6,})\b"
     r"|\b([A-Z0-9]{10,})\b"
 )
-SENTENCE = re.compile(r"(?<=[.!?\u061f])\s+|\n+|(?<=[\u3002\uff01\uff1f])")
-"""Where a sentence ends: ``.``, ``!``, ``?`` or the Arabic script's ``؟`` and a space, a
-line break, or the full-width stops Chinese and Japanese write without a space after
-them."""
+SENTENCE = re.compile(r"(?<=[.!?\u061f\u0964\u0965])\s+|\n+|(?<=[\u3002\uff01\uff1f])")
+"""Where a sentence ends: ``.``, ``!``, ``?``, the Arabic script's ``؟`` or the danda of
+Hindi and the other Indic scripts (``।``, ``॥``) and a space, a line break, or the
+full-width stops Chinese and Japanese write without a space after them."""
 _TEST_RUN = re.compile(
     r"\b(pytest|unittest|tox|nox|jest|vitest|mocha|go test|cargo test|"
     r"(?:npm|pnpm|yarn|bun|deno) (?:run )?test|make test|rspec|phpunit|xcodebuild\b.*\btest|"
