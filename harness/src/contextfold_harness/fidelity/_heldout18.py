@@ -535,16 +535,21 @@ def _os_quiet(rng: random.Random, name: str) -> str:
 
 def _os_volume_loud(rng: random.Random, name: str) -> str:
     vid = _uuid(rng)
+    req = f"req-{_uuid(rng)}"
+    hour, minute = rng.randint(8, 16), rng.randint(0, 40)
+
+    def at(second: int) -> str:
+        return f"2026-12-07 {hour:02d}:{minute + second // 60:02d}:{second % 60:02d}.{rng.randint(100, 999)} 3310 INFO"
+
     lines = [
-        f"{_ts(rng, 7)}.{rng.randint(100, 999)} 3310 INFO cinder.volume.manager [req-{_uuid(rng)} - - - - -] Migrate volume started: volume {vid}, host cinder@lvm-hdd#lvm-hdd."
-        for _ in range(1)
+        f"{at(0)} cinder.volume.manager [{req} - - - - -] Migrate volume started: volume {vid}, host cinder@lvm-hdd#lvm-hdd."
     ]
     lines += [
-        f"{_ts(rng, 7)}.{rng.randint(100, 999)} 3310 INFO cinder.volume.drivers.rbd [req-{_uuid(rng)} - - - - -] copy_volume_data: {rng.randint(10, 99)}% done"
-        for _ in range(5)
+        f"{at(8 * i)} cinder.volume.drivers.rbd [{req} - - - - -] copy_volume_data: {i * 20}% done"
+        for i in range(1, 6)
     ]
     lines.append(
-        f"{_ts(rng, 7)}.{rng.randint(100, 999)} 3310 INFO cinder.volume.manager [req-{_uuid(rng)} - - - - -] Volume {name} ({vid}) migrated successfully to host cinder@ceph-ssd#ceph-ssd."
+        f"{at(47)} cinder.volume.manager [{req} - - - - -] Volume {name} ({vid}) migrated successfully to host cinder@ceph-ssd#ceph-ssd."
     )
     return "\n".join(lines)
 
@@ -2279,8 +2284,8 @@ _KM = {
     "dec_answer": "{value} — {reason}។",
     "dec_confirm": "បាទ សម្រេចហើយ៖ {topic} — {value}។ ខ្ញុំនឹងអនុវត្តវាឥឡូវនេះ។",
     "next_passing": "និយាយអញ្ចឹង {day}នេះ យើងត្រូវ{task}។",
-    "next_deadline": "មួយទៀត៖ មុន{day} យើងត្រូវតែ{task}ឲ្យរួច។",
-    "next_promise": "ខ្ញុំសន្យា៖ {cond} ខ្ញុំនឹង{task}ភ្លាម។",
+    "next_deadline": "មួយទៀត៖ មុន{day} យើងត្រូវតែ{task} ឲ្យរួច។",
+    "next_promise": "ខ្ញុំសន្យា៖ {cond} ខ្ញុំនឹង{task} ភ្លាម។",
     "promise_ask": "តើនៅមានការងារអ្វីសល់ទៀតទេ?",
     "thanks": "ល្អណាស់ អរគុណច្រើន។",
     "promise_ack": "មិនអីទេ ខ្ញុំមិនភ្លេចទេ។",
