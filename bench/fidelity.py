@@ -29,8 +29,9 @@ set (``_heldout8``: written blind to the compaction code and to all seven other 
 eight other sets), a *tenth held-out* set (``_heldout10``: written blind to the
 compaction code and to all nine other sets), an *eleventh* (``_heldout11``), a *twelfth*
 (``_heldout12``), a *thirteenth* (``_heldout13``), a *fourteenth* (``_heldout14``), a
-*fifteenth* (``_heldout15``), a *sixteenth* (``_heldout16``) and a *seventeenth*
-(``_heldout17``), each written blind to the compaction code and to every other set.
+*fifteenth* (``_heldout15``), a *sixteenth* (``_heldout16``), a *seventeenth*
+(``_heldout17``) and an *eighteenth* (``_heldout18``), each written blind to the
+compaction code and to every other set.
 Two summarizers: the offline extractive one, and a *lossy* stub that behaves like a model
 dropping details (it keeps a random 35 % of the facts it is shown, drawn afresh per
 request). Each with the user's words kept
@@ -71,6 +72,7 @@ from contextfold_harness.fidelity import (
     HELDOUT15_KINDS,
     HELDOUT16_KINDS,
     HELDOUT17_KINDS,
+    HELDOUT18_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -177,6 +179,7 @@ async def main() -> None:
     await survival("Fifteenth held-out sessions (written blind)", HELDOUT15_KINDS)
     await survival("Sixteenth held-out sessions (written blind)", HELDOUT16_KINDS)
     await survival("Seventeenth held-out sessions (written blind)", HELDOUT17_KINDS)
+    await survival("Eighteenth held-out sessions (written blind)", HELDOUT18_KINDS)
     await cost()
 
 

@@ -1,7 +1,7 @@
-"""The held-out session sets written blind (the fifth to the seventeenth): seeded, valid,
+"""The held-out session sets written blind (the fifth to the eighteenth): seeded, valid,
 probes planted once, each run by the CLI.
 
-One module for the thirteen: the sets themselves were written apart on purpose (blind to
+One module for the fourteen: the sets themselves were written apart on purpose (blind to
 each other and to the compaction code); what is checked of them is the same.
 """
 
@@ -35,6 +35,7 @@ from contextfold_harness.fidelity import (
     HELDOUT15_KINDS,
     HELDOUT16_KINDS,
     HELDOUT17_KINDS,
+    HELDOUT18_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -53,6 +54,7 @@ from contextfold_harness.fidelity import (
     generate_heldout15,
     generate_heldout16,
     generate_heldout17,
+    generate_heldout18,
     history_text,
     probe_survives,
 )
@@ -78,6 +80,7 @@ SETS = (
     BlindSet("heldout15", HELDOUT15_KINDS, generate_heldout15),
     BlindSet("heldout16", HELDOUT16_KINDS, generate_heldout16),
     BlindSet("heldout17", HELDOUT17_KINDS, generate_heldout17),
+    BlindSet("heldout18", HELDOUT18_KINDS, generate_heldout18),
 )
 EARLIER = (SESSION_KINDS, HELDOUT_KINDS, HELDOUT2_KINDS, HELDOUT3_KINDS, HELDOUT4_KINDS)
 KINDS = [pytest.param(s, kind, id=f"{s.name}-{kind}") for s in SETS for kind in s.kinds]
