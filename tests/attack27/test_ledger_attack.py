@@ -267,15 +267,10 @@ async def test_failed_tests_are_not_kept_by_a_summary_saying_no_failures() -> No
         # a request: its whole sentence is an instruction, the id in it (a request
         # marker, ください, makes it one since the ledger's fifth round)
         "注文ORD-58213をキャンセルしてください。",
-        pytest.param(
-            "注文ORD-58213はまだ届いていません。",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="the identifier rules find ids at word boundaries; in Japanese (or "
-                "Chinese) text an id written between kana or kanji has none, so it is not "
-                "found",
-            ),
-        ),
+        "注文ORD-58213はまだ届いていません。",
+        # the same glued to Chinese and Korean words
+        "订单ORD-58214还没到。",
+        "주문ORD-58215이 아직 안 왔어요.",
     ],
 )
 async def test_an_identifier_in_a_short_sentence_or_a_question_is_a_fact(message: str) -> None:

@@ -922,8 +922,20 @@ _XML_RECORD = re.compile(
 )
 
 
+# Where Chinese, Japanese or Korean text meets a Latin letter or a digit: the rules find
+# ids at word boundaries, which "请关闭PROJ-1235，然后部署v2.3.1版本" or "注文ORD-58213は"
+# does not have (CJK characters are word characters)
+_CJK_EDGE = re.compile(
+    r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])(?=[A-Za-z0-9])"
+    r"|(?<=[A-Za-z0-9])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])"
+)
+
+
 def _plain_ids(text: str) -> Iterator[str]:
-    """The identifiers of ``text`` that are not file paths (those are file facts)."""
+    """The identifiers of ``text`` that are not file paths (those are file facts); in
+    CJK text, an id glued to the words around it is read as if set off by spaces."""
+    if not text.isascii():
+        text = _CJK_EDGE.sub(" ", text)
     paths = {p.rstrip(".,:;") for p in PATH.findall(text) if not p.startswith("http")}
     parts = "\x00".join(paths)
     for token in _identifiers(text):
