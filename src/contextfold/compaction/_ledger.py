@@ -439,9 +439,31 @@ class Fact:
         return any(
             key in line
             and _names(line, key)
-            and all(any(w in line for w in group) for group in groups)
+            and all(any(_affirms(line, w) for w in group) for group in groups)
             for line in seen.lines
         )
+
+
+# A negation in the words right before a state word, in its clause: "no failures",
+# "did not fail", "never passed", "0 failed", "without changes"
+_NEGATED = re.compile(
+    r"(?<![\w-])(?:no|not|never|none|nothing|zero|0|without|n't|cannot|nor)(?![\w-])"
+    r"|n't(?![\w-])"
+)
+_NEGATION_REACH: Final = 24
+
+
+def _affirms(line: str, word: str) -> bool:
+    """Whether ``line`` (lower case) says ``word`` once without a negation before it in
+    its clause ("all tests pass, no failures" affirms "pass", not "fail")."""
+    at = line.find(word)
+    while at >= 0:
+        before = line[max(at - _NEGATION_REACH, 0) : at]
+        cut = max(before.rfind(c) for c in ",;.:()")
+        if not _NEGATED.search(before[cut + 1 :]):
+            return True
+        at = line.find(word, at + 1)
+    return False
 
 
 def _names(text: str, key: str) -> bool:
@@ -1339,7 +1361,7 @@ def _noted_kind(heading: str) -> FactKind | None:
 
 
 def _said(line: str, state: str) -> bool:
-    return any(word in line for word in _STATE_WORDS[state])
+    return any(_affirms(line, word) for word in _STATE_WORDS[state])
 
 
 def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
