@@ -235,13 +235,17 @@ async def test_a_file_is_not_kept_by_another_path_that_contains_its_name() -> No
     assert lines, result.summary
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a state counts as kept when its words are on the path's line; a negation "
-    "('no failures', 'did not fail') is not read, so a summary that denies the failure "
-    "keeps it as far as the ledger can tell",
+@pytest.mark.parametrize(
+    "said",
+    [
+        "- src/pay.py modified; all tests pass, no failures.",
+        # the same denial in other words
+        "- src/pay.py modified; the suite did not fail.",
+        "- src/pay.py modified (12 passed, 0 failed).",
+        "- src/pay.py modified; the tests never failed after it.",
+    ],
 )
-async def test_failed_tests_are_not_kept_by_a_summary_saying_no_failures() -> None:
+async def test_failed_tests_are_not_kept_by_a_summary_saying_no_failures(said: str) -> None:
     """The tests failed after the edit; the summary says "all tests pass, no failures".
     The state check only looks for the substring ``fail`` on the line, which
     "failures" supplies, so the summary's wrong claim counts as keeping the fact and
@@ -252,8 +256,27 @@ async def test_failed_tests_are_not_kept_by_a_summary_saying_no_failures() -> No
         *call(2, "run", {"command": "pytest -q"}, "FAILED tests/test_pay.py::t\n1 failed"),
         *TAIL,
     ]
-    result = await compact(history, model("- src/pay.py modified; all tests pass, no failures."))
+    result = await compact(history, model(said))
     assert "- file `src/pay.py`: modified; tests failed" in result.summary, result.summary
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "- src/pay.py modified; tests failed (1 failure, not fixed yet).",
+        "- src/pay.py modified; no luck: test_pay still fails.",
+    ],
+)
+async def test_a_summary_that_says_the_tests_failed_keeps_it(said: str) -> None:
+    """The counter-case: a negation elsewhere on the line does not undo the failure."""
+    history = [
+        Message.user("Fix the rounding in the payment module, please."),
+        *call(1, "edit_file", {"path": "src/pay.py", "old": "a", "new": "b"}, "ok"),
+        *call(2, "run", {"command": "pytest -q"}, "FAILED tests/test_pay.py::t\n1 failed"),
+        *TAIL,
+    ]
+    result = await compact(history, model(said))
+    assert "- file `src/pay.py`: modified; tests failed" not in result.summary, result.summary
 
 
 # -- the user's words -------------------------------------------------------------------
@@ -267,15 +290,10 @@ async def test_failed_tests_are_not_kept_by_a_summary_saying_no_failures() -> No
         # a request: its whole sentence is an instruction, the id in it (a request
         # marker, ください, makes it one since the ledger's fifth round)
         "注文ORD-58213をキャンセルしてください。",
-        pytest.param(
-            "注文ORD-58213はまだ届いていません。",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="the identifier rules find ids at word boundaries; in Japanese (or "
-                "Chinese) text an id written between kana or kanji has none, so it is not "
-                "found",
-            ),
-        ),
+        "注文ORD-58213はまだ届いていません。",
+        # the same glued to Chinese and Korean words
+        "订单ORD-58214还没到。",
+        "주문ORD-58215이 아직 안 왔어요.",
     ],
 )
 async def test_an_identifier_in_a_short_sentence_or_a_question_is_a_fact(message: str) -> None:

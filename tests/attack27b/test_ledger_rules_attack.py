@@ -260,13 +260,8 @@ def test_sql_with_two_conditions_does_not_file_the_tenant_as_the_record() -> Non
     assert "acme" not in facts, facts["acme"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the identifier rules find ids at word boundaries, which Chinese and Japanese "
-    "text does not have (as tests/attack27's kana case); left for a tokenizer-aware rule",
-)
 def test_an_id_glued_to_cjk_text_is_found_whole() -> None:
-    """**FAILS**: identifiers are delimited by ``\\b``, and CJK characters are word
+    """**Fixed**: identifiers are delimited by ``\\b``, and CJK characters are word
     characters, so an id written without spaces in Chinese or Japanese (the normal way)
     is missed or cut: "请关闭PROJ-1234，然后部署v2.3.1版本" yields only ``3.1`` (a wrong
     id: not the version the user named) and neither ``PROJ-1234`` nor ``v2.3.1``;
@@ -277,6 +272,25 @@ def test_an_id_glued_to_cjk_text_is_found_whole() -> None:
     assert "PROJ-1234" in ja, list(ja)
     assert "PROJ-1235" in zh, list(zh)
     assert "3.1" not in zh, list(zh)
+
+
+@pytest.mark.parametrize(
+    ("message", "ids"),
+    [
+        ("v2.3.1をデプロイして、PROJ-77のチケットを閉じて。", ["v2.3.1", "PROJ-77"]),
+        ("주문ORD-58213을 취소해 주세요.", ["ORD-58213"]),
+        ("请把pool_size改成20。", ["pool_size"]),
+        # the counter-cases: a URL with CJK in its path stays whole, Latin text as before
+        (
+            "見て https://ja.wikipedia.org/wiki/東京 のページ",
+            ["https://ja.wikipedia.org/wiki/東京"],
+        ),
+        ("Deploy PROJ-99 and v2.3.1 now.", ["PROJ-99", "v2.3.1"]),
+    ],
+)
+def test_ids_glued_to_cjk_text_in_other_phrasings(message: str, ids: list[str]) -> None:
+    facts = facts_of([Message.user(message)])
+    assert [k for k, f in facts.items() if f.kind == "id"] == ids
 
 
 # -- 3. missed facts --------------------------------------------------------------------

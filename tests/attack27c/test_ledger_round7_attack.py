@@ -161,26 +161,40 @@ def test_words_that_mean_yes_only_in_another_language_are_no_yes() -> None:
     assert {reply: approved(reply) for reply in replies if approved(reply)} == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Sarcasm opening with a yes word ('great, it's broken again', 'yeah right, as "
-    "if that would work') makes the proposal a decision.",
-)
 def test_sarcasm_is_no_approval() -> None:
     replies = [
         "great, it's broken again",
         "yeah right, as if that would work",
         "perfect, now it's broken everywhere",
+        # the same in other words and languages
+        "yeah right.",
+        "great, it broke",
+        "super, jetzt ist alles kaputt",
+        "genial, otra vez roto",
+        "parfait, c'est encore cassé",
+        "perfetto, si è rotto di nuovo",
+        "отлично, опять всё сломалось",
+        "はい、また壊れた",
     ]
     assert {reply: approved(reply) for reply in replies if approved(reply)} == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="A yes to the agent's factual question or to 'which one?' records the question "
-    "itself (or the last option) as a decision: 'decision: Is the backup job still "
-    "scheduled at 02:00 on the primary?', 'decision: Option B: ...' after a bare 'ok'.",
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "great, do it",
+        "perfect",
+        "yes, fix the broken build",
+        "yes, it's still failing, go ahead",
+        "ok, right away",
+        "ja, mach das",
+    ],
 )
+def test_a_yes_that_mentions_a_breakage_still_approves(reply: str) -> None:
+    """The counter-case: a real yes, even one that names what is broken."""
+    assert approved(reply) == [("decision", PROPOSAL.removesuffix(" Shall I?"))]
+
+
 def test_a_yes_to_a_question_of_fact_or_of_choice_is_no_decision() -> None:
     cases = {
         "fact": (
@@ -194,6 +208,15 @@ def test_a_yes_to_a_question_of_fact_or_of_choice_is_no_decision() -> None:
             "pool config. Which one do you prefer?",
             "ok",
         ),
+        # the same in other languages
+        "fact de": (
+            "Der Export ist um 02:10 fehlgeschlagen. Läuft der Backup-Job noch um 02:00 "
+            "auf dem Primary?",
+            "ja",
+        ),
+        "either de": ("Soll der Export in UTC oder in der lokalen Zeit laufen?", "ja"),
+        "which de": ("Welche Region soll ich nehmen, eu-west-1 oder eu-central-1?", "ok"),
+        "either zh": ("导出要用UTC还是本地时间？", "好的"),
     }
     wrong = {}
     for name, (question, reply) in cases.items():
@@ -203,13 +226,6 @@ def test_a_yes_to_a_question_of_fact_or_of_choice_is_no_decision() -> None:
     assert wrong == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Of the three, 'after a detour' remains: 'no wait, first show me the config' is "
-    "a change of mind, and the rule older than this round (the agent's first sentence after "
-    "the user changed their mind is the decision) makes the agent's report of the config a "
-    "decision. The report with 'Anything else?' and the plain report are no longer noted.",
-)
 def test_thanks_for_a_report_is_neither_a_decision_nor_pending_work() -> None:
     histories = {
         "anything else": talk(
@@ -233,6 +249,53 @@ def test_thanks_for_a_report_is_neither_a_decision_nor_pending_work() -> None:
     assert {k: noted(h) for k, h in histories.items() if noted(h)} == {}
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is that OK?",
+        "Does that work for you?",
+        "What do you think?",
+        "Is it fine if I do that now?",
+        "Ist das in Ordnung?",
+    ],
+)
+def test_a_yes_to_a_question_for_a_verdict_still_approves(question: str) -> None:
+    """The counter-case: the question asks whether the proposal may go ahead."""
+    proposal = "I'd raise the pool size to 20 in prod.yaml."
+    decided = noted(talk("The batch job times out.", f"{proposal} {question}", "yes"))
+    assert decided, question
+    assert "to 20" in decided[0][1], decided
+
+
+@pytest.mark.parametrize(
+    ("detour", "reply"),
+    [
+        ("no wait, first show me the config", "The pool is at 10 in prod.yaml today."),
+        ("nein warte, zeig mir erst die Config", "Der Pool steht in prod.yaml auf 10."),
+        ("non attends, montre-moi d'abord la config", "Le pool est à 10 dans prod.yaml."),
+    ],
+)
+def test_the_report_a_detour_asked_for_is_no_decision(detour: str, reply: str) -> None:
+    history = talk(
+        "The batch job times out.",
+        "I'd raise the pool size to 20 in prod.yaml. Shall I?",
+        detour,
+        reply,
+    )
+    assert noted(history) == []
+
+
+def test_a_change_of_mind_is_still_taken_up_as_a_decision() -> None:
+    """The counter-case: a detour that changes the plan keeps the agent's take-up."""
+    history = talk(
+        "The batch job times out.",
+        "I'd raise the pool size to 20 in prod.yaml. Shall I?",
+        "no wait, make it 30 instead",
+        "Understood: the pool goes to 30 in prod.yaml, not 20.",
+    )
+    assert any("30" in key for _, key in noted(history, "decision"))
+
+
 def test_the_proposal_is_the_sentence_that_proposes() -> None:
     cases = {
         "I had": "Pinning the JDBC driver to 4.2.1 fixes the pool leak. I'd seen the same "
@@ -248,15 +311,23 @@ def test_the_proposal_is_the_sentence_that_proposes() -> None:
     assert wrong == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="A proposal whose content is a fenced diff becomes 'decision: Here is the "
-    "change I'd make:' (the fence is stripped): a decision that names nothing.",
+@pytest.mark.parametrize(
+    "proposal",
+    [
+        "Here is the change I'd make:\n```diff\n-pool: 10\n+pool: 20\n```\nShall I?",
+        "Ich würde das so ändern:\n```diff\n--- a/prod.yaml\n+++ b/prod.yaml\n@@ -1 +1 @@\n"
+        "-pool: 10\n+pool: 20\n```\nSoll ich?",
+        "I'd run this:\n```bash\nkubectl scale deploy/web --replicas=20\n```\nOK?",
+    ],
 )
-def test_a_proposal_in_a_code_fence_is_not_an_empty_decision() -> None:
-    proposal = "Here is the change I'd make:\n```diff\n-pool: 10\n+pool: 20\n```\nShall I?"
+def test_a_proposal_in_a_code_fence_is_not_an_empty_decision(proposal: str) -> None:
     decided = noted(talk("Look at it.", proposal, "yes"))
     assert all("20" in key for _, key in decided), decided
+
+
+def test_a_credential_in_a_proposed_code_block_stays_out_of_the_decision() -> None:
+    proposal = "I'd set it in .env:\n```\nDB_URL=postgres://admin:hunter22@db:5432/shop\n```\nOK?"
+    assert all("hunter22" not in key for _, key in noted(talk("Fix it.", proposal, "yes")))
 
 
 def test_a_reminder_block_before_the_yes_does_not_lose_the_decision() -> None:

@@ -439,9 +439,31 @@ class Fact:
         return any(
             key in line
             and _names(line, key)
-            and all(any(w in line for w in group) for group in groups)
+            and all(any(_affirms(line, w) for w in group) for group in groups)
             for line in seen.lines
         )
+
+
+# A negation in the words right before a state word, in its clause: "no failures",
+# "did not fail", "never passed", "0 failed", "without changes"
+_NEGATED = re.compile(
+    r"(?<![\w-])(?:no|not|never|none|nothing|zero|0|without|n't|cannot|nor)(?![\w-])"
+    r"|n't(?![\w-])"
+)
+_NEGATION_REACH: Final = 24
+
+
+def _affirms(line: str, word: str) -> bool:
+    """Whether ``line`` (lower case) says ``word`` once without a negation before it in
+    its clause ("all tests pass, no failures" affirms "pass", not "fail")."""
+    at = line.find(word)
+    while at >= 0:
+        before = line[max(at - _NEGATION_REACH, 0) : at]
+        cut = max(before.rfind(c) for c in ",;.:()")
+        if not _NEGATED.search(before[cut + 1 :]):
+            return True
+        at = line.find(word, at + 1)
+    return False
 
 
 def _names(text: str, key: str) -> bool:
@@ -922,8 +944,20 @@ _XML_RECORD = re.compile(
 )
 
 
+# Where Chinese, Japanese or Korean text meets a Latin letter or a digit: the rules find
+# ids at word boundaries, which "请关闭PROJ-1235，然后部署v2.3.1版本" or "注文ORD-58213は"
+# does not have (CJK characters are word characters)
+_CJK_EDGE = re.compile(
+    r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])(?=[A-Za-z0-9])"
+    r"|(?<=[A-Za-z0-9])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])"
+)
+
+
 def _plain_ids(text: str) -> Iterator[str]:
-    """The identifiers of ``text`` that are not file paths (those are file facts)."""
+    """The identifiers of ``text`` that are not file paths (those are file facts); in
+    CJK text, an id glued to the words around it is read as if set off by spaces."""
+    if not text.isascii():
+        text = _CJK_EDGE.sub(" ", text)
     paths = {p.rstrip(".,:;") for p in PATH.findall(text) if not p.startswith("http")}
     parts = "\x00".join(paths)
     for token in _identifiers(text):
@@ -1327,7 +1361,7 @@ def _noted_kind(heading: str) -> FactKind | None:
 
 
 def _said(line: str, state: str) -> bool:
-    return any(word in line for word in _STATE_WORDS[state])
+    return any(_affirms(line, word) for word in _STATE_WORDS[state])
 
 
 def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
@@ -1336,6 +1370,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     edited: list[str] = []
     corrected = False  # the user's last words changed their mind: the agent's answer says how
     said: list[str] = []  # the agent's words since the user's last ones, newest last
+    offered: list[str] = []  # the same, a short code block after a colon kept in its line
     answering = False  # the user spoke last: the agent's next words answer them
     asking = False  # the user's last words ask something, a request too ("can you ...?")
     answers = False  # the user's words answer what the agent proposed or asked
@@ -1368,13 +1403,14 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             continue
         sentences = [s.strip() for s in SENTENCE.split(prose) if s.strip()]
         if who == "user":
-            corrected = _changes_mind(prose)
+            # "no wait, first show me the config": the agent's answer is a report
+            corrected = _changes_mind(prose) and not _SHOW_ME.search(prose)
             # "yes, do that": what was decided is what the agent proposed or asked
             # (read only now: most of the agent's words are never answered so); what it
             # announced and the user welcomed is work still to do
             proposal = None
-            if said and not corrected and _approves(prose):
-                offers = [p for p in map(_proposal, reversed(said)) if p is not None]
+            if said and not corrected and _approves(prose) and not _open_question(said[-1]):
+                offers = [p for p in map(_proposal, reversed(offered)) if p is not None]
                 # what the agent asked or proposed, before an aside it added after it
                 proposal = next((p for p in offers if p[1]), offers[0] if offers else None)
             if proposal is not None:
@@ -1397,6 +1433,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             # "can you explain ...?" too, and Japanese "...ですか。"
             asking = any(mark in prose for mark in _ASKED) or _JA_ASKS.search(prose) is not None
             said = []
+            offered = []
         else:
             first = sentences[0] if sentences else ""
             if len(sentences) > 1 and answering and _acknowledges_only(first):
@@ -1419,6 +1456,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 )
             corrected = answering = False
             said.append(prose)
+            offered.append(_prose(entry.text, fold=True) if "```" in entry.text else prose)
         instructed = planned = False
         # a date the sentence splitter cuts ("do 14. oktobra"): the message's own
         dated = who == "user" and _DEADLINE.search(" ".join(prose.split())) is not None
@@ -1628,11 +1666,12 @@ def _pointed_rows(output: str, words: str) -> Iterator[Fact]:
 _POINTED_OUTPUT_CHARS: Final = 200_000
 
 
-def _prose(text: str) -> str:
+def _prose(text: str, *, fold: bool = False) -> str:
     """``text`` without what is not anyone's words: fenced code (a file's content, an
     edit) and the context a client injects (``<system-reminder>``,
     ``<environment_context>`` ...). Linear in ``text``: a fence or a tag never closed
-    is left as it is."""
+    is left as it is. With ``fold``, a short block right after a line ending with a
+    colon ("Here is the change I'd make:") is kept on that line, as what it shows."""
     kept: list[str] = []
     opened: int | None = None  # where in ``kept`` the open fence's lines start
     for line in text.split("\n"):
@@ -1641,7 +1680,10 @@ def _prose(text: str) -> str:
                 opened = len(kept)
                 kept.append(line)
             elif not line[3:].strip():  # a closing fence: the block goes
+                shown = _folded(kept[opened + 1 :]) if fold and opened else None
                 del kept[opened:]
+                if shown is not None and kept[-1].rstrip().endswith((":", "\uff1a")):
+                    kept[-1] = f"{kept[-1].rstrip()} {shown}"
                 kept.append("")
                 opened = None
             else:
@@ -1649,6 +1691,26 @@ def _prose(text: str) -> str:
         else:
             kept.append(line)
     return _without_injected("\n".join(kept))
+
+
+_FOLDED_LINES: Final = 6
+_FOLDED_CHARS: Final = 160
+_DIFF_HEADER = re.compile(r"(?:\+\+\+|---|@@|diff |index )")
+
+
+def _folded(block: Sequence[str]) -> str | None:
+    """A short code block on one line: a diff's changed lines, else its lines; ``None``
+    when it is long or holds a credential."""
+    lines = [line.strip() for line in block if line.strip()]
+    if lines and all(line[:1] in "+- @" or _DIFF_HEADER.match(line) for line in lines):
+        lines = [line for line in lines if line[:1] in "+-" and not _DIFF_HEADER.match(line)]
+    shown = "; ".join(lines)
+    if not lines or len(lines) > _FOLDED_LINES or len(shown) > _FOLDED_CHARS:
+        return None
+    bare = "\n".join(line.lstrip("+-") for line in lines)  # "-pool: 10" passes no "-p"
+    if _CREDENTIAL.search(bare) or _SECRET_TALK.search(bare):
+        return None
+    return shown
 
 
 def _without_injected(text: str) -> str:
@@ -1848,7 +1910,44 @@ def _approves(text: str) -> bool:
         return False
     rest = flat[match.end() :]
     alone = not rest or rest[0] in ",.!;:\u2014\u2013\u3001\u3002\uff0c\uff01" or words <= 3
+    if _scorns(rest):
+        return False
     return (alone or _APPROVES_ANYHOW.match(flat) is not None) and _DEFERS.search(rest) is None
+
+
+# A yes word said in scorn, by what follows it: "yeah right", "as if that would work"
+_SCORN = re.compile(
+    r"^[\s,.!]*right(?:[\s,.!]*$|[\s,.!]+(?:as if|like|sure)(?![\w-]))|(?<![\w-])as if(?![\w-])"
+    r"|(?<![\w-])(?:als ob|comme si|como si|come se|alsof|som om|jakby|как будто)(?![\w-])",
+    re.IGNORECASE,
+)
+# ... or by a breakage it reports right after it, of what is there or of everything:
+# "great, it's broken again", "perfect, now it's broken everywhere", "super, jetzt ist
+# alles kaputt", "genial, otra vez roto", "parfait, c'est encore cassé", "отлично,
+# опять всё сломалось" (not "yes, fix the broken build": no subject opens it)
+_BROKE_NOW = re.compile(
+    r"^[\s,.!:;\u2014\u2013-]*(?:(?:now|and|it|it's|it’s|it is|that|that's|this|everything|"
+    r"everything's|all|so|is|are|still|again|jetzt|und|es|das|ist|sind|alles|schon|wieder|"
+    r"ahora|y|otra vez|de nuevo|está|todo|c'est|ça|et|tout|maintenant|encore|est|ora|e|"
+    r"adesso|di nuovo|si|è|tutto|agora|de novo|tudo|nu|het|is|alles|weer|opnieuw|и|теперь|"
+    r"опять|снова|всё|все|оно)\s+){0,5}"
+    r"(?:broken|broke|crashed|crashing|failing|failed|fails|down again|red again|worse|"
+    r"kaputt|abgestürzt|roto|rota|caído|cassée?|planté|rotto|rotta|quebrado|quebrada|"
+    r"quebrou|stuk|kapot|сломал\w{0,3}|сломан\w{0,3}|упал\w{0,2})(?![\w-])",
+    re.IGNORECASE,
+)
+_BROKE_CJK = re.compile(r"壊れ|坏了|又挂|挂了|망가|고장")
+
+
+def _scorns(rest: str) -> bool:
+    """Whether what follows a yes word (``rest``) makes it scorn, not approval: "right"
+    or "as if" ("yeah right, as if that would work"), or the report of a breakage with
+    nothing after it that still approves ("great, it's broken again"; not "yes, it's
+    still failing, go ahead")."""
+    if _SCORN.search(rest):
+        return True
+    broke = _BROKE_NOW.search(rest) or _BROKE_CJK.search(rest)
+    return broke is not None and _APPROVES_ANYHOW.search(rest, broke.end()) is None
 
 
 # Yes words that open no other sentence in any language the rules read ("ok em làm vậy
@@ -1923,6 +2022,67 @@ _GENERIC_ASK = re.compile(
     r"ještě něco|başka bir|还有别的|还有什么|他に何か|ほかに何か|다른 건",
     re.IGNORECASE,
 )
+
+
+# A question a yes does not answer with a choice: one between options ("UTC or local
+# time?", "...还是...？") or a question word's ("Which one do you prefer?", "Welche
+# Region?"); not one that asks for a verdict ("What do you think?", "How about ...?")
+_CHOICE = re.compile(
+    r"(?<![\w-])(?:or|oder|ou|eller|lub|albo|nebo|или|atau)\s+(?!not\b|no\b|nicht\b|non\b|"
+    r"so\b|two\b|more\b|less\b|later\b|newer\b|higher\b|above\b|anything\b|something\b|"
+    r"pas\b|nein\b|nie\b|нет\b)|还是|或者|それとも|아니면",
+    re.IGNORECASE,
+)
+_WH_ASK = re.compile(
+    r"^(?:which|what|where|when|who|whom|whose|how (?:many|much|long|often|big)|welche[rsmn]?|"
+    r"wo|wann|wer|wie viele|quel(?:le)?s?|lequel|laquelle|où|quand|cuál|cuáles|dónde|"
+    r"cuándo|quién|quale|quali|dove|quando|qual|quais|onde|welke|waar|wanneer|vilken|"
+    r"vilket|vilka|var|när|który|która|które|gdzie|kiedy|какой|какая|какие|где|когда)"
+    r"(?![\w'-])|^(?:哪|どれ|どちら|どの|어느|어떤|무엇)",
+    re.IGNORECASE,
+)
+_VERDICT_ASK = re.compile(
+    r"\b(?:what (?:do|would) you (?:think|say)|how does (?:that|this) sound|what about|how about|"
+    r"what if|why not|was (?:meinst|denkst|hältst) du|qu'en (?:penses|dites)|qué (?:te|le) "
+    r"parece|que (?:acha|achas)|che ne (?:pensi|dici)|wat vind je|vad tycker)\b",
+    re.IGNORECASE,
+)
+# A question of fact: an auxiliary opens it, and it names neither speaker nor a verdict
+# ("Is the backup job still scheduled at 02:00?"; not "Is that OK?", "Does that work
+# for you?", "Is it fine if I restart it?")
+_FACT_ASK = re.compile(
+    r"^(?:is|are|was|were|does|did|has|have|had|do|will|can it|could it|ist|sind|war|"
+    r"waren|läuft|laufen|gibt es|est-ce que|est-ce qu'|y a-t-il|hay|sigue|siguen|está|"
+    r"están)(?![\w'-])",
+    re.IGNORECASE,
+)
+_ASKS_VERDICT = re.compile(
+    r"(?<![\w'-])(?:i|me|my|we|us|our|let's|you|your|ok|okay|fine|alright|all right|good|"
+    r"acceptable|allowed|safe|worth|better|agree|ich|mir|mich|wir|uns|du|dir|dich|ihr|euch|"
+    r"je|j'|me|moi|nous|vous|tu|te|yo|nosotros|usted|tú|okay|in ordnung|d'accord|"
+    r"de acuerdo|bien|gut|bon)(?![\w'-])",
+    re.IGNORECASE,
+)
+
+
+def _open_question(text: str) -> bool:
+    """Whether the agent's ``text`` ends with a question that a bare yes does not answer
+    with a decision: a choice between options, a question word's question, or a
+    question of fact. The yes then picks nothing it proposed."""
+    sentences = [" ".join(s.split()) for s in SENTENCE.split(text)]
+    sentences = [s for s in sentences if s]
+    if not sentences or not sentences[-1].endswith(_ASKED):
+        return False
+    question = sentences[-1].lstrip("¿¡*_ ")
+    if _VERDICT_ASK.search(question):
+        return False
+    if _CHOICE.search(question) or _WH_ASK.search(question):
+        return True
+    return (
+        _PROPOSES.search(question) is None
+        and _FACT_ASK.search(question) is not None
+        and _ASKS_VERDICT.search(question) is None
+    )
 
 
 def _bare_ask(sentence: str) -> bool:
@@ -2036,6 +2196,12 @@ def _answers_question(question: str, reply: str) -> bool:
         return False
     if (_PROPOSES.search(question) is not None and not _unknown_yes(reply)) or _refuses(reply):
         return False
+    if _approves(reply) and _open_question(question):
+        return False  # "Is the job still scheduled?" / "yes": a fact, no decision
+    flat = " ".join(reply.split()).lstrip("*_-—–>:;,. ")
+    yes = _APPROVES.match(flat)
+    if yes is not None and _scorns(flat[yes.end() :]):
+        return False  # "yeah right.", "はい、また壊れた"
     if not (_values(reply) or _stems(reply) & _stems(question) or _unknown_yes(reply)):
         return False
     return _SECRET_TALK.search(reply) is None and _SECRET_TALK.search(question) is None
@@ -2123,6 +2289,19 @@ def _changes_mind(text: str) -> bool:
             if _BARE_NO.search(before):
                 return True
     return False
+
+
+# The user asking to be shown or told something: "show me", "zeig mir", "montre-moi",
+# "muéstrame", "покажи", "見せて", "给我看", "보여 줘"
+_SHOW_ME = re.compile(
+    r"(?<![\w-])(?:show me|let me see|let me look|tell me|explain|walk me through|"
+    r"zeig(?:e|en sie)? mir|erklär(?:e|en sie)?(?: mir)?|montre(?:z)?-moi|expliquez?(?:-moi)?|"
+    r"dis-moi|muéstrame|enséñame|explícame|dime|mostrami|spiegami|dimmi|mostre-me|"
+    r"me mostra|me mostre|me explica|laat (?:me|mij) .{0,40}zien|visa mig|förklara|"
+    r"pokaż|wyjaśnij|ukaž|vysvětli|покажи(?:те)?|объясни(?:те)?|näytä|mutasd|göster)(?![\w-])"
+    r"|見せて|教えて|説明して|给我看|让我看|显示一下|解释一下|보여|알려 ?줘|설명해",
+    re.IGNORECASE,
+)
 
 
 _BARE_NO = re.compile(r"\b(?:no|nope|nein|non|nee|nej|nie|ne|não|όχι|hayır|нет)\s*$", re.IGNORECASE)
