@@ -235,9 +235,11 @@ async def test_a_request_waiting_on_a_hanging_preparation_is_answered_in_time(
 ) -> None:
     # Impact: a request far past the limit waits on the preparation in flight; with a
     # summarizer that never answers it must still be answered once summary_timeout
-    # ends the preparation (and then its own summary), not hang.
+    # ends the preparation (and then its own summary), not hang. (1.5 s: the preparation's
+    # summary request must reach the upstream before its timeout, on a loaded machine
+    # too; with 0.5 s it once did not, and nothing was in flight to wait on.)
     app = await make_app(
-        threshold=0.5, settings=CompactionSettings(prepare_threshold=0.3, summary_timeout=0.5)
+        threshold=0.5, settings=CompactionSettings(prepare_threshold=0.3, summary_timeout=1.5)
     )
     upstream.summary_gate = asyncio.Event()  # never set
     async with asyncio.timeout(DEADLINE):
@@ -245,5 +247,5 @@ async def test_a_request_waiting_on_a_hanging_preparation_is_answered_in_time(
         await until(lambda: len(upstream.summaries) == 1)
         far = await post(app, turns(46))
     assert far.headers["x-contextfold-summary"] != "cached"  # relieved, not summarized
-    assert "summary_timeout=0.5s" in far.headers["x-contextfold-error"]
+    assert "summary_timeout=1.5s" in far.headers["x-contextfold-error"]
     assert app.state.forwarder.planner.preparer.prepared == 0

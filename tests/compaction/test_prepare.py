@@ -15,6 +15,7 @@ from contextfold import AutoCompactStore, CompactionEvent, MemoryContextStore, M
 from contextfold.testing import StubRequest, StubResponse, StubTransport, make_text_response
 from contextfold.validation import validate_history
 from tests._faces import store_arguments
+from tests.attack_sched._wait import until
 from tests.compaction.test_compaction import SUMMARY, WINDOW, GatedSummarizer, alternating
 
 
@@ -226,11 +227,15 @@ async def test_a_failed_preparation_backs_off_and_is_never_retried_inline_at_onc
     (here: its summary_timeout), the next trigger backs off instead of summarizing inline."""
     summary = GatedSummarizer()  # never released: every attempt times out
     events: list[CompactionEvent] = []
-    store = make_store(alternating(30), summary, events, summary_timeout=0.05)
+    # long enough that the call past the relief point comes while it still runs, on a
+    # loaded machine too (0.05 s was not: the preparation failed first, and the back-off
+    # was spent on that call)
+    store = make_store(alternating(30), summary, events, summary_timeout=0.5)
     await store.add_context_tokens(2_600, 10)
     await asyncio.wait_for(summary.started.wait(), 5)
     await asyncio.wait_for(store.add_context_tokens(3_400, 10), 1)
-    await asyncio.sleep(0.2)  # the preparation times out in the background
+    assert outcomes(events) == []  # the preparation is still running
+    await until(lambda: bool(outcomes(events)), 5)  # it times out in the background
     await asyncio.wait_for(store.add_context_tokens(3_420, 10), 1)
     assert outcomes(events) == ["failed", "held"]
     assert len(summary.requests) == 1  # no second, inline attempt after the failed one
