@@ -53,6 +53,7 @@ import dataclasses
 import itertools
 import json
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -73,6 +74,7 @@ from contextfold.compaction._rules import (
     shorten,
     tool_action,
 )
+from contextfold.compaction._weekdays import WEEKDAYS_LATIN, WEEKDAYS_OTHER
 from contextfold.messages import Message
 from contextfold.tokens import TokenCounter
 
@@ -223,6 +225,19 @@ _DEADLINE = re.compile(
     r"\d{1,2}[./]\d{1,2}\b|\d{4}-\d{2}-\d{2})",
     re.IGNORECASE,
 )
+# A weekday named anywhere in the user's sentence, in any language CLDR knows ("roimh Dé
+# Céadaoin", "Пүрэв гарагт", "ថ្ងៃសុក្រនេះ"): work put on that day. Longest names first,
+# so "dé céadaoin" is found before a shorter name inside it.
+_ANY_WEEKDAY = re.compile(
+    r"(?<![^\W\d_])(?:"
+    + "|".join(re.escape(n) for n in sorted(WEEKDAYS_LATIN, key=len, reverse=True))
+    + r")(?![^\W\d_])|(?:"
+    + "|".join(re.escape(n) for n in sorted(WEEKDAYS_OTHER, key=len, reverse=True))
+    + ")",
+    re.IGNORECASE,
+)
+
+
 # Instructions the English rules of ._rules miss: a sentence opening with a request, in
 # English, German, Spanish, French, Italian, Portuguese and Dutch (a change of mind is
 # one too: _instructs also asks _CHANGE and _CHANGE_MORE, below).
@@ -1485,7 +1500,12 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             if (
                 who == "user"
                 and not planned
-                and (dated or _NEXT.search(sentence) or _DEADLINE.search(sentence))
+                and (
+                    dated
+                    or _NEXT.search(sentence)
+                    or _DEADLINE.search(sentence)
+                    or _ANY_WEEKDAY.search(unicodedata.normalize("NFC", sentence))
+                )
             ):
                 # the whole message, as for an instruction: a plan's condition and its
                 # steps often sit in sentences of their own
