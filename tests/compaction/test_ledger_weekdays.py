@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from contextfold.compaction._ledger import build_ledger
-from contextfold.messages import Message
+from tests.compaction.test_ledger_rules import _said
 
 
 def next_steps(text: str) -> list[str]:
-    history = [Message.user(text), Message.assistant("Noted.")]
-    return [f.key for f in build_ledger(history).facts if f.kind == "next"]
+    return _said(text, "next")
 
 
 @pytest.mark.parametrize(
