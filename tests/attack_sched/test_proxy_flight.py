@@ -132,8 +132,12 @@ async def test_a_hanging_summarizer_answers_every_request_of_the_conversation_in
     assert "summary_timeout=0.5s" in errors[0], errors
     assert all(r.headers["x-contextfold-compacted"] == "false" for r in replies)
     # the first times out; one waiter is skipped (back-off 1), one retries and times
-    # out, the last waits on that retry and is skipped (back-off 2)
-    assert len(upstream.summaries) == 2, errors
+    # out, the last waits on that retry and is skipped (back-off 2). The attempts are
+    # counted by their answers: under load a retry can time out before its summary
+    # request reaches the upstream (CI saw 1 summary there with 2 timeouts answered).
+    timeouts = [e for e in errors if "summary_timeout=0.5s" in e]
+    assert len(timeouts) == 2, errors
+    assert 1 <= len(upstream.summaries) <= 2, errors
     assert sorted(SKIPPED.format(n=n) in e for e in errors for n in (1, 2)).count(True) == 2
 
 
