@@ -1,7 +1,7 @@
-"""The held-out session sets written blind (the fifth to the eighteenth): seeded, valid,
+"""The held-out session sets written blind (the fifth to the nineteenth): seeded, valid,
 probes planted once, each run by the CLI.
 
-One module for the fourteen: the sets themselves were written apart on purpose (blind to
+One module for the fifteen: the sets themselves were written apart on purpose (blind to
 each other and to the compaction code); what is checked of them is the same.
 """
 
@@ -36,6 +36,7 @@ from contextfold_harness.fidelity import (
     HELDOUT16_KINDS,
     HELDOUT17_KINDS,
     HELDOUT18_KINDS,
+    HELDOUT19_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -55,6 +56,7 @@ from contextfold_harness.fidelity import (
     generate_heldout16,
     generate_heldout17,
     generate_heldout18,
+    generate_heldout19,
     history_text,
     probe_survives,
 )
@@ -81,6 +83,7 @@ SETS = (
     BlindSet("heldout16", HELDOUT16_KINDS, generate_heldout16),
     BlindSet("heldout17", HELDOUT17_KINDS, generate_heldout17),
     BlindSet("heldout18", HELDOUT18_KINDS, generate_heldout18),
+    BlindSet("heldout19", HELDOUT19_KINDS, generate_heldout19),
 )
 EARLIER = (SESSION_KINDS, HELDOUT_KINDS, HELDOUT2_KINDS, HELDOUT3_KINDS, HELDOUT4_KINDS)
 KINDS = [pytest.param(s, kind, id=f"{s.name}-{kind}") for s in SETS for kind in s.kinds]

@@ -57,6 +57,7 @@ from contextfold_harness.fidelity._heldout15 import HELDOUT15_KINDS, generate_he
 from contextfold_harness.fidelity._heldout16 import HELDOUT16_KINDS, generate_heldout16
 from contextfold_harness.fidelity._heldout17 import HELDOUT17_KINDS, generate_heldout17
 from contextfold_harness.fidelity._heldout18 import HELDOUT18_KINDS, generate_heldout18
+from contextfold_harness.fidelity._heldout19 import HELDOUT19_KINDS, generate_heldout19
 from contextfold_harness.fidelity._lossy import LossySummarizer
 from contextfold_harness.fidelity._sessions import (
     PROBE_KINDS,
@@ -86,6 +87,7 @@ __all__ = [
     "HELDOUT16_KINDS",
     "HELDOUT17_KINDS",
     "HELDOUT18_KINDS",
+    "HELDOUT19_KINDS",
     "HELDOUT_KINDS",
     "HELDOUT_SETS",
     "PROBE_KINDS",
@@ -115,6 +117,7 @@ __all__ = [
     "generate_heldout16",
     "generate_heldout17",
     "generate_heldout18",
+    "generate_heldout19",
     "generate_session",
     "history_text",
     "judge_probe",
@@ -141,6 +144,7 @@ HELDOUT_SETS: dict[str, tuple[tuple[str, ...], Callable[..., Session]]] = {
     "heldout16": (HELDOUT16_KINDS, generate_heldout16),
     "heldout17": (HELDOUT17_KINDS, generate_heldout17),
     "heldout18": (HELDOUT18_KINDS, generate_heldout18),
+    "heldout19": (HELDOUT19_KINDS, generate_heldout19),
 }
 """The held-out sets by the name ``contextfold fidelity --kinds`` gives them: their kinds
 and what generates their sessions (the one list a new set is added to)."""
@@ -248,8 +252,9 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
     :data:`HELDOUT11_KINDS`, of the twelfth :data:`HELDOUT12_KINDS`, of the thirteenth
     :data:`HELDOUT13_KINDS`, of the fourteenth :data:`HELDOUT14_KINDS`, of the
     fifteenth :data:`HELDOUT15_KINDS`, of the sixteenth :data:`HELDOUT16_KINDS`, of the
-    seventeenth :data:`HELDOUT17_KINDS` or of the eighteenth :data:`HELDOUT18_KINDS`
-    (each written without seeing the compaction code or the other sets)."""
+    seventeenth :data:`HELDOUT17_KINDS`, of the eighteenth :data:`HELDOUT18_KINDS` or of
+    the nineteenth :data:`HELDOUT19_KINDS` (each written without seeing the compaction
+    code or the other sets)."""
     for kinds, make in HELDOUT_SETS.values():
         if kind in kinds:
             return make(kind, seed, segments=segments)
