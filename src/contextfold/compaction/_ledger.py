@@ -1407,7 +1407,12 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         for tail in _tails(m.group(0))
     }
     late: dict[str, tuple[int, Fact]] = {}  # the agent's newest deed told of each name
+    # the names the user's last request and the agent's commands since gave: said again
+    # by the agent, the thing it acted on, whatever its shape (a host, a mailbox)
+    shared: set[str] = set()
     for index, entry in enumerate(entries):
+        if entry.kind == "call":
+            shared |= _shared_names(entry.text)
         if entry.kind != "text":
             continue
         who: Literal["user", "agent"] = "user" if entry.role == "user" else "agent"
@@ -1449,6 +1454,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             asking = any(mark in prose for mark in _ASKED) or _JA_ASKS.search(prose) is not None
             said = []
             offered = []
+            shared = _shared_names(prose)
         else:
             first = sentences[0] if sentences else ""
             if len(sentences) > 1 and answering and _acknowledges_only(first):
@@ -1493,7 +1499,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 told = list(_stated_records(sentence))
                 yield from told
                 if not told and len(said_here) < _SAID_SENTENCES_READ:
-                    said_of = list(_said_records(sentence, hyphenated))
+                    said_of = list(_said_records(sentence, hyphenated, shared))
                     if said_of:
                         said_here.append(said_of)
             clipped = shorten(sentence, MAX_FACT_CHARS)
@@ -3516,36 +3522,75 @@ def _thing_names(text: str, hyphenated: set[str] | None) -> Iterator[str]:
     return (name for _, name in _thing_names_at(text, hyphenated))
 
 
-def _thing_names_at(text: str, hyphenated: set[str] | None) -> Iterator[tuple[int, str]]:
-    """The names of things in ``text``, in order: files of a known kind
-    (``values-prod.yaml``), paths with two slashes or more, names with an underscore
-    (``LAB_RESULTS_2023``), and hyphenated names (``kassa-staging``) when ``hyphenated``
-    is ``None`` or holds them (not words like "follow-up"); not calls (``f()``), URLs,
-    hosts, figures, versions or times."""
+def _name_runs(text: str) -> Iterator[tuple[re.Match[str], str]]:
+    """Each run of Latin name characters in ``text`` (a name glued to the Japanese or
+    Thai around it too), trimmed of joining marks at its ends, with its token."""
     for match in _TOKEN.finditer(text):
         token = match.group(0)
-        if text[match.end() : match.end() + 1] == "(":
-            continue  # a function called, not a thing acted on
         runs = [token] if all(_LATIN.match(c) for c in token) else _LATIN_RUN.findall(token)
         for run in runs:
-            name = run.strip(".:-/@")
-            if len(name) < 4 or not name[0].isalpha() or "://" in name or "@" in name:
-                continue
-            if PATH.fullmatch(name) or (name.count("/") >= 2 and "." not in name):
-                yield match.start(), name
-            elif (
-                name.count("/") == 1
-                and hyphenated is not None
-                and name.lower() in hyphenated
-                and (_REF_LIKE.search(name) or name.split("/")[0].lower() in _REF_PREFIXES)
-            ):
-                yield match.start(), name  # releases/179, fix/login: a tool named it (not "and/or")
-            elif ":" in name or "." in name or "/" in name:
-                continue  # a time, a host, a dotted setting: not a thing here
-            elif "_" in name or (
-                "-" in name and (hyphenated is None or name.lower() in hyphenated)
-            ):
-                yield match.start(), name  # LAB_RESULTS_2023; kassa-staging
+            yield match, run.strip(".:-/@")
+
+
+def _shared_names(text: str) -> set[str]:
+    """The names in ``text`` (a request, a command) that, said again by the agent, are
+    the thing it acted on: see :func:`_shared_shape`. Lower case; the first
+    :data:`_HYPHENATED_PER_ENTRY` only. None from a sentence that talks of a secret
+    ("The password is Tr0ub4dor&3x"), and no value shaped like a credential."""
+    kept = " ".join(s for s in SENTENCE.split(text) if not _SECRET_TALK.search(s))
+    runs = itertools.islice(_name_runs(kept), _HYPHENATED_PER_ENTRY)
+    return {name.lower() for _, name in runs if _shared_shape(name) and not _secret_value(name)}
+
+
+def _shared_shape(name: str) -> bool:
+    """Whether ``name`` looks like the name of a thing, not a word, a value, a version or
+    code: a host, a mailbox, a domain, a package or a node (``db-3.internal:5432``,
+    ``juma.k@duka.co.tz``, ``acme/billing-sdk``, ``shop-7k.la``) joins its parts with an
+    ``@``, or with a dot, slash or colon and holds a digit or a hyphen; "read-only",
+    ``ecdsa-p256`` (a value), ``v2.14`` and ``math.factorial`` do not count."""
+    if len(name) < 4 or not name[0].isalpha() or "://" in name or _VERSIONISH.fullmatch(name):
+        return False
+    if _AT_JOINED.search(name):
+        return True
+    return _PART_JOINED.search(name) is not None and ("-" in name or any(c.isdigit() for c in name))
+
+
+_VERSIONISH = re.compile(r"[vV]\d+(?:\.\d+)*[\w.-]*")
+_AT_JOINED = re.compile(r"[^\W_]@[^\W_]")
+_PART_JOINED = re.compile(r"[^\W_][./:][^\W_]")
+
+
+def _thing_names_at(
+    text: str, hyphenated: set[str] | None, shared: set[str] | None = None
+) -> Iterator[tuple[int, str]]:
+    """The names of things in ``text``, in order: files of a known kind
+    (``values-prod.yaml``), paths with two slashes or more, names with an underscore
+    (``LAB_RESULTS_2023``), hyphenated names (``kassa-staging``) when ``hyphenated``
+    is ``None`` or holds them (not words like "follow-up"), and any name ``shared``
+    holds (the user's request or the agent's command gave it: a host, a mailbox); not
+    calls (``f()``), URLs, other hosts, figures, versions or times."""
+    for match, name in _name_runs(text):
+        if text[match.end() : match.end() + 1] == "(":
+            continue  # a function called, not a thing acted on
+        if len(name) < 4 or not name[0].isalpha() or "://" in name:
+            continue
+        if shared is not None and name.lower() in shared:
+            yield match.start(), name  # the request or the command named it: the thing
+        elif "@" in name:
+            continue
+        elif PATH.fullmatch(name) or (name.count("/") >= 2 and "." not in name):
+            yield match.start(), name
+        elif (
+            name.count("/") == 1
+            and hyphenated is not None
+            and name.lower() in hyphenated
+            and (_REF_LIKE.search(name) or name.split("/")[0].lower() in _REF_PREFIXES)
+        ):
+            yield match.start(), name  # releases/179, fix/login: a tool named it (not "and/or")
+        elif ":" in name or "." in name or "/" in name:
+            continue  # a time, a host, a dotted setting: not a thing here
+        elif "_" in name or ("-" in name and (hyphenated is None or name.lower() in hyphenated)):
+            yield match.start(), name  # LAB_RESULTS_2023; kassa-staging
 
 
 def _around(sentence: str, name: str) -> str:
@@ -3563,7 +3608,9 @@ def _around(sentence: str, name: str) -> str:
     return ("..." if start else "") + text[start:end].strip() + ("..." if end < len(text) else "")
 
 
-def _said_records(sentence: str, hyphenated: set[str]) -> Iterator[Fact]:
+def _said_records(
+    sentence: str, hyphenated: set[str], shared: set[str] | None = None
+) -> Iterator[Fact]:
     """The things the agent's ``sentence`` names (the first :data:`_SAID_NAMES`), each
     with the sentence as its state: what it did to them is said in its own words, in
     any language ("Я удалил приложение kassa-staging", "ผมลบตาราง LAB_RESULTS_2023").
@@ -3576,9 +3623,15 @@ def _said_records(sentence: str, hyphenated: set[str]) -> Iterator[Fact]:
     plan = next((m for m in _AGENT_NEXT.finditer(sentence) if not _NARRATED.match(m[0])), None)
     names = [
         (at, name)
-        for at, name in _thing_names_at(sentence, hyphenated)
+        for at, name in _thing_names_at(sentence, hyphenated, shared)
         if plan is None or at < plan.start()
     ]
+    if shared and names:
+        # a name only the request or the command made a thing, that the rules for ids
+        # read ("SEC-1184", "rsa-4096"), stays an id: its fact keeps the sentence too
+        ids = {token.lower() for token in _plain_ids(sentence)}
+        own = {name for _, name in _thing_names_at(sentence, hyphenated)}
+        names = [(at, n) for at, n in names if n in own or n.lower() not in ids]
     for name in list(dict.fromkeys(name for _, name in names))[:_SAID_NAMES]:
         if "`" not in name:
             yield Fact("record", name, TIERS["said"], state=_SAID + _around(sentence, name))
