@@ -980,6 +980,75 @@ def _plain_ids(text: str) -> Iterator[str]:
             yield token
 
 
+# A token in the agent's words that may be a name a tool gave: letters, digits and the
+# marks names join their parts with, a digit among them, eight characters or more.
+_SHOWN_TOKEN = re.compile(r"(?<![\w./:+-])[A-Za-z0-9][\w.:/+-]{6,126}[A-Za-z0-9](?![\w])")
+_SHOWN_READ: Final = 1_000_000  # characters of a turn's tool outputs searched, at most
+_SHOWN_LOOKUPS: Final = 100  # tokens searched for in one turn, at most
+_SHOWN_PER_SENTENCE: Final = 3
+
+
+@dataclass(slots=True)
+class _Shown:
+    """The tools' outputs of one turn (the first :data:`_SHOWN_READ` characters), for
+    the names the agent singles out of them."""
+
+    outputs: list[str] = field(default_factory=list)
+    room: int = _SHOWN_READ
+    lookups: int = _SHOWN_LOOKUPS
+
+    def add(self, output: str) -> None:
+        if self.room > 0:
+            self.outputs.append(output[: self.room])
+            self.room -= len(self.outputs[-1])
+
+    def singled_out(self, sentence: str) -> list[str]:
+        """The tokens of the agent's ``sentence`` that a tool's output showed whole, on
+        a line that talks of no credential: the agent singled them out of what the tool
+        listed ("the part 202603_118_240_2 is broken", "restore 2025-11-02T03:00:11Z"),
+        so they are identifiers whatever their shape. Not files (file facts), URLs or
+        figures; none from a sentence that talks of a secret."""
+        if _SECRET_TALK.search(sentence):
+            return []
+        text = _CJK_EDGE.sub(" ", sentence) if not sentence.isascii() else sentence
+        found: list[str] = []
+        for match in _SHOWN_TOKEN.finditer(text):
+            token = match.group(0).rstrip(".:/-")
+            if (
+                len(token) < 8
+                or not any(c.isdigit() for c in token)
+                or "://" in token
+                or PATH.fullmatch(token)
+                or _FIGURE.fullmatch(token)
+            ):
+                continue
+            if self.lookups <= 0:
+                break
+            self.lookups -= 1
+            if any(_shows(output, token) for output in reversed(self.outputs)):
+                found.append(token)
+                if len(found) == _SHOWN_PER_SENTENCE:
+                    break
+        return found
+
+
+def _shows(output: str, token: str) -> bool:
+    """Whether ``output`` holds ``token`` whole (not inside a longer name) on a line
+    that talks of no credential."""
+    at = output.find(token)
+    while at >= 0:
+        end = at + len(token)
+        before = output[at - 1] if at else " "
+        after = output[end] if end < len(output) else " "
+        if not (before.isalnum() or before in "_-./") and not (after.isalnum() or after in "_-"):
+            start = output.rfind("\n", 0, at) + 1
+            stop = output.find("\n", end)
+            line = output[start : stop if stop >= 0 else len(output)]
+            return not _SECRET_TALK.search(line) and not _CREDENTIAL.search(line)
+        at = output.find(token, end)
+    return False
+
+
 _JSON_VALUES: Final = 10_000
 
 
@@ -1410,9 +1479,12 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     # the names the user's last request and the agent's commands since gave: said again
     # by the agent, the thing it acted on, whatever its shape (a host, a mailbox)
     shared: set[str] = set()
+    shown = _Shown()  # the tools' outputs since the user's last words
     for index, entry in enumerate(entries):
         if entry.kind == "call":
             shared |= _shared_names(entry.text)
+        elif entry.kind != "text":
+            shown.add(entry.text)
         if entry.kind != "text":
             continue
         who: Literal["user", "agent"] = "user" if entry.role == "user" else "agent"
@@ -1455,6 +1527,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             said = []
             offered = []
             shared = _shared_names(prose)
+            shown = _Shown()
         else:
             first = sentences[0] if sentences else ""
             if len(sentences) > 1 and answering and _acknowledges_only(first):
@@ -1486,7 +1559,10 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
         for sentence in sentences:
             earlier, before = before, sentence
             source = "user id" if who == "user" else "agent id"
-            for token in _plain_ids(sentence):  # a question or a short line names ids too
+            ids = list(_plain_ids(sentence))
+            if who == "agent" and shown.outputs:
+                ids += [t for t in shown.singled_out(sentence) if t not in ids]
+            for token in ids:  # a question or a short line names ids too
                 yield Fact("id", token, TIERS[source], context=_context(sentence, token), who=who)
             if who == "user":  # a point in time the user gives is theirs (a log's is noise)
                 for moment in _MOMENT.findall(sentence):
