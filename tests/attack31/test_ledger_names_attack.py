@@ -12,6 +12,11 @@ durations, ports, resolutions), mailboxes with a plus or a non-ASCII letter, scr
 (CJK, Thai, Arabic, Hebrew, Persian, Devanagari, full-width), turn boundaries and
 adversarial output sizes. A case that holds today is a plain test; a case that fails is
 ``xfail(strict=True)`` with its impact. Nothing under ``src/`` was changed.
+
+Of its 73 cases 38 failed on those commits; 27 pass since the fixes after them (every
+credential case but a password printed as ``admin / pw``, and the walk over near
+misses). Still failing: that password, four noise shapes, two mailboxes filed under
+another, and four scripts' reports of a deed on a mailbox.
 """
 
 from __future__ import annotations
@@ -74,25 +79,23 @@ SHOWN_LEAK = (
 @pytest.mark.parametrize(
     "line",
     [
-        pytest.param(f"MYSQL_ROOT_PW={PW}", marks=leak(SHOWN_LEAK), id="env-PW"),
-        pytest.param(f"mdp: {PW}", marks=leak(SHOWN_LEAK), id="fr-mdp"),
-        pytest.param(f"Kennwort: {PW}", marks=leak(SHOWN_LEAK), id="de-Kennwort"),
-        pytest.param(f"口令：{PW}", marks=leak(SHOWN_LEAK), id="zh-kouling"),
-        pytest.param(f"암호: {PW}", marks=leak(SHOWN_LEAK), id="ko-amho"),
-        pytest.param(f"رمز عبور: {PW}", marks=leak(SHOWN_LEAK), id="fa-ramz-obur"),
-        pytest.param(f"كلمة السر: {PW}", marks=leak(SHOWN_LEAK), id="ar-kalimat-alsir"),
-        pytest.param(f"पासवर्ड: {PW}", marks=leak(SHOWN_LEAK), id="hi-password"),
-        pytest.param(f"pin: {PW}", marks=leak(SHOWN_LEAK), id="pin"),
+        pytest.param(f"MYSQL_ROOT_PW={PW}", id="env-PW"),
+        pytest.param(f"mdp: {PW}", id="fr-mdp"),
+        pytest.param(f"Kennwort: {PW}", id="de-Kennwort"),
+        pytest.param(f"口令：{PW}", id="zh-kouling"),
+        pytest.param(f"암호: {PW}", id="ko-amho"),
+        pytest.param(f"رمز عبور: {PW}", id="fa-ramz-obur"),
+        pytest.param(f"كلمة السر: {PW}", id="ar-kalimat-alsir"),
+        pytest.param(f"पासवर्ड: {PW}", id="hi-password"),
+        pytest.param(f"pin: {PW}", id="pin"),
         pytest.param(f"admin / {PW}", marks=leak(SHOWN_LEAK), id="user-slash-pass"),
-        pytest.param(f"Password for admin:\n{PW}", marks=leak(SHOWN_LEAK), id="next-line"),
-        pytest.param(
-            f"  - name: DB_PW\n    value: {PW}", marks=leak(SHOWN_LEAK), id="k8s-env-array"
-        ),
+        pytest.param(f"Password for admin:\n{PW}", id="next-line"),
+        pytest.param(f"  - name: DB_PW\n    value: {PW}", id="k8s-env-array"),
         pytest.param(f"DB_PASS: {PW}", id="DB_PASS-held"),
         pytest.param(f"password={PW}", id="password-eq-held"),
         pytest.param(f"пароль: {PW}", id="ru-parol-held"),
         pytest.param(f"パスワード: {PW}", id="ja-pasuwado-held"),
-        pytest.param(f"Authorization: Bearer {PW}", marks=leak(SHOWN_LEAK), id="http-bearer"),
+        pytest.param(f"Authorization: Bearer {PW}", id="http-bearer"),
     ],
 )
 def test_a_password_a_tool_printed_never_reaches_the_ledger(line: str) -> None:
@@ -113,7 +116,6 @@ def test_a_password_a_tool_printed_never_reaches_the_ledger(line: str) -> None:
             "hvs.CAESIJ9xk2Lq7Bz\naccessor             Yk2Lq7BzQ9xm\n",
             "Created hvs.CAESIJ9xk2Lq7Bz with a one hour TTL.",
             "hvs.CAESIJ9xk2Lq7Bz",
-            marks=leak("a fresh Vault token the agent echoes becomes an id in the ledger"),
             id="vault-token",
         ),
         pytest.param(
@@ -121,7 +123,6 @@ def test_a_password_a_tool_printed_never_reaches_the_ledger(line: str) -> None:
             "apiVersion: v1\ndata:\n  db-pw: SHE3eFpwMjlMbQ\nkind: Secret\n",
             "The db-pw entry holds SHE3eFpwMjlMbQ as expected.",
             "SHE3eFpwMjlMbQ",
-            marks=leak("a Kubernetes Secret's base64 value becomes an id in the ledger"),
             id="k8s-secret-base64",
         ),
         pytest.param(
@@ -130,7 +131,6 @@ def test_a_password_a_tool_printed_never_reaches_the_ledger(line: str) -> None:
             "-----END OPENSSH PRIVATE KEY-----\n",
             "It starts with b3BlbnNzaC1rZXktdjEAAAAABG5vbmU as expected.",
             "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU",
-            marks=leak("a private key's body line becomes an id in the ledger"),
             id="private-key-body",
         ),
         pytest.param(
@@ -138,7 +138,6 @@ def test_a_password_a_tool_printed_never_reaches_the_ledger(line: str) -> None:
             "Recovery codes:\nab12c-de34f\n9x8y7-z6w5v\n",
             "Saved 9x8y7-z6w5v and the rest.",
             "9x8y7-z6w5v",
-            marks=leak("a 2FA recovery code becomes an id in the ledger"),
             id="recovery-code",
         ),
         pytest.param(
@@ -146,7 +145,6 @@ def test_a_password_a_tool_printed_never_reaches_the_ledger(line: str) -> None:
             "admin:$apr1$x9Ab3cDe$Qw8eRt5yUi0p\n",
             "The admin entry uses salt x9Ab3cDe there.",
             "x9Ab3cDe",
-            marks=leak("an htpasswd hash's salt becomes an id in the ledger"),
             id="htpasswd-salt",
         ),
         pytest.param(
@@ -178,37 +176,31 @@ COMMAND_LEAK = (
         pytest.param(
             f"htpasswd -b /etc/nginx/.htpasswd admin {PW}",
             f"Added admin with {PW} to the file.",
-            marks=leak(COMMAND_LEAK),
             id="htpasswd-b",
         ),
         pytest.param(
             f"sshpass -p {PW} scp a.txt root@web-1.internal:/tmp",
             f"Copied to root@web-1.internal via {PW}.",
-            marks=leak(COMMAND_LEAK),
             id="sshpass-p",
         ),
         pytest.param(
             f"curl -u admin:{PW} https://api-2.internal/health",
             f"admin:{PW} works against the API.",
-            marks=leak(COMMAND_LEAK),
             id="curl-u",
         ),
         pytest.param(
             f"redis-cli -h cache-1.internal -a {PW} FLUSHALL",
             f"Flushed cache-1.internal after auth with {PW}.",
-            marks=leak(COMMAND_LEAK),
             id="redis-cli-a",
         ),
         pytest.param(
             f"export DB_PW={PW} && ./deploy.sh",
             f"Deployed with DB_PW set to {PW}.",
-            marks=leak(COMMAND_LEAK),
             id="export-PW",
         ),
         pytest.param(
             f"mysql -u root -p{PW} -h db-3.internal",
             f"Connected to db-3.internal as root with {PW}.",
-            marks=leak("the host's said record copies the sentence that repeats the password"),
             id="mysql-p-host-record",
         ),
         pytest.param(
@@ -230,20 +222,14 @@ def test_a_password_the_command_passed_never_reaches_the_ledger(command: str, re
     [
         pytest.param(
             f"Log in to admin@db-3.internal with the password below.\n{PW}",
-            marks=leak("a password on the line under 'the password below' becomes a thing"),
             id="next-line",
         ),
         pytest.param(
             f"Here is the password for the box. {PW} is it.",
-            marks=leak("a password in the sentence after 'the password' becomes a thing"),
             id="next-sentence",
         ),
         pytest.param(
             f"Log in to admin@db-3.internal, the password is {PW}.",
-            marks=leak(
-                "the host's said record copies the agent's sentence that repeats the "
-                "password the user gave in a sentence that talks of a password"
-            ),
             id="same-sentence-host-record",
         ),
     ],
@@ -504,11 +490,6 @@ def test_shared_names_stay_linear_in_the_number_of_calls() -> None:
     assert large < 8 * small + 0.1, (small, large)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a token that occurs many times inside longer names makes each of a turn's 100 "
-    "lookups walk every occurrence in Python: one turn costs seconds, not milliseconds",
-)
 def test_near_misses_in_an_output_do_not_multiply_the_search() -> None:
     near = "abcdefgh1_" * 40_000  # the token occurs 40,000 times, never whole
     plain = "zzzzzzzzz_" * 40_000  # same size, the token never occurs

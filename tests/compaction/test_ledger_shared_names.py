@@ -102,3 +102,28 @@ def test_a_host_only_the_agent_names_is_no_thing() -> None:
         *turn("Why is the build slow?", "make -j4", "ok", "mirror-2.example.org answered slowly.")
     )
     assert "mirror-2.example.org" not in found, found
+
+
+def test_what_the_agent_says_of_a_thing_beats_kubectls_patched() -> None:
+    # kubectl says "patched" of what it changed, not what became of it; the agent's
+    # words after it say that ("scaled to zero, kept"), in any language
+    found = records(
+        *turn(
+            "Skaleeri varuteenus nullini.",
+            'kubectl patch deployment backup-relay -p \'{"spec":{"replicas":0}}\'',
+            "deployment.apps/backup-relay patched",
+            "backup-relay on skaleeritud nullini (replicas: 0), alles.",
+        )
+    )
+    assert found["backup-relay"].startswith("said: ")
+    assert "replicas: 0" in found["backup-relay"]
+    # with no words of the agent about it, the tool's report stays
+    found = records(
+        *turn(
+            "Patch it.",
+            "kubectl patch deployment backup-relay -p '{}'",
+            "deployment.apps/backup-relay patched",
+            "Done.",
+        )
+    )
+    assert found["backup-relay"] == "status patched"

@@ -870,9 +870,11 @@ def _line_ids(line: str) -> list[str]:
     the class names ahead of it), none of them a credential's value. A very long line
     is read at its two ends (:func:`~contextfold.compaction._rules.line_ends`)."""
     line = line_ends(line)
+    if _SECRET_SHAPE.search(line):
+        return []
     secret = [m.group(0) for m in _CREDENTIAL.finditer(line)]
     found = [t for t in _plain_ids(line) if not any(t in value for value in secret)]
-    if not _SECRET_TALK.search(line):
+    if not _talks_secret(line):
         for match in itertools.islice(_RANDOM_ID.finditer(line), _IDS_PER_LINE):
             token = _whole(line, match.start(), match.end(), match.group())[2]
             if token not in found and not any(token in value for value in secret):
@@ -1036,6 +1038,7 @@ def _shows(output: str, token: str) -> bool:
     """Whether ``output`` holds ``token`` whole (not inside a longer name) on a line
     that talks of no credential."""
     at = output.find(token)
+    walked = 0
     while at >= 0:
         end = at + len(token)
         before = output[at - 1] if at else " "
@@ -1044,9 +1047,40 @@ def _shows(output: str, token: str) -> bool:
             start = output.rfind("\n", 0, at) + 1
             stop = output.find("\n", end)
             line = output[start : stop if stop >= 0 else len(output)]
-            return not _SECRET_TALK.search(line) and not _CREDENTIAL.search(line)
+            return not (
+                _talks_secret(line) or _CREDENTIAL.search(line) or _under_secret(output, start)
+            )
         at = output.find(token, end)
+        if (walked := walked + 1) >= _SHOWN_WALK:
+            break
     return False
+
+
+_SHOWN_WALK: Final = 50  # places of a token in an output looked at, at most
+_BLOCK_LINES: Final = 20
+
+
+def _under_secret(output: str, start: int) -> bool:
+    """Whether the line at ``start`` of ``output`` is in a block (no blank line between)
+    under a line that talks of a credential ("Recovery codes:", "- name: DB_PW"), or the
+    output is a private key or a Kubernetes Secret."""
+    if "PRIVATE KEY-----" in output[: _SHOWN_WALK * 100] or _KIND_SECRET.search(output[:4_000]):
+        return True
+    end = start
+    for _ in range(_BLOCK_LINES):
+        if end <= 0:
+            break
+        begin = output.rfind("\n", 0, end - 1) + 1
+        line = output[begin : end - 1]
+        if not line.strip():
+            break
+        if _talks_secret(line):
+            return True
+        end = begin
+    return False
+
+
+_KIND_SECRET = re.compile(r"^kind:\s*Secret\b", re.MULTILINE)
 
 
 _JSON_VALUES: Final = 10_000
@@ -1297,6 +1331,8 @@ class _Builder:
             and known is not None
             and (known.state == "read" or _UNDOES.search(fact.state) is not None)
         )
+        if known is not None and known.state.startswith(_SAID) and fact.state in _UNTOLD:
+            return  # the agent's words of the thing say more than "patched"
         if fact.kind == "record" and getattr(known, "kind", None) == "file" and not outranks:
             return  # what the file rules found of a path is more than a sentence says
         if known is not None and known.kind in ("file", "record"):
@@ -1480,9 +1516,14 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     # by the agent, the thing it acted on, whatever its shape (a host, a mailbox)
     shared: set[str] = set()
     shown = _Shown()  # the tools' outputs since the user's last words
+    # the values the conversation gave as credentials (a password the user typed, one a
+    # command passed): no fact these two rules make may hold one
+    secrets: set[str] = set()
     for index, entry in enumerate(entries):
         if entry.kind == "call":
-            shared |= _shared_names(entry.text)
+            command = entry.text[:_SHARED_READ]
+            secrets |= _secret_values(command)
+            shared |= _shared_names(command) - {v.lower() for v in secrets}
         elif entry.kind != "text":
             shown.add(entry.text)
         if entry.kind != "text":
@@ -1526,7 +1567,12 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             asking = any(mark in prose for mark in _ASKED) or _JA_ASKS.search(prose) is not None
             said = []
             offered = []
-            shared = _shared_names(prose)
+            request = prose[:_SHARED_READ]
+            if _talks_secret(request):  # every value the message gives may be the secret
+                secrets |= {n for _, n in _name_runs(request) if _valueish(n)}
+                shared = set()
+            else:
+                shared = _shared_names(request) - {v.lower() for v in secrets}
             shown = _Shown()
         else:
             first = sentences[0] if sentences else ""
@@ -1560,7 +1606,8 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
             earlier, before = before, sentence
             source = "user id" if who == "user" else "agent id"
             ids = list(_plain_ids(sentence))
-            if who == "agent" and shown.outputs:
+            holds_secret = who == "agent" and any(v in sentence for v in secrets)
+            if who == "agent" and shown.outputs and not holds_secret:
                 ids += [t for t in shown.singled_out(sentence) if t not in ids]
             for token in ids:  # a question or a short line names ids too
                 yield Fact("id", token, TIERS[source], context=_context(sentence, token), who=who)
@@ -1574,7 +1621,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
                 yield from _moved_records(sentence)
                 told = list(_stated_records(sentence))
                 yield from told
-                if not told and len(said_here) < _SAID_SENTENCES_READ:
+                if not told and len(said_here) < _SAID_SENTENCES_READ and not holds_secret:
                     said_of = list(_said_records(sentence, hyphenated, shared))
                     if said_of:
                         said_here.append(said_of)
@@ -3527,6 +3574,10 @@ _DEED = re.compile(
     re.IGNORECASE,
 )
 # A deed that undoes what a tool reported before it ("I restored users_backup ...")
+# What a tool says of a thing that tells nothing of what became of it: kubectl's
+# "patched" or "configured" (of what?), "scaled" (to how many?). The agent's words of it
+# say more.
+_UNTOLD: Final = frozenset({"status patched", "status configured", "status scaled"})
 _UNDOES = re.compile(
     r"(?<![\w-])(?:restored|recreated|undeleted|reverted|rolled back|wiederhergestellt|"
     r"restaur(?:é|ó|ad[oa]|ei|ou|ée?)|ripristinat[oa]|hersteld|восстановил[аи]?|відновив|"
@@ -3608,14 +3659,77 @@ def _name_runs(text: str) -> Iterator[tuple[re.Match[str], str]]:
             yield match, run.strip(".:-/@")
 
 
+_SHARED_READ: Final = 20_000  # characters of a request or a command read for names
+
+
 def _shared_names(text: str) -> set[str]:
     """The names in ``text`` (a request, a command) that, said again by the agent, are
     the thing it acted on: see :func:`_shared_shape`. Lower case; the first
     :data:`_HYPHENATED_PER_ENTRY` only. None from a sentence that talks of a secret
     ("The password is Tr0ub4dor&3x"), and no value shaped like a credential."""
-    kept = " ".join(s for s in SENTENCE.split(text) if not _SECRET_TALK.search(s))
+    kept = " ".join(s for s in SENTENCE.split(text) if not _talks_secret(s))
+    kept = _COMMAND_SECRET.sub(" ", _CREDENTIAL.sub(" ", kept))
     runs = itertools.islice(_name_runs(kept), _HYPHENATED_PER_ENTRY)
     return {name.lower() for _, name in runs if _shared_shape(name) and not _secret_value(name)}
+
+
+# Words and marks that say a credential is near, beyond :data:`_SECRET_TALK`: short
+# labels (``pw``, ``pin:``, ``DB_PW``, ``db-pw``, French "mdp", German "Kennwort"), HTTP
+# authorization, recovery and one-time codes (not "recovery" alone: Ceph recovers), the
+# word in Chinese, Korean, Persian, Arabic and Hindi, and a Kubernetes Secret.
+_MORE_SECRET = re.compile(
+    r"(?i:(?<![a-z])(?:pw|mdp|kennwort|bearer|otp|totp|2fa|passcode|passkey|htpasswd|"
+    r"(?:recovery|backup)[ _-]?codes?)(?![a-z])|(?<![a-z])(?:pwd|pin|authorization)\s*[:=])"
+    r"|口令|密碼|密钥|암호|비번|رمز|كلمة السر|कूटशब्द|पासवर्ड|ססמה|гасло"
+    r"|^kind:\s*Secret\b",
+    re.MULTILINE,
+)
+# What only a credential looks like: a Vault or GitHub token, a PEM private key, a crypt
+# hash (htpasswd's ``$apr1$``). A tool's line holding one gives no identifier at all.
+_SECRET_SHAPE = re.compile(
+    r"\b(?:hv[sbr]\.[\w-]{8,}|s\.[A-Za-z0-9]{24}\b|github_pat_|gh[opsu]_\w{10,}|glpat-)"
+    r"|-----BEGIN [A-Z ]*PRIVATE KEY-----|\$(?:apr1|2[abyx]|1|5|6|y)\$"
+)
+# A password a command passes by position or under a flag the credential rules do not
+# read: ``sshpass -p X``, ``redis-cli -a X``, ``curl -u user:X``, ``htpasswd -b file
+# user X``, ``export DB_PW=X``.
+_COMMAND_SECRET = re.compile(
+    r"(?:(?<![\w-])sshpass\s+-p|(?<![^\s\"'])(?:-a|--pass|--auth))\s+(?P<a>[^\s\"']+)"
+    r"|(?<![^\s\"'])(?:-u|--user)\s+[^\s:\"']+:(?P<b>[^\s\"']+)"
+    r"|\bhtpasswd\s+-[a-zA-Z]*b[a-zA-Z]*\s+\S+\s+\S+\s+(?P<c>[^\s\"']+)"
+    r"|(?i:\b\w*(?:pw|pwd|pass|secret|token|key)\w*)=(?P<d>[^\s\"']+)"
+)
+
+
+def _talks_secret(text: str) -> bool:
+    """Whether ``text`` talks of a credential (:data:`_SECRET_TALK`, :data:`_MORE_SECRET`)."""
+    return (
+        _SECRET_TALK.search(text) is not None
+        or _MORE_SECRET.search(text) is not None
+        or _SECRET_SHAPE.search(text) is not None
+    )
+
+
+def _valueish(token: str) -> bool:
+    """Whether ``token`` could be a password: six characters or more, a digit or a
+    capital among them."""
+    return len(token) >= 6 and any(c.isdigit() or c.isupper() for c in token)
+
+
+def _secret_values(text: str) -> set[str]:
+    """The values ``text`` (a command) passes as credentials (and the parts of each a
+    colon joins, and their Latin runs): none of them is a name."""
+    values: set[str] = set()
+    for match in _CREDENTIAL.finditer(text):
+        value = re.split(r"[\s=]", match.group(0).rstrip("@"))[-1].removeprefix("-p")
+        values.add(value)
+        values.update(value.split(":"))
+    for match in _COMMAND_SECRET.finditer(text):
+        values.update(v for v in match.groupdict().values() if v)
+    values = {v.strip("'\"") for v in values}
+    return {v for v in values if len(v) >= 4} | {
+        n for v in values for _, n in _name_runs(v) if _valueish(n)
+    }
 
 
 def _shared_shape(name: str) -> bool:
@@ -3693,7 +3807,7 @@ def _said_records(
     Not in a question or a conditional; the rules for tools' words win over these."""
     if sentence.endswith(_ASKED) or _conditional(sentence):
         return
-    if _PROPOSES.search(sentence) or _SECRET_TALK.search(sentence):
+    if _PROPOSES.search(sentence) or _talks_secret(sentence):
         return  # what it offers to do is not done; a credential is not copied
     # "Tomorrow I'll drop X": what comes, not done ("then I read it" tells what was)
     plan = next((m for m in _AGENT_NEXT.finditer(sentence) if not _NARRATED.match(m[0])), None)
