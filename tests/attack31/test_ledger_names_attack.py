@@ -13,10 +13,10 @@ durations, ports, resolutions), mailboxes with a plus or a non-ASCII letter, scr
 adversarial output sizes. A case that holds today is a plain test; a case that fails is
 ``xfail(strict=True)`` with its impact. Nothing under ``src/`` was changed.
 
-Of its 73 cases 38 failed on those commits; 27 pass since the fixes after them (every
-credential case but a password printed as ``admin / pw``, and the walk over near
-misses). Still failing: that password, four noise shapes, two mailboxes filed under
-another, and four scripts' reports of a deed on a mailbox.
+Of its 73 cases 38 failed on those commits; 33 pass since the fixes after them (every
+credential case but a password printed as ``admin / pw``, the walk over near misses,
+the four noise shapes, the two mailboxes). Still failing: that password, and four
+scripts' reports of a deed on a mailbox.
 """
 
 from __future__ import annotations
@@ -249,28 +249,24 @@ def test_a_password_the_user_typed_never_reaches_the_ledger(request_: str) -> No
             "12:00:01 error boom\n",
             "It failed at 12:00:01 today.",
             "12:00:01",
-            marks=leak("a log line's time of day becomes an identifier and spends budget"),
             id="time-of-day",
         ),
         pytest.param(
             "elapsed 00:03:27.41\n",
             "It took 00:03:27.41 to run.",
             "00:03:27.41",
-            marks=leak("a duration becomes an identifier and spends budget"),
             id="duration",
         ),
         pytest.param(
             "screen 1920x1080\n",
             "The screen is 1920x1080 wide.",
             "1920x1080",
-            marks=leak("a screen resolution becomes an identifier and spends budget"),
             id="resolution",
         ),
         pytest.param(
             "LISTEN 0.0.0.0:8080\n",
             "Port 0.0.0.0:8080 is open.",
             "0.0.0.0:8080",
-            marks=leak("a wildcard listen address with a port becomes an identifier"),
             id="listen-port",
         ),
         pytest.param("Linux x86_64 GNU/Linux\n", "The box is x86_64.", "x86_64", id="arch"),
@@ -298,14 +294,12 @@ def test_noise_a_tool_showed_is_no_identifier(output: str, report: str, token: s
             "Disable juma+ops@duka.co.tz please.",
             "I disabled juma+ops@duka.co.tz, it is off now.",
             "juma+ops@duka.co.tz",
-            marks=leak("a plus-addressed mailbox's deed is filed under ops@duka.co.tz, another"),
             id="plus-address",
         ),
         pytest.param(
             "Désactive josé.k@duka.co.tz.",
             "J'ai désactivé josé.k@duka.co.tz hier.",
             "josé.k@duka.co.tz",
-            marks=leak("a mailbox with an accented letter is filed under k@duka.co.tz, another"),
             id="accented-local-part",
         ),
     ],

@@ -988,6 +988,12 @@ _SHOWN_TOKEN = re.compile(r"(?<![\w./:+-])[A-Za-z0-9][\w.:/+-]{6,126}[A-Za-z0-9]
 _SHOWN_READ: Final = 1_000_000  # characters of a turn's tool outputs searched, at most
 _SHOWN_LOOKUPS: Final = 100  # tokens searched for in one turn, at most
 _SHOWN_PER_SENTENCE: Final = 3
+# What a tool shows that names nothing: a time of day or a duration (12:00:01,
+# 00:03:27.41), a size in pixels (1920x1080), a wildcard or loopback address and port.
+_SHOWN_NOISE = re.compile(
+    r"\d{1,3}:\d{2}(?::\d{2})?(?:[.,]\d+)?|\d+x\d+"
+    r"|(?:0\.0\.0\.0|127\.0\.0\.1|localhost)(?::\d+)?"
+)
 
 
 @dataclass(slots=True)
@@ -1022,6 +1028,7 @@ class _Shown:
                 or "://" in token
                 or PATH.fullmatch(token)
                 or _FIGURE.fullmatch(token)
+                or _SHOWN_NOISE.fullmatch(token)
             ):
                 continue
             if self.lookups <= 0:
@@ -3651,14 +3658,27 @@ def _thing_names(text: str, hyphenated: set[str] | None) -> Iterator[str]:
 
 def _name_runs(text: str) -> Iterator[tuple[re.Match[str], str]]:
     """Each run of Latin name characters in ``text`` (a name glued to the Japanese or
-    Thai around it too), trimmed of joining marks at its ends, with its token."""
+    Thai around it too), trimmed of joining marks at its ends, with its token; a
+    mailbox whole, with a plus or an accented letter in it (``juma+ops@duka.co.tz``,
+    ``josé.k@duka.co.tz``)."""
+    mailboxes = list(_MAILBOX.finditer(text)) if "@" in text else []
     for match in _TOKEN.finditer(text):
+        while mailboxes and mailboxes[0].end() <= match.start():
+            mailboxes.pop(0)  # passed: it was read whole, or no token held it
+        if mailboxes and mailboxes[0].start() < match.end():
+            if match.start() <= mailboxes[0].start():  # the first token it spans
+                yield mailboxes[0], mailboxes[0].group(0)
+            continue  # a part of a mailbox, read whole
         token = match.group(0)
         runs = [token] if all(_LATIN.match(c) for c in token) else _LATIN_RUN.findall(token)
         for run in runs:
             yield match, run.strip(".:-/@")
 
 
+_MAILBOX = re.compile(
+    r"(?<![\w.+-])[A-Za-z0-9\u00c0-\u024f._+-]+@[A-Za-z0-9\u00c0-\u024f-]+"
+    r"(?:\.[A-Za-z0-9\u00c0-\u024f-]+)*\.[A-Za-z]{2,24}(?![\w@-])"
+)
 _SHARED_READ: Final = 20_000  # characters of a request or a command read for names
 
 
