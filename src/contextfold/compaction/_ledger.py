@@ -1434,7 +1434,11 @@ def build_ledger(
         builder.add(fact)
     entries = [Entry("user", "text", text) for text in quoted]
     entries += entries_from_messages([m for m in body if m.role != "system"])
-    for fact in _entry_facts(entries):
+    typed: set[str] = set()  # the credentials masked: no fact may hold one either
+    for entry in entries:  # no rule reads a credential someone typed or said
+        if entry.kind == "text":
+            entry.text = _mask_credentials(entry.text, typed)
+    for fact in _entry_facts(entries, typed):
         builder.add(fact)
     return builder.ledger()
 
@@ -1491,7 +1495,7 @@ def _said(line: str, state: str) -> bool:
     return any(_affirms(line, word) for word in _STATE_WORDS[state])
 
 
-def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
+def _entry_facts(entries: Sequence[Entry], typed: Iterable[str] = ()) -> Iterator[Fact]:
     facts = extract(entries)
     # The user's instructions and corrections, and what comes next.
     edited: list[str] = []
@@ -1525,7 +1529,7 @@ def _entry_facts(entries: Sequence[Entry]) -> Iterator[Fact]:
     shown = _Shown()  # the tools' outputs since the user's last words
     # the values the conversation gave as credentials (a password the user typed, one a
     # command passed): no fact these two rules make may hold one
-    secrets: set[str] = set()
+    secrets: set[str] = set(typed)
     for index, entry in enumerate(entries):
         if entry.kind == "call":
             command = entry.text[:_SHARED_READ]
@@ -3680,6 +3684,51 @@ _MAILBOX = re.compile(
     r"(?:\.[A-Za-z0-9\u00c0-\u024f-]+)*\.[A-Za-z]{2,24}(?![\w@-])"
 )
 _SHARED_READ: Final = 20_000  # characters of a request or a command read for names
+
+# A secret named like an environment variable: DB_PASS, AWS_SECRET_ACCESS_KEY,
+# GITHUB_TOKEN, SECRET_KEY_BASE (a part of it says what it holds).
+_SECRET_NAME = re.compile(
+    r"(?<![A-Za-z0-9])(?=[A-Z0-9_]*_)[A-Z0-9_]*(?:PASS|PASSWD|PASSWORD|PWD|SECRET|TOKEN|KEY)"
+    r"[A-Z0-9_]*(?![A-Za-z0-9])"
+)
+# The six words after a word for a credential, where its value is said: "the admin password
+# is Zx9cVb7nM3kL", "DB_PASS is c2Vj...", "AWS_SECRET_ACCESS_KEY to wJal...".
+_VALUE_WORD = re.compile(r"[^\s,;()<>\"'`]+")
+_GIVES = re.compile(r"\s*(?:[:=]|is\b|was\b)")
+_VALUE_WORDS: Final = 6
+_VALUE_REACH: Final = 160
+
+
+def _mask_credentials(text: str, found: set[str]) -> str:
+    """``text`` (someone's words) with each credential in it masked: a password a URL
+    or a setting holds (:data:`_CREDENTIAL`), and the value said after a word for a
+    credential or a secret's variable name (``***``); the values masked go to
+    ``found``."""
+    if _CREDENTIAL.search(text):
+        found |= _secret_values(text)
+        text = _CREDENTIAL.sub(_masked, text)
+    if not (_talks_secret(text) or _SECRET_NAME.search(text)):
+        return text
+    spans: set[tuple[int, int]] = set()
+    marks = itertools.chain(
+        _SECRET_TALK.finditer(text), _MORE_SECRET.finditer(text), _SECRET_NAME.finditer(text)
+    )
+    for mark in marks:  # every value-like word of the next six may be the value
+        if mark.group(0).lower().startswith("token") and not _GIVES.match(text, mark.end()):
+            continue  # "the concurrency token", "tokens": no credential given here
+        words = _VALUE_WORD.finditer(text, mark.end(), mark.end() + _VALUE_REACH)
+        for word in itertools.islice(words, _VALUE_WORDS):
+            value = word.group(0).rstrip(".!?:")
+            if _valueish(value):
+                spans.add((word.start(), word.start() + len(value)))
+    masked: list[str] = []
+    at = 0
+    for start, end in sorted(spans):
+        if start >= at:
+            masked += [text[at:start], "***"]
+            found.add(text[start:end])
+            at = end
+    return "".join([*masked, text[at:]])
 
 
 def _shared_names(text: str) -> set[str]:
