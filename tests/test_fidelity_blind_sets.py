@@ -1,7 +1,7 @@
-"""The held-out session sets written blind (the fifth to the nineteenth): seeded, valid,
+"""The held-out session sets written blind (the fifth to the twentieth): seeded, valid,
 probes planted once, each run by the CLI.
 
-One module for the fifteen: the sets themselves were written apart on purpose (blind to
+One module for the sixteen: the sets themselves were written apart on purpose (blind to
 each other and to the compaction code); what is checked of them is the same.
 """
 
@@ -37,6 +37,7 @@ from contextfold_harness.fidelity import (
     HELDOUT17_KINDS,
     HELDOUT18_KINDS,
     HELDOUT19_KINDS,
+    HELDOUT20_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -57,6 +58,7 @@ from contextfold_harness.fidelity import (
     generate_heldout17,
     generate_heldout18,
     generate_heldout19,
+    generate_heldout20,
     history_text,
     probe_survives,
 )
@@ -84,6 +86,7 @@ SETS = (
     BlindSet("heldout17", HELDOUT17_KINDS, generate_heldout17),
     BlindSet("heldout18", HELDOUT18_KINDS, generate_heldout18),
     BlindSet("heldout19", HELDOUT19_KINDS, generate_heldout19),
+    BlindSet("heldout20", HELDOUT20_KINDS, generate_heldout20),
 )
 EARLIER = (SESSION_KINDS, HELDOUT_KINDS, HELDOUT2_KINDS, HELDOUT3_KINDS, HELDOUT4_KINDS)
 KINDS = [pytest.param(s, kind, id=f"{s.name}-{kind}") for s in SETS for kind in s.kinds]
