@@ -1071,7 +1071,7 @@ def _under_secret(output: str, start: int) -> bool:
     """Whether the line at ``start`` of ``output`` is in a block (no blank line between)
     under a line that talks of a credential ("Recovery codes:", "- name: DB_PW"), or the
     output is a private key or a Kubernetes Secret."""
-    if "PRIVATE KEY-----" in output[: _SHOWN_WALK * 100] or _KIND_SECRET.search(output[:4_000]):
+    if "PRIVATE KEY-----" in output[:_PEM_HEAD] or _KIND_SECRET.search(output[:_SECRET_HEAD]):
         return True
     end = start
     for _ in range(_BLOCK_LINES):
@@ -1087,7 +1087,8 @@ def _under_secret(output: str, start: int) -> bool:
     return False
 
 
-_KIND_SECRET = re.compile(r"^kind:\s*Secret\b", re.MULTILINE)
+_PEM_HEAD: Final = 5_000  # characters of an output read for a private key's armour
+_SECRET_HEAD: Final = 4_000  # and for a Kubernetes Secret's kind
 
 
 _JSON_VALUES: Final = 10_000
@@ -3584,11 +3585,11 @@ _DEED = re.compile(
     r"|(?:削除|作成|復元|移動|変更)しました|(?:삭제|생성|복원|제거)했|ลบ\S{0,40}แล้ว",
     re.IGNORECASE,
 )
-# A deed that undoes what a tool reported before it ("I restored users_backup ...")
 # What a tool says of a thing that tells nothing of what became of it: kubectl's
 # "patched" or "configured" (of what?), "scaled" (to how many?). The agent's words of it
 # say more.
 _UNTOLD: Final = frozenset({"status patched", "status configured", "status scaled"})
+# A deed that undoes what a tool reported before it ("I restored users_backup ...")
 _UNDOES = re.compile(
     r"(?<![\w-])(?:restored|recreated|undeleted|reverted|rolled back|wiederhergestellt|"
     r"restaur(?:é|ó|ad[oa]|ei|ou|ée?)|ripristinat[oa]|hersteld|восстановил[аи]?|відновив|"
@@ -3746,11 +3747,12 @@ def _shared_names(text: str) -> set[str]:
 # labels (``pw``, ``pin:``, ``DB_PW``, ``db-pw``, French "mdp", German "Kennwort"), HTTP
 # authorization, recovery and one-time codes (not "recovery" alone: Ceph recovers), the
 # word in Chinese, Korean, Persian, Arabic and Hindi, and a Kubernetes Secret.
+_KIND_SECRET = re.compile(r"^kind:\s*Secret\b", re.MULTILINE)
 _MORE_SECRET = re.compile(
     r"(?i:(?<![a-z])(?:pw|mdp|kennwort|bearer|otp|totp|2fa|passcode|passkey|htpasswd|"
     r"(?:recovery|backup)[ _-]?codes?)(?![a-z])|(?<![a-z])(?:pwd|pin|authorization)\s*[:=])"
     r"|口令|密碼|密钥|암호|비번|رمز|كلمة السر|कूटशब्द|पासवर्ड|ססמה|гасло"
-    r"|^kind:\s*Secret\b",
+    r"|" + _KIND_SECRET.pattern,
     re.MULTILINE,
 )
 # What only a credential looks like: a Vault or GitHub token, a PEM private key, a crypt
