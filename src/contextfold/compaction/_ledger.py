@@ -1764,12 +1764,14 @@ def _entry_facts(entries: Sequence[Entry], typed: Iterable[str] = ()) -> Iterato
                 _names_by_id(_json_objects(entry.text), names)
             # the words right after an output, pointing at rows of it ("the 27.1.8
             # image in the table above", "the line tagged pre-upgrade")
-            after = next(
-                (e for e in entries[at + 1 : at + 1 + _POINTING_REACH] if e.kind == "text"),
-                None,
+            # (the agent's "done." often comes first: every text up to the next call)
+            after = list(
+                itertools.takewhile(
+                    lambda e: e.kind == "text", entries[at + 1 : at + 1 + _POINTING_REACH]
+                )
             )
-            if not reads and after is not None:
-                yield from _pointed_rows(entry.text, _prose(after.text))
+            if not reads and after:
+                yield from _pointed_rows(entry.text, "\n".join(_prose(e.text) for e in after))
     # The agent's report of a deed, where no tool named the thing after it, is the
     # newest word on it ("I restored users_backup" after the tool's "dropped").
     for key, (index, fact) in late.items():
@@ -1781,38 +1783,86 @@ _POINTING_REACH: Final = 3  # entries after an output where the words about it a
 _POINTED_ROWS: Final = 3  # rows of one output the words after it may point to
 _POINTED_IDS: Final = 4  # ids taken from each of them
 # A word that can point at one row: it holds a digit ("27.1.8", "R733867197") or joins
-# words ("pre-upgrade", "nc_test"). Letters of scripts written without spaces run into
-# a version ("表の10.2.6のイメージ"): a word with a digit is read in ASCII only.
-_POINTER = re.compile(r"[A-Za-z0-9._-]+|[^\W\d_]+(?:[-_][^\W\d_]+)+")
+# words ("pre-upgrade", "nc_test"); a clock time ("created at 19:41"). Letters of scripts
+# written without spaces run into a version ("表の10.2.6のイメージ"): a word with a digit
+# is read in ASCII only.
+_POINTER = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?|[A-Za-z0-9._-]+|[^\W\d_]+(?:[-_][^\W\d_]+)+")
 _POINTER_WORDS: Final = 64  # distinct words after an output tried, at most
+# A plain word points at a row when it is a whole word of that one row of a listing: a
+# state the tool printed ("the member that is unstarted", "the UNSTABLE build", "the pod
+# in CrashLoopBackOff"), read in ASCII, whatever language is around it.
+_PLAIN_POINTER = re.compile(r"[A-Za-z]{3,}")
+_CELL = re.compile(r"[A-Za-z]+")
+# (the words of a sentence about a listing that a listing's row may hold too)
+_NOT_POINTERS: Final = frozenset(
+    {
+        "the",
+        "and",
+        "for",
+        "with",
+        "that",
+        "this",
+        "from",
+        "not",
+        "all",
+        "one",
+        "its",
+        "but",
+        "you",
+        "are",
+        "was",
+        "has",
+        "line",
+        "row",
+        "list",
+        "table",
+        "output",
+        "above",
+        "below",
+    }
+)
 
 
 def _pointed_rows(output: str, words: str) -> Iterator[Fact]:
     """The ids of the rows of a tool's ``output`` that the ``words`` after it point to:
-    a word of theirs found on one or two of its lines, not its first (a table's head).
-    Of a listing, those are the rows the conversation is about ("the 27.1.8 image is
-    still there, in the table above": its image id is the one a rollback needs)."""
+    a word of theirs found on one or two of its lines, not its first (a table's head),
+    or a plain word that is a whole word of exactly one of them. Of a listing, those
+    are the rows the conversation is about ("the 27.1.8 image is still there, in the
+    table above": its image id is the one a rollback needs)."""
     lines = [line for line in output.splitlines() if line.strip()]
     if len(lines) < 3 or len(output) > _POINTED_OUTPUT_CHARS:
         return
     taken: set[str] = set()
-    pointers: dict[str, None] = {}
+    pointers: dict[str, bool] = {}  # word -> plain (matched as a whole word, one row)
     for match in _POINTER.finditer(words):
         word = match.group(0).strip(".-_")
         pointing = any(c.isdigit() for c in word) or "-" in word or "_" in word
         if len(word) >= 3 and pointing and not (word.isdigit() and len(word) < 4):
-            pointers[word] = None
-            if len(pointers) >= _POINTER_WORDS:
-                break
-    for word in pointers:
+            pointers.setdefault(word, False)
+        elif _PLAIN_POINTER.fullmatch(word) and word.lower() not in _NOT_POINTERS:
+            pointers.setdefault(word, True)
+        if len(pointers) >= _POINTER_WORDS:
+            break
+    cells: dict[str, list[int]] | None = None  # a whole word -> the rows holding it
+    for word, plain in sorted(pointers.items(), key=lambda item: item[1]):
         if len(taken) >= _POINTED_ROWS:
             break
         rows = []
-        for line in itertools.islice(lines, 1, None):
-            if word in line:
-                rows.append(line)
-                if len(rows) > 2:
-                    break
+        if plain:
+            if cells is None:
+                cells = {}
+                for at, line in enumerate(itertools.islice(lines, 1, None), 1):
+                    for cell in set(_CELL.findall(line)):
+                        cells.setdefault(cell, []).append(at)
+            hits = cells.get(word, ())
+            if len(hits) == 1 and len(lines) >= 4:
+                rows.append(lines[hits[0]])
+        else:
+            for line in itertools.islice(lines, 1, None):
+                if word in line:
+                    rows.append(line)
+                    if len(rows) > 2:
+                        break
         if not 1 <= len(rows) <= 2:
             continue
         for row in rows:
@@ -1820,8 +1870,10 @@ def _pointed_rows(output: str, words: str) -> Iterator[Fact]:
                 continue
             taken.add(row)
             named = [t for t in _line_ids(row) if t != word and _strong_id(t)]
+            # the conversation singled the row out: its ids rank with the agent's own,
+            # above the tools' bulk
             for token in named[:_POINTED_IDS]:
-                yield Fact("id", token, TIERS["tool id"], context=_context(row, token))
+                yield Fact("id", token, TIERS["agent id"], context=_context(row, token))
 
 
 _POINTED_OUTPUT_CHARS: Final = 200_000
