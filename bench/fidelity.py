@@ -30,8 +30,9 @@ eight other sets), a *tenth held-out* set (``_heldout10``: written blind to the
 compaction code and to all nine other sets), an *eleventh* (``_heldout11``), a *twelfth*
 (``_heldout12``), a *thirteenth* (``_heldout13``), a *fourteenth* (``_heldout14``), a
 *fifteenth* (``_heldout15``), a *sixteenth* (``_heldout16``), a *seventeenth*
-(``_heldout17``), an *eighteenth* (``_heldout18``), a *nineteenth* (``_heldout19``) and a
-*twentieth* (``_heldout20``), each written blind to the compaction code and to every other set.
+(``_heldout17``), an *eighteenth* (``_heldout18``), a *nineteenth* (``_heldout19``), a
+*twentieth* (``_heldout20``) and a *twenty-first* (``_heldout21``), each written blind to the
+compaction code and to every other set.
 Two summarizers: the offline extractive one, and a *lossy* stub that behaves like a model
 dropping details (it keeps a random 35 % of the facts it is shown, drawn afresh per
 request). Each with the user's words kept
@@ -75,6 +76,7 @@ from contextfold_harness.fidelity import (
     HELDOUT18_KINDS,
     HELDOUT19_KINDS,
     HELDOUT20_KINDS,
+    HELDOUT21_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -184,6 +186,7 @@ async def main() -> None:
     await survival("Eighteenth held-out sessions (written blind)", HELDOUT18_KINDS)
     await survival("Nineteenth held-out sessions (written blind)", HELDOUT19_KINDS)
     await survival("Twentieth held-out sessions (written blind)", HELDOUT20_KINDS)
+    await survival("Twenty-first held-out sessions (written blind)", HELDOUT21_KINDS)
     await cost()
 
 

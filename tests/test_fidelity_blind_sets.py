@@ -1,7 +1,7 @@
-"""The held-out session sets written blind (the fifth to the twentieth): seeded, valid,
+"""The held-out session sets written blind (the fifth to the twenty-first): seeded, valid,
 probes planted once, each run by the CLI.
 
-One module for the sixteen: the sets themselves were written apart on purpose (blind to
+One module for the seventeen: the sets themselves were written apart on purpose (blind to
 each other and to the compaction code); what is checked of them is the same.
 """
 
@@ -38,6 +38,7 @@ from contextfold_harness.fidelity import (
     HELDOUT18_KINDS,
     HELDOUT19_KINDS,
     HELDOUT20_KINDS,
+    HELDOUT21_KINDS,
     HELDOUT_KINDS,
     PROBE_KINDS,
     SESSION_KINDS,
@@ -59,6 +60,7 @@ from contextfold_harness.fidelity import (
     generate_heldout18,
     generate_heldout19,
     generate_heldout20,
+    generate_heldout21,
     history_text,
     probe_survives,
 )
@@ -87,6 +89,7 @@ SETS = (
     BlindSet("heldout18", HELDOUT18_KINDS, generate_heldout18),
     BlindSet("heldout19", HELDOUT19_KINDS, generate_heldout19),
     BlindSet("heldout20", HELDOUT20_KINDS, generate_heldout20),
+    BlindSet("heldout21", HELDOUT21_KINDS, generate_heldout21),
 )
 EARLIER = (SESSION_KINDS, HELDOUT_KINDS, HELDOUT2_KINDS, HELDOUT3_KINDS, HELDOUT4_KINDS)
 KINDS = [pytest.param(s, kind, id=f"{s.name}-{kind}") for s in SETS for kind in s.kinds]

@@ -39,7 +39,7 @@ def add_fidelity_parser(commands: Any, provider_args: Any) -> None:
         "'heldout4' / 'heldout5' / 'heldout6' / 'heldout7' / 'heldout8' / 'heldout9' / "
         "'heldout10' / 'heldout11' / 'heldout12' / 'heldout13' / 'heldout14' / "
         "'heldout15' / 'heldout16' / 'heldout17' / 'heldout18' / 'heldout19' / "
-        "'heldout20' for the "
+        "'heldout20' / 'heldout21' for the "
         "held-out kinds the summarizer and the fact ledger were not written against "
         "(default: the tuned kinds: coding, support, research)",
     )

@@ -59,6 +59,7 @@ from contextfold_harness.fidelity._heldout17 import HELDOUT17_KINDS, generate_he
 from contextfold_harness.fidelity._heldout18 import HELDOUT18_KINDS, generate_heldout18
 from contextfold_harness.fidelity._heldout19 import HELDOUT19_KINDS, generate_heldout19
 from contextfold_harness.fidelity._heldout20 import HELDOUT20_KINDS, generate_heldout20
+from contextfold_harness.fidelity._heldout21 import HELDOUT21_KINDS, generate_heldout21
 from contextfold_harness.fidelity._lossy import LossySummarizer
 from contextfold_harness.fidelity._sessions import (
     PROBE_KINDS,
@@ -90,6 +91,7 @@ __all__ = [
     "HELDOUT18_KINDS",
     "HELDOUT19_KINDS",
     "HELDOUT20_KINDS",
+    "HELDOUT21_KINDS",
     "HELDOUT_KINDS",
     "HELDOUT_SETS",
     "PROBE_KINDS",
@@ -121,6 +123,7 @@ __all__ = [
     "generate_heldout18",
     "generate_heldout19",
     "generate_heldout20",
+    "generate_heldout21",
     "generate_session",
     "history_text",
     "judge_probe",
@@ -149,6 +152,7 @@ HELDOUT_SETS: dict[str, tuple[tuple[str, ...], Callable[..., Session]]] = {
     "heldout18": (HELDOUT18_KINDS, generate_heldout18),
     "heldout19": (HELDOUT19_KINDS, generate_heldout19),
     "heldout20": (HELDOUT20_KINDS, generate_heldout20),
+    "heldout21": (HELDOUT21_KINDS, generate_heldout21),
 }
 """The held-out sets by the name ``contextfold fidelity --kinds`` gives them: their kinds
 and what generates their sessions (the one list a new set is added to)."""
@@ -257,8 +261,9 @@ def generate(kind: str, seed: int, *, segments: int = 10) -> Session:
     :data:`HELDOUT13_KINDS`, of the fourteenth :data:`HELDOUT14_KINDS`, of the
     fifteenth :data:`HELDOUT15_KINDS`, of the sixteenth :data:`HELDOUT16_KINDS`, of the
     seventeenth :data:`HELDOUT17_KINDS`, of the eighteenth :data:`HELDOUT18_KINDS`, of
-    the nineteenth :data:`HELDOUT19_KINDS` or of the twentieth :data:`HELDOUT20_KINDS`
-    (each written without seeing the compaction code or the other sets)."""
+    the nineteenth :data:`HELDOUT19_KINDS`, of the twentieth :data:`HELDOUT20_KINDS` or
+    of the twenty-first :data:`HELDOUT21_KINDS` (each written without seeing the
+    compaction code or the other sets)."""
     for kinds, make in HELDOUT_SETS.values():
         if kind in kinds:
             return make(kind, seed, segments=segments)
