@@ -1628,6 +1628,24 @@ def _entry_facts(entries: Sequence[Entry], typed: Iterable[str] = ()) -> Iterato
                     context = _context(sentence, moment)
                     yield Fact("id", moment, TIERS[source], context=context, who=who)
             if not _long_enough(sentence) or sentence.endswith(_ASKED):
+                # two words, one of them the thing the request or a command named: a
+                # deed told in a language that puts it in one word ("fraud.scores.v1
+                # ಅಳಿಸಲಾಗಿದೆ.", "rate_tiers.map isusiwe.")
+                if (
+                    who == "agent"
+                    and shared
+                    and len(sentence.split()) == 2
+                    and not sentence.endswith(_ASKED)
+                    and len(said_here) < _SAID_SENTENCES_READ
+                    and not holds_secret
+                ):
+                    said_of = [
+                        f
+                        for f in _said_records(sentence, hyphenated, shared)
+                        if f.key.lower() in shared
+                    ]
+                    if said_of:
+                        said_here.append(said_of)
                 continue
             if who == "agent":
                 yield from _moved_records(sentence)
@@ -2582,6 +2600,8 @@ def _output_facts(
             renamed = _RENAMED.match(line)
             if renamed is not None:
                 yield Fact("file", renamed[1], TIERS["changed"], state=f"moved to {renamed[2]}")
+        if _GIT_COMMITTED.search(text):  # what a commit added, deleted or moved
+            yield from _committed_files(text)
         if "rename from " in text:  # git diff, git show: "rename from a / rename to b"
             for path, action in patched_files(text):
                 if action.startswith("moved to "):
@@ -2711,6 +2731,41 @@ _TEST_LINE_CHARS: Final = 400
 _TEST_LINES_SHOWN: Final = 5  # a run listing more passes than this: only failures count
 _TEST_FAILURES_SHOWN: Final = 12  # failures one run reports, at most (the first)
 _RENAMED = re.compile(r"^\s*R[ M]?\s+(\S+) -> (\S+)\s*$")
+# git commit's own first line, "[main 7d85b03] Delete maps/rate_tiers.map" (also
+# "[main (root-commit) 1a2b3c4] ..."), and the summary of what the commit did to files:
+# " create mode 100644 a.txt", " delete mode 100644 b.txt", " rename a => b (100%)" or
+# " rename maps/{a.map => b.map} (97%)". Read only under a commit's line: a `git log`
+# or `git show` of older commits tells history, not this session's deeds.
+_GIT_COMMITTED = re.compile(r"^\[[^\]\s]{1,200}(?: \([\w -]{1,40}\))? [0-9a-f]{7,40}\] ", re.M)
+_GIT_SUMMARY = re.compile(
+    r"^ (create|delete) mode \d{6} (\S[^\n]{0,400}?)[ \t]*$"
+    r"|^ rename (\S[^\n]{0,400}?) \(\d{1,3}%\)[ \t]*$",
+    re.M,
+)
+_GIT_BRACES = re.compile(r"\{([^{}]*) => ([^{}]*)\}")
+_COMMITTED_FILES: Final = 50  # files one commit's summary gives, at most
+
+
+def _committed_files(text: str) -> Iterator[Fact]:
+    """The files a ``git commit``'s summary says it created, deleted or moved."""
+    for match in itertools.islice(_GIT_SUMMARY.finditer(text), _COMMITTED_FILES):
+        if match[1] is not None:
+            state = "created" if match[1] == "create" else "deleted"
+            yield Fact("file", match[2], TIERS["changed"], state=state)
+            continue
+        moved = match[3]
+        braces = _GIT_BRACES.search(moved)
+        if braces is not None:  # "maps/{a.map => b.map}": the part that changed
+            head, tail = moved[: braces.start()], moved[braces.end() :]
+            old = (head + braces[1] + tail).replace("//", "/")
+            new = (head + braces[2] + tail).replace("//", "/")
+        elif " => " in moved:
+            old, new = moved.split(" => ", 1)
+        else:
+            continue
+        yield Fact("file", old, TIERS["changed"], state=f"moved to {new}")
+
+
 # A record's status set in SQL: UPDATE rooms SET status = 'closed' WHERE name = 'B-2'.
 _SQL_STATUS = re.compile(
     r"\bUPDATE\s+[\w.\"`\[\]]{1,80}\s+SET\s+(?:[^;]{0,300}?,\s*)?[\"`\[]?(?:status|state|etat|"
@@ -3859,16 +3914,26 @@ def _shared_shape(name: str) -> bool:
     """Whether ``name`` looks like the name of a thing, not a word, a value, a version or
     code: a host, a mailbox, a domain, a package or a node (``db-3.internal:5432``,
     ``juma.k@duka.co.tz``, ``acme/billing-sdk``, ``shop-7k.la``) joins its parts with an
-    ``@``, or with a dot, slash or colon and holds a digit or a hyphen; "read-only",
-    ``ecdsa-p256`` (a value), ``v2.14`` and ``math.factorial`` do not count."""
+    ``@``, or with a dot, slash or colon and holds a digit or a hyphen; a policy, a job
+    or a file (``deny-legacy-ftp``, ``rate_tiers.map``) joins three words or more with
+    hyphens, or words with an underscore before an extension. "read-only",
+    "end-to-end", ``ecdsa-p256`` (a value), ``v2.14`` and ``math.factorial`` do not
+    count."""
     if len(name) < 4 or not name[0].isalpha() or "://" in name or _VERSIONISH.fullmatch(name):
         return False
     if _AT_JOINED.search(name):
         return True
+    if _MANY_PARTS.fullmatch(name):
+        return not _CONNECTORS.intersection(re.split(r"[-_.]", name.lower()))
     return _PART_JOINED.search(name) is not None and ("-" in name or any(c.isdigit() for c in name))
 
 
 _VERSIONISH = re.compile(r"[vV]\d+(?:\.\d+)*[\w.-]*")
+# three parts or more joined by hyphens (``deny-legacy-ftp``, ``helm-stable-local``), or
+# words joined by an underscore with a file's extension (``rate_tiers.map``); not a
+# phrase ("end-to-end", "state-of-the-art")
+_MANY_PARTS = re.compile(r"[^\W_]{2,}(?:-[^\W_]{2,}){2,}|[^\W_]+(?:_[^\W_]+)+\.[a-z]{2,4}")
+_CONNECTORS: Final = frozenset({"to", "of", "the", "on", "in", "by", "and", "or", "for", "at"})
 _AT_JOINED = re.compile(r"[^\W_]@[^\W_]")
 _PART_JOINED = re.compile(r"[^\W_][./:][^\W_]")
 
