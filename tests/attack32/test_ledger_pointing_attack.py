@@ -93,13 +93,6 @@ web        AKIAJ55RI9EICFYEXAMPL                       active
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="pointing copies a credential from the pointed row: _line_ids(row) reads the "
-    "row alone, not the listing's head that names the column KEY / password / value "
-    "(a vault read), and a random 32-character key or a password has no known prefix; "
-    "the pointing then ranks it as an agent id, above the tools' bulk",
-)
 @pytest.mark.parametrize(
     ("output", "words", "command", "secret"),
     [
@@ -225,22 +218,24 @@ def test_a_large_listing_with_many_pointer_words_after_it_stays_fast() -> None:
 # --- shared names: passphrases, idioms, flags -----------------------------------------
 
 PHRASE = "correct-horse-battery-staple"
-
-
-@pytest.mark.xfail(
+# Still open: with no word of a credential beside it ("use X for admin", "X as bob's
+# login"), a passphrase of hyphened words looks like the name of a policy or a job.
+_PASSPHRASE_OPEN = pytest.mark.xfail(
     strict=True,
-    reason="a passphrase of four hyphened words is a 'thing' (_MANY_PARTS) and becomes "
-    "a said: record when no credential word stands next to it, or when the command "
-    "passes it by a flag or SQL the credential rules do not read (zip -P, openssl -k, "
-    "ALTER USER ... PASSWORD '...'); the two-word deed reads it too",
+    reason="a passphrase of hyphened words given with no credential word, flag or SQL "
+    "beside it is taken for a thing's name (deny-legacy-ftp has the same shape) and "
+    "becomes a said: record",
 )
+
+
 @pytest.mark.parametrize(
     ("request_", "command", "report"),
     [
-        (
+        pytest.param(
             "use correct-horse-battery-staple for admin",
             "adminctl reset admin",
             "Reset admin with correct-horse-battery-staple.",
+            marks=_PASSPHRASE_OPEN,
         ),
         (
             "Set the admin login to correct-horse-battery-staple.",
@@ -267,10 +262,11 @@ PHRASE = "correct-horse-battery-staple"
             "openssl enc -aes-256-cbc -k correct-horse-battery-staple -in d -out d.enc",
             "Encrypted with correct-horse-battery-staple.",
         ),
-        (
+        pytest.param(
             "Use correct-horse-battery-staple as bob's login.",
             "chpasswd",
             "correct-horse-battery-staple set.",
+            marks=_PASSPHRASE_OPEN,
         ),
     ],
     ids=["no-credential-word", "login", "encrypt", "alter-user", "zip-P", "openssl-k", "two-word"],
@@ -348,11 +344,6 @@ def test_an_idiom_of_hyphened_words_is_no_thing(phrase: str, request_: str, repo
     assert phrase not in records(*turn(request_, "ls docs", "a\nb", report))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a command-line flag (--dry-run-only) that the command passed and the "
-    "agent says again becomes a said: record of 'dry-run-only', a thing it never acted on",
-)
 def test_a_flag_of_three_parts_is_no_thing() -> None:
     got = records(
         *turn(
@@ -399,13 +390,6 @@ def test_a_policy_name_of_three_parts_is_still_a_thing() -> None:
     assert got.get("deny-legacy-ftp", "").startswith("said: ")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the two-word deed calls _said_records on any two-word agent sentence once "
-    "the request named a shared thing; its _AGENT_NEXT search (\\w+ेन with no word "
-    "boundary) is quadratic in a long word: a 50,000-character digest takes seconds "
-    "where the ledger took 0.06 s before this commit",
-)
 def test_a_two_word_reply_with_a_long_word_stays_fast() -> None:
     messages = turn("Remove the deny-legacy-ftp policy.", "ls", "ok", "Digest: " + "x" * 50_000)
     start = time.perf_counter()
@@ -445,12 +429,6 @@ def files_of(output: str, command: str = "git commit -am 'Tidy'") -> dict[str, s
 _HEAD = "[main 3f9e1c2] Tidy\n 3 files changed, 1 insertion(+)\n"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="git's brace with an empty right side ('{old => }/x.py': old/x.py moved to "
-    "x.py) gives 'moved to /x.py', an absolute path: only '//' is folded, not a "
-    "leading '/'",
-)
 def test_a_brace_with_an_empty_right_side_moves_to_the_parent() -> None:
     files = files_of(_HEAD + " rename {old => }/x.py (90%)\n")
     assert files.get("old/x.py") == "moved to x.py"
@@ -461,11 +439,6 @@ def test_a_brace_with_an_empty_left_side_moves_into_the_folder() -> None:
     assert files.get("src/util.py") == "moved to src/lib/util.py"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="with CRLF line endings (a Windows git, a captured log) the created and "
-    "deleted files' keys end in '\\r' and the rename is lost ([ \\t]*$ admits no \\r)",
-)
 def test_a_commit_summary_with_crlf_line_endings() -> None:
     output = _HEAD + " create mode 100644 a.txt\n delete mode 100644 b.txt\n"
     output += " rename x.txt => y.txt (100%)\n"
@@ -473,24 +446,11 @@ def test_a_commit_summary_with_crlf_line_endings() -> None:
     assert files == {"a.txt": "created", "b.txt": "deleted", "x.txt": "moved to y.txt"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="git quotes a path with a non-ASCII letter or a control character "
-    "(core.quotePath): the key is '\"caf\\303\\251.txt\"', quotes and octal escapes "
-    "kept, not café.txt, the file the session names",
-)
 def test_a_quoted_path_is_unquoted() -> None:
     files = files_of(_HEAD + ' create mode 100644 "caf\\303\\251.txt"\n')
     assert files.get("café.txt") == "created"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the commit line is looked for in any tool's output, not only a git "
-    "command's: a `cat` of a how-to or a CI log that shows a commit's summary makes "
-    "src/app.py 'deleted' (the changed tier, and a deleted file's earlier states are "
-    "dropped when carried)",
-)
 def test_a_commit_summary_shown_by_cat_is_no_deed() -> None:
     output = (
         "How to retire a module:\n\n[main 1234567] Retire app\n delete mode 100644 src/app.py\n"

@@ -225,14 +225,40 @@ _DEADLINE = re.compile(
     r"\d{1,2}[./]\d{1,2}\b|\d{4}-\d{2}-\d{2})",
     re.IGNORECASE,
 )
+
+
+def _trie_pattern(words: Iterable[str]) -> str:
+    """A pattern matching any of ``words``, written as a trie ("d(?:ienstag|onnerstag)"):
+    an alternation of 1,800 names was tried name by name at every character of a text
+    (70 ms on 15,000 characters); the trie tries one branch per first character. Where
+    one name begins another, the longer is tried first."""
+    root: dict[str, Any] = {}
+    for word in words:
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def written(node: dict[str, Any]) -> str:
+        branches = [re.escape(char) + written(node[char]) for char in sorted(node) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if "" not in node:
+            return body
+        return f"(?:{body})?" if len(branches) == 1 else body + "?"
+
+    return written(root)
+
+
 # A weekday named anywhere in the user's sentence, in any language CLDR knows ("roimh Dé
-# Céadaoin", "Пүрэв гарагт", "ថ្ងៃសុក្រនេះ"): work put on that day. Longest names first,
+# Céadaoin", "Пүрэв гарагт", "ថ្ងៃសុក្រនេះ"): work put on that day. Longer names first,
 # so "dé céadaoin" is found before a shorter name inside it.
 _ANY_WEEKDAY = re.compile(
     r"(?<![^\W\d_])(?:"
-    + "|".join(re.escape(n) for n in sorted(WEEKDAYS_LATIN, key=len, reverse=True))
+    + _trie_pattern(WEEKDAYS_LATIN)
     + r")(?![^\W\d_])|(?:"
-    + "|".join(re.escape(n) for n in sorted(WEEKDAYS_OTHER, key=len, reverse=True))
+    + _trie_pattern(WEEKDAYS_OTHER)
     + ")",
     re.IGNORECASE,
 )
@@ -253,7 +279,7 @@ _AGENT_NEXT = re.compile(
     # the first person's future: Slovenian, Macedonian, Bulgarian, Serbo-Croatian,
     # Albanian, Azerbaijani, Latvian ("pārbaudīšu"), Marathi ("बघेन")
     r"|\b(?:bom|bova|bomo|ќе|ще|ću|ćemo|do të|do ta|do i)\b"
-    r"|\b\w+(?:acağam|əcəyəm|acağıq|əcəyik|āšu|īšu|ēšu)\b|\w+ेन(?=[\s.,!।]|$)"
+    r"|\b\w+(?:acağam|əcəyəm|acağıq|əcəyik|āšu|īšu|ēšu)\b|(?<!\w)\w+ेन(?=[\s.,!।]|$)"
     # or work the agent puts on a coming day, in any person ("die baue ich morgen früh
     # ein", "Pošlu ho zítra", "saya siapkan besok pagi", "明天发给你")
     r"|\b(" + _TOMORROW + r"|i morgen|besok|yarın|ngày mai|завтра)\b"
@@ -674,7 +700,7 @@ def _rank(fact: Fact) -> int:
 
 
 # how long something took: "1.284s", "119.76s", "2113 ms" (no amount, size or share)
-_TIMING = re.compile(r"\d+(?:[.,]\d+)?\s?(?:ms|µs|ns|s|sec|min)")
+_TIMING = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)?\s?(?:ms|µs|ns|s|sec|min)")
 
 
 def _timing(fact: Fact) -> bool:
@@ -916,7 +942,7 @@ def _masked(match: re.Match[str]) -> str:
     return text[:2] + "***" if text.startswith("-p") else "***"
 
 
-_FILE = re.compile(r"[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{0,4}\Z")
+_FILE = re.compile(r"(?<![\w.-])[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{0,4}\Z")
 
 
 def _named(text: str) -> list[str]:
@@ -991,8 +1017,8 @@ _SHOWN_PER_SENTENCE: Final = 3
 # What a tool shows that names nothing: a time of day or a duration (12:00:01,
 # 00:03:27.41), a size in pixels (1920x1080), a wildcard or loopback address and port.
 _SHOWN_NOISE = re.compile(
-    r"\d{1,3}:\d{2}(?::\d{2})?(?:[.,]\d+)?|\d+x\d+"
-    r"|(?:0\.0\.0\.0|127\.0\.0\.1|localhost)(?::\d+)?"
+    r"(?<![\w.:])\d{1,3}:\d{2}(?::\d{2})?(?:[.,]\d+)?|(?<![\w.])\d+x\d+"
+    r"|(?<![\w.])(?:0\.0\.0\.0|127\.0\.0\.1|localhost)(?::\d+)?"
 )
 
 
@@ -1771,7 +1797,11 @@ def _entry_facts(entries: Sequence[Entry], typed: Iterable[str] = ()) -> Iterato
                         yield from _schema_records(value, sql_argument=key_sql)
                     yield from _command_records(value, entry.text)
             yield from _output_facts(
-                entry.text, reads=reads, failing=failing, uncommitted=uncommitted
+                entry.text,
+                reads=reads,
+                failing=failing,
+                uncommitted=uncommitted,
+                committed=any(_GIT_COMMIT.search(value) for value, _ in runs),
             )
             # the settings a command set: after what its output said of the thing
             # ("deployment.apps/web scaled" -> web: replicas=2, what it is now)
@@ -1848,8 +1878,8 @@ def _pointed_rows(output: str, words: str) -> Iterator[Fact]:
     are the rows the conversation is about ("the 27.1.8 image is still there, in the
     table above": its image id is the one a rollback needs)."""
     lines = [line for line in output.splitlines() if line.strip()]
-    if len(lines) < 3 or len(output) > _POINTED_OUTPUT_CHARS:
-        return
+    if len(lines) < 3 or len(output) > _POINTED_OUTPUT_CHARS or _secret_columns(lines[0]):
+        return  # (a listing whose head names a password or a secret column: none)
     taken: set[str] = set()
     pointers: dict[str, bool] = {}  # word -> plain (matched as a whole word, one row)
     for match in _POINTER.finditer(words):
@@ -1884,10 +1914,16 @@ def _pointed_rows(output: str, words: str) -> Iterator[Fact]:
         if not 1 <= len(rows) <= 2:
             continue
         for row in rows:
-            if row in taken or len(taken) >= _POINTED_ROWS:
+            if row in taken or len(taken) >= _POINTED_ROWS or _talks_secret(row):
                 continue
             taken.add(row)
-            named = [t for t in _line_ids(row) if t != word and _strong_id(t)]
+            named = [
+                t
+                for t in _line_ids(row)
+                if t != word
+                and _strong_id(t)
+                and not (_KEYLIKE.fullmatch(t) and f"/{t}" not in row)
+            ]
             # the conversation singled the row out: its ids rank with the agent's own,
             # above the tools' bulk
             for token in named[:_POINTED_IDS]:
@@ -1895,6 +1931,30 @@ def _pointed_rows(output: str, words: str) -> Iterator[Fact]:
 
 
 _POINTED_OUTPUT_CHARS: Final = 200_000
+# A listing's head that names a column of credentials: "NAME SECRET STATE", "id user
+# password role" (three columns or more, no sentence: "Success! Disabled the secrets
+# engine at: kv/" is Vault's report, not a head).
+_SECRET_COLUMN = re.compile(
+    r"(?i)(?<![\w-])(?:secret|password|passwd|passphrase|token|api[_-]?key|private[_-]?key|"
+    r"credential|secret[_-]?access[_-]?key)s?(?![\w-])"
+)
+
+
+def _secret_columns(head: str) -> bool:
+    """Whether ``head``, an output's first line, is a listing's head naming a column of
+    credentials (:data:`_SECRET_COLUMN`)."""
+    if len(head.split()) < 3 or any(mark in head for mark in "!.:("):
+        return False
+    return _SECRET_COLUMN.search(head) is not None
+
+
+# A random key, token or password in a pointed row (a KEY or value column): twelve
+# letters and digits or more, upper and lower case and a digit, nothing joining them.
+# Ids people point at join their parts (PROJ-123, a pod's name, a UUID) or are one case;
+# one that ends a path (a Vault lease, database/creds/ro/k6y3KcUD...) is a name.
+_KEYLIKE = re.compile(
+    r"(?<![A-Za-z0-9])(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{12,}"
+)
 
 
 def _prose(text: str, *, fold: bool = False) -> str:
@@ -2564,6 +2624,7 @@ def _output_facts(
     reads: bool,
     failing: set[str] | None = None,
     uncommitted: dict[str, str] | None = None,
+    committed: bool = False,
 ) -> Iterator[Fact]:
     text = _EXEC_HEADER.sub("", text, count=1)  # the client's wrapping, not the tool's
     lines = [ln for ln in text.splitlines() if ln.strip()]
@@ -2594,13 +2655,14 @@ def _output_facts(
         yield from _labelled_facts(lines)
         yield from _test_results(lines, set() if failing is None else failing)
         yield from _done_lines(lines)
-        yield from _state_lines(lines)
+        if not (lines and _secret_columns(lines[0])):  # a listing of secrets: no records
+            yield from _state_lines(lines)
         yield from _git_status(lines, {} if uncommitted is None else uncommitted)
         for line in lines:  # git status: "R  old -> new"
             renamed = _RENAMED.match(line)
             if renamed is not None:
                 yield Fact("file", renamed[1], TIERS["changed"], state=f"moved to {renamed[2]}")
-        if _GIT_COMMITTED.search(text):  # what a commit added, deleted or moved
+        if committed and _GIT_COMMITTED.search(text):  # what a commit did to files
             yield from _committed_files(text)
         if "rename from " in text:  # git diff, git show: "rename from a / rename to b"
             for path, action in patched_files(text):
@@ -2742,28 +2804,58 @@ _GIT_SUMMARY = re.compile(
     r"|^ rename (\S[^\n]{0,400}?) \(\d{1,3}%\)[ \t]*$",
     re.M,
 )
+# a command that commits: "git commit -am ...", "git -C repo commit", "git add -A && git commit"
+_GIT_COMMIT = re.compile(r"\bgit\b[^\n|;&]{0,200}?\bcommit\b")
 _GIT_BRACES = re.compile(r"\{([^{}]*) => ([^{}]*)\}")
 _COMMITTED_FILES: Final = 50  # files one commit's summary gives, at most
 
 
 def _committed_files(text: str) -> Iterator[Fact]:
     """The files a ``git commit``'s summary says it created, deleted or moved."""
+    text = text.replace("\r\n", "\n")
     for match in itertools.islice(_GIT_SUMMARY.finditer(text), _COMMITTED_FILES):
         if match[1] is not None:
             state = "created" if match[1] == "create" else "deleted"
-            yield Fact("file", match[2], TIERS["changed"], state=state)
+            yield Fact("file", _git_path(match[2]), TIERS["changed"], state=state)
             continue
         moved = match[3]
         braces = _GIT_BRACES.search(moved)
         if braces is not None:  # "maps/{a.map => b.map}": the part that changed
             head, tail = moved[: braces.start()], moved[braces.end() :]
-            old = (head + braces[1] + tail).replace("//", "/")
-            new = (head + braces[2] + tail).replace("//", "/")
+            old = (head + braces[1] + tail).replace("//", "/").lstrip("/")
+            new = (head + braces[2] + tail).replace("//", "/").lstrip("/")
         elif " => " in moved:
             old, new = moved.split(" => ", 1)
         else:
             continue
-        yield Fact("file", old, TIERS["changed"], state=f"moved to {new}")
+        yield Fact("file", _git_path(old), TIERS["changed"], state=f"moved to {_git_path(new)}")
+
+
+_GIT_ESCAPES: Final = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "a": "\a", "b": "\b"}
+
+
+def _git_path(path: str) -> str:
+    """``path`` as git printed it, unquoted: a path with a non-ASCII letter or a control
+    character comes in quotes with C escapes and its UTF-8 bytes in octal
+    (``"caf\\303\\251.txt"`` is café.txt)."""
+    if len(path) < 2 or not (path.startswith('"') and path.endswith('"')):
+        return path
+    out = bytearray()
+    body, at = path[1:-1], 0
+    while at < len(body):
+        char = body[at]
+        if char == "\\" and at + 1 < len(body):
+            octal = body[at + 1 : at + 4]
+            if len(octal) == 3 and all(c in "01234567" for c in octal):
+                out.append(int(octal, 8) & 0xFF)
+                at += 4
+                continue
+            out += _GIT_ESCAPES.get(body[at + 1], body[at + 1]).encode()
+            at += 2
+            continue
+        out += char.encode()
+        at += 1
+    return out.decode("utf-8", "replace")
 
 
 # A record's status set in SQL: UPDATE rooms SET status = 'closed' WHERE name = 'B-2'.
@@ -2774,7 +2866,7 @@ _SQL_STATUS = re.compile(
     re.IGNORECASE,
 )
 _SQL_CONDITION = re.compile(
-    r"[\"`\[]?(?P<column>\w+)[\"`\]]?\s*=\s*(?:'(?P<quoted>[^']{1,80})'|(?P<bare>[\w.-]{1,80}))"
+    r"(?:[\"`\[]|(?<!\w))(?P<column>\w+)[\"`\]]?\s*=\s*(?:'(?P<quoted>[^']{1,80})'|(?P<bare>[\w.-]{1,80}))"
 )
 # A dependency's version in a diff or a manifest line: "-\tgithub.com/x/y v0.37.0".
 _DEP_LINE = re.compile(
@@ -3450,7 +3542,7 @@ _DONE_LINE = re.compile(
 _NAMED = re.compile(
     r"\[([^\[\]\s]{2,120})\]|\"([^\"\s]{2,200})\"|'([^'\s]{2,120})'|`([^`\s]{2,120})`"
 )
-_NAME_LIKE = re.compile(r"[\w@-]*[._/:-][\w@./:-]*\w")
+_NAME_LIKE = re.compile(r"(?<![\w@-])[\w@-]*[._/:-][\w@./:-]*\w")
 _DONE_LINES_SHOWN: Final = 8
 # a tool's line saying a named thing's switch: "nightly-sync: enabled=False"
 _FLAG_LINE = re.compile(
@@ -3847,7 +3939,12 @@ def _shared_names(text: str) -> set[str]:
     kept = " ".join(s for s in SENTENCE.split(text) if not _talks_secret(s))
     kept = _COMMAND_SECRET.sub(" ", _CREDENTIAL.sub(" ", kept))
     runs = itertools.islice(_name_runs(kept), _HYPHENATED_PER_ENTRY)
-    return {name.lower() for _, name in runs if _shared_shape(name) and not _secret_value(name)}
+    return {
+        name.lower()
+        for match, name in runs
+        # (a command's flag, "--dry-run-only", is no thing)
+        if _shared_shape(name) and not _secret_value(name) and match.group(0)[:1] != "-"
+    }
 
 
 # Words and marks that say a credential is near, beyond :data:`_SECRET_TALK`: short
@@ -3856,6 +3953,8 @@ def _shared_names(text: str) -> set[str]:
 # word in Chinese, Korean, Persian, Arabic and Hindi, and a Kubernetes Secret.
 _KIND_SECRET = re.compile(r"^kind:\s*Secret\b", re.MULTILINE)
 _MORE_SECRET = re.compile(
+    # a login given ("the admin login is X", "set the login to X"), a key to encrypt with
+    r"(?i:(?<![a-z])log[io]n\s+(?:is|to|=|:)|(?<![a-z])encrypt\w*\s+(?:\S+\s+){0,3}?with(?![a-z]))|"
     r"(?i:(?<![a-z])(?:pw|mdp|kennwort|bearer|otp|totp|2fa|passcode|passkey|htpasswd|"
     r"(?:recovery|backup)[ _-]?codes?)(?![a-z])|(?<![a-z])(?:pwd|pin|authorization)\s*[:=])"
     r"|口令|密碼|密钥|암호|비번|رمز|كلمة السر|कूटशब्द|पासवर्ड|ססמה|гасло"
@@ -3876,6 +3975,10 @@ _COMMAND_SECRET = re.compile(
     r"|(?<![^\s\"'])(?:-u|--user)\s+[^\s:\"']+:(?P<b>[^\s\"']+)"
     r"|\bhtpasswd\s+-[a-zA-Z]*b[a-zA-Z]*\s+\S+\s+\S+\s+(?P<c>[^\s\"']+)"
     r"|(?i:\b\w*(?:pw|pwd|pass|secret|token|key)\w*)=(?P<d>[^\s\"']+)"
+    # zip -P X, openssl ... -k X / -pass pass:X, SQL's PASSWORD 'X' and IDENTIFIED BY 'X'
+    r"|\bzip\b[^\n|;&]*?\s-P\s+(?P<e>[^\s\"']+)"
+    r"|\bopenssl\b[^\n|;&]*?\s(?:-k|-pass\s+pass:)\s*(?P<f>[^\s\"']+)"
+    r"|(?i:\b(?:password|identified\s+by))\s+'(?P<g>[^'\s]+)'"
 )
 
 
@@ -3932,7 +4035,9 @@ _VERSIONISH = re.compile(r"[vV]\d+(?:\.\d+)*[\w.-]*")
 # three parts or more joined by hyphens (``deny-legacy-ftp``, ``helm-stable-local``), or
 # words joined by an underscore with a file's extension (``rate_tiers.map``); not a
 # phrase ("end-to-end", "state-of-the-art")
-_MANY_PARTS = re.compile(r"[^\W_]{2,}(?:-[^\W_]{2,}){2,}|[^\W_]+(?:_[^\W_]+)+\.[a-z]{2,4}")
+_MANY_PARTS = re.compile(
+    r"(?<![\w.-])(?:[^\W_]{2,}(?:-[^\W_]{2,}){2,}|[^\W_]+(?:_[^\W_]+)+\.[a-z]{2,4})"
+)
 _CONNECTORS: Final = frozenset({"to", "of", "the", "on", "in", "by", "and", "or", "for", "at"})
 _AT_JOINED = re.compile(r"[^\W_]@[^\W_]")
 _PART_JOINED = re.compile(r"[^\W_][./:][^\W_]")

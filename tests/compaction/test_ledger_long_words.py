@@ -1,0 +1,46 @@
+"""The fact ledger on words tens of thousands of characters long (a base64 blob, a
+minified bundle, a pasted hex dump, written without a space): patterns that could start
+a match at every character of a word and run to its end took quadratic time (the
+proxy's test of a 600 KB conversation of such words spent 9 s of CPU in the ledger).
+Every pattern is tried on such a word here; a regression is seconds to minutes, far
+above the bound."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from contextfold.compaction import _ledger
+from contextfold.compaction._ledger import build_ledger
+from contextfold.messages import Message
+from tests.compaction.test_ledger import call
+
+_WORD = 30_000
+
+
+@pytest.mark.parametrize("piece", ["u", "u_", "uu-", "u.", "9", "a/"])
+def test_no_pattern_of_the_ledger_is_quadratic_on_one_long_word(piece: str) -> None:
+    word = "request 1: " + piece * (_WORD // len(piece))
+    slow: list[str] = []
+    for name, pattern in vars(_ledger).items():
+        if not isinstance(pattern, re.Pattern):
+            continue
+        start = time.perf_counter()
+        pattern.search(word)
+        if time.perf_counter() - start > 1.0:
+            slow.append(name)
+    # (a bounded lookahead of 300 characters at every place is linear, if not cheap)
+    assert not slow, slow
+
+
+def test_a_conversation_of_long_words_is_read_in_linear_time() -> None:
+    messages = [
+        Message.user("request: " + "u" * _WORD),
+        *call(1, "read_file", {"n": 1}, "r" * _WORD),
+        Message.assistant("answer: " + "a" * _WORD),
+    ]
+    start = time.process_time()
+    build_ledger(messages)
+    assert time.process_time() - start < 5.0
