@@ -54,6 +54,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from contextfold.compaction._coverage import FactCoverage
 from contextfold.compaction._engine import (
     DEFAULT_PROMPT,
     CompactionEvent,
@@ -63,7 +64,6 @@ from contextfold.compaction._engine import (
     compact_history,
     compaction_limit,
 )
-from contextfold.compaction._ledger import FactCoverage
 from contextfold.compaction._settings import CompactionSettings
 from contextfold.compaction._store import AutoCompactStore
 from contextfold.compaction._trigger import TriggerCheck

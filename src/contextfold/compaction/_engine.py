@@ -12,7 +12,7 @@ import logging
 import os
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeAlias, TypeVar
 
 from contextfold._history import (
     compaction_cut_points,
@@ -21,14 +21,7 @@ from contextfold._history import (
     truncate_tool_outputs,
 )
 from contextfold._masking import recallable_section, without_recallable
-from contextfold.compaction._ledger import (
-    Fact,
-    FactCoverage,
-    build_ledger,
-    render_section,
-    seen_text,
-    split_ledger,
-)
+from contextfold.compaction._coverage import FactCoverage
 from contextfold.compaction._summarizer import (
     KEPT_TRUNCATION_MARKER,
     Summarizer,
@@ -54,6 +47,9 @@ from contextfold.prompts import Prompt, builtin_prompt, load_prompt
 from contextfold.tokens import TokenCounter, count_message_tokens, count_tokens
 from contextfold.transports.base import CompletionTransport, ToolSpec, Usage, model_of
 from contextfold.validation import has_thinking, history_problems
+
+if TYPE_CHECKING:
+    from contextfold.compaction._ledger import Fact
 
 logger = logging.getLogger("contextfold.compaction")
 
@@ -288,6 +284,14 @@ async def compact_history(
         systems = kept_systems(old, system_budget, opts.counter)
     kept_ids = {id(m) for m in systems}
     previous, quoted, body = _strip_previous([m for m in old if id(m) not in kept_ids])
+    # the ledger's rules load with the first compaction, not with the package
+    from contextfold.compaction._ledger import (
+        build_ledger,
+        render_section,
+        seen_text,
+        split_ledger,
+    )
+
     carried: list[Fact] = []
     if previous is not None:
         previous, carried = split_ledger(previous)

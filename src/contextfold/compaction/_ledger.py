@@ -61,6 +61,7 @@ from typing import Any, Final, Literal, TypeAlias
 
 from contextfold._masking import without_recallable
 from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
+from contextfold.compaction._coverage import FactCoverage
 from contextfold.compaction._rules import (
     ERROR_LINE,
     IDENTIFIER,
@@ -548,29 +549,6 @@ def _state_words(state: str) -> list[str]:
     elif "tests failed" in lowered:
         words.append("failed")
     return words
-
-
-@dataclass(frozen=True, slots=True)
-class FactCoverage:
-    """What one compaction's ledger found and what became of it: ``kept`` by the
-    summary or verbatim, ``restored`` by the ledger section, ``dropped`` past the
-    ``fact_budget``. ``found == kept + restored + dropped``; ``tokens`` is the size of
-    the section."""
-
-    found: int = 0
-    kept: int = 0
-    restored: int = 0
-    dropped: int = 0
-    tokens: int = 0
-
-    def to_json(self) -> dict[str, int]:
-        return {
-            "found": self.found,
-            "kept": self.kept,
-            "restored": self.restored,
-            "dropped": self.dropped,
-            "tokens": self.tokens,
-        }
 
 
 @dataclass(slots=True)

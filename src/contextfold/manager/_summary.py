@@ -35,8 +35,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, NamedTuple
 
 from contextfold.compaction._cache import CachedSummary
+from contextfold.compaction._coverage import FactCoverage
 from contextfold.compaction._engine import CompactionResult, Options, compact_history
-from contextfold.compaction._ledger import FactCoverage
 from contextfold.compaction._scheduler import Preparation, Scheduler
 from contextfold.errors import ContextfoldError
 from contextfold.manager._history import Snapshot, SummaryCache

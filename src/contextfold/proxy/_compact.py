@@ -59,7 +59,6 @@ from contextfold.compaction._engine import (
     make_summarizer,
     words_of,
 )
-from contextfold.compaction._ledger import build_ledger, split_ledger
 from contextfold.compaction._plan import count_scale
 from contextfold.compaction._relief import relief_point, relieve
 from contextfold.compaction._scheduler import Scheduler
@@ -738,6 +737,9 @@ class Planner:
         )
         if not opts.fact_budget:
             return run
+        # the ledger's rules load with the first summary, not with the server
+        from contextfold.compaction._ledger import build_ledger, split_ledger
+
         anchor, carried = split_ledger(previous) if previous is not None else (None, [])
         ledger = build_ledger(messages, previous=anchor, carried=carried)
         written, _ = split_ledger(without_recallable(run.text))  # a ledger is ours to write
