@@ -69,6 +69,34 @@ def turn(request: str, command: str, output: str, report: str) -> list[Message]:
             "shop-7k.la",
             "ຍ້າຍ",
         ),
+        (  # Finnish: a policy of three hyphened parts, removed
+            "Poista sääntö deny-telnet-inbound, sitä ei enää tarvita.",
+            "kubectl get cnp -A",
+            "Sääntö deny-telnet-inbound on nyt poistettu klusterista.",
+            "deny-telnet-inbound",
+            "poistettu",
+        ),
+        (  # Welsh: a file of words joined by an underscore, restored
+            "Adfer y ffeil geo_blocklist.lst i'r fersiwn flaenorol, os gweli di'n dda.",
+            "git log --oneline -3",
+            "Mae geo_blocklist.lst wedi'i adfer i'r fersiwn flaenorol.",
+            "geo_blocklist.lst",
+            "adfer",
+        ),
+        (  # Turkish, the deed in one word after the name: two words in all
+            "Lütfen billing.events.v2 konusunu sil.",
+            "kafka-topics.sh --list",
+            "billing.events.v2 silindi.",
+            "billing.events.v2",
+            "silindi",
+        ),
+        (  # Swahili, two words: a three-part name and its deed
+            "Tafadhali zima ratiba nightly-ledger-export kwa sasa.",
+            "crontab -l",
+            "nightly-ledger-export imezimwa.",
+            "nightly-ledger-export",
+            "imezimwa",
+        ),
     ],
 )
 def test_what_the_agent_says_of_a_thing_the_request_or_its_call_named_is_kept(
@@ -87,9 +115,16 @@ def test_what_the_agent_says_of_a_thing_the_request_or_its_call_named_is_kept(
         ("See https://status.example.org/x now.", "https://status.example.org/x is up.", "https"),
         ("Call math.factorial instead.", "It calls math.factorial now.", "math.factorial"),
         ("The token is gh0stRider99.", "Using gh0stRider99 for the push.", "gh0strider99"),
+        # phrases joined by hyphens are no things, however many parts they have
+        ("Run the end-to-end suite.", "The end-to-end suite passed on the first try.", "end"),
+        ("Make it state-of-the-art.", "It is state-of-the-art now, I think.", "state"),
+        # two words that name nothing the request named
+        ("Tafadhali zima ratiba nightly-ledger-export.", "Imekamilika vizuri.", "imekamilika"),
+        # a two-word question is no deed
+        ("Delete report_jan_old.csv please.", "report_jan_old.csv too?", "report_jan_old.csv"),
     ],
 )
-def test_a_word_version_url_code_or_secret_both_said_is_no_thing(
+def test_a_word_phrase_version_url_code_secret_or_question_is_no_thing(
     request_: str, report: str, word: str
 ) -> None:
     found = records(*turn(request_, "true", "", report))
@@ -127,63 +162,3 @@ def test_what_the_agent_says_of_a_thing_beats_kubectls_patched() -> None:
         )
     )
     assert found["backup-relay"] == "status patched"
-
-
-@pytest.mark.parametrize(
-    ("request_", "command", "report", "name", "told"),
-    [
-        (  # Finnish: a policy of three hyphened parts, removed
-            "Poista sääntö deny-telnet-inbound, sitä ei enää tarvita.",
-            "kubectl get cnp -A",
-            "Sääntö deny-telnet-inbound on nyt poistettu klusterista.",
-            "deny-telnet-inbound",
-            "poistettu",
-        ),
-        (  # Welsh: a file of words joined by an underscore, restored
-            "Adfer y ffeil geo_blocklist.lst i'r fersiwn flaenorol, os gweli di'n dda.",
-            "git log --oneline -3",
-            "Mae geo_blocklist.lst wedi'i adfer i'r fersiwn flaenorol.",
-            "geo_blocklist.lst",
-            "adfer",
-        ),
-        (  # Turkish, the deed in one word after the name: two words in all
-            "Lütfen billing.events.v2 konusunu sil.",
-            "kafka-topics.sh --list",
-            "billing.events.v2 silindi.",
-            "billing.events.v2",
-            "silindi",
-        ),
-        (  # Swahili, two words: a three-part name and its deed
-            "Tafadhali zima ratiba nightly-ledger-export kwa sasa.",
-            "crontab -l",
-            "nightly-ledger-export imezimwa.",
-            "nightly-ledger-export",
-            "imezimwa",
-        ),
-    ],
-)
-def test_a_named_thing_of_many_parts_or_a_two_word_deed_is_kept(
-    request_: str, command: str, report: str, name: str, told: str
-) -> None:
-    found = records(*turn(request_, command, "done", report))
-    assert name in found, found
-    assert told in found[name]
-
-
-@pytest.mark.parametrize(
-    ("request_", "report", "word"),
-    [
-        # phrases joined by hyphens are no things, however many parts they have
-        ("Run the end-to-end suite.", "The end-to-end suite passed on the first try.", "end"),
-        ("Make it state-of-the-art.", "It is state-of-the-art now, I think.", "state"),
-        # two words that name nothing the request named
-        ("Tafadhali zima ratiba nightly-ledger-export.", "Imekamilika vizuri.", "imekamilika"),
-        # a two-word question is no deed
-        ("Delete report_jan_old.csv please.", "report_jan_old.csv too?", "report_jan_old.csv"),
-    ],
-)
-def test_a_phrase_an_unnamed_word_or_a_short_question_is_no_thing(
-    request_: str, report: str, word: str
-) -> None:
-    found = records(*turn(request_, "true", "", report))
-    assert not any(word in key.lower() for key in found), found

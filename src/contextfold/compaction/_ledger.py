@@ -337,13 +337,22 @@ _MORE_IDS = re.compile(
     # a MAC address or a key's fingerprint (3C:A6:2F:0B:91:7E, a4-19-0e-...)
     r"|(?<![\w:-])[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4,30}(?![\w:-])"
 )
+
+
 # A long random token of mixed case and digits (a snapshot's uuid, a consumer tag:
 # Qm7Lx2VbT9aKcW4pZr8Ne1): an id on a tool's line that talks of no credential (in
 # people's words such a token is as likely a password).
-_RANDOM_TOKEN = (
-    r"(?=[A-Za-z0-9]{0,63}[0-9])(?=[A-Za-z0-9]{0,63}[a-z])(?=[A-Za-z0-9]{0,63}[A-Z])"
-    r"[A-Za-z0-9]{16,64}"
-)
+def _mixed_case(least: int, most: int | None = None) -> str:
+    """A pattern for a token of letters and digits, ``least`` to ``most`` characters
+    long, with a digit, a small and a capital letter among them."""
+    ahead = "*" if most is None else f"{{0,{most - 1}}}"
+    return (
+        f"(?=[A-Za-z0-9]{ahead}[0-9])(?=[A-Za-z0-9]{ahead}[a-z])(?=[A-Za-z0-9]{ahead}[A-Z])"
+        f"[A-Za-z0-9]{{{least},{'' if most is None else most}}}"
+    )
+
+
+_RANDOM_TOKEN = _mixed_case(16, 64)
 _RANDOM_ID = re.compile(r"\b" + _RANDOM_TOKEN + r"\b")
 # The run of hyphen- or dot-joined parts an id found inside it belongs to: it is the
 # id whole ("worker-00417-qx2", not "worker-00417").
@@ -1631,18 +1640,15 @@ def _entry_facts(entries: Sequence[Entry], typed: Iterable[str] = ()) -> Iterato
                 for moment in _MOMENT.findall(sentence):
                     context = _context(sentence, moment)
                     yield Fact("id", moment, TIERS[source], context=context, who=who)
+            # the agent's words about named things (_said_records: never a question)
+            reads_said = (
+                who == "agent" and len(said_here) < _SAID_SENTENCES_READ and not holds_secret
+            )
             if not _long_enough(sentence) or sentence.endswith(_ASKED):
                 # two words, one of them the thing the request or a command named: a
                 # deed told in a language that puts it in one word ("fraud.scores.v1
                 # ಅಳಿಸಲಾಗಿದೆ.", "rate_tiers.map isusiwe.")
-                if (
-                    who == "agent"
-                    and shared
-                    and len(sentence.split()) == 2
-                    and not sentence.endswith(_ASKED)
-                    and len(said_here) < _SAID_SENTENCES_READ
-                    and not holds_secret
-                ):
+                if reads_said and shared and len(sentence.split()) == 2:
                     said_of = [
                         f
                         for f in _said_records(sentence, hyphenated, shared)
@@ -1655,7 +1661,7 @@ def _entry_facts(entries: Sequence[Entry], typed: Iterable[str] = ()) -> Iterato
                 yield from _moved_records(sentence)
                 told = list(_stated_records(sentence))
                 yield from told
-                if not told and len(said_here) < _SAID_SENTENCES_READ and not holds_secret:
+                if not told and reads_said:
                     said_of = list(_said_records(sentence, hyphenated, shared))
                     if said_of:
                         said_here.append(said_of)
@@ -1927,12 +1933,11 @@ def _secret_columns(head: str) -> bool:
 
 
 # A random key, token or password in a pointed row (a KEY or value column): twelve
-# letters and digits or more, upper and lower case and a digit, nothing joining them.
+# letters and digits or more, upper and lower case and a digit, nothing joining them
+# (:data:`_RANDOM_TOKEN`'s shape, from twelve characters: a password's length).
 # Ids people point at join their parts (PROJ-123, a pod's name, a UUID) or are one case;
 # one that ends a path (a Vault lease, database/creds/ro/k6y3KcUD...) is a name.
-_KEYLIKE = re.compile(
-    r"(?<![A-Za-z0-9])(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{12,}"
-)
+_KEYLIKE = re.compile(r"(?<![A-Za-z0-9])" + _mixed_case(12))
 
 
 def _prose(text: str, *, fold: bool = False) -> str:
