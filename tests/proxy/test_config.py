@@ -92,19 +92,21 @@ def client_of(app: Starlette) -> openai.AsyncOpenAI:
 
 async def session(app: Starlette, model: str, turns: int) -> list[int]:
     """An agent session of ``turns`` turns resending its growing history; the status
-    of every turn (the first refusal ends it)."""
+    of every turn (the first refusal ends it). Sent as the SDK sends it, without the
+    SDK: its request transform cost 40 ms a turn, most of this module's time."""
     statuses: list[int] = []
-    client = client_of(app)
-    for turn in range(1, turns + 1):
-        history = openai_history(turn, chars=2_000)
-        try:
-            raw = await client.chat.completions.with_raw_response.create(
-                model=model, messages=history
+    transport = httpx2.ASGITransport(app=app)
+    async with httpx2.AsyncClient(transport=transport, base_url="http://proxy") as client:
+        for turn in range(1, turns + 1):
+            body = {"model": model, "messages": openai_history(turn, chars=2_000)}
+            reply = await client.post(
+                "/v1/chat/completions",
+                content=json.dumps(body),
+                headers={"authorization": f"Bearer {KEY}", "content-type": "application/json"},
             )
-        except openai.BadRequestError as exc:
-            statuses.append(exc.status_code)
-            break
-        statuses.append(raw.http_response.status_code)
+            statuses.append(reply.status_code)
+            if reply.status_code != 200:
+                break
     return statuses
 
 
