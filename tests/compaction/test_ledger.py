@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -170,6 +171,31 @@ async def test_a_summary_that_keeps_the_facts_needs_no_section() -> None:
     assert result.facts.kept == result.facts.found
     _, carried = split_ledger(result.summary)
     assert {f.kind for f in carried} <= {"record", "id"}
+
+
+async def test_a_summary_that_fails_costs_no_ledger(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The ledger is built once a summary came back: a model that is down, over and over
+    # under back-off, costs no CPU for facts that would be thrown away.
+    from contextfold.compaction import _ledger
+    from contextfold.errors import ProviderUnavailableError
+    from contextfold.testing import StubRequest, StubResponse
+
+    built: list[int] = []
+
+    def counted(*args: Any, **kwargs: Any) -> _ledger.Ledger:
+        built.append(1)
+        return build_ledger(*args, **kwargs)
+
+    def down(request: StubRequest) -> StubResponse:
+        raise ProviderUnavailableError("down", provider="stub", status=503)
+
+    monkeypatch.setattr(_ledger, "build_ledger", counted)
+    opts = CompactionSettings(keep_recent=2, user_message_budget=0).options()
+    with pytest.raises(ProviderUnavailableError):
+        await compact_history(session(), FunctionTransport(down), opts, require_smaller=False)
+    assert built == []
+    assert await compact_history(session(), poor(), opts, require_smaller=False) is not None
+    assert built == [1]
 
 
 async def test_the_ledger_carries_facts_through_any_number_of_compactions() -> None:

@@ -295,11 +295,6 @@ async def compact_history(
     carried: list[Fact] = []
     if previous is not None:
         previous, carried = split_ledger(previous)
-    ledger = (
-        build_ledger(body, previous=previous, carried=carried, quoted=quoted)
-        if opts.fact_budget
-        else None
-    )
     # The user's words: the task (the last pinned message) on; the prompt before it and
     # the prompt a client moves to the end are not theirs.
     users = history[max(pinned - 1, 0) : last]
@@ -323,6 +318,13 @@ async def compact_history(
             anchor = previous + "\n\n" + render_section(carried)
         run = await summarizer.summarize(body, anchor, instructions=extra)
 
+    # Built once a summary came back: a summary that fails (a model down, a timeout)
+    # costs no ledger, and the back-off that follows no CPU.
+    ledger = (
+        build_ledger(body, previous=previous, carried=carried, quoted=quoted)
+        if opts.fact_budget
+        else None
+    )
     first_kept = next((m for m in recent if m.role != "system"), None)
     # The handles of what this summary replaces, so the model can recall the originals.
     # a ledger is ours to write (also one hidden behind a copied list of handles)
