@@ -80,10 +80,23 @@ def top(name: str) -> str:
     return name.split(".")[0]
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of ``path``, parsed once in a run: the checks below read every
+    module several times."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def nodes(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of :func:`parsed`'s tree, in ``ast.walk``'s order."""
+    return tuple(ast.walk(parsed(path)))
+
+
 def imports_of(path: Path) -> set[str]:
     """The contextfold modules ``path`` imports (relative to the package)."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in nodes(path):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -160,7 +173,7 @@ def test_the_store_contract_and_machinery_load_no_concrete_store() -> None:
         name = module_name(path)
         if not (name == "stores.base" or is_store_machinery(name)):
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         loaded = {n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.module}
         loaded |= {a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names}
         assert not loaded & concrete, f"{name} imports {sorted(loaded & concrete)} when it loads"
@@ -180,7 +193,7 @@ def test_only_formats_and_provider_transports_know_wire_formats() -> None:
         name = module_name(path)
         if name.startswith(allowed):
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module:
                 assert not node.module.startswith(("anthropic", "openai")), (
@@ -245,7 +258,7 @@ def import_edges(path: Path) -> tuple[set[str], set[str]]:
                     (lazy if nested else top).add(target)
             visit(child, nested)
 
-    visit(ast.parse(path.read_text(encoding="utf-8")), False)
+    visit(parsed(path), False)
     return top, lazy
 
 
@@ -460,7 +473,7 @@ def test_contextfold_imports_the_harness_only_through_the_clis_lazy_loads() -> N
     for path in MODULES:
         name = module_name(path)
         text = path.read_text(encoding="utf-8")
-        for node in ast.walk(ast.parse(text)):
+        for node in nodes(path):
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
@@ -470,7 +483,7 @@ def test_contextfold_imports_the_harness_only_through_the_clis_lazy_loads() -> N
             assert not any(n.partition(".")[0] == "contextfold_harness" for n in names), (
                 f"{name} imports the harness ({names}); load it with load_harness instead"
             )
-        for node in ast.walk(ast.parse(text)):
+        for node in nodes(path):
             if isinstance(node, ast.Call) and any(_names_the_harness(a) for a in node.args):
                 assert name == "cli._commands", f"{name} imports the harness by its name"
         for module, nested in _harness_loads(text):
@@ -505,7 +518,7 @@ def test_the_harness_exists_and_has_no_import_cycles() -> None:
     graph: dict[str, set[str]] = {}
     for path in HARNESS_MODULES:
         edges = graph.setdefault(_harness_name(path), set())
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in nodes(path):
             if isinstance(node, ast.ImportFrom):
                 assert node.level == 0, f"{path} imports relatively; the house imports absolutely"
                 base = (node.module or "").removeprefix("contextfold_harness").lstrip(".")
@@ -536,7 +549,7 @@ POLICY_TABLES = {"Flights", "BackOffs", "Preparations"}
 
 def _policy_parts_used(path: Path) -> list[str]:
     used = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in nodes(path):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             module = node.module.removeprefix("contextfold.")
             for alias in node.names:
@@ -592,7 +605,7 @@ def _classes_defined(paths: list[Path], name_of: Callable[[Path], str]) -> dict[
     """Every top-level class name of ``paths``, with the modules that define it (sorted)."""
     defined: dict[str, list[str]] = {}
     for path in paths:
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in parsed(path).body:
             if isinstance(node, ast.ClassDef):
                 defined.setdefault(node.name, []).append(name_of(path))
     return {name: sorted(modules) for name, modules in defined.items()}
