@@ -44,3 +44,31 @@ def test_a_conversation_of_long_words_is_read_in_linear_time() -> None:
     start = time.process_time()
     build_ledger(messages)
     assert time.process_time() - start < 5.0
+
+
+def _run_conversation(run: int) -> list[Message]:
+    return [
+        Message.user(f"Deploy build 4f9a2c1 to eu-west-1 for OPS-4411. {'u' * run} Then page ops."),
+        *call(
+            1,
+            "run",
+            {"command": f"make deploy PAD={'x' * run}"},
+            f"{'0' * run}\nDeployed rel-2024.11.3 to app-7f3c in 41.7 s\n{'A' * run}_END",
+        ),
+        Message.assistant(f"Deployed rel-2024.11.3; {'9' * run} next: page ops on PAGE-77."),
+    ]
+
+
+@pytest.mark.parametrize("run", [302, 5_000, 60_000])
+def test_a_long_run_of_one_character_is_read_cut_without_changing_a_fact(
+    run: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A run longer than a fact may be is read cut to that length: a token holding one
+    # stays too long to be a key, so the facts are those of the text read whole.
+    def facts() -> list[tuple[str, str, str]]:
+        return sorted((f.kind, f.key, f.state) for f in build_ledger(_run_conversation(run)).facts)
+
+    cut = facts()
+    assert {"4f9a2c1", "OPS-4411", "rel-2024.11.3", "PAGE-77"} <= {key for _, key, _ in cut}
+    monkeypatch.setattr(_ledger, "_squeezed", lambda text: text)
+    assert facts() == cut
