@@ -72,3 +72,9 @@ def test_a_long_run_of_one_character_is_read_cut_without_changing_a_fact(
     assert {"4f9a2c1", "OPS-4411", "rel-2024.11.3", "PAGE-77"} <= {key for _, key, _ in cut}
     monkeypatch.setattr(_ledger, "_squeezed", lambda text: text)
     assert facts() == cut
+
+
+@pytest.mark.parametrize("text", [" " * 400, "\n" * 400, "word " * 100, "é" * 302])
+def test_texts_without_a_long_run_or_with_no_word_at_all_are_read(text: str) -> None:
+    assert _ledger._squeezed(text) == (text if "é" not in text else "é" * 301)
+    build_ledger([Message.user(text), Message.assistant(text)])
