@@ -18,7 +18,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 # compaction.py prints stall.py's tables too (stall.py still runs on its own).
 SCRIPTS = ["compaction.py", "stores.py", "multiprocess.py", "tokens.py", "proxy.py", "recall.py"]
-SCRIPTS += ["proxy_memory.py", "startup.py", "native.py"]
+SCRIPTS += ["proxy_memory.py", "startup.py", "native.py", "loop_lag.py"]
 SCRIPTS += ["fidelity.py", "extractive.py"]
 
 

@@ -141,6 +141,31 @@ async def test_stock_anthropic_client_gets_replies_and_streams(app: Starlette) -
 # -- compaction -----------------------------------------------------------------------
 
 
+async def test_the_proxy_builds_the_fact_ledger_off_its_event_loop(
+    app: Starlette, upstream: Upstream, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its CPU (0.2-0.4 s for a long conversation, bench/loop_lag.py) held every other
+    # request on the proxy's event loop.
+    import threading
+
+    from contextfold.compaction import _ledger
+
+    threads: list[threading.Thread] = []
+    build = _ledger.build_ledger
+
+    def recorded(*args: Any, **kwargs: Any) -> _ledger.Ledger:
+        threads.append(threading.current_thread())
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(_ledger, "build_ledger", recorded)
+    raw = await openai_client(app).chat.completions.with_raw_response.create(
+        model=MODEL, messages=openai_history(24)
+    )
+    assert raw.headers["x-contextfold-summary"] == "created"
+    assert len(threads) == 1
+    assert threads[0] is not threading.main_thread()
+
+
 async def test_long_openai_conversation_arrives_compacted_and_valid(
     app: Starlette, upstream: Upstream
 ) -> None:

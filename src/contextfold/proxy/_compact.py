@@ -741,7 +741,8 @@ class Planner:
         from contextfold.compaction._ledger import build_ledger, split_ledger
 
         anchor, carried = split_ledger(previous) if previous is not None else (None, [])
-        ledger = build_ledger(messages, previous=anchor, carried=carried)
+        # on a worker thread: the proxy's other requests wait on its event loop
+        ledger = await asyncio.to_thread(build_ledger, messages, previous=anchor, carried=carried)
         written, _ = split_ledger(without_recallable(run.text))  # a ledger is ours to write
         # Nothing is kept verbatim beside it: a compaction block replaces all it covers.
         section, coverage = ledger.restore(written, "", opts.fact_budget, opts.counter)
@@ -779,6 +780,7 @@ class Planner:
                     scale=scale,
                     pinned=conv.pinned,
                     pinned_tail=conv.tail,
+                    off_loop=True,  # the proxy's other requests wait on its loop
                 ),
             )
         except (ContextfoldError, ValueError) as exc:
