@@ -64,7 +64,8 @@ def test_a_long_run_of_one_character_is_read_cut_without_changing_a_fact(
     run: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A run longer than a fact may be is read cut to that length: a token holding one
-    # stays too long to be a key, so the facts are those of the text read whole.
+    # stays too long to be a key, so here the facts are those of the text read whole
+    # (tests/attack40: where a rule reads a fixed number of characters, not always).
     def facts() -> list[tuple[str, str, str]]:
         return sorted((f.kind, f.key, f.state) for f in build_ledger(_run_conversation(run)).facts)
 
