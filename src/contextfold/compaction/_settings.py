@@ -86,9 +86,10 @@ class CompactionSettings:
         proactive: compact before a request when appends since the last real usage
             would push it past the limit.
         max_backoff: after failed attempts, skip 1, 2, 4 ... up to this many triggers.
-        summary_timeout: seconds one summarization attempt may take (all its requests
-            together); past it the attempt ends as ``failed`` and the history is left
-            as it was. ``None`` waits for ever.
+        summary_timeout: seconds one summarization attempt may wait on the model (all
+            its requests together); past it the attempt ends as ``failed`` and the
+            history is left as it was. The fact ledger's check of a summary that came
+            back in time is not cut short. ``None`` waits for ever.
         prepare_threshold: share of the context window at which a summary starts to
             be prepared in the background, so that crossing ``threshold`` commits it
             without waiting for a model (see :class:`AutoCompactStore`). ``None`` turns
