@@ -285,11 +285,13 @@ class PostgresSummaryCache(CacheBackend):
             )
 
     async def close(self) -> None:
+        """Wait for the writes under way, then close the pool: each within
+        :attr:`query_timeout` (a silent database holds a shutdown twice that)."""
         if self._writes:
-            await asyncio.wait(list(self._writes), timeout=5)
+            await asyncio.wait(list(self._writes), timeout=self.query_timeout)
         if self._db is not None:
             pool, self._db = self._db, None
-            await pool.close()
+            await pool.close(timeout=self.query_timeout)
 
     def _pool(self) -> AsyncConnectionPool[Any]:
         if self._db is None:
