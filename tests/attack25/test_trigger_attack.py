@@ -127,10 +127,14 @@ async def test_a_held_request_with_a_cached_summary_is_still_relieved_past_the_p
 
 
 async def test_a_hook_that_never_answers_does_not_hold_the_request_forever(
-    make_app: MakeApp, upstream: Upstream
+    make_app: MakeApp, upstream: Upstream, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Impact: an async hook awaiting a remote service that hangs stalls every chat
     # request of the proxy (and every AutoCompactStore read) with no timeout at all.
+    from contextfold.compaction import _trigger
+
+    monkeypatch.setattr(_trigger, "HOOK_TIMEOUT", 0.2)  # 5 s by default
+
     async def hangs(check: TriggerCheck) -> bool:
         await asyncio.Event().wait()
         return True
