@@ -27,28 +27,14 @@ from __future__ import annotations
 
 import pytest
 
-from contextfold.compaction import _ledger
-from contextfold.compaction._ledger import build_ledger
 from contextfold.messages import Message
 from tests.compaction.test_ledger import call
+from tests.compaction.test_ledger_long_words import cut_and_whole
 
-Facts = list[tuple[str, str, str, int]]
 CUT = pytest.mark.xfail(
     strict=True,
     reason="a run read cut brings the text after it within a rule's fixed reach (accepted)",
 )
-
-
-def facts(messages: list[Message]) -> Facts:
-    return sorted((f.kind, f.key, f.state, f.tier) for f in build_ledger(messages).facts)
-
-
-def cut_and_whole(messages: list[Message], monkeypatch: pytest.MonkeyPatch) -> tuple[Facts, Facts]:
-    cut = facts(messages)
-    with monkeypatch.context() as patched:
-        patched.setattr(_ledger, "_squeezed", lambda text: text)
-        whole = facts(messages)
-    return cut, whole
 
 
 @CUT

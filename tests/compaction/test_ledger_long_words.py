@@ -59,6 +59,22 @@ def _run_conversation(run: int) -> list[Message]:
     ]
 
 
+Facts = list[tuple[str, str, str, int]]
+
+
+def facts(messages: list[Message]) -> Facts:
+    return sorted((f.kind, f.key, f.state, f.tier) for f in build_ledger(messages).facts)
+
+
+def cut_and_whole(messages: list[Message], monkeypatch: pytest.MonkeyPatch) -> tuple[Facts, Facts]:
+    """The facts of ``messages`` with their long runs read cut, and read whole."""
+    cut = facts(messages)
+    with monkeypatch.context() as patched:
+        patched.setattr(_ledger, "_squeezed", lambda text: text)
+        whole = facts(messages)
+    return cut, whole
+
+
 @pytest.mark.parametrize("run", [302, 5_000, 60_000])
 def test_a_long_run_of_one_character_is_read_cut_without_changing_a_fact(
     run: int, monkeypatch: pytest.MonkeyPatch
@@ -66,16 +82,20 @@ def test_a_long_run_of_one_character_is_read_cut_without_changing_a_fact(
     # A run longer than a fact may be is read cut to that length: a token holding one
     # stays too long to be a key, so here the facts are those of the text read whole
     # (tests/attack40: where a rule reads a fixed number of characters, not always).
-    def facts() -> list[tuple[str, str, str]]:
-        return sorted((f.kind, f.key, f.state) for f in build_ledger(_run_conversation(run)).facts)
-
-    cut = facts()
-    assert {"4f9a2c1", "OPS-4411", "rel-2024.11.3", "PAGE-77"} <= {key for _, key, _ in cut}
-    monkeypatch.setattr(_ledger, "_squeezed", lambda text: text)
-    assert facts() == cut
+    cut, whole = cut_and_whole(_run_conversation(run), monkeypatch)
+    assert {"4f9a2c1", "OPS-4411", "rel-2024.11.3", "PAGE-77"} <= {key for _, key, _, _ in cut}
+    assert cut == whole
 
 
-@pytest.mark.parametrize("text", [" " * 400, "\n" * 400, "word " * 100, "é" * 302])
-def test_texts_without_a_long_run_or_with_no_word_at_all_are_read(text: str) -> None:
-    assert _ledger._squeezed(text) == (text if "é" not in text else "é" * 301)
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        (" " * 400, " " * 400),
+        ("\n" * 400, "\n" * 400),
+        ("word " * 100, "word " * 100),
+        ("é" * 302, "é" * 301),
+    ],
+)
+def test_texts_without_a_long_run_or_with_no_word_at_all_are_read(text: str, read: str) -> None:
+    assert _ledger._squeezed(text) == read
     build_ledger([Message.user(text), Message.assistant(text)])
