@@ -2,20 +2,16 @@
 
 A compaction's own CPU (reading the fact ledger out of the summarized part, checking
 the summary against it) runs while other work waits on the same event loop: the
-proxy's other requests, an agent's next model call, a store's heartbeat. The proxy
-builds the ledger on a worker thread (``compact_history(..., off_loop=True)``); the
-library's store and the manager still build it on the loop (see below). Nine
+proxy's other requests, an agent's next model call, a store's heartbeat. Every face
+reads a long session's ledger on a worker thread (``compact_history``'s ``off_loop``:
+the proxy always, the store and the manager past ``LEDGER_INLINE_CHARS`` characters);
+``off_loop=False`` reads it on the loop, as the store and the manager did before. Nine
 generated long sessions (coding, support and research, seeds 0-2, 130-170 KB each) are
 compacted by ``compact_history`` with a summarizer that answers in 50 ms, while a
 ticker on the same loop sleeps 1 ms at a time; the table records the longest gap it
 saw (what a concurrent request would have waited) and the CPU of the compaction (with
-the ticker, and alone: the thread's hand-offs of the interpreter lock cost some), with
-the ledger built on the event loop (the store, the manager) and on a worker thread
-(the proxy), side by side in one run.
-
-(On a thread in the store too, 36 tests and the README's example failed: with a stub
-summarizer that answers at once, a summary prepared in the background was ready
-within a few turns of the loop, and they rely on that.)
+the ticker, and alone: the thread's hand-offs of the interpreter lock cost some),
+side by side in one run.
 
 Run: ``python bench/loop_lag.py`` (about 25 seconds; ``--runs N`` repeats each row).
 """
@@ -44,7 +40,7 @@ def summarizer() -> FunctionTransport:
     return FunctionTransport(reply)
 
 
-async def compaction(history: list[Message], off_loop: bool) -> tuple[float, float, float]:
+async def compaction(history: list[Message], off_loop: bool | None) -> tuple[float, float, float]:
     """The longest gap a 1 ms ticker saw while ``history`` was compacted, the
     compaction's CPU seconds then (the ticker's own included), and alone."""
     opts = CompactionSettings(keep_recent=4, user_message_budget=0).options()
@@ -81,8 +77,9 @@ async def measure(runs: int) -> list[str]:
     rows: dict[str, tuple[list[float], list[float], list[float]]] = {}
     for _ in range(runs):
         for where, off_loop in (
-            ("on the event loop (store, manager)", False),
-            ("on a thread (proxy)", True),
+            ("on the event loop (`off_loop=False`; the store and manager before)", False),
+            ("by size (the default: store, manager)", None),
+            ("on a thread (`off_loop=True`: the proxy)", True),
         ):
             for history in histories:
                 measured = await compaction(history, off_loop)

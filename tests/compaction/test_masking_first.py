@@ -16,6 +16,7 @@ from contextfold.testing import StubTransport, make_text_response
 from contextfold.tokens import count_tokens
 from contextfold.validation import validate_history
 from tests._faces import store_arguments
+from tests.attack_sched._wait import until
 
 WINDOW = ModelInfo("small-model", 40_000, 1_000)
 SUMMARY = "<summary>## User requests and intent\nRead the files.\n## Current state\nRead.</summary>"
@@ -150,7 +151,6 @@ def test_the_setting_takes_a_strategy_true_false_or_none() -> None:
 
 
 async def test_a_masked_plan_prepared_in_the_background_commits_as_masked() -> None:
-    import asyncio
 
     from contextfold import MemoryContextStore
 
@@ -205,8 +205,8 @@ async def test_a_prepared_masked_summary_counts_the_prompt_outside_the_messages_
     )
     counted = count_tokens(history)
     await wrapped.add_context_tokens(counted + fixed, 10)
-    for _ in range(50):
-        await asyncio.sleep(0)
+    # prepared in the background (its fact ledger read on a thread)
+    await until(lambda: any(e.phase == "after" for e in events))
     prepared = [e for e in events if e.phase == "after"]
     assert [e.outcome for e in prepared] == ["prepared"]
     assert prepared[0].summarized_messages > 0  # masking alone was not enough

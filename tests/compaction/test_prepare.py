@@ -12,6 +12,7 @@ import asyncio
 import pytest
 
 from contextfold import AutoCompactStore, CompactionEvent, MemoryContextStore, Message
+from contextfold.compaction._trigger import TriggerCheck
 from contextfold.testing import StubRequest, StubResponse, StubTransport, make_text_response
 from contextfold.validation import validate_history
 from tests._faces import store_arguments
@@ -378,3 +379,55 @@ async def test_a_preparation_whose_summarizer_raises_cancelled_error_is_a_failed
     compacted = await store.get_history()
     validate_history(compacted)
     assert compacted[-1] == Message.user("next turn")
+
+
+async def test_the_usage_of_a_request_read_before_another_callers_commit_is_not_believed() -> None:
+    # Two agents share one store. Both read their requests; B's usage crosses the limit
+    # and its own trigger commits a summary; then A reports the usage of its request,
+    # read before that commit. Believed, it put the estimate back over the limit: a
+    # second summary was paid for at the limit while A waited (bench/stall.py saw a
+    # 250 ms wait when the caller was the preparation's own commit).
+    summary = GatedSummarizer()
+    summary.release.set()
+    events: list[CompactionEvent] = []
+    store = make_store(alternating(30), summary, events, prepare_threshold=None)
+    await store.get_history()  # A's request
+    await store.get_history()  # B's request
+    await store.add_context_tokens(3_100, 10)  # B's usage: over the limit
+    assert outcomes(events) == ["compacted"]
+    await store.add_context_tokens(3_150, 10)  # A's usage, of the history before
+    assert outcomes(events) == ["compacted"]
+    assert store.compactions == 1
+    await store.get_history()
+    await store.add_context_tokens(1_000, 10)  # a request read after it is believed
+    assert outcomes(events) == ["compacted"]
+
+
+async def test_a_trigger_decided_before_another_callers_commit_asks_again() -> None:
+    # A's usage is over the limit; its should_compact hook takes a while to answer yes.
+    # Meanwhile B's trigger commits a summary. A's trigger then describes a history
+    # that is gone: asked again with the live size, it pays for no second summary.
+    summary = GatedSummarizer()
+    summary.release.set()
+    events: list[CompactionEvent] = []
+    slow = asyncio.Event()
+    asked: list[int] = []
+
+    async def hook(check: TriggerCheck) -> bool | None:
+        asked.append(check.tokens)
+        if len(asked) == 1:
+            await slow.wait()  # A's first answer comes late
+        return None  # the rule decides
+
+    store = make_store(
+        alternating(30), summary, events, prepare_threshold=None, should_compact=hook
+    )
+    await store.get_history()
+    a = asyncio.ensure_future(store.add_context_tokens(3_100, 10))  # A, over the limit
+    await until(lambda: len(asked) == 1)
+    await store.compact(force=True)  # B commits a summary meanwhile
+    assert store.compactions == 1
+    slow.set()
+    await asyncio.wait_for(a, 5)
+    assert store.compactions == 1
+    assert asked[-1] < 3_000  # asked again, with the size after the commit

@@ -10,6 +10,7 @@ compactor what it sees (usage reports, appends, reads, rewrites).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 import logging
 import time
@@ -70,11 +71,13 @@ class Compactor:
         self.summarizer_usage = Usage(0, 0)
         self.compactions = 0
         self.anchor = UsageAnchor(self.opts.counter)
-        # Commits made in the background, and how many there had been at the last read:
-        # a usage report for a request read before such a commit describes a history
-        # that no longer exists.
+        # Commits made in the background, and how many there had been at the last read,
+        # and the same of all commits (None: the history was never read through the
+        # store): see read_before_a_commit.
         self.generation = self.read_generation = 0
+        self.read_compactions: int | None = None
         self._commit_when_ready = False  # the limit was crossed while preparing
+        self._answered = False  # the preparation's summary came back (its ledger is read)
         # A committed result over the target: the size to update its summary from, in
         # the background once the run that committed it has ended.
         self._update_due: int | None = None
@@ -151,6 +154,13 @@ class Compactor:
         passes through, re-raised as itself in every caller (not left to stop the
         event loop, which would leave the callers a bare cancellation).
         """
+        if not force and tokens > self.anchor.estimate:
+            # A commit landed since the caller measured (a prepared summary, another
+            # caller's run): ``tokens`` describes a history that is gone. Asked again
+            # with what is live now, it would not pay for a summary at the limit.
+            tokens = self.anchor.estimate
+            if not await self.due(tokens):
+                return False
         running = self.running
         if running is not None:
             return await self._join(running)
@@ -173,8 +183,12 @@ class Compactor:
                 # Commit the summary when it is ready; until then a read past the relief
                 # point gets a relieved view, so the next request fits without waiting.
                 self._commit_when_ready = True
-                await asyncio.sleep(0)  # let the preparation go on even if nothing else yields
-                return False
+                if not self._answered or tokens <= self.relief_point:
+                    await asyncio.sleep(0)  # let the preparation go on if nothing else yields
+                    return False
+                # Its summary came back and only its fact ledger is being read (on a
+                # thread, a fraction of a second), and the next read would be relieved:
+                # the summary, committed once the ledger is read, beats a cut view.
             committed = self.compactions
             await self.prep.wait(self.scheduler.summary_timeout)
             if self.compactions > committed:  # it was ready and committed meanwhile
@@ -377,6 +391,8 @@ class Compactor:
             return False
         after = plan.estimate([*new_messages, *appended])
         self.compactions += 1
+        if _BACKGROUND.get():  # counted now: a usage report may be read any moment
+            self.generation += 1
         self.scheduler.backoffs.ended_alone(_HISTORY, failed=False)
         self.anchor.rebase(after, count_tokens([*new_messages, *appended], self.opts.counter))
         # Could not get under the limit: wait for usage to grow past this point again.
@@ -444,6 +460,7 @@ class Compactor:
                     opts=self.opts,
                     summarizer=summarizer,
                     require_smaller=require_smaller,
+                    answered=self._set_answered if ahead else None,
                 )
             )
 
@@ -453,6 +470,21 @@ class Compactor:
         )
 
     # -- background preparation ------------------------------------------------------
+
+    def read(self) -> None:
+        """The history is being read for a request (see :attr:`read_before_a_commit`)."""
+        self.read_generation = self.generation
+        self.read_compactions = self.compactions
+
+    @property
+    def read_before_a_commit(self) -> bool:
+        """Whether the request whose usage is reported now was read before a commit: one
+        made in the background or, once the history is read through the store, any
+        (another caller's, while the model answered). Its usage describes a history
+        that no longer exists."""
+        if self.read_generation != self.generation:
+            return True
+        return self.read_compactions is not None and self.read_compactions != self.compactions
 
     @property
     def relief_point(self) -> int:
@@ -516,9 +548,13 @@ class Compactor:
         if self.prep.start(lambda: self._prepare(tokens)):
             logger.debug("preparing a summary of session %s at ~%d tokens", self.session_id, tokens)
 
+    def _set_answered(self) -> None:
+        self._answered = True
+
     async def _prepare(self, tokens: int) -> None:
         """Plan a compaction of the current history in the background (one attempt)."""
         attempt = Attempt("prepare", tokens)
+        self._answered = False
         try:
             summarizer = attempt.summarizer = make_summarizer(self.summary_transport, self.opts)
             snapshot = await self.inner.get_history()
@@ -538,6 +574,7 @@ class Compactor:
             await self.report.after(attempt, "failed", error=f"interrupted ({type(exc).__name__})")
             raise
         finally:
+            self._answered = False
             self.summarizer_usage = self.summarizer_usage + attempt.usage
         if plan is None:
             self._commit_when_ready = False
@@ -555,8 +592,8 @@ class Compactor:
         if self._commit_when_ready:  # the limit was crossed meanwhile: commit now
             self._commit_when_ready = False
             self.prep.finish()
-            if await self.trigger("usage", self.anchor.estimate):
-                self.generation += 1
+            _BACKGROUND.set(True)  # this task's own context: the run it starts sees it
+            await self.trigger("usage", self.anchor.estimate)
 
     async def drop_stale(self, history: list[Message]) -> None:
         """Discard the prepared summary when ``history`` (just read) visibly no longer
@@ -636,6 +673,13 @@ class Compactor:
             if appended is not None and self.anchor.pending is noted:
                 del noted[:noted_count]
         return appended
+
+
+# Set in a preparation's task when it commits its own summary: the run it starts (a task
+# made in that context) counts the commit as one made in the background.
+_BACKGROUND: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "contextfold_background_commit", default=False
+)
 
 
 def _unasked(exc: asyncio.CancelledError) -> CompactionError:

@@ -8,12 +8,18 @@ implementation both :func:`~contextfold.compaction.compact_context` and
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import functools
+import importlib
+import json
 import logging
 import os
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+import sys
+import threading
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Final, Literal, TypeAlias, TypeVar
 
 from contextfold._history import (
     compaction_cut_points,
@@ -22,6 +28,7 @@ from contextfold._history import (
     truncate_tool_outputs,
 )
 from contextfold._masking import recallable_section, without_recallable
+from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.compaction._coverage import FactCoverage
 from contextfold.compaction._summarizer import (
     KEPT_TRUNCATION_MARKER,
@@ -100,19 +107,101 @@ class Options:
 
 _T = TypeVar("_T")
 
+LEDGER_INLINE_CHARS = 10_000
+"""Up to this many characters of summarized text the fact ledger is built on the event
+loop; past it, on a worker thread (see :func:`compact_history`'s ``off_loop``). The
+ledger reads 2-3 µs a character: 28 ms p50, 32 ms at most, for 8,000-10,000
+characters of the fidelity sessions on a 2-core machine, under the 50 ms a caller
+may wait at a commit (bench/stall.py's goal)."""
+
+
+_LEDGER_MODULE: Final = "contextfold.compaction._ledger"
+_warming: threading.Thread | None = None
+
+
+def warm_ledger() -> None:
+    """Load the fact ledger's rules on a background thread, once a process.
+
+    Compiling its ~165 patterns takes 0.1-0.4 s. They load with the first compaction,
+    not with the package; a face that will read ledgers calls this when it is made, so
+    that the first compaction finds them loaded (or waits only for the rest of the
+    load) instead of compiling them all on the event loop: an agent waited 108 ms in
+    the turn its first prepared summary arrived (bench/stall.py, --quick)."""
+    global _warming
+    if _warming is not None or _LEDGER_MODULE in sys.modules:
+        return
+    _warming = threading.Thread(
+        target=importlib.import_module,
+        args=(_LEDGER_MODULE,),
+        name="contextfold-ledger-rules",
+        # not a daemon: one stopped at the interpreter's exit in the middle of an import
+        # prints a traceback; a process that exits this early waits for the rest of it
+        daemon=False,
+    )
+    _warming.start()
+
+
+def ledger_chars(body: Sequence[Message], quoted: Sequence[str] = ()) -> int:
+    """How many characters the fact ledger reads in ``body`` and the ``quoted`` words:
+    text, tool results' text and tool calls' arguments (as JSON)."""
+    total = sum(map(len, quoted))
+    for message in body:
+        for block in message.content:
+            if isinstance(block, TextBlock):
+                total += len(block.text)
+            elif isinstance(block, ToolUseBlock):
+                total += len(json.dumps(block.input, default=str))
+            elif isinstance(block, ToolResultBlock):
+                content = block.content
+                if isinstance(content, str):
+                    total += len(content)
+                else:
+                    total += sum(len(p.text) for p in content if isinstance(p, TextBlock))
+    return total
+
+
+# The time limit of the summary run this task is in (within_summary_timeout), so that
+# the run can stop its clock while it works on its own (_clock_stopped).
+_DEADLINE: contextvars.ContextVar[asyncio.Timeout | None] = contextvars.ContextVar(
+    "contextfold_summary_deadline", default=None
+)
+
 
 async def within_summary_timeout(time_limit: float | None, work: Awaitable[_T]) -> _T:
     """``await work``, bounded by ``time_limit`` seconds (``None``: unbounded): past it
     the work is cancelled and :class:`CompactionError` says so. Every face of the
     library (store, manager, proxy) bounds its summarizer runs with this, so
-    ``summary_timeout`` means the same everywhere."""
+    ``summary_timeout`` means the same everywhere: the limit bounds the wait on the
+    model; the clock stops while a run reads its fact ledger on a worker thread."""
     try:
-        async with asyncio.timeout(time_limit):
-            return await work
+        async with asyncio.timeout(time_limit) as deadline:
+            token = _DEADLINE.set(deadline)
+            try:
+                return await work
+            finally:
+                _DEADLINE.reset(token)
     except TimeoutError:
         raise CompactionError(
             f"the summarizer did not finish within summary_timeout={time_limit}s"
         ) from None
+
+
+@contextlib.contextmanager
+def _clock_stopped() -> Iterator[None]:
+    """The summary run's time limit (if any) does not count the ``with`` block: the
+    time left when it starts is left when it ends (however it ends)."""
+    deadline = _DEADLINE.get()
+    when = None if deadline is None or deadline.expired() else deadline.when()
+    if deadline is None or when is None:
+        yield
+        return
+    loop = asyncio.get_running_loop()
+    left = when - loop.time()
+    deadline.reschedule(None)
+    try:
+        yield
+    finally:
+        deadline.reschedule(loop.time() + left)
 
 
 def make_summarizer(transport: CompletionTransport, opts: Options) -> Summarizer:
@@ -199,7 +288,8 @@ async def compact_history(
     pinned: int = 0,
     pinned_tail: int = 0,
     require_smaller: bool = True,
-    off_loop: bool = False,
+    off_loop: bool | None = None,
+    answered: Callable[[], object] | None = None,
 ) -> CompactionResult | None:
     """Summarize the old part of ``history``; ``None`` when there is nothing to fold.
 
@@ -224,7 +314,13 @@ async def compact_history(
     ``require_smaller`` is false: an explicit compaction asked for by the user, which
     a summary larger than the few messages it replaces does not make wrong.
     ``off_loop`` builds the fact ledger on a worker thread: its CPU (0.2-0.4 s for a
-    session of 150 KB) then holds no other request on the event loop.
+    session of 150 KB) then holds no other request on the event loop (an agent's
+    next model call, the proxy's other requests). ``None`` (the default) decides by
+    size: on the loop up to :data:`LEDGER_INLINE_CHARS` characters, on a thread past
+    them; ``False`` keeps it on the loop whatever the size. ``answered`` is called
+    when the summary came back and its ledger goes to a thread (a background
+    preparation is then worth waiting for). While the thread works, the clock of
+    :func:`within_summary_timeout` stops.
     """
     summarizer = summarizer or make_summarizer(transport, opts)
 
@@ -329,7 +425,15 @@ async def compact_history(
         build = functools.partial(
             build_ledger, body, previous=previous, carried=carried, quoted=quoted
         )
-        ledger = await asyncio.to_thread(build) if off_loop else build()
+        if off_loop is None:
+            off_loop = ledger_chars(body, quoted) > LEDGER_INLINE_CHARS
+        if not off_loop:
+            ledger = build()
+        else:
+            if answered is not None:
+                answered()
+            with _clock_stopped():  # the limit bounds the wait on the model, not this
+                ledger = await asyncio.to_thread(build)
     first_kept = next((m for m in recent if m.role != "system"), None)
     # The handles of what this summary replaces, so the model can recall the originals.
     # a ledger is ours to write (also one hidden behind a copied list of handles)

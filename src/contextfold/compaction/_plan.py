@@ -8,7 +8,7 @@ way, later.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -75,6 +75,7 @@ async def plan_compaction(
     opts: Options,
     summarizer: Summarizer,
     require_smaller: bool = True,
+    answered: Callable[[], object] | None = None,
 ) -> Plan | None:
     """Summarize ``snapshot`` (sized by ``estimate``) toward ``target`` tokens.
 
@@ -85,7 +86,8 @@ async def plan_compaction(
     tool output to cut (text, or images beyond what fits), or the history already under
     ``target``. The caller bounds the run in time (the scheduler's ``summary_timeout``).
     A summary that does not make the history smaller is rejected unless
-    ``require_smaller`` is false (see :func:`~._engine.compact_history`).
+    ``require_smaller`` is false; ``answered`` is called when the summary came back
+    and its fact ledger goes to a thread (see :func:`~._engine.compact_history`).
     """
     result = await compact_history(
         snapshot,
@@ -97,6 +99,7 @@ async def plan_compaction(
         system_budget=min(opts.max_summary_tokens // 2, target // 8),
         words_fixed=estimate.fixed,
         require_smaller=require_smaller,
+        answered=answered,
     )
     if result is not None:
         return Plan(result.messages, "compacted", result, estimate)

@@ -53,7 +53,7 @@ from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
 from contextfold.compaction._backoff import BackOff
-from contextfold.compaction._engine import within_summary_timeout
+from contextfold.compaction._engine import warm_ledger, within_summary_timeout
 from contextfold.compaction._settings import CompactionSettings
 from contextfold.compaction._trigger import Face, TriggerCheck, TriggerHook, decide, due
 
@@ -462,7 +462,9 @@ class Scheduler(Generic[K]):
     :class:`~contextfold.CompactionSettings`; ``max_entries`` bounds the back-off table
     (``entry_bytes``: an entry's size, as its memory is reported). The preparation table
     is unbounded until a face keyed by what clients send bounds it
-    (:meth:`Preparations.bound`).
+    (:meth:`Preparations.bound`). A face whose summaries are checked against a fact
+    ledger (``ledger``) has its rules loaded in the background now
+    (:func:`~._engine.warm_ledger`).
     """
 
     def __init__(
@@ -474,8 +476,11 @@ class Scheduler(Generic[K]):
         summary_timeout: float | None = 120.0,
         max_entries: int | None = None,
         entry_bytes: int = ENTRY_BYTES,
+        ledger: bool = False,
     ) -> None:
         self.face: Face = face
+        if ledger:
+            warm_ledger()
         self.should_compact = should_compact
         self.summary_timeout = summary_timeout
         self.flights: Flights[K] = Flights()
@@ -493,6 +498,7 @@ class Scheduler(Generic[K]):
             max_backoff=settings.max_backoff,
             summary_timeout=settings.summary_timeout,
             max_entries=max_entries,
+            ledger=settings.fact_budget > 0,
         )
 
     @property

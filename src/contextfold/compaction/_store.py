@@ -257,7 +257,7 @@ class AutoCompactStore(ContextStore):
                 await core.trigger("append", estimate)
             else:
                 core.maybe_prepare(estimate)
-        core.read_generation = core.generation
+        core.read()
         history = await self.inner.get_history()
         await core.drop_stale(history)
         return await core.relieved(history)
@@ -330,7 +330,7 @@ class AutoCompactStore(ContextStore):
         core = self._core
         if core.anchor.needs_history():
             core.anchor.take_history(await self.inner.get_history())
-        if core.read_generation != core.generation:
+        if core.read_before_a_commit:
             # The request was read before a commit (a summary prepared in the background
             # landed while the model answered): its usage says nothing about the history
             # now, so the estimate of what is live stands in for it.

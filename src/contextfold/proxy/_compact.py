@@ -191,6 +191,7 @@ class Planner:
             summary_timeout=summary_timeout,
             max_entries=max(half // _BACKOFF_ENTRY, 1),
             entry_bytes=_BACKOFF_ENTRY,
+            ledger=opts.fact_budget > 0,
         )
         # hash of a history the upstream refused as too long: it and every history
         # extending it count as over the limit, whatever their estimate
