@@ -11,7 +11,9 @@ compacted by ``compact_history`` with a summarizer that answers in 50 ms, while 
 ticker on the same loop sleeps 1 ms at a time; the table records the longest gap it
 saw (what a concurrent request would have waited) and the CPU of the compaction (with
 the ticker, and alone: the thread's hand-offs of the interpreter lock cost some),
-side by side in one run.
+side by side in one run. Then two histories of prose dense with ids (4-5 times the
+ledger's cost a character), one just under ``LEDGER_INLINE_CHARS`` (read on the loop
+by size: what the size rule still lets through) and one past it.
 
 Run: ``python bench/loop_lag.py`` (about 25 seconds; ``--runs N`` repeats each row).
 """
@@ -24,7 +26,7 @@ import sys
 import time
 
 from contextfold.compaction import CompactionSettings
-from contextfold.compaction._engine import compact_history
+from contextfold.compaction._engine import compact_history, ledger_chars
 from contextfold.messages import Message
 from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
 from contextfold_harness.fidelity import generate
@@ -87,9 +89,26 @@ async def measure(runs: int) -> list[str]:
                     rows.setdefault(where, ([], [], [])), measured, strict=True
                 ):
                     figures.append(figure)
+    # Prose dense with ids costs the ledger 4-5 times more a character: just under the
+    # inline size, and past it.
+    dense = "order 12345 costs 67.89 EUR, ticket #4521, PR 77, v1.2.3, port 8080, 3 GB. "
+    pad = (dense * 7)[:480]
+    for count in (24, 44):
+        history = [
+            Message.user(pad) if i % 2 == 0 else Message.assistant(pad) for i in range(count)
+        ]
+        label = f"{ledger_chars(history[:-4]):,} characters of dense prose"
+        for _ in range(runs):
+            for where, off_loop in (("on the event loop", False), ("by size (the default)", None)):
+                measured = await compaction(history, off_loop)
+                for figures, figure in zip(
+                    rows.setdefault(f"{label}: {where}", ([], [], [])), measured, strict=True
+                ):
+                    figures.append(figure)
     lines = [
-        f"Nine sessions of {min(chars) // 1000}-{max(chars) // 1000} KB, "
-        f"{runs} run(s) each; the ticker's longest gap and the compaction's CPU:",
+        f"Nine sessions of {min(chars) // 1000}-{max(chars) // 1000} KB, then two of "
+        f"prose dense with ids, {runs} run(s) each; the ticker's longest gap and the "
+        "compaction's CPU:",
         "",
         "| fact ledger built | compactions | longest gap p50 | longest gap max "
         "| CPU p50, ticking | CPU p50, alone |",

@@ -10,6 +10,7 @@ compactor what it sees (usage reports, appends, reads, rewrites).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import dataclasses
 import logging
@@ -78,6 +79,9 @@ class Compactor:
         self.read_compactions: int | None = None
         self._commit_when_ready = False  # the limit was crossed while preparing
         self._answered = False  # the preparation's summary came back (its ledger is read)
+        # Set when the preparation running now commits its summary, or ends without it
+        # (a new one for each preparation): see _await_landing.
+        self._landing = asyncio.Event()
         # A committed result over the target: the size to update its summary from, in
         # the background once the run that committed it has ended.
         self._update_due: int | None = None
@@ -122,6 +126,18 @@ class Compactor:
 
         return await self.scheduler.due(tokens, limit, check)
 
+    async def decide(self, tokens: int) -> tuple[bool, int]:
+        """:meth:`due` for a prompt of ``tokens``, and the size to act on: the live size
+        instead when a commit landed while the ``should_compact`` hook answered
+        (``tokens`` then describes a history that is gone; asked again with the live
+        size, the hook does not make the store pay for a summary of it)."""
+        while True:
+            commits = self.compactions
+            verdict = await self.due(tokens)
+            if self.compactions == commits:
+                return verdict, tokens
+            tokens = self.anchor.estimate
+
     @property
     def running(self) -> asyncio.Future[bool] | None:
         """The compaction running now, if any."""
@@ -154,13 +170,6 @@ class Compactor:
         passes through, re-raised as itself in every caller (not left to stop the
         event loop, which would leave the callers a bare cancellation).
         """
-        if not force and tokens > self.anchor.estimate:
-            # A commit landed since the caller measured (a prepared summary, another
-            # caller's run): ``tokens`` describes a history that is gone. Asked again
-            # with what is live now, it would not pay for a summary at the limit.
-            tokens = self.anchor.estimate
-            if not await self.due(tokens):
-                return False
         running = self.running
         if running is not None:
             return await self._join(running)
@@ -183,12 +192,10 @@ class Compactor:
                 # Commit the summary when it is ready; until then a read past the relief
                 # point gets a relieved view, so the next request fits without waiting.
                 self._commit_when_ready = True
-                if not self._answered or tokens <= self.relief_point:
-                    await asyncio.sleep(0)  # let the preparation go on if nothing else yields
-                    return False
-                # Its summary came back and only its fact ledger is being read (on a
-                # thread, a fraction of a second), and the next read would be relieved:
-                # the summary, committed once the ledger is read, beats a cut view.
+                if self._answered and tokens > self.relief_point:
+                    return await self._await_landing()
+                await asyncio.sleep(0)  # let the preparation go on even if nothing else yields
+                return False
             committed = self.compactions
             await self.prep.wait(self.scheduler.summary_timeout)
             if self.compactions > committed:  # it was ready and committed meanwhile
@@ -204,6 +211,23 @@ class Compactor:
         self.scheduler.flights.track(_HISTORY[-1], run)
         run.add_done_callback(self._after_run)
         return await self._join(run)
+
+    async def _await_landing(self) -> bool:
+        """Wait for the preparation whose summary came back to commit it; whether it did.
+
+        Only its fact ledger is being read (on a thread, a fraction of a second) and the
+        next read would be relieved: the summary beats a cut view. The wait ends when
+        the prepared summary is committed (not an update that follows it), or the
+        preparation ends without it (failed, nothing to commit, cancelled by ``close``,
+        ``clear`` or ``replace_history``), or after ``summary_timeout``; it never starts
+        a summary of its own.
+        """
+        landing = self._landing
+        committed = self.compactions
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.scheduler.summary_timeout):
+                await landing.wait()
+        return self.compactions > committed
 
     async def _join(self, run: asyncio.Future[bool]) -> bool:
         self._joined += 1
@@ -393,6 +417,8 @@ class Compactor:
         self.compactions += 1
         if _BACKGROUND.get():  # counted now: a usage report may be read any moment
             self.generation += 1
+        if prepared is not None:
+            self._landing.set()  # a caller waiting for this commit goes on
         self.scheduler.backoffs.ended_alone(_HISTORY, failed=False)
         self.anchor.rebase(after, count_tokens([*new_messages, *appended], self.opts.counter))
         # Could not get under the limit: wait for usage to grow past this point again.
@@ -555,6 +581,13 @@ class Compactor:
         """Plan a compaction of the current history in the background (one attempt)."""
         attempt = Attempt("prepare", tokens)
         self._answered = False
+        landing = self._landing = asyncio.Event()
+        try:
+            await self._prepare_and_commit(attempt, tokens)
+        finally:
+            landing.set()  # committed, or never will be: nobody waits for it any more
+
+    async def _prepare_and_commit(self, attempt: Attempt, tokens: int) -> None:
         try:
             summarizer = attempt.summarizer = make_summarizer(self.summary_transport, self.opts)
             snapshot = await self.inner.get_history()

@@ -109,10 +109,13 @@ _T = TypeVar("_T")
 
 LEDGER_INLINE_CHARS = 10_000
 """Up to this many characters of summarized text the fact ledger is built on the event
-loop; past it, on a worker thread (see :func:`compact_history`'s ``off_loop``). The
-ledger reads 2-3 µs a character: 28 ms p50, 32 ms at most, for 8,000-10,000
-characters of the fidelity sessions on a 2-core machine, under the 50 ms a caller
-may wait at a commit (bench/stall.py's goal)."""
+loop; past it, on a worker thread (see :func:`compact_history`'s ``off_loop``). On a
+2-core machine the ledger reads 2-3 µs a character of the fidelity sessions (28 ms
+p50, 32 ms at most for 8,000-10,000 characters), but up to 13 µs of prose dense with
+ids ("order 12345 costs 67.89 EUR, ticket #4521, v1.2.3..."): ~120 ms for 9,600
+characters (bench/loop_lag.py). Lower, the summaries prepared for the short
+histories of tests with stub transports (the README's example, users' own tests)
+would land a thread's hand-off later, after the turns that expect them."""
 
 
 _LEDGER_MODULE: Final = "contextfold.compaction._ledger"
@@ -139,6 +142,17 @@ def warm_ledger() -> None:
         daemon=False,
     )
     _warming.start()
+
+
+def _finish_warming() -> None:
+    # A child forked while the thread imports would inherit the import's lock with no
+    # thread to release it: its first compaction would wait for ever.
+    if _warming is not None and _warming.is_alive():
+        _warming.join()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(before=_finish_warming)
 
 
 def ledger_chars(body: Sequence[Message], quoted: Sequence[str] = ()) -> int:

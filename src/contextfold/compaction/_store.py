@@ -252,8 +252,8 @@ class AutoCompactStore(ContextStore):
         """
         core = self._core
         if core.anchor.pending and self.settings.proactive:
-            estimate = core.anchor.estimate
-            if await core.due(estimate):
+            due, estimate = await core.decide(core.anchor.estimate)
+            if due:
                 await core.trigger("append", estimate)
             else:
                 core.maybe_prepare(estimate)
@@ -346,7 +346,8 @@ class AutoCompactStore(ContextStore):
         else:
             tokens = core.anchor.observe(input_tokens)
         core.relieved_by = 0
-        if await core.due(tokens):
+        due, tokens = await core.decide(tokens)
+        if due:
             await core.trigger("usage", tokens)
         else:
             core.maybe_prepare(tokens)
