@@ -431,3 +431,29 @@ async def test_a_trigger_decided_before_another_callers_commit_asks_again() -> N
     await asyncio.wait_for(a, 5)
     assert store.compactions == 1
     assert asked[-1] < 3_000  # asked again, with the size after the commit
+
+
+async def test_a_hook_that_compacts_the_store_itself_is_asked_a_bounded_number_of_times() -> None:
+    # Every answer lands a commit, so the size it was asked about is always gone: asked
+    # again and again with the live size, it would compact for ever.
+    summary = GatedSummarizer()
+    summary.release.set()
+    events: list[CompactionEvent] = []
+    asked: list[int] = []
+    store: AutoCompactStore
+
+    async def hook(check: TriggerCheck) -> bool | None:
+        asked.append(check.tokens)
+        for _ in range(4):
+            await store.append(Message.user("more " * 60))
+            await store.append(Message.assistant("noted " * 60))
+        await store.compact(force=True)
+        return False
+
+    store = make_store(
+        alternating(30), summary, events, prepare_threshold=None, should_compact=hook
+    )
+    await store.get_history()
+    await asyncio.wait_for(store.add_context_tokens(3_100, 10), 10)
+    assert len(asked) == 3
+    assert store.compactions == 3

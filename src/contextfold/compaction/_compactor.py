@@ -131,12 +131,13 @@ class Compactor:
         instead when a commit landed while the ``should_compact`` hook answered
         (``tokens`` then describes a history that is gone; asked again with the live
         size, the hook does not make the store pay for a summary of it)."""
-        while True:
+        for _ in range(_DECIDE_TRIES):
             commits = self.compactions
             verdict = await self.due(tokens)
             if self.compactions == commits:
-                return verdict, tokens
+                break
             tokens = self.anchor.estimate
+        return verdict, tokens
 
     @property
     def running(self) -> asyncio.Future[bool] | None:
@@ -707,6 +708,10 @@ class Compactor:
                 del noted[:noted_count]
         return appended
 
+
+# How many times decide asks again when commits keep landing while the hook answers (a
+# hook that compacts the store itself would otherwise be asked for ever).
+_DECIDE_TRIES = 3
 
 # Set in a preparation's task when it commits its own summary: the run it starts (a task
 # made in that context) counts the commit as one made in the background.
