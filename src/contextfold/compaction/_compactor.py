@@ -71,6 +71,7 @@ class Compactor:
         self.report = Reporter(hooks, lambda: self.session_id, lambda: self.limit)
         self.summarizer_usage = Usage(0, 0)
         self.compactions = 0
+        self.rewrites = 0  # clear, replace_history, undo (see decide)
         self.anchor = UsageAnchor(self.opts.counter)
         # Commits made in the background, and how many there had been at the last read,
         # and the same of all commits (None: the history was never read through the
@@ -127,16 +128,18 @@ class Compactor:
         return await self.scheduler.due(tokens, limit, check)
 
     async def decide(self, tokens: int) -> tuple[bool, int]:
-        """:meth:`due` for a prompt of ``tokens``, and the size to act on: the live size
-        instead when a commit landed while the ``should_compact`` hook answered
-        (``tokens`` then describes a history that is gone; asked again with the live
-        size, the hook does not make the store pay for a summary of it)."""
-        for _ in range(_DECIDE_TRIES):
-            commits = self.compactions
-            verdict = await self.due(tokens)
-            if self.compactions == commits:
-                break
-            tokens = self.anchor.estimate
+        """:meth:`due` for a prompt of ``tokens``, and the size to act on.
+
+        A verdict about a history that changed while the ``should_compact`` hook
+        answered (a commit landed; ``clear``, ``replace_history`` or ``undo`` rewrote
+        it) is not acted on: ``(False, the live size)``, and the next report or read
+        decides. Acted on, it paid for a summary of a history already compacted, or
+        summarized a fresh one with the old one's usage.
+        """
+        changes = (self.compactions, self.rewrites)
+        verdict = await self.due(tokens)
+        if (self.compactions, self.rewrites) != changes:
+            return False, self.anchor.estimate
         return verdict, tokens
 
     @property
@@ -647,6 +650,7 @@ class Compactor:
     async def forget(self, why: str) -> None:
         """The history is being rewritten: cancel the preparation in flight and discard
         the prepared summary, so neither holds back the next history's preparation."""
+        self.rewrites += 1
         await self.prep.cancel()
         self._commit_when_ready = False
         await self.discard(self.prep.take(), why)
@@ -663,6 +667,7 @@ class Compactor:
         """Report a prepared summary that was paid for and will never be used."""
         if prepared is None:
             return
+        self._landing.set()  # a caller waiting for it to be committed goes on
         logger.info("prepared summary of session %s discarded: %s", self.session_id, why)
         await self.journal_attempt(
             Attempt("prepare", 0, messages=len(prepared.snapshot)),
@@ -708,10 +713,6 @@ class Compactor:
                 del noted[:noted_count]
         return appended
 
-
-# How many times decide asks again when commits keep landing while the hook answers (a
-# hook that compacts the store itself would otherwise be asked for ever).
-_DECIDE_TRIES = 3
 
 # Set in a preparation's task when it commits its own summary: the run it starts (a task
 # made in that context) counts the commit as one made in the background.
