@@ -26,7 +26,14 @@ from contextfold.compaction._engine import (
 from contextfold.errors import CompactionError
 from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
 from tests.attack_sched._wait import until
-from tests.compaction.test_ledger_thread import AGENT, REVIEW, outcomes, session
+from tests.compaction.test_ledger_thread import (
+    AGENT,
+    REVIEW,
+    answering_in,
+    outcomes,
+    session,
+    slow_ledgers,
+)
 
 
 class Summarizer(FunctionTransport):
@@ -322,21 +329,7 @@ async def test_a_report_after_a_read_following_ones_own_commit_is_believed() -> 
 
 @pytest.fixture
 def slow_ledger(monkeypatch: pytest.MonkeyPatch) -> None:
-    build = _ledger.build_ledger
-
-    def slow(*args: Any, **kwargs: Any) -> _ledger.Ledger:
-        time.sleep(0.3)
-        return build(*args, **kwargs)
-
-    monkeypatch.setattr(_ledger, "build_ledger", slow)
-
-
-def answering_in(seconds: float) -> FunctionTransport:
-    async def answer(request: StubRequest) -> StubResponse:
-        await asyncio.sleep(seconds)
-        return make_text_response(REVIEW)
-
-    return FunctionTransport(answer)
+    slow_ledgers(monkeypatch, 0.3)
 
 
 @pytest.mark.usefixtures("slow_ledger")

@@ -2,74 +2,25 @@
 
 AGENT's window is 16,000 tokens with 1,000 of output: compaction at 12,000, preparation
 at 9,600, reads relieved past 13,500. ``session()`` (30 messages, ~18,000 characters)
-reads its ledger on a worker thread. Helpers are copied here (not imported from
-tests/compaction or tests/attack41) so that the file also runs against 581903c^.
+reads its ledger on a worker thread. (The helpers come from tests/compaction and
+tests/attack41; while the attack ran they were copied here, so that the file also ran
+against 581903c^.)
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
 from typing import Any
 
 import pytest
 
-from contextfold import AutoCompactStore, CompactionEvent, MemoryContextStore, Message, ModelInfo
-from contextfold.compaction import CompactionSettings, _ledger
+from contextfold import AutoCompactStore, CompactionEvent, MemoryContextStore
+from contextfold.compaction import CompactionSettings
 from contextfold.compaction._trigger import TriggerCheck
-from contextfold.testing import FunctionTransport, StubRequest, StubResponse, make_text_response
+from contextfold.testing import FunctionTransport, make_text_response
+from tests.attack41.test_attack41 import FirstLedgerGated, Summarizer
 from tests.attack_sched._wait import until
-
-REVIEW = "<summary>\n## Current state\nReviewing the invoice export module.\n</summary>"
-AGENT = ModelInfo("agent-model", 16_000, 1_000)
-
-
-def session(n: int = 30, size: int = 600) -> list[Message]:
-    words = "the invoice export module rounds each line "
-    pad = (words * (size // len(words) + 1))[:size]
-    return [
-        Message.user(f"q{i}: review {pad}") if i % 2 == 0 else Message.assistant(f"a{i}: {pad}")
-        for i in range(n)
-    ]
-
-
-def outcomes(events: list[CompactionEvent]) -> list[str | None]:
-    return [e.outcome for e in events if e.phase == "after"]
-
-
-class Summarizer(FunctionTransport):
-    """Answers with REVIEW; counts its requests; the ones after the first wait for
-    ``release``."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-        self.release = asyncio.Event()
-        super().__init__(self._answer, model=ModelInfo("summarizer", 200_000, 4_000))
-
-    async def _answer(self, request: StubRequest) -> StubResponse:
-        self.calls += 1
-        if self.calls > 1:
-            await self.release.wait()
-        return make_text_response(REVIEW)
-
-
-class FirstLedgerGated:
-    """The first ``build_ledger`` call waits (at most 5 s) for ``gate``."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.entered = threading.Event()
-        self.gate = threading.Event()
-        self.calls = 0
-        build = _ledger.build_ledger
-
-        def gated(*args: Any, **kwargs: Any) -> _ledger.Ledger:
-            self.calls += 1
-            if self.calls == 1:
-                self.entered.set()
-                self.gate.wait(5)
-            return build(*args, **kwargs)
-
-        monkeypatch.setattr(_ledger, "build_ledger", gated)
+from tests.compaction.test_ledger_thread import AGENT, REVIEW, session
 
 
 def wrap(
@@ -108,7 +59,7 @@ class SlowHook:
 
 async def test_a_history_replaced_while_the_hook_answers_is_not_summarized() -> None:
     hook = SlowHook()
-    summary = Summarizer()
+    summary = Summarizer(gated=True)
     events: list[CompactionEvent] = []
     store = wrap(MemoryContextStore(session()), events, summary, should_compact=hook)
     await store.get_history()
@@ -125,7 +76,7 @@ async def test_a_history_replaced_while_the_hook_answers_is_not_summarized() -> 
 
 async def test_a_history_cleared_while_the_hook_answers_leaves_no_old_floor() -> None:
     hook = SlowHook()
-    summary = Summarizer()
+    summary = Summarizer(gated=True)
     events: list[CompactionEvent] = []
     store = wrap(MemoryContextStore(session()), events, summary, should_compact=hook)
     await store.get_history()
@@ -150,7 +101,7 @@ async def test_a_caller_does_not_wait_for_a_summary_of_a_history_rewritten_elsew
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     ledgers = FirstLedgerGated(monkeypatch)
-    summary = Summarizer()  # its second request answers only when released
+    summary = Summarizer(gated=True)  # its second request answers only when released
     events: list[CompactionEvent] = []
     inner = MemoryContextStore(session())
     store = wrap(inner, events, summary)

@@ -229,15 +229,20 @@ async def test_the_limit_does_not_wait_for_a_summary_still_being_written(
     await store.close()
 
 
-@pytest.fixture
-def slow_ledger(monkeypatch: pytest.MonkeyPatch) -> None:
+def slow_ledgers(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """Every ``build_ledger`` call takes ``seconds`` more."""
     build = _ledger.build_ledger
 
     def slow(*args: Any, **kwargs: Any) -> _ledger.Ledger:
-        time.sleep(0.5)
+        time.sleep(seconds)
         return build(*args, **kwargs)
 
     monkeypatch.setattr(_ledger, "build_ledger", slow)
+
+
+@pytest.fixture
+def slow_ledger(monkeypatch: pytest.MonkeyPatch) -> None:
+    slow_ledgers(monkeypatch, 0.5)
 
 
 def answering_in(seconds: float) -> FunctionTransport:
