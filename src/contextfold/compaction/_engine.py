@@ -12,7 +12,6 @@ import contextlib
 import contextvars
 import functools
 import importlib
-import json
 import logging
 import os
 import sys
@@ -28,7 +27,6 @@ from contextfold._history import (
     truncate_tool_outputs,
 )
 from contextfold._masking import recallable_section, without_recallable
-from contextfold.blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from contextfold.compaction._coverage import FactCoverage
 from contextfold.compaction._summarizer import (
     KEPT_TRUNCATION_MARKER,
@@ -157,21 +155,13 @@ if hasattr(os, "register_at_fork"):  # POSIX
 
 def ledger_chars(body: Sequence[Message], quoted: Sequence[str] = ()) -> int:
     """How many characters the fact ledger reads in ``body`` and the ``quoted`` words:
-    text, tool results' text and tool calls' arguments (as JSON)."""
-    total = sum(map(len, quoted))
-    for message in body:
-        for block in message.content:
-            if isinstance(block, TextBlock):
-                total += len(block.text)
-            elif isinstance(block, ToolUseBlock):
-                total += len(json.dumps(block.input, default=str))
-            elif isinstance(block, ToolResultBlock):
-                content = block.content
-                if isinstance(content, str):
-                    total += len(content)
-                else:
-                    total += sum(len(p.text) for p in content if isinstance(p, TextBlock))
-    return total
+    the entries :func:`~._ledger.build_ledger` reads (text, tool results' text and
+    tool calls' arguments as JSON; not system messages)."""
+    # loaded with the ledger's rules, which the caller is about to use
+    from contextfold.compaction._rules import entries_from_messages
+
+    entries = entries_from_messages([m for m in body if m.role != "system"])
+    return sum(map(len, quoted)) + sum(len(entry.text) for entry in entries)
 
 
 # The time limit of the summary run this task is in (within_summary_timeout), so that
